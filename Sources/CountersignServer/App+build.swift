@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import WebAuthn
+
+/// Builds the Countersign application: store, services, routes and middleware.
+package enum CountersignApp {
+    /// Opens the store the configuration names: PostgreSQL for a URL, else SQLite in the data directory.
+    package static func openDatabase(_ configuration: ServerConfiguration, logger: Logger) async throws -> any Database {
+        if let url = configuration.databaseURL {
+            return try PostgresDatabase(url: url, logger: logger)
+        }
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let path = (configuration.dataDirectory as NSString).appendingPathComponent("countersign.sqlite")
+        return try await SQLiteDatabase.open(path: path, logger: logger)
+    }
+
+    /// The services the HTTP layer and the operator commands share.
+    package static func makeServices(
+        configuration: ServerConfiguration, database: any Database, clock: WallClock = .system,
+        supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(), logger: Logger
+    ) async throws -> AppServices {
+        let pepper = try SecretStore.secret(named: "pin-pepper", configured: configuration.pinPepper, dataDirectory: configuration.dataDirectory)
+        let tokenSecret = try SecretStore.secret(named: "token-hmac", configured: configuration.tokenSecret, dataDirectory: configuration.dataDirectory)
+        return await AppServices(configuration: configuration, database: database, clock: clock, supplier: supplier, pepper: pepper, tokenSecret: tokenSecret, logger: logger)
+    }
+
+    /// The HTTP application. Migrations run before the server accepts traffic.
+    package static func build(
+        configuration: ServerConfiguration, database: any Database, clock: WallClock = .system,
+        supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(), logger: Logger,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) async throws -> some ApplicationProtocol {
+        let services = try await makeServices(configuration: configuration, database: database, clock: clock, supplier: supplier, logger: logger)
+        var app = Application(
+            router: makeRouter(services),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "countersign"),
+            services: [database],
+            onServerRunning: onServerRunning,
+            logger: logger
+        )
+        app.beforeServerStarts {
+            try await services.prepareStore()
+        }
+        return app
+    }
+
+    /// Every route, behind the error and session middleware.
+    package static func makeRouter(_ services: AppServices) -> Router<AppRequestContext> {
+        let router = Router(context: AppRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        let sessions = SessionMiddleware(accounts: services.accounts)
+        SystemController(database: services.database).addRoutes(to: router)
+        AuthController(accounts: services.accounts).addRoutes(to: router.group("auth"), sessions: sessions)
+        BiometricController(biometric: services.biometric).addRoutes(to: router.group("biometric").add(middleware: sessions))
+        UserController(
+            topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
+            database: services.database, clock: services.clock
+        ).addRoutes(to: router.group("user").add(middleware: sessions))
+        return router
+    }
+}

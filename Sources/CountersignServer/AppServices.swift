@@ -1,0 +1,48 @@
+import Logging
+import WebAuthn
+
+/// The wired-up services of one server process.
+package struct AppServices: Sendable {
+    package let configuration: ServerConfiguration
+    package let database: any Database
+    package let clock: WallClock
+    package let accounts: AccountService
+    package let biometric: BiometricService
+    package let topUps: TopUpService
+    package let wallets: WalletService
+    let logger: Logger
+
+    init(configuration: ServerConfiguration, database: any Database, clock: WallClock, supplier: any AirtimeSupplier, pepper: [UInt8], tokenSecret: [UInt8], logger: Logger) async {
+        let users = UserSQLRepository()
+        let ledger = LedgerSQLRepository()
+        let transactions = WalletTransactionSQLRepository()
+        let pins = PinHasher(pepper: pepper, rounds: configuration.pinHashRounds)
+        let tokens = await VerificationTokens(secret: tokenSecret)
+        let intents = IntentValidator(currency: configuration.currency)
+        let lock = PaymentLock(database: database, users: users, clock: clock, threshold: configuration.paymentFailureThreshold, lockSeconds: configuration.paymentLockSeconds)
+        let relyingParty = configuration.relyingParty
+        self.configuration = configuration
+        self.database = database
+        self.clock = clock
+        self.logger = logger
+        self.accounts = AccountService(database: database, users: users, sessions: SessionSQLRepository(), ledger: ledger, pins: pins, clock: clock, configuration: configuration)
+        self.biometric = BiometricService(
+            database: database, users: users, credentials: CredentialSQLRepository(), challenges: ChallengeSQLRepository(),
+            tokens: tokens, lock: lock, intents: intents, clock: clock, configuration: configuration,
+            registrationVerifier: RegistrationVerifier(relyingParty: relyingParty, attestationPolicy: configuration.acceptUnverifiedAttestation ? .verifiedOrUnverifiable : .verifiedOnly),
+            assertionVerifier: AssertionVerifier(relyingParty: relyingParty)
+        )
+        self.topUps = TopUpService(
+            database: database, users: users, ledger: ledger, transactions: transactions, consumedTokens: ConsumedTokenSQLRepository(),
+            tokens: tokens, pins: pins, lock: lock, intents: intents, supplier: supplier, clock: clock, logger: logger
+        )
+        self.wallets = WalletService(database: database, users: users, ledger: ledger, transactions: transactions, clock: clock, currency: configuration.currency)
+    }
+
+    /// Migrates the schema and opens the system accounts; run before serving.
+    package func prepareStore() async throws {
+        try await Migrator.migrate(database, logger: logger)
+        let (ledger, currency, now) = (LedgerSQLRepository(), configuration.currency, clock.nowMillis())
+        try await database.transaction { sql in try await ledger.openSystemAccounts(currency: currency, now: now, on: sql) }
+    }
+}

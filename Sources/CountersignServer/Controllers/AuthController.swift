@@ -1,0 +1,34 @@
+import CountersignAPI
+import Hummingbird
+
+/// `/auth`: signup, login and logout.
+package struct AuthController {
+    let accounts: AccountService
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>, sessions: SessionMiddleware) {
+        group.post("signup", use: signup)
+        group.post("login", use: login)
+        group.add(middleware: sessions).post("logout", use: logout)
+    }
+
+    /// `POST /auth/signup` → 201 `{userId, sessionToken}`.
+    @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
+        var request = request
+        let body = try await request.decodeJSON(as: SignupRequest.self, context: context)
+        return .init(status: .created, response: try await accounts.signup(body))
+    }
+
+    /// `POST /auth/login` → 200 `{userId, sessionToken}`.
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> SessionResponse {
+        var request = request
+        return try await accounts.login(try await request.decodeJSON(as: LoginRequest.self, context: context))
+    }
+
+    /// `POST /auth/logout` → 204; the session's token stops working at once.
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        if let token = context.sessionToken { try await accounts.logout(token: token) }
+        return .noContent
+    }
+}
+
+extension SessionResponse: ResponseEncodable {}

@@ -1,0 +1,70 @@
+import CountersignAPI
+import Hummingbird
+
+/// `/biometric`: WebAuthn registration and transaction-bound authentication.
+package struct BiometricController {
+    let biometric: BiometricService
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("register/options", use: registrationOptions)
+        group.post("register/verify", use: registrationVerify)
+        group.get("auth/options", use: authenticationOptionsFromQuery)
+        group.post("auth/options", use: authenticationOptionsFromBody)
+        group.post("auth/verify", use: authenticationVerify)
+    }
+
+    /// `POST /biometric/register/options` → WebAuthn creation options.
+    @Sendable func registrationOptions(_ request: Request, context: AppRequestContext) async throws -> RegistrationOptionsResponse {
+        try await biometric.registrationOptions(userId: try context.requireUser())
+    }
+
+    /// `POST /biometric/register/verify` → 201 `{verified, credentialId}`.
+    @Sendable func registrationVerify(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RegistrationVerifyResponse> {
+        var request = request
+        let body = try await request.decodeJSON(as: RegistrationResponseJSON.self, context: context)
+        return .init(status: .created, response: try await biometric.verifyRegistration(userId: try context.requireUser(), body))
+    }
+
+    /// `GET /biometric/auth/options?amount=&productCode=&recipientPhone=&supplierSlug=`.
+    @Sendable func authenticationOptionsFromQuery(_ request: Request, context: AppRequestContext) async throws -> AuthenticationOptionsResponse {
+        let query = request.uri.queryParameters
+        func required(_ name: String) throws -> String {
+            guard let value = query[name[...]].map(String.init), !value.isEmpty else {
+                throw APIError.badRequest("missing_field", "\(name) is required.")
+            }
+            return value
+        }
+        guard let amount = Int64(try required("amount")) else {
+            throw APIError.badRequest("invalid_type", "amount must be an integer number of minor units.")
+        }
+        let intent = AuthenticationOptionsRequest(
+            amount: amount, productCode: try required("productCode"), recipientPhone: try required("recipientPhone"),
+            supplierSlug: query["supplierSlug"].map(String.init)
+        )
+        return try await biometric.authenticationOptions(userId: try context.requireUser(), intent)
+    }
+
+    /// `POST /biometric/auth/options` with the intent as a JSON body.
+    @Sendable func authenticationOptionsFromBody(_ request: Request, context: AppRequestContext) async throws -> AuthenticationOptionsResponse {
+        var request = request
+        let intent = try await request.decodeJSON(as: AuthenticationOptionsRequest.self, context: context)
+        return try await biometric.authenticationOptions(userId: try context.requireUser(), intent)
+    }
+
+    /// `POST /biometric/auth/verify` → `{verified, verificationToken, expiresIn, message}`.
+    @Sendable func authenticationVerify(_ request: Request, context: AppRequestContext) async throws -> AuthenticationVerifyResponse {
+        var request = request
+        let body: AuthenticationResponseJSON
+        do {
+            body = try await request.decodeJSON(as: AuthenticationResponseJSON.self, context: context)
+        } catch let error as APIError {
+            throw VerificationFailure(error: error)
+        }
+        return try await biometric.verifyAuthentication(userId: try context.requireUser(), body)
+    }
+}
+
+extension RegistrationOptionsResponse: ResponseEncodable {}
+extension RegistrationVerifyResponse: ResponseEncodable {}
+extension AuthenticationOptionsResponse: ResponseEncodable {}
+extension AuthenticationVerifyResponse: ResponseEncodable {}

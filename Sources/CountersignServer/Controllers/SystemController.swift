@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+
+/// `/health` and `/openapi.yaml`.
+package struct SystemController {
+    let database: any Database
+
+    package func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("health", use: health)
+        router.get("openapi.yaml", use: openAPI)
+    }
+
+    /// `GET /health` → 200 `{"status": "ok", "database": "sqlite|postgres"}` when the store answers.
+    @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
+        do {
+            _ = try await database.read { sql in try await sql.first("SELECT 1 AS one") }
+        } catch {
+            throw APIError(.serviceUnavailable, "database_unavailable", "The database is not answering.")
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok","database":"\#(database.engine)"}"#))
+        )
+    }
+
+    /// `GET /openapi.yaml`: the API description.
+    @Sendable func openAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let data = try? Data(contentsOf: url) else {
+            throw APIError.notFound()
+        }
+        return Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,103 @@
+import CountersignAPI
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import WebAuthn
+
+/// `/user`: top-ups, wallet and history.
+package struct UserController {
+    let topUps: TopUpService
+    let wallets: WalletService
+    let idempotency: any IdempotencyRepository
+    let database: any Database
+    let clock: WallClock
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("topup", use: topUp)
+        group.get("wallet", use: wallet)
+        group.get("transactions", use: transactions)
+    }
+
+    /// `POST /user/topup`: the seed's request and response. With `Idempotency-Key`, a retry with the
+    /// same body replays the stored answer (`Idempotent-Replayed: true`); another body is 422; a
+    /// retry while the first is still running is 409.
+    @Sendable func topUp(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let userId = try context.requireUser()
+        let bytes = try await request.bodyBytes(context: context)
+        let body = try JSONBody.decode(TopUpRequest.self, from: bytes)
+        let intent = try topUps.validate(body)
+        guard let key = request.headers[.idempotencyKey] else {
+            return try Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body))
+        }
+        guard (1...255).contains(key.utf8.count) else {
+            throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.")
+        }
+        // "Same body" means the same request, whatever the key order or white space of its JSON.
+        let canonical = try Self.canonicalEncoder.encode(body)
+        let hash = Base64URL.encode(Array(SHA256.hash(data: canonical)))
+        let (idempotency, now) = (self.idempotency, clock.nowMillis())
+        let claim = try await database.transaction { sql in try await idempotency.claim(userId: userId, key: key, requestHash: hash, now: now, on: sql) }
+        switch claim {
+        case .replay(let status, let stored):
+            var response = Response(status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: stored)))
+            response.headers[.idempotentReplayed] = "true"
+            return response
+        case .inFlight:
+            throw APIError.conflict("idempotency_in_flight", "A request with this Idempotency-Key is still being processed.")
+        case .mismatch:
+            throw APIError.unprocessable("idempotency_key_reused", "This Idempotency-Key was used with a different request body.")
+        case .claimed:
+            break
+        }
+        do {
+            let response = try await topUps.topUp(userId: userId, intent: intent, request: body)
+            let encoded = String(decoding: try JSONEncoder().encode(response), as: UTF8.self)
+            try await database.transaction { sql in try await idempotency.complete(userId: userId, key: key, status: 200, body: encoded, on: sql) }
+            return Self.json(encoded)
+        } catch {
+            // Refused before money moved: forget the key so the client may retry with it.
+            try? await database.transaction { sql in try await idempotency.release(userId: userId, key: key, on: sql) }
+            throw error
+        }
+    }
+
+    /// `GET /user/wallet` → `{balance, cashback, currency}`.
+    @Sendable func wallet(_ request: Request, context: AppRequestContext) async throws -> WalletResponse {
+        try await wallets.wallet(userId: try context.requireUser())
+    }
+
+    /// `GET /user/transactions?limit=&cursor=` → newest first.
+    @Sendable func transactions(_ request: Request, context: AppRequestContext) async throws -> TransactionPage {
+        let query = request.uri.queryParameters
+        var limit = 20
+        if let text = query["limit"] {
+            guard let parsed = Int(String(text)) else { throw APIError.badRequest("invalid_limit", "limit must be an integer.") }
+            limit = parsed
+        }
+        return try await wallets.transactions(userId: try context.requireUser(), cursor: query["cursor"].map(String.init), limit: limit)
+    }
+
+    private static let canonicalEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    static func json(_ value: TopUpResponse) throws -> Response {
+        json(String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
+    }
+
+    static func json(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+extension HTTPField.Name {
+    static let idempotencyKey = Self("Idempotency-Key")!
+    static let idempotentReplayed = Self("Idempotent-Replayed")!
+}
+
+extension WalletResponse: ResponseEncodable {}
+extension TransactionPage: ResponseEncodable {}

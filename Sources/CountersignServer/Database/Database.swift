@@ -1,0 +1,47 @@
+import ServiceLifecycle
+
+/// Which SQL engine a `Database` speaks to.
+package enum DatabaseEngine: String, Sendable, CaseIterable, CustomStringConvertible {
+    case sqlite
+    case postgres
+    package var description: String { rawValue }
+}
+
+/// Something that runs SQL: a connection inside a transaction, or one borrowed for a read.
+///
+/// SQL is written once, with `$1, $2, …` placeholders, in the subset both engines share.
+package protocol SQLExecutor: Sendable {
+    /// Runs one statement and returns its rows (use `RETURNING` to learn what a write touched).
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+}
+
+extension SQLExecutor {
+    /// Runs one statement for its effect.
+    package func execute(_ sql: String, _ binds: [SQLValue] = []) async throws {
+        _ = try await query(sql, binds)
+    }
+
+    /// The first row of a query, if any.
+    package func first(_ sql: String, _ binds: [SQLValue] = []) async throws -> SQLRow? {
+        try await query(sql, binds).first
+    }
+}
+
+/// A store that SQL repositories run on: embedded SQLite or a PostgreSQL server.
+///
+/// It is a `Service`: `run()` keeps its connections alive until graceful shutdown.
+package protocol Database: Service, Sendable {
+    /// The engine, for the few statements that differ (`FOR UPDATE`, advisory locks).
+    var engine: DatabaseEngine { get }
+
+    /// Runs `body` inside one transaction: committed if it returns, rolled back if it throws.
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+
+    /// Runs `body` on a connection outside any explicit transaction (reads).
+    func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+}
+
+extension Database {
+    /// `FOR UPDATE` on PostgreSQL; nothing on SQLite, whose single writer already serializes.
+    package var forUpdate: String { engine == .postgres ? " FOR UPDATE" : "" }
+}

@@ -1,0 +1,111 @@
+import Logging
+import NIOCore
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// The scale-out store: a PostgreSQL server reached through PostgresNIO's connection pool.
+package final class PostgresDatabase: Database {
+    package let engine = DatabaseEngine.postgres
+    private let client: PostgresClient
+    private let logger: Logger
+    private let running = Atomic<Bool>(false)
+
+    /// A store for the server at `url` (`postgres://user:password@host:port/database`).
+    /// Call `run()` (or add it to a service group) before the first query.
+    package init(url: String, maxConnections: Int = 20, logger: Logger) throws {
+        var configuration = try PostgresDatabase.configuration(from: url)
+        configuration.options.maximumConnections = maxConnections
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+    }
+
+    /// Parses a `postgres://` or `postgresql://` URL; TLS is off unless `sslmode=require` is given.
+    package static func configuration(from url: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponentsLite(url), ["postgres", "postgresql"].contains(components.scheme),
+              let host = components.host, !host.isEmpty, let user = components.user
+        else {
+            throw DatabaseError.configuration("DATABASE_URL must look like postgres://user:password@host:port/database")
+        }
+        let tls: PostgresClient.Configuration.TLS =
+            components.query["sslmode"] == "require" ? .require(.makeClientConfiguration()) : .disable
+        return PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user,
+            password: components.password, database: components.path.isEmpty ? nil : components.path, tls: tls
+        )
+    }
+
+    package func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await body(PostgresExecutor(connection: connection, logger: logger))
+            }
+        } catch let error as PostgresTransactionError {
+            // Surface the closure's own error (a domain refusal) rather than the wrapper.
+            if let closureError = error.closureError { throw closureError }
+            throw DatabaseError.engine(String(reflecting: error))
+        }
+    }
+
+    package func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await body(PostgresExecutor(connection: connection, logger: logger))
+        }
+    }
+
+    /// Runs the connection pool until cancelled. A second call (the store shared by an operator
+    /// session and a server) only waits: PostgresClient must be run exactly once.
+    package func run() async throws {
+        if running.exchange(true, ordering: .acquiringAndReleasing) {
+            try? await gracefulShutdown()
+            return
+        }
+        await client.run()
+    }
+}
+
+/// Runs statements on one PostgreSQL connection.
+struct PostgresExecutor: SQLExecutor {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for bind in binds {
+            switch bind {
+            case .integer(let value): bindings.append(value)
+            case .text(let value): bindings.append(value)
+            case .null: bindings.appendNull()
+            }
+        }
+        do {
+            let sequence = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+            var rows: [SQLRow] = []
+            for try await row in sequence {
+                var values: [String: SQLValue] = [:]
+                for cell in row {
+                    values[cell.columnName] = try Self.value(of: cell)
+                }
+                rows.append(SQLRow(values: values))
+            }
+            return rows
+        } catch let error as PSQLError {
+            let state = error.serverInfo?[.sqlState] ?? ""
+            // 23xxx: integrity constraint violations (unique, check, foreign key).
+            if state.hasPrefix("23") {
+                throw DatabaseError.constraintViolation(error.serverInfo?[.message] ?? state)
+            }
+            throw DatabaseError.engine("\(state) \(error.serverInfo?[.message] ?? String(reflecting: error))")
+        }
+    }
+
+    private static func value(of cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        case .numeric: return .integer(Int64(try cell.decode(String.self)) ?? 0)
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+}

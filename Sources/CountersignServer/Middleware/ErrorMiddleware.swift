@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The outermost middleware: every error leaves as JSON with a stable code. Our own `APIError`s
+/// pass through; Hummingbird's (unknown route, body too large) are given codes; anything else is
+/// logged with its cause and answered with a bare 500.
+package struct ErrorMiddleware: RouterMiddleware {
+    package typealias Context = AppRequestContext
+
+    package init() {}
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let failure as VerificationFailure {
+            return try failure.response(from: request, context: context)
+        } catch let error as HTTPError {
+            throw Self.translate(error)
+        } catch {
+            context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+            throw APIError(.internalServerError, "internal_error", "Something went wrong on our side. Nothing was charged twice; try again.")
+        }
+    }
+
+    /// Hummingbird's own errors in our shape.
+    static func translate(_ error: HTTPError) -> APIError {
+        switch error.status.code {
+        case 404: .notFound("not_found", "No such endpoint.")
+        case 405: APIError(.methodNotAllowed, "method_not_allowed", "That method is not allowed here.")
+        case 413: APIError(.contentTooLarge, "body_too_large", "The request body is too large.")
+        case 400..<500: APIError(error.status, "bad_request", error.body ?? "The request is malformed.")
+        default: APIError(.internalServerError, "internal_error", "Something went wrong on our side.")
+        }
+    }
+}
+
+extension VerificationFailure: HTTPResponseError {
+    package var status: HTTPResponse.Status { error.status }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = AuthenticationVerifyResponseBody(verified: false, message: error.message, code: error.code, retryAfter: error.retryAfter)
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(body))))
+    }
+}
+
+/// The verify endpoint's failure body, the seed's `{verified: false, message}` plus `code`.
+private struct AuthenticationVerifyResponseBody: Encodable {
+    let verified: Bool
+    let message: String
+    let code: String
+    let retryAfter: Int?
+}

@@ -1,0 +1,48 @@
+import Logging
+
+/// One numbered, append-only schema change. Statements use only SQL both engines accept.
+package struct Migration: Sendable {
+    package let version: Int
+    package let name: String
+    package let statements: [String]
+}
+
+/// Applies the migrations a database has not seen yet, each in its own transaction, before the
+/// server accepts traffic.
+package enum Migrator {
+    /// Every migration, in order. Never edit a released one: append a new one.
+    package static let all: [Migration] = [Migration0001Core.migration]
+
+    /// Brings `database` up to date and returns the versions it applied.
+    @discardableResult
+    package static func migrate(_ database: any Database, logger: Logger) async throws -> [Int] {
+        try await database.transaction { sql in
+            try await sql.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)")
+        }
+        var applied: [Int] = []
+        for migration in all {
+            let didApply = try await database.transaction { sql in
+                if database.engine == .postgres {
+                    // Two servers starting together: the second waits here, then sees the row.
+                    try await sql.execute("SELECT pg_advisory_xact_lock(724201)")
+                }
+                if try await sql.first("SELECT version FROM schema_migrations WHERE version = $1", [.int(migration.version)]) != nil {
+                    return false
+                }
+                for statement in migration.statements {
+                    try await sql.execute(statement)
+                }
+                try await sql.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+                    [.int(migration.version), .text(migration.name), .integer(WallClock.system.nowMillis())]
+                )
+                return true
+            }
+            if didApply {
+                logger.info("applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+                applied.append(migration.version)
+            }
+        }
+        return applied
+    }
+}

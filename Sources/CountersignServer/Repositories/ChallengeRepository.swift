@@ -1,0 +1,64 @@
+/// What a ceremony's challenge was issued for.
+package enum ChallengePurpose: String, Sendable {
+    case registration
+    case authentication
+}
+
+/// A challenge the server issued and has not yet seen used.
+package struct StoredChallenge: Sendable, Equatable {
+    /// The challenge bytes, base64url.
+    package let challenge: String
+    package let userId: String
+    package let purpose: ChallengePurpose
+    /// The canonical intent JSON an authentication challenge covers.
+    package let intent: String?
+    /// SHA-256 of the canonical intent, base64url.
+    package let intentDigest: String?
+    /// `required` or `preferred`, as announced in the options.
+    package let userVerification: String
+    package let expiresAt: Int64
+}
+
+/// Single-use, expiring challenges.
+package protocol ChallengeRepository: Sendable {
+    func insert(_ challenge: StoredChallenge, now: Int64, on sql: any SQLExecutor) async throws
+    /// Marks the challenge used and returns it, if it exists for this user and purpose, is unused
+    /// and unexpired. One statement: two concurrent uses cannot both succeed.
+    func consume(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor) async throws -> StoredChallenge?
+}
+
+/// `ChallengeRepository` in shared SQL.
+package struct ChallengeSQLRepository: ChallengeRepository {
+    package init() {}
+
+    package func insert(_ challenge: StoredChallenge, now: Int64, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            """
+            INSERT INTO challenges (challenge, user_id, purpose, intent, intent_digest, user_verification, created_at, expires_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            """,
+            [
+                .text(challenge.challenge), .text(challenge.userId), .text(challenge.purpose.rawValue), .text(challenge.intent),
+                .text(challenge.intentDigest), .text(challenge.userVerification), .integer(now), .integer(challenge.expiresAt),
+            ]
+        )
+    }
+
+    package func consume(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor) async throws -> StoredChallenge? {
+        let row = try await sql.first(
+            """
+            UPDATE challenges SET consumed_at = $4
+            WHERE challenge = $1 AND user_id = $2 AND purpose = $3 AND consumed_at IS NULL AND expires_at > $4
+            RETURNING *
+            """,
+            [.text(challenge), .text(userId), .text(purpose.rawValue), .integer(now)]
+        )
+        guard let row else { return nil }
+        return StoredChallenge(
+            challenge: try row.string("challenge"), userId: try row.string("user_id"),
+            purpose: ChallengePurpose(rawValue: try row.string("purpose")) ?? purpose,
+            intent: try row.optionalString("intent"), intentDigest: try row.optionalString("intent_digest"),
+            userVerification: try row.string("user_verification"), expiresAt: try row.int("expires_at")
+        )
+    }
+}

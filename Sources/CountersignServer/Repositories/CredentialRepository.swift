@@ -1,0 +1,92 @@
+/// A registered device key or passkey.
+package struct StoredCredential: Sendable, Equatable {
+    /// The credential id, base64url.
+    package let id: String
+    package let userId: String
+    /// The COSE_Key, base64url.
+    package let publicKey: String
+    package let algorithm: Int64
+    package let signCount: Int64
+    package let backupEligible: Bool
+    package let backupState: Bool
+    package let transports: [String]
+    package let attestationFormat: String
+    package let attestationVerified: Bool
+    /// Set when the credential misbehaved (a sign-count regression suggests a cloned key); a
+    /// flagged credential authorizes nothing until it is registered again.
+    package let flaggedAt: Int64?
+}
+
+/// Credentials by user.
+package protocol CredentialRepository: Sendable {
+    /// Inserts a credential; throws `credential_exists` if the id is registered already (to anyone).
+    func insert(_ credential: StoredCredential, aaguid: String, now: Int64, on sql: any SQLExecutor) async throws
+    func find(id: String, on sql: any SQLExecutor) async throws -> StoredCredential?
+    func list(userId: String, on sql: any SQLExecutor) async throws -> [StoredCredential]
+    /// Records a successful assertion. Returns false if another assertion advanced the counter
+    /// past `signCount` first (a concurrent replay or a cloned key).
+    func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64, on sql: any SQLExecutor) async throws -> Bool
+    func flag(id: String, reason: String, now: Int64, on sql: any SQLExecutor) async throws
+}
+
+/// `CredentialRepository` in shared SQL.
+package struct CredentialSQLRepository: CredentialRepository {
+    package init() {}
+
+    package func insert(_ credential: StoredCredential, aaguid: String, now: Int64, on sql: any SQLExecutor) async throws {
+        let rows = try await sql.query(
+            """
+            INSERT INTO credentials (id, user_id, public_key, algorithm, sign_count, backup_eligible, backup_state, transports,
+                attestation_format, attestation_verified, aaguid, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+            ON CONFLICT (id) DO NOTHING RETURNING id
+            """,
+            [
+                .text(credential.id), .text(credential.userId), .text(credential.publicKey), .integer(credential.algorithm),
+                .integer(credential.signCount), .bool(credential.backupEligible), .bool(credential.backupState),
+                .text(credential.transports.joined(separator: ",")), .text(credential.attestationFormat),
+                .bool(credential.attestationVerified), .text(aaguid), .integer(now),
+            ]
+        )
+        guard !rows.isEmpty else { throw APIError.conflict("credential_exists", "That credential is already registered.") }
+    }
+
+    package func find(id: String, on sql: any SQLExecutor) async throws -> StoredCredential? {
+        try await sql.first("SELECT * FROM credentials WHERE id = $1", [.text(id)]).map(Self.credential(from:))
+    }
+
+    package func list(userId: String, on sql: any SQLExecutor) async throws -> [StoredCredential] {
+        try await sql.query("SELECT * FROM credentials WHERE user_id = $1 ORDER BY created_at, id", [.text(userId)]).map(Self.credential(from:))
+    }
+
+    package func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+        // A counter of 0 means the authenticator keeps none; otherwise it must only rise.
+        let rows = try await sql.query(
+            """
+            UPDATE credentials SET sign_count = $2, backup_state = $3, last_used_at = $4
+            WHERE id = $1 AND flagged_at IS NULL AND (sign_count < $2 OR ($2 = 0 AND sign_count = 0)) RETURNING id
+            """,
+            [.text(id), .integer(signCount), .bool(backupState), .integer(now)]
+        )
+        return !rows.isEmpty
+    }
+
+    package func flag(id: String, reason: String, now: Int64, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            "UPDATE credentials SET flagged_at = $2, flagged_reason = $3 WHERE id = $1 AND flagged_at IS NULL",
+            [.text(id), .integer(now), .text(reason)]
+        )
+    }
+
+    static func credential(from row: SQLRow) throws -> StoredCredential {
+        let transports = try row.string("transports")
+        return StoredCredential(
+            id: try row.string("id"), userId: try row.string("user_id"), publicKey: try row.string("public_key"),
+            algorithm: try row.int("algorithm"), signCount: try row.int("sign_count"),
+            backupEligible: try row.bool("backup_eligible"), backupState: try row.bool("backup_state"),
+            transports: transports.isEmpty ? [] : transports.split(separator: ",").map(String.init),
+            attestationFormat: try row.string("attestation_format"), attestationVerified: try row.bool("attestation_verified"),
+            flaggedAt: try row.optionalInt("flagged_at")
+        )
+    }
+}

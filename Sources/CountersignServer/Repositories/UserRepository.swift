@@ -1,0 +1,92 @@
+/// A registered user as the server stores them.
+package struct User: Sendable, Equatable {
+    package let id: String
+    package let phone: String
+    package let name: String
+    package let pinHash: String
+    /// The WebAuthn user handle (random, base64url): never the phone number.
+    package let userHandle: String
+    package let failedPaymentAuths: Int64
+    package let paymentLockedUntil: Int64
+    package let failedLogins: Int64
+    package let loginLockedUntil: Int64
+}
+
+/// Users and their failure counters.
+package protocol UserRepository: Sendable {
+    /// Inserts a user; throws `APIError` `phone_taken` if the phone is registered already.
+    func create(id: String, phone: String, name: String, pinHash: String, userHandle: String, now: Int64, on sql: any SQLExecutor) async throws -> User
+    func find(id: String, on sql: any SQLExecutor) async throws -> User?
+    func find(phone: String, on sql: any SQLExecutor) async throws -> User?
+    /// Counts one more failed payment authorization; when it reaches `threshold` the counter
+    /// resets and payment authorization locks until `lockUntil`. Returns the lock end if it locked.
+    func recordPaymentFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64?
+    func resetPaymentFailures(userId: String, on sql: any SQLExecutor) async throws
+    func recordLoginFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64?
+    func resetLoginFailures(userId: String, on sql: any SQLExecutor) async throws
+}
+
+/// `UserRepository` in SQL shared by SQLite and PostgreSQL.
+package struct UserSQLRepository: UserRepository {
+    package init() {}
+
+    package func create(id: String, phone: String, name: String, pinHash: String, userHandle: String, now: Int64, on sql: any SQLExecutor) async throws -> User {
+        let rows = try await sql.query(
+            """
+            INSERT INTO users (id, phone, name, pin_hash, user_handle, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (phone) DO NOTHING RETURNING *
+            """,
+            [.text(id), .text(phone), .text(name), .text(pinHash), .text(userHandle), .integer(now)]
+        )
+        guard let row = rows.first else { throw APIError.conflict("phone_taken", "That phone number is already registered.") }
+        return try Self.user(from: row)
+    }
+
+    package func find(id: String, on sql: any SQLExecutor) async throws -> User? {
+        try await sql.first("SELECT * FROM users WHERE id = $1", [.text(id)]).map(Self.user(from:))
+    }
+
+    package func find(phone: String, on sql: any SQLExecutor) async throws -> User? {
+        try await sql.first("SELECT * FROM users WHERE phone = $1", [.text(phone)]).map(Self.user(from:))
+    }
+
+    package func recordPaymentFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64? {
+        try await recordFailure(counter: "failed_payment_auths", lock: "payment_locked_until", userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
+    }
+
+    package func resetPaymentFailures(userId: String, on sql: any SQLExecutor) async throws {
+        try await sql.execute("UPDATE users SET failed_payment_auths = 0 WHERE id = $1 AND failed_payment_auths <> 0", [.text(userId)])
+    }
+
+    package func recordLoginFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64? {
+        try await recordFailure(counter: "failed_logins", lock: "login_locked_until", userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
+    }
+
+    package func resetLoginFailures(userId: String, on sql: any SQLExecutor) async throws {
+        try await sql.execute("UPDATE users SET failed_logins = 0 WHERE id = $1 AND failed_logins <> 0", [.text(userId)])
+    }
+
+    /// One statement, so concurrent failures cannot both read the old count (no lost increments).
+    private func recordFailure(counter: String, lock: String, userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64? {
+        let row = try await sql.first(
+            """
+            UPDATE users SET
+                \(lock) = CASE WHEN \(counter) + 1 >= $2 THEN $3 ELSE \(lock) END,
+                \(counter) = CASE WHEN \(counter) + 1 >= $2 THEN 0 ELSE \(counter) + 1 END
+            WHERE id = $1 RETURNING \(counter) AS failures, \(lock) AS locked_until
+            """,
+            [.text(userId), .integer(threshold), .integer(lockUntil)]
+        )
+        guard let row else { return nil }
+        return try row.int("locked_until") == lockUntil ? lockUntil : nil
+    }
+
+    static func user(from row: SQLRow) throws -> User {
+        User(
+            id: try row.string("id"), phone: try row.string("phone"), name: try row.string("name"),
+            pinHash: try row.string("pin_hash"), userHandle: try row.string("user_handle"),
+            failedPaymentAuths: try row.int("failed_payment_auths"), paymentLockedUntil: try row.int("payment_locked_until"),
+            failedLogins: try row.int("failed_logins"), loginLockedUntil: try row.int("login_locked_until")
+        )
+    }
+}

@@ -1,0 +1,52 @@
+import WebAuthn
+
+/// Everything the server needs to run, resolved from flags, then environment, then defaults.
+package struct ServerConfiguration: Sendable {
+    /// Where to listen.
+    package var host = "127.0.0.1"
+    package var port = 8080
+    /// The data directory: the SQLite file and generated secrets live here.
+    package var dataDirectory = "./.countersign"
+    /// A `postgres://` URL; nil means embedded SQLite in `dataDirectory`.
+    package var databaseURL: String?
+    /// The WebAuthn relying party id (a domain; `localhost` in development).
+    package var rpId = "localhost"
+    package var rpName = "Countersign"
+    /// Allowed origins; empty means the server's own `http://localhost:<port>`.
+    package var origins: [String] = []
+    /// Cross-origin (iframe) ceremonies are refused unless this is set.
+    package var allowCrossOrigin = false
+    /// Whether attestation formats the verifier cannot check are accepted (unverified).
+    package var acceptUnverifiedAttestation = true
+    /// `required` (the default: a payment needs the biometric) or `preferred`.
+    package var userVerification = "required"
+    /// How long a challenge lives, in milliseconds (announced as `timeout`).
+    package var challengeTimeoutMillis: Int64 = 120_000
+    /// How long a verification token lives, in seconds (announced as `expiresIn`).
+    package var verificationTokenSeconds: Int64 = 300
+    /// How long a session lives, in seconds.
+    package var sessionSeconds: Int64 = 30 * 24 * 3600
+    /// Consecutive failed payment authentications before the lock, and its length.
+    package var paymentFailureThreshold: Int64 = 5
+    package var paymentLockSeconds: Int64 = 15 * 60
+    /// PBKDF2-SHA256 rounds for PINs. 210,000 is OWASP's floor; tests lower it for speed.
+    package var pinHashRounds = 210_000
+    /// The wallet currency.
+    package var currency = "NGN"
+    /// The largest request body accepted, in bytes.
+    package var maxBodyBytes = 64 * 1024
+    /// Secrets; nil means read or generate them in the data directory.
+    package var tokenSecret: [UInt8]?
+    package var pinPepper: [UInt8]?
+
+    package init() {}
+
+    /// The relying party the verifiers check against.
+    package var relyingParty: RelyingParty {
+        RelyingParty(
+            id: rpId, name: rpName,
+            origins: Set(origins.isEmpty ? ["http://localhost:\(port)"] : origins),
+            allowCrossOrigin: allowCrossOrigin
+        )
+    }
+}

@@ -1,0 +1,148 @@
+import CountersignAPI
+import CountersignCore
+import Foundation
+import WebAuthn
+
+/// WebAuthn registration of device keys and passkeys, and transaction-bound authentication that
+/// ends in a verification token.
+package struct BiometricService: Sendable {
+    let database: any Database
+    let users: any UserRepository
+    let credentials: any CredentialRepository
+    let challenges: any ChallengeRepository
+    let tokens: VerificationTokens
+    let lock: PaymentLock
+    let intents: IntentValidator
+    let clock: WallClock
+    let configuration: ServerConfiguration
+    let registrationVerifier: RegistrationVerifier
+    let assertionVerifier: AssertionVerifier
+
+    /// Algorithms offered at registration, in order of preference (COSE ids).
+    static let offeredAlgorithms = [-7, -8, -35, -36, -257]
+
+    /// Creation options with a fresh single-use challenge.
+    package func registrationOptions(userId: String) async throws -> RegistrationOptionsResponse {
+        let user = try await loadUser(userId)
+        let challenge = Base64URL.encode(Identifier.randomBytes(32))
+        let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
+        let stored = StoredChallenge(
+            challenge: challenge, userId: userId, purpose: .registration, intent: nil, intentDigest: nil,
+            userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
+        )
+        let existing = try await database.transaction { sql in
+            try await challenges.insert(stored, now: now, on: sql)
+            return try await credentials.list(userId: userId, on: sql)
+        }
+        return RegistrationOptionsResponse(
+            challenge: challenge,
+            rp: .init(id: configuration.rpId, name: configuration.rpName),
+            user: .init(id: user.userHandle, name: user.phone, displayName: user.name),
+            pubKeyCredParams: Self.offeredAlgorithms.map { .init(type: "public-key", alg: $0) },
+            timeout: Int(configuration.challengeTimeoutMillis),
+            attestation: "direct",
+            authenticatorSelection: .init(authenticatorAttachment: nil, residentKey: "preferred", userVerification: configuration.userVerification),
+            excludeCredentials: existing.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) }
+        )
+    }
+
+    /// Verifies a registration response against its challenge and stores the credential.
+    package func verifyRegistration(userId: String, _ body: RegistrationResponseJSON) async throws -> RegistrationVerifyResponse {
+        guard body.type == "public-key" else { throw APIError.badRequest("invalid_type", "type must be public-key.") }
+        let rawId = try Self.decode(body.rawId, field: "rawId")
+        guard body.id == Base64URL.encode(rawId) else { throw APIError.badRequest("id_mismatch", "id must be the base64url of rawId.") }
+        let clientData = try Self.decode(body.response.clientDataJSON, field: "response.clientDataJSON")
+        let attestationObject = try Self.decode(body.response.attestationObject, field: "response.attestationObject")
+        let challengeText = try Self.challenge(in: clientData)
+        let (challenges, now) = (self.challenges, clock.nowMillis())
+        let consumed = try await database.transaction { sql in
+            try await challenges.consume(challenge: challengeText, userId: userId, purpose: .registration, now: now, on: sql)
+        }
+        guard let stored = consumed, let expected = Base64URL.decode(stored.challenge) else {
+            throw APIError(.unauthorized, "invalid_challenge", "The challenge is unknown, expired or already used.")
+        }
+        let outcome = Result { () throws(WebAuthnError) -> VerifiedRegistration in
+            try registrationVerifier.verify(
+                clientDataJSON: clientData, attestationObject: attestationObject, rawId: rawId,
+                expectedChallenge: expected, userVerificationRequired: stored.userVerification == "required"
+            )
+        }
+        let verified: VerifiedRegistration
+        switch outcome {
+        case .success(let registration): verified = registration
+        case .failure(let error):
+            throw APIError(error.isMalformedInput ? .badRequest : .unauthorized, error.code.rawValue, "Registration failed: \(error.message)")
+        }
+        let credential = StoredCredential(
+            id: Base64URL.encode(verified.credentialId), userId: userId, publicKey: Base64URL.encode(verified.credentialPublicKey),
+            algorithm: Int64(verified.algorithm.rawValue), signCount: Int64(verified.signCount),
+            backupEligible: verified.flags.backupEligible, backupState: verified.flags.backupState,
+            transports: (body.response.transports ?? []).filter { $0.count < 32 }.prefix(8).map { $0 },
+            attestationFormat: verified.attestationFormat, attestationVerified: verified.attestationVerified, flaggedAt: nil
+        )
+        let credentials = self.credentials
+        try await database.transaction { sql in
+            try await credentials.insert(credential, aaguid: Base64URL.encode(verified.aaguid), now: now, on: sql)
+        }
+        return RegistrationVerifyResponse(verified: true, credentialId: credential.id)
+    }
+
+    /// Request options for authorizing `intent`: the challenge is `SHA-256(nonce ‖ canonical intent)`.
+    package func authenticationOptions(userId: String, _ request: AuthenticationOptionsRequest) async throws -> AuthenticationOptionsResponse {
+        let intent = try intents.airtime(amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone, supplierSlug: request.supplierSlug)
+        let user = try await loadUser(userId)
+        try lock.ensureUnlocked(user)
+        let nonce = Identifier.randomBytes(32)
+        let challenge = Base64URL.encode(intent.challenge(nonce: nonce))
+        let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
+        let stored = StoredChallenge(
+            challenge: challenge, userId: userId, purpose: .authentication,
+            intent: String(decoding: intent.canonicalBytes, as: UTF8.self), intentDigest: Base64URL.encode(intent.digest),
+            userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
+        )
+        let usable = try await database.transaction { sql in
+            let usable = try await credentials.list(userId: userId, on: sql).filter { $0.flaggedAt == nil }
+            if !usable.isEmpty { try await challenges.insert(stored, now: now, on: sql) }
+            return usable
+        }
+        guard !usable.isEmpty else {
+            throw APIError.unprocessable("no_registered_credential", "Register a device key first, or pay with your PIN.")
+        }
+        return AuthenticationOptionsResponse(
+            challenge: challenge, rpId: configuration.rpId,
+            allowCredentials: usable.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
+            userVerification: configuration.userVerification, timeout: Int(configuration.challengeTimeoutMillis),
+            transaction: intent.transaction, nonce: Base64URL.encode(nonce)
+        )
+    }
+
+    /// The user, or 401 if the session outlived them.
+    func loadUser(_ userId: String) async throws -> User {
+        let users = self.users
+        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else { throw APIError.unauthenticated }
+        return user
+    }
+
+    /// Decodes a base64url field or refuses with 400 naming it.
+    static func decode(_ text: String, field: String) throws(APIError) -> [UInt8] {
+        guard text.utf8.count <= 16_384, let bytes = Base64URL.decode(text), !bytes.isEmpty else {
+            throw .badRequest("invalid_base64url", "\(field) must be non-empty base64url without padding.")
+        }
+        return bytes
+    }
+
+    /// The `challenge` member of clientDataJSON, to find the stored challenge it answers. The
+    /// verifier then checks the whole document.
+    static func challenge(in clientDataJSON: [UInt8]) throws(APIError) -> String {
+        struct ChallengeOnly: Decodable { let challenge: String }
+        guard let parsed = try? JSONDecoder().decode(ChallengeOnly.self, from: Data(clientDataJSON)), parsed.challenge.utf8.count <= 256 else {
+            throw .badRequest("malformed_client_data", "clientDataJSON must be JSON with a challenge.")
+        }
+        return parsed.challenge
+    }
+}
+
+extension WebAuthnError {
+    /// Whether the request was malformed (400) rather than refused (401).
+    var isMalformedInput: Bool { code.rawValue.hasPrefix("malformed") || code.rawValue.hasPrefix("invalid_base64") }
+}

@@ -1,0 +1,43 @@
+import CountersignAPI
+import CountersignCore
+
+/// Turns what a client sent into a `PaymentIntent`, or refuses it with a 400 naming the field.
+/// The options call and the top-up call both go through here, so they canonicalize identically.
+package struct IntentValidator: Sendable {
+    package let currency: String
+
+    package init(currency: String) { self.currency = currency }
+
+    /// The airtime intent for these fields.
+    package func airtime(amount: Int64, productCode: String, recipientPhone: String, supplierSlug: String?) throws(APIError) -> PaymentIntent {
+        guard amount > 0 else {
+            throw .badRequest("invalid_amount", "amount must be a positive integer number of minor units.")
+        }
+        guard (TopUpLimits.minimumAmount...TopUpLimits.maximumAmount).contains(amount) else {
+            throw .badRequest("amount_out_of_range", "amount must be between \(TopUpLimits.minimumAmount) and \(TopUpLimits.maximumAmount) minor units.")
+        }
+        guard let network = AirtimeNetwork(productCode: productCode) else {
+            throw .badRequest("unknown_product", "productCode must be one of \(AirtimeNetwork.allCases.map(\.productCode).joined(separator: ", ")).")
+        }
+        if let supplierSlug, supplierSlug != network.rawValue {
+            guard AirtimeNetwork(rawValue: supplierSlug) != nil else {
+                throw .badRequest("unknown_supplier", "supplierSlug must be one of \(AirtimeNetwork.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            throw .badRequest("supplier_mismatch", "supplierSlug \(supplierSlug) does not sell \(productCode).")
+        }
+        guard let phone = PhoneNumber(recipientPhone) else {
+            throw .badRequest("invalid_phone", "recipientPhone must be 7 to 15 digits, optionally starting with +.")
+        }
+        return PaymentIntent(
+            amount: amount, currency: currency, productCode: productCode,
+            recipientPhone: phone.value, supplierSlug: network.rawValue
+        )
+    }
+}
+
+extension PaymentIntent {
+    /// The intent as the wire type the options response carries.
+    package var transaction: AuthenticationOptionsResponse.Transaction {
+        .init(kind: kind, amount: amount, currency: currency, productCode: productCode, recipientPhone: recipientPhone, supplierSlug: supplierSlug)
+    }
+}

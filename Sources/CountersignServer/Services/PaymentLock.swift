@@ -1,0 +1,28 @@
+/// Five consecutive failed payment authentications (PIN or device signature, counted together)
+/// lock payment authorization for a while. A success resets the count.
+package struct PaymentLock: Sendable {
+    let database: any Database
+    let users: any UserRepository
+    let clock: WallClock
+    let threshold: Int64
+    let lockSeconds: Int64
+
+    /// Throws 423 `payment_locked` while the user's payment authorization is locked.
+    package func ensureUnlocked(_ user: User) throws(APIError) {
+        let now = clock.nowMillis()
+        if user.paymentLockedUntil > now {
+            throw APIError.paymentLocked(retryAfter: Int((user.paymentLockedUntil - now + 999) / 1000))
+        }
+    }
+
+    /// Counts a failure in its own transaction (it must survive the request's rollback) and returns
+    /// the error to send: 423 if this failure locked, else `failure`.
+    package func recordFailure(userId: String, failure: APIError) async throws -> APIError {
+        let (users, threshold) = (self.users, self.threshold)
+        let lockUntil = clock.nowMillis() + lockSeconds * 1000
+        let lockedUntil = try await database.transaction { sql in
+            try await users.recordPaymentFailure(userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
+        }
+        return lockedUntil == nil ? failure : APIError.paymentLocked(retryAfter: Int(lockSeconds))
+    }
+}

@@ -1,0 +1,91 @@
+import CountersignAPI
+import CountersignCore
+
+extension TopUpService {
+    /// Spends the token (if any), debits the wallet (cashback first when asked) into supplier
+    /// clearing, and records a pending transaction — all in one database transaction, so either
+    /// everything is written or nothing is.
+    func debit(userId: String, intent: PaymentIntent, useCashback: Bool, authorization: Authorization) async throws -> WalletTransaction {
+        let (ledger, transactions, consumedTokens, users, now) = (self.ledger, self.transactions, self.consumedTokens, self.users, clock.nowMillis())
+        let walletId = ledger.accountId(userId: userId, kind: .wallet, currency: intent.currency)
+        let cashbackId = ledger.accountId(userId: userId, kind: .cashback, currency: intent.currency)
+        let lockSuffix = database.forUpdate
+        do {
+            return try await database.transaction { sql in
+                if case .token(let claims) = authorization {
+                    guard try await consumedTokens.consume(jti: claims.jti, userId: userId, expiresAt: claims.exp * 1000, now: now, on: sql) else {
+                        throw APIError(.unauthorized, "token_replayed", "This verification token has already been used.")
+                    }
+                }
+                var cashbackUsed: Int64 = 0
+                if useCashback {
+                    let available = try await sql.first("SELECT balance FROM accounts WHERE id = $1\(lockSuffix)", [.text(cashbackId)])?.int("balance") ?? 0
+                    cashbackUsed = min(available, intent.amount)
+                }
+                let transaction = WalletTransaction(
+                    id: Identifier.make("tx"), userId: userId, type: "topup", status: "pending", amount: intent.amount,
+                    currency: intent.currency, productCode: intent.productCode, recipientPhone: intent.recipientPhone,
+                    supplierSlug: intent.supplierSlug, authorizedBy: authorization.label, cashbackUsed: cashbackUsed,
+                    cashbackEarned: 0, supplierReference: nil, failureCode: nil, createdAt: now, updatedAt: now
+                )
+                var postings = [Posting(accountId: SystemAccount.supplierClearing(intent.currency), amount: intent.amount)]
+                if cashbackUsed > 0 { postings.append(Posting(accountId: cashbackId, amount: -cashbackUsed)) }
+                if intent.amount > cashbackUsed { postings.append(Posting(accountId: walletId, amount: -(intent.amount - cashbackUsed))) }
+                try await ledger.post(LedgerEntry(kind: "topup", reference: transaction.id, postings: postings), now: now, on: sql)
+                try await transactions.insert(transaction, on: sql)
+                try await users.resetPaymentFailures(userId: userId, on: sql)
+                return transaction
+            }
+        } catch LedgerError.insufficientFunds {
+            throw APIError.unprocessable("insufficient_funds", "The wallet balance is too low for this top-up.")
+        }
+    }
+
+    /// Completes (cashback credited) or fails (debit reversed) a pending top-up, in one transaction.
+    func settle(_ pending: WalletTransaction, outcome: AirtimeOutcome) async throws -> TopUpResponse {
+        let (ledger, transactions, now) = (self.ledger, self.transactions, clock.nowMillis())
+        let currency = pending.currency
+        let walletId = ledger.accountId(userId: pending.userId, kind: .wallet, currency: currency)
+        let cashbackId = ledger.accountId(userId: pending.userId, kind: .cashback, currency: currency)
+        let clearing = SystemAccount.supplierClearing(currency)
+        let (balance, finished) = try await database.transaction { sql in
+            var finished = pending
+            finished.updatedAt = now
+            switch outcome {
+            case .delivered(let reference):
+                let earned = TopUpLimits.cashback(for: pending.amount)
+                guard try await transactions.finish(id: pending.id, status: "completed", cashbackEarned: earned, supplierReference: reference, failureCode: nil, now: now, on: sql) else {
+                    throw APIError.conflict("already_settled", "This top-up was settled already.")
+                }
+                if earned > 0 {
+                    try await ledger.post(.transfer(kind: "cashback", reference: pending.id, amount: earned, from: SystemAccount.cashbackExpense(currency), to: cashbackId), now: now, on: sql)
+                }
+                finished.status = "completed"
+                finished.cashbackEarned = earned
+                finished.supplierReference = reference
+            case .failed(let code, _):
+                guard try await transactions.finish(id: pending.id, status: "failed", cashbackEarned: 0, supplierReference: nil, failureCode: code, now: now, on: sql) else {
+                    throw APIError.conflict("already_settled", "This top-up was settled already.")
+                }
+                var postings = [Posting(accountId: clearing, amount: -pending.amount)]
+                if pending.cashbackUsed > 0 { postings.append(Posting(accountId: cashbackId, amount: pending.cashbackUsed)) }
+                if pending.amount > pending.cashbackUsed { postings.append(Posting(accountId: walletId, amount: pending.amount - pending.cashbackUsed)) }
+                try await ledger.post(LedgerEntry(kind: "topup_reversal", reference: pending.id, postings: postings), now: now, on: sql)
+                finished.status = "failed"
+                finished.failureCode = code
+            }
+            return (try await ledger.balance(accountId: walletId, on: sql), finished)
+        }
+        let data = TopUpResponse.Data(
+            transactionId: finished.id, status: finished.status, amount: finished.amount, balance: balance,
+            timestamp: WallClock.iso8601(millis: finished.createdAt),
+            cashbackUsed: finished.cashbackUsed, cashbackEarned: finished.cashbackEarned
+        )
+        switch outcome {
+        case .delivered:
+            return TopUpResponse(success: true, message: "Topup successful", code: nil, data: data)
+        case .failed(let code, let message):
+            return TopUpResponse(success: false, message: message + " Your wallet was not charged.", code: code, data: data)
+        }
+    }
+}

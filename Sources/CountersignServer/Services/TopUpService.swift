@@ -1,0 +1,79 @@
+import CountersignAPI
+import CountersignCore
+import Logging
+import WebAuthn
+
+/// Airtime top-ups paid from the wallet (and optionally cashback), authorized by a verification
+/// token bound to the same intent or by the PIN.
+package struct TopUpService: Sendable {
+    let database: any Database
+    let users: any UserRepository
+    let ledger: any LedgerRepository
+    let transactions: any WalletTransactionRepository
+    let consumedTokens: any ConsumedTokenRepository
+    let tokens: VerificationTokens
+    let pins: PinHasher
+    let lock: PaymentLock
+    let intents: IntentValidator
+    let supplier: any AirtimeSupplier
+    let clock: WallClock
+    let logger: Logger
+
+    /// How the payment was authorized, once checked.
+    enum Authorization {
+        case token(VerificationClaims)
+        case pin
+        var label: String { if case .token = self { "biometric" } else { "pin" } }
+    }
+
+    /// Checks the request's shape; throws 400 before anything is claimed or written.
+    package func validate(_ request: TopUpRequest) throws(APIError) -> PaymentIntent {
+        let intent = try intents.airtime(amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone, supplierSlug: request.supplierSlug)
+        switch (request.verificationToken, request.pin) {
+        case (nil, nil): throw .badRequest("authorization_required", "Send a verificationToken or a pin.")
+        case (.some, .some): throw .badRequest("ambiguous_authorization", "Send a verificationToken or a pin, not both.")
+        case (nil, .some(let pin)) where !PinHasher.isWellFormed(pin): throw .badRequest("invalid_pin", "pin must be 4 to 6 digits.")
+        default: return intent
+        }
+    }
+
+    /// Authorizes and executes one top-up; returns the HTTP status and response.
+    package func topUp(userId: String, intent: PaymentIntent, request: TopUpRequest) async throws -> TopUpResponse {
+        let authorization = try await authorize(userId: userId, intent: intent, request: request)
+        let pending = try await debit(userId: userId, intent: intent, useCashback: request.useCashback ?? false, authorization: authorization)
+        let order = AirtimeOrder(
+            transactionId: pending.id, network: AirtimeNetwork(rawValue: intent.supplierSlug) ?? .mtn,
+            recipientPhone: intent.recipientPhone, amount: intent.amount, currency: intent.currency
+        )
+        let outcome: AirtimeOutcome
+        do {
+            outcome = try await supplier.purchase(order)
+        } catch {
+            logger.error("supplier call failed", metadata: ["transaction": "\(pending.id)", "error": "\(error)"])
+            outcome = .failed(code: "supplier_unavailable", message: "The supplier could not be reached.")
+        }
+        return try await settle(pending, outcome: outcome)
+    }
+
+    private func authorize(userId: String, intent: PaymentIntent, request: TopUpRequest) async throws -> Authorization {
+        let users = self.users
+        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else { throw APIError.unauthenticated }
+        try lock.ensureUnlocked(user)
+        if let token = request.verificationToken {
+            let claims = try await tokens.verify(token, now: clock.nowMillis())
+            guard claims.sub == userId else {
+                throw APIError(.forbidden, "token_wrong_user", "The verification token belongs to another user.")
+            }
+            // Dynamic linking: the device signed SHA-256(nonce ‖ intent); the token carries the
+            // intent's digest, and this request must be for exactly that intent.
+            guard claims.dig == Base64URL.encode(intent.digest) else {
+                throw APIError(.forbidden, "intent_mismatch", "The verification token was issued for a different payment.")
+            }
+            return .token(claims)
+        }
+        guard try await pins.verify(request.pin ?? "", against: user.pinHash) else {
+            throw try await lock.recordFailure(userId: userId, failure: .authorizationFailed)
+        }
+        return .pin
+    }
+}

@@ -1,0 +1,85 @@
+import CountersignAPI
+import CountersignCore
+import WebAuthn
+
+/// Balances, history and operator funding.
+package struct WalletService: Sendable {
+    let database: any Database
+    let users: any UserRepository
+    let ledger: any LedgerRepository
+    let transactions: any WalletTransactionRepository
+    let clock: WallClock
+    let currency: String
+
+    /// The largest single funding, in minor units (1,000,000.00).
+    package static let maximumFunding: Int64 = 100_000_000
+
+    /// The user's wallet and cashback balances.
+    package func wallet(userId: String) async throws -> WalletResponse {
+        let (ledger, currency) = (self.ledger, self.currency)
+        return try await database.read { sql in
+            WalletResponse(
+                balance: try await ledger.balance(accountId: ledger.accountId(userId: userId, kind: .wallet, currency: currency), on: sql),
+                cashback: try await ledger.balance(accountId: ledger.accountId(userId: userId, kind: .cashback, currency: currency), on: sql),
+                currency: currency
+            )
+        }
+    }
+
+    /// A page of the user's transactions, newest first. `cursor` is the previous page's `nextCursor`.
+    package func transactions(userId: String, cursor: String?, limit: Int) async throws -> TransactionPage {
+        guard (1...100).contains(limit) else { throw APIError.badRequest("invalid_limit", "limit must be between 1 and 100.") }
+        let before = try cursor.map(Self.parseCursor)
+        let transactions = self.transactions
+        let rows = try await database.read { sql in try await transactions.list(userId: userId, before: before, limit: limit + 1, on: sql) }
+        let page = rows.prefix(limit)
+        let next = rows.count > limit ? page.last.map { Base64URL.encode(Array("\($0.createdAt)|\($0.id)".utf8)) } : nil
+        return TransactionPage(transactions: page.map(\.summary), nextCursor: next)
+    }
+
+    /// A cursor is base64url of `createdAt|id` of the last row shown.
+    static func parseCursor(_ cursor: String) throws(APIError) -> (Int64, String) {
+        guard let bytes = Base64URL.decode(cursor), let text = String(validating: bytes, as: UTF8.self),
+              let separator = text.firstIndex(of: "|"), let createdAt = Int64(text[..<separator])
+        else { throw .badRequest("invalid_cursor", "cursor must be a nextCursor from an earlier page.") }
+        return (createdAt, String(text[text.index(after: separator)...]))
+    }
+
+    /// Credits a user's wallet from the funding account (the operator's `wallet fund` command).
+    package func fund(phone: String, amount: Int64, reference: String?) async throws -> (transactionId: String, balance: Int64) {
+        guard let phone = PhoneNumber(phone) else { throw APIError.badRequest("invalid_phone", "phone must be 7 to 15 digits.") }
+        guard (1...Self.maximumFunding).contains(amount) else {
+            throw APIError.badRequest("amount_out_of_range", "amount must be between 1 and \(Self.maximumFunding) minor units.")
+        }
+        let (users, ledger, transactions, currency, now) = (self.users, self.ledger, self.transactions, self.currency, clock.nowMillis())
+        return try await database.transaction { sql in
+            guard let user = try await users.find(phone: phone.value, on: sql) else {
+                throw APIError.notFound("unknown_user", "No user has phone \(phone.value).")
+            }
+            let id = reference ?? Identifier.make("fund")
+            // An operator's reference makes funding idempotent: the same reference never credits twice.
+            guard try await transactions.find(id: id, on: sql) == nil else {
+                throw APIError.conflict("duplicate_reference", "A funding with reference \(id) exists already.")
+            }
+            let wallet = ledger.accountId(userId: user.id, kind: .wallet, currency: currency)
+            try await ledger.post(.transfer(kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet), now: now, on: sql)
+            try await transactions.insert(WalletTransaction(
+                id: id, userId: user.id, type: "funding", status: "completed", amount: amount, currency: currency,
+                productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0,
+                cashbackEarned: 0, supplierReference: nil, failureCode: nil, createdAt: now, updatedAt: now
+            ), on: sql)
+            return (id, try await ledger.balance(accountId: wallet, on: sql))
+        }
+    }
+}
+
+extension WalletTransaction {
+    /// The row as `GET /user/transactions` shows it.
+    var summary: TransactionSummary {
+        TransactionSummary(
+            transactionId: id, type: type, status: status, amount: amount, currency: currency,
+            productCode: productCode, recipientPhone: recipientPhone, authorizedBy: authorizedBy,
+            timestamp: WallClock.iso8601(millis: createdAt)
+        )
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+extension Request {
+    /// The whole body, refused with 413 past the context's limit.
+    package mutating func bodyBytes(context: AppRequestContext) async throws -> ByteBuffer {
+        do {
+            return try await collectBody(upTo: context.maxUploadSize)
+        } catch {
+            throw APIError(.contentTooLarge, "body_too_large", "The request body must be at most \(context.maxUploadSize) bytes.")
+        }
+    }
+
+    /// Decodes a JSON body, turning every decoding failure into a 400 that names the field.
+    package mutating func decodeJSON<T: Decodable>(as type: T.Type, context: AppRequestContext) async throws -> T {
+        try JSONBody.decode(type, from: try await bodyBytes(context: context))
+    }
+}
+
+/// JSON decoding with errors clients can act on.
+package enum JSONBody {
+    package static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+        guard buffer.readableBytes > 0 else { throw APIError.badRequest("invalid_json", "The request body must be a JSON object.") }
+        do {
+            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw describe(error, body: buffer)
+        } catch {
+            throw APIError.badRequest("invalid_json", "The request body is not valid JSON.")
+        }
+    }
+
+    static func describe(_ error: DecodingError, body: ByteBuffer) -> APIError {
+        func path(_ codingPath: [any CodingKey], _ key: (any CodingKey)? = nil) -> String {
+            (codingPath + (key.map { [$0] } ?? [])).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .badRequest("missing_field", "\(path(context.codingPath, key)) is required.")
+        case .valueNotFound(_, let context):
+            return .badRequest("missing_field", "\(path(context.codingPath)) must not be null.")
+        case .typeMismatch(let expected, let context):
+            return .badRequest("invalid_type", "\(path(context.codingPath)) must be of type \(expected).")
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // Foundation reports an unrepresentable number (5.5 or 1e30 for an integer) without a
+            // path; if the document itself parses, the fault is a value, not the syntax.
+            if (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) != nil {
+                return .badRequest("invalid_value", "A field has a value of the wrong kind: \(context.debugDescription)")
+            }
+            return .badRequest("invalid_json", "The request body is not valid JSON.")
+        case .dataCorrupted(let context):
+            return .badRequest("invalid_value", "\(path(context.codingPath)) has an invalid value.")
+        @unknown default:
+            return .badRequest("invalid_json", "The request body is not valid JSON.")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The members of clientDataJSON (WebAuthn §5.8.1) that a relying party checks. Unknown members are ignored.
+package struct CollectedClientData: Decodable, Sendable {
+    /// `webauthn.create` or `webauthn.get`.
+    package let type: String
+    /// The challenge, base64url-encoded.
+    package let challenge: String
+    /// The origin of the caller, e.g. `https://example.org` or `android:apk-key-hash:…`.
+    package let origin: String
+    /// True when the ceremony ran in an iframe whose origin differs from its ancestors'.
+    package let crossOrigin: Bool?
+    /// The top-level origin, set only for cross-origin ceremonies.
+    package let topOrigin: String?
+
+    /// Parses clientDataJSON with a real JSON parser, so member order, escapes such as `\/` and extra members do not matter.
+    package init(json: [UInt8]) throws(WebAuthnError) {
+        do {
+            self = try JSONDecoder().decode(CollectedClientData.self, from: Data(json))
+        } catch {
+            throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object with string type, challenge and origin")
+        }
+    }
+
+    /// WebAuthn §7.1 steps 7–10 and §7.2 steps 11–14: type, challenge, origin, then the cross-origin policy.
+    package func check(type expectedType: String, challenge expected: [UInt8], relyingParty: RelyingParty) throws(WebAuthnError) {
+        guard type == expectedType else {
+            throw WebAuthnError(.wrongType, "clientDataJSON type is \"\(type)\", expected \"\(expectedType)\"")
+        }
+        guard let received = Base64URL.decode(challenge) else {
+            throw WebAuthnError(.malformedClientData, "clientDataJSON challenge is not base64url")
+        }
+        // Compare the decoded bytes, not the text: padding or alphabet quirks must not matter.
+        guard ConstantTime.equal(received, expected) else {
+            throw WebAuthnError(.challengeMismatch, "clientDataJSON challenge is not the one issued")
+        }
+        guard relyingParty.origins.contains(origin) else {
+            throw WebAuthnError(.originNotAllowed, "origin \(origin) is not allowed")
+        }
+        if !relyingParty.allowCrossOrigin {
+            // A topOrigin only appears in cross-origin ceremonies, so it is refused even without crossOrigin true.
+            guard crossOrigin != true, topOrigin == nil else {
+                throw WebAuthnError(.crossOriginRefused, "cross-origin ceremonies are not allowed" + (topOrigin.map { " (top origin \($0))" } ?? ""))
+            }
+        }
+    }
+}
+
+/// Comparisons whose duration does not depend on where secrets or signatures differ.
+package enum ConstantTime {
+    /// Byte-wise equality that always scans the whole input when the lengths match.
+    package static func equal<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import CountersignServer
+import Foundation
+import Hummingbird
+import Logging
+
+/// `countersign serve`: runs the HTTP server until SIGINT/SIGTERM, draining requests on the way out.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the Countersign server.")
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: "Address to listen on (env COUNTERSIGN_HOST).")
+    var host: String?
+
+    @Option(help: "Port to listen on (env PORT; default 8080).")
+    var port: Int?
+
+    @Option(name: .customLong("rp-id"), help: "WebAuthn relying party id (env COUNTERSIGN_RP_ID; default localhost).")
+    var rpId: String?
+
+    @Option(name: .customLong("rp-name"), help: "WebAuthn relying party name (env COUNTERSIGN_RP_NAME).")
+    var rpName: String?
+
+    @Option(name: .customLong("origin"), help: "An allowed origin, repeatable: https://app.example or android:apk-key-hash:… (env COUNTERSIGN_ORIGINS, comma-separated; default http://localhost:<port>).")
+    var origins: [String] = []
+
+    @Flag(name: .customLong("allow-cross-origin"), help: "Accept cross-origin (iframe) WebAuthn ceremonies.")
+    var allowCrossOrigin = false
+
+    @Flag(name: .customLong("verified-attestation-only"), help: "Refuse registrations whose attestation format cannot be verified.")
+    var verifiedAttestationOnly = false
+
+    @Option(name: .customLong("user-verification"), help: "required (default) or preferred.")
+    var userVerification: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
+    var logLevel: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = ServerConfiguration()
+        store.apply(to: &configuration)
+        if let host = host ?? environment["COUNTERSIGN_HOST"] { configuration.host = host }
+        if let port = port ?? environment["PORT"].flatMap(Int.init) { configuration.port = port }
+        if let rpId = rpId ?? environment["COUNTERSIGN_RP_ID"] { configuration.rpId = rpId }
+        if let rpName = rpName ?? environment["COUNTERSIGN_RP_NAME"] { configuration.rpName = rpName }
+        configuration.origins = origins.isEmpty ? (environment["COUNTERSIGN_ORIGINS"]?.split(separator: ",").map(String.init) ?? []) : origins
+        configuration.allowCrossOrigin = allowCrossOrigin
+        configuration.acceptUnverifiedAttestation = !verifiedAttestationOnly
+        if let userVerification {
+            guard ["required", "preferred"].contains(userVerification) else {
+                throw ValidationError("--user-verification must be required or preferred")
+            }
+            configuration.userVerification = userVerification
+        }
+        var logger = Logger(label: "countersign")
+        logger.logLevel = (logLevel ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let database = try await CountersignApp.openDatabase(configuration, logger: logger)
+        let app = try await CountersignApp.build(configuration: configuration, database: database, logger: logger)
+        logger.info("starting", metadata: [
+            "address": "\(configuration.host):\(configuration.port)", "store": "\(database.engine)",
+            "rpId": "\(configuration.rpId)", "origins": "\(configuration.relyingParty.origins.sorted())",
+        ])
+        try await app.runService()
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import CountersignServer
+import Foundation
+
+/// The flags every command that touches the store shares.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Data directory: the SQLite file and generated secrets (env COUNTERSIGN_DATA_DIR).")
+    var dataDirectory: String?
+
+    @Option(name: .customLong("database-url"), help: "postgres://user:password@host:port/database; overrides SQLite (env DATABASE_URL).")
+    var databaseURL: String?
+
+    /// Applies flags, then environment, then defaults to `configuration`.
+    func apply(to configuration: inout ServerConfiguration) {
+        let environment = ProcessInfo.processInfo.environment
+        if let directory = dataDirectory ?? environment["COUNTERSIGN_DATA_DIR"] { configuration.dataDirectory = directory }
+        if let url = databaseURL ?? environment["DATABASE_URL"], !url.isEmpty { configuration.databaseURL = url }
+        if let secret = environment["COUNTERSIGN_TOKEN_SECRET"] { configuration.tokenSecret = Array(secret.utf8) }
+        if let pepper = environment["COUNTERSIGN_PIN_PEPPER"] { configuration.pinPepper = Array(pepper.utf8) }
+    }
+}

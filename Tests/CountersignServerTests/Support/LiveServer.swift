@@ -1,0 +1,73 @@
+import AsyncHTTPClient
+import CountersignServer
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+/// A Countersign server running for real on 127.0.0.1 (an ephemeral port) over a fresh database,
+/// with a clock the test can move.
+struct LiveServer: Sendable {
+    static let origin = "https://app.countersign.test"
+    static let rpId = "countersign.test"
+
+    let client: APIClient
+    let services: AppServices
+    let clock: ManualClock
+    var database: any Database { services.database }
+
+    /// The configuration tests run with: fast PIN hashing, fixed test secrets, a test origin.
+    static func configuration(dataDirectory: String) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = dataDirectory
+        configuration.rpId = rpId
+        configuration.origins = [origin]
+        configuration.pinHashRounds = 1_000
+        configuration.tokenSecret = Array("test-token-secret-0123456789abcdef0123".utf8)
+        configuration.pinPepper = Array("test-pin-pepper-0123456789abcdef012345".utf8)
+        return configuration
+    }
+
+    /// Starts a server on `engine`, runs `body` against it, then shuts it down gracefully.
+    static func run<T: Sendable>(
+        _ engine: DatabaseEngine, supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(),
+        configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (LiveServer) async throws -> T
+    ) async throws -> T {
+        try await TestDatabase.with(engine, migrate: false) { database in
+            var configuration = configuration(dataDirectory: FileManager.default.temporaryDirectory.path)
+            configure(&configuration)
+            let clock = ManualClock()
+            let port = AsyncStream<Int>.makeStream()
+            let app = try await CountersignApp.build(
+                configuration: configuration, database: database, clock: clock.wallClock, supplier: supplier,
+                logger: TestDatabase.logger, onServerRunning: { channel in port.continuation.yield(channel.localAddress?.port ?? 0) }
+            )
+            let services = try await CountersignApp.makeServices(configuration: configuration, database: database, clock: clock.wallClock, supplier: supplier, logger: TestDatabase.logger)
+            let group = ServiceGroup(configuration: .init(services: [app], logger: TestDatabase.logger))
+            return try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                var iterator = port.stream.makeAsyncIterator()
+                guard let boundPort = await iterator.next() else { throw TestFailure("server did not start") }
+                let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
+                let server = LiveServer(client: APIClient(baseURL: "http://127.0.0.1:\(boundPort)", http: http), services: services, clock: clock)
+                do {
+                    let result = try await body(server)
+                    try await http.shutdown()
+                    await group.triggerGracefulShutdown()
+                    try await tasks.waitForAll()
+                    return result
+                } catch {
+                    try? await http.shutdown()
+                    await group.triggerGracefulShutdown()
+                    try? await tasks.waitForAll()
+                    throw error
+                }
+            }
+        }
+    }
+}

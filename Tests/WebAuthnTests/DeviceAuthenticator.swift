@@ -1,0 +1,1 @@
+../../Sources/CountersignClient/DeviceAuthenticator.swift
