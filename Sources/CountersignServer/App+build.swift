@@ -36,7 +36,7 @@ package enum CountersignApp {
         var app = Application(
             router: makeRouter(services),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "countersign"),
-            services: [database],
+            services: [database, services.pendingTopUpSweeper],
             onServerRunning: onServerRunning,
             logger: logger
         )

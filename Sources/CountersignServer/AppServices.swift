@@ -12,6 +12,11 @@ package struct AppServices: Sendable {
     package let wallets: WalletService
     let logger: Logger
 
+    /// The background settlement of top-ups a stopped process left pending.
+    package var pendingTopUpSweeper: PendingTopUpSweeper {
+        PendingTopUpSweeper(topUps: topUps, minimumAgeMillis: 120_000, interval: .seconds(60))
+    }
+
     init(configuration: ServerConfiguration, database: any Database, clock: WallClock, supplier: any AirtimeSupplier, pepper: [UInt8], tokenSecret: [UInt8], logger: Logger) async {
         let users = UserSQLRepository()
         let ledger = LedgerSQLRepository()

@@ -77,8 +77,9 @@ package struct UserSQLRepository: UserRepository {
             """,
             [.text(userId), .integer(threshold), .integer(lockUntil)]
         )
-        guard let row else { return nil }
-        return try row.int("locked_until") == lockUntil ? lockUntil : nil
+        // The counter restarts at 0 exactly when this failure reached the threshold.
+        guard let row, try row.int("failures") == 0 else { return nil }
+        return try row.int("locked_until")
     }
 
     static func user(from row: SQLRow) throws -> User {

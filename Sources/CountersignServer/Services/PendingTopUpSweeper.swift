@@ -1,0 +1,59 @@
+import CountersignCore
+import Logging
+import ServiceLifecycle
+
+/// Settles top-ups left `pending` by a process that stopped between debiting the wallet and
+/// hearing back from the supplier: it asks the supplier what became of each order and completes
+/// or reverses it. Settlement is conditional on the row still being pending, so two server
+/// processes sweeping the same database settle each top-up once.
+package struct PendingTopUpSweeper: Service {
+    let topUps: TopUpService
+    /// Only top-ups older than this are touched: younger ones may still be in a live request.
+    let minimumAgeMillis: Int64
+    let interval: Duration
+
+    /// Sweeps every `interval` (the first after one interval, when migrations have run) until
+    /// graceful shutdown.
+    package func run() async throws {
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            } catch {
+                return
+            }
+            await sweep()
+        }
+    }
+
+    /// One pass; returns how many top-ups it settled.
+    @discardableResult
+    package func sweep() async -> Int {
+        let (transactions, cutoff) = (topUps.transactions, topUps.clock.nowMillis() - minimumAgeMillis)
+        let pending: [WalletTransaction]
+        do {
+            pending = try await topUps.database.read { sql in try await transactions.pending(olderThan: cutoff, on: sql) }
+        } catch {
+            topUps.logger.error("pending top-up sweep failed", metadata: ["error": "\(error)"])
+            return 0
+        }
+        var settled = 0
+        for transaction in pending where transaction.type == "topup" {
+            guard let network = transaction.supplierSlug.flatMap(AirtimeNetwork.init(rawValue:)), let phone = transaction.recipientPhone else { continue }
+            let order = AirtimeOrder(transactionId: transaction.id, network: network, recipientPhone: phone, amount: transaction.amount, currency: transaction.currency)
+            do {
+                guard let outcome = try await topUps.supplier.outcome(ofTransaction: transaction.id, order: order) else {
+                    topUps.logger.warning("supplier has no record of a pending top-up; left for an operator", metadata: ["transaction": "\(transaction.id)"])
+                    continue
+                }
+                _ = try await topUps.settle(transaction, outcome: outcome)
+                settled += 1
+                topUps.logger.notice("settled pending top-up", metadata: ["transaction": "\(transaction.id)"])
+            } catch let error as APIError where error.code == "already_settled" {
+                continue
+            } catch {
+                topUps.logger.error("could not settle pending top-up", metadata: ["transaction": "\(transaction.id)", "error": "\(error)"])
+            }
+        }
+        return settled
+    }
+}

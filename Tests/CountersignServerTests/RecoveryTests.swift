@@ -1,0 +1,38 @@
+@testable import CountersignServer
+import CountersignCore
+import Testing
+
+/// Top-ups left pending by a stopped process are settled by the sweeper, once.
+@Suite("Recovery")
+struct RecoveryTests {
+    @Test("a pending top-up is completed or reversed by the sweeper, exactly once", arguments: TestEngines.all)
+    func sweep(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.signup()
+            _ = try await server.services.wallets.fund(phone: user.phone, amount: 10_000, reference: nil)
+            let topUps = server.services.topUps
+            // Two top-ups debited, then the "process died" before the supplier answered.
+            let delivered = try await topUps.debit(userId: user.userId, intent: PaymentIntent(amount: 1_000, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn"), useCashback: false, authorization: .pin)
+            let refused = try await topUps.debit(userId: user.userId, intent: PaymentIntent(amount: 2_000, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08011110000", supplierSlug: "mtn"), useCashback: false, authorization: .pin)
+            #expect(try await server.wallet(user).balance == 7_000)
+
+            let sweeper = server.services.pendingTopUpSweeper
+            #expect(await sweeper.sweep() == 0, "too young to touch: a live request may still own them")
+            server.clock.advance(seconds: 121)
+            async let first = sweeper.sweep()
+            async let second = sweeper.sweep()
+            #expect(await first + second == 2, "two sweepers racing settle each top-up once")
+            #expect(await sweeper.sweep() == 0)
+
+            let states = try await server.database.read { sql in
+                (try await WalletTransactionSQLRepository().find(id: delivered.id, on: sql)?.status,
+                 try await WalletTransactionSQLRepository().find(id: refused.id, on: sql)?.status)
+            }
+            #expect(states.0 == "completed")
+            #expect(states.1 == "failed")
+            #expect(try await server.wallet(user).balance == 9_000)
+            #expect(try await server.wallet(user).cashback == 10)
+            try await LedgerAudit.check(server.database)
+        }
+    }
+}

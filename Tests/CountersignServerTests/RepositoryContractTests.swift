@@ -1,0 +1,143 @@
+import CountersignCore
+@testable import CountersignServer
+import Testing
+
+/// The repository contract, run against every engine: the same SQL must mean the same thing on
+/// SQLite and PostgreSQL.
+@Suite("Repository contract")
+struct RepositoryContractTests {
+    static let now: Int64 = 1_700_000_000_000
+
+    static func makeUser(_ id: String, on database: any Database) async throws -> (wallet: String, cashback: String) {
+        try await database.transaction { sql in
+            _ = try await UserSQLRepository().create(id: id, phone: "0801\(id.count)\(abs(id.hashValue) % 1_000_000)", name: id, pinHash: "x", userHandle: "h-\(id)", now: now, on: sql)
+            try await LedgerSQLRepository().openSystemAccounts(currency: "NGN", now: now, on: sql)
+            return try await LedgerSQLRepository().openAccounts(userId: id, currency: "NGN", now: now, on: sql)
+        }
+    }
+
+    @Test("postings move cached balances; an overdraft rolls the whole entry back", arguments: TestEngines.all)
+    func ledger(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine) { database in
+            let ledger = LedgerSQLRepository()
+            let (wallet, _) = try await Self.makeUser("u1", on: database)
+            try await database.transaction { sql in
+                try await ledger.post(.transfer(kind: "funding", reference: "f1", amount: 1_000, from: SystemAccount.funding("NGN"), to: wallet), now: Self.now, on: sql)
+            }
+            await #expect(throws: LedgerError.insufficientFunds(accountId: wallet)) {
+                try await database.transaction { sql in
+                    try await ledger.post(.transfer(kind: "topup", reference: "t1", amount: 1_001, from: wallet, to: SystemAccount.supplierClearing("NGN")), now: Self.now, on: sql)
+                }
+            }
+            let balances = try await database.read { sql in
+                (try await ledger.balance(accountId: wallet, on: sql), try await ledger.balance(accountId: SystemAccount.funding("NGN"), on: sql),
+                 try await ledger.balance(accountId: SystemAccount.supplierClearing("NGN"), on: sql))
+            }
+            #expect(balances == (1_000, -1_000, 0))
+            #expect(try await LedgerAudit.count("ledger_transactions", database) == 1)
+            // The CHECK constraint backs the code: a direct write below zero is refused by the engine.
+            await #expect(throws: (any Error).self) {
+                try await database.transaction { sql in try await sql.execute("UPDATE accounts SET balance = -1 WHERE id = $1", [.text(wallet)]) }
+            }
+            try await LedgerAudit.check(database)
+        }
+    }
+
+    @Test("unbalanced entries cannot even be built")
+    func unbalanced() {
+        #expect(throws: LedgerError.unbalanced) { try LedgerEntry(kind: "x", reference: "r", postings: [Posting(accountId: "a", amount: 5), Posting(accountId: "b", amount: -4)]) }
+        #expect(throws: LedgerError.zeroPosting) { try LedgerEntry(kind: "x", reference: "r", postings: [Posting(accountId: "a", amount: 0), Posting(accountId: "b", amount: 0)]) }
+        #expect(throws: LedgerError.overflow) { try LedgerEntry(kind: "x", reference: "r", postings: [Posting(accountId: "a", amount: .max), Posting(accountId: "b", amount: .max)]) }
+    }
+
+    @Test("a challenge is consumed once, even by concurrent requests, and not after expiry", arguments: TestEngines.all)
+    func challenges(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine) { database in
+            _ = try await Self.makeUser("u2", on: database)
+            let repository = ChallengeSQLRepository()
+            for (challenge, expiresAt) in [("c-live", Self.now + 60_000), ("c-old", Self.now - 1)] {
+                try await database.transaction { sql in
+                    try await repository.insert(StoredChallenge(challenge: challenge, userId: "u2", purpose: .authentication, intent: "{}", intentDigest: "d", userVerification: "required", expiresAt: expiresAt), now: Self.now - 10, on: sql)
+                }
+            }
+            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        try await database.transaction { sql in
+                            try await repository.consume(challenge: "c-live", userId: "u2", purpose: .authentication, now: Self.now, on: sql) != nil
+                        }
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(winners == 1)
+            let expired = try await database.transaction { sql in try await repository.consume(challenge: "c-old", userId: "u2", purpose: .authentication, now: Self.now, on: sql) }
+            #expect(expired == nil)
+            let wrongPurpose = try await database.transaction { sql in try await repository.consume(challenge: "c-live", userId: "u2", purpose: .registration, now: Self.now, on: sql) }
+            #expect(wrongPurpose == nil)
+        }
+    }
+
+    @Test("idempotency claims: new, in flight, replay, mismatch, released", arguments: TestEngines.all)
+    func idempotency(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine) { database in
+            _ = try await Self.makeUser("u3", on: database)
+            let repository = IdempotencySQLRepository()
+            func claim(_ hash: String) async throws -> IdempotencyClaim {
+                try await database.transaction { sql in try await repository.claim(userId: "u3", key: "k", requestHash: hash, now: Self.now, on: sql) }
+            }
+            #expect(try await claim("h1") == .claimed)
+            #expect(try await claim("h1") == .inFlight)
+            #expect(try await claim("h2") == .mismatch)
+            try await database.transaction { sql in try await repository.complete(userId: "u3", key: "k", status: 200, body: "{}", on: sql) }
+            #expect(try await claim("h1") == .replay(status: 200, body: "{}"))
+            try await database.transaction { sql in
+                _ = try await repository.claim(userId: "u3", key: "k2", requestHash: "h", now: Self.now, on: sql)
+                try await repository.release(userId: "u3", key: "k2", on: sql)
+            }
+            #expect(try await database.transaction { sql in try await repository.claim(userId: "u3", key: "k2", requestHash: "other", now: Self.now, on: sql) } == .claimed)
+        }
+    }
+
+    @Test("failure counters lock at the threshold without lost increments", arguments: TestEngines.all)
+    func failureCounter(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine) { database in
+            _ = try await Self.makeUser("u4", on: database)
+            let users = UserSQLRepository()
+            let locks = try await withThrowingTaskGroup(of: Int64?.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try await database.transaction { sql in try await users.recordPaymentFailure(userId: "u4", threshold: 5, lockUntil: Self.now + 900_000, on: sql) } }
+                }
+                return try await group.reduce(into: [Int64?]()) { $0.append($1) }
+            }
+            // Ten concurrent failures against a threshold of five lock exactly twice.
+            #expect(locks.compactMap { $0 }.count == 2)
+            let user = try await database.read { sql in try await users.find(id: "u4", on: sql) }
+            #expect(user?.paymentLockedUntil == Self.now + 900_000)
+            #expect(user?.failedPaymentAuths == 0)
+        }
+    }
+
+    @Test("a credential's counter only rises", arguments: TestEngines.all)
+    func signCounter(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine) { database in
+            _ = try await Self.makeUser("u5", on: database)
+            let credentials = CredentialSQLRepository()
+            let credential = StoredCredential(id: "cred", userId: "u5", publicKey: "pk", algorithm: -7, signCount: 5, backupEligible: false, backupState: false, transports: ["internal"], attestationFormat: "none", attestationVerified: true, flaggedAt: nil)
+            try await database.transaction { sql in try await credentials.insert(credential, aaguid: "", now: Self.now, on: sql) }
+            await #expect(throws: APIError.self) {
+                try await database.transaction { sql in try await credentials.insert(credential, aaguid: "", now: Self.now, on: sql) }
+            }
+            let results = try await database.transaction { sql in
+                [try await credentials.recordUse(id: "cred", signCount: 6, backupState: false, now: Self.now, on: sql),
+                 try await credentials.recordUse(id: "cred", signCount: 6, backupState: false, now: Self.now, on: sql),
+                 try await credentials.recordUse(id: "cred", signCount: 4, backupState: false, now: Self.now, on: sql),
+                 try await credentials.recordUse(id: "cred", signCount: 9, backupState: true, now: Self.now, on: sql)]
+            }
+            #expect(results == [true, false, false, true])
+            let stored = try await database.read { sql in try await credentials.find(id: "cred", on: sql) }
+            #expect(stored?.signCount == 9)
+            #expect(stored?.transports == ["internal"])
+        }
+    }
+}
