@@ -45,3 +45,8 @@ extension APIError {
         APIError(.init(code: 423, reasonPhrase: "Locked"), "payment_locked", "Too many failed payment authorizations. Try again later.", retryAfter: retryAfter)
     }
 }
+
+extension APIError: CustomStringConvertible {
+    /// `code: message`, as the operator commands print it.
+    package var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,120 @@
+import AsyncHTTPClient
+import CountersignAPI
+import CountersignServer
+import Foundation
+import Testing
+
+/// The `countersign` executable as an operator runs it: `serve`, `wallet fund`, `webauthn check`.
+@Suite("Command line", .serialized)
+struct CommandLineTests {
+    /// The built `countersign` binary, beside the test bundle in the build directory.
+    static func executable() throws -> URL {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [directory, directory.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("countersign")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw TestFailure("countersign binary not found next to \(directory.path); run `swift build` first")
+    }
+
+    /// Runs the binary to completion and returns its exit status and output.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static var vectorsDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/vectors/webauthn")
+    }
+
+    @Test("webauthn check passes the shared vectors and fails on a wrong expectation")
+    func webauthnCheck() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.vectorsDirectory.path).filter { $0.hasSuffix(".json") }.sorted()
+        try #require(files.count >= 30, "shared vectors missing at \(Self.vectorsDirectory.path)")
+        let result = try Self.run(["webauthn", "check"] + files.map { Self.vectorsDirectory.appendingPathComponent($0).path })
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("w3c/none-ES256"), "one line per vector, by name")
+        #expect(!result.output.contains("FAIL"))
+
+        // Flip one expectation: the check must notice and exit non-zero.
+        let original = try String(contentsOf: Self.vectorsDirectory.appendingPathComponent("w3c-none-es256.json"), encoding: .utf8)
+        let tampered = FileManager.default.temporaryDirectory.appendingPathComponent("tampered-\(UUID().uuidString).json")
+        try original.replacingOccurrences(of: "\"expect\": \"valid\"", with: "\"expect\": \"invalid\"").write(to: tampered, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: tampered) }
+        let failing = try Self.run(["webauthn", "check", tampered.path])
+        #expect(failing.status != 0)
+        #expect(failing.output.contains("FAIL"))
+    }
+
+    @Test("serve starts on SQLite, wallet fund credits, SIGTERM stops it cleanly", arguments: TestEngines.all)
+    func serveAndFund(engine: DatabaseEngine) async throws {
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-cli-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        var store = ["--data-dir", dataDirectory]
+        var environment = ["DATABASE_URL": ""]
+        if engine == .postgres {
+            let url = try #require(TestEngines.postgresURL)
+            store += ["--database-url", url]
+            environment = [:]
+        }
+        let port = Int.random(in: 20_000..<40_000)
+        let server = Process()
+        server.executableURL = try Self.executable()
+        server.arguments = ["serve", "--port", String(port), "--log-level", "warning"] + store
+        server.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let client = APIClient(baseURL: "http://127.0.0.1:\(port)", http: http)
+        do {
+            var healthy = false
+            for _ in 0..<100 where !healthy {
+                healthy = (try? await client.get("/health").status) == 200
+                if !healthy { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            try #require(healthy, "server did not answer /health")
+            #expect(try await client.get("/health").text.contains(engine.rawValue))
+
+            let phone = "0805" + String(Int.random(in: 1_000_000..<9_999_999))
+            let session = try await client.post("/auth/signup", SignupRequest(phone: phone, name: "Operator test", pin: "1234")).decode(SessionResponse.self)
+            let funded = try Self.run(["wallet", "fund", "--phone", phone, "--amount", "250000"] + store, environment: environment)
+            #expect(funded.status == 0, "\(funded.output)")
+            #expect(funded.output.contains("balance now 250000"))
+            let wallet = try await client.get("/user/wallet", token: session.sessionToken).decode(WalletResponse.self)
+            #expect(wallet == WalletResponse(balance: 250_000, cashback: 0, currency: "NGN"))
+
+            let refused = try Self.run(["wallet", "fund", "--phone", phone, "--amount=-5"] + store, environment: environment)
+            #expect(refused.status != 0)
+            #expect(refused.output.contains("amount_out_of_range") || refused.output.contains("amount must be"), "\(refused.output)")
+
+            // Secrets were generated into the data directory, readable by the owner only.
+            let attributes = try FileManager.default.attributesOfItem(atPath: dataDirectory + "/secrets/token-hmac")
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            try await http.shutdown()
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+        server.terminate()  // SIGTERM: graceful shutdown
+        server.waitUntilExit()
+        #expect(server.terminationStatus == 0)
+    }
+
+    @Test("in CI, PostgreSQL is not optional")
+    func postgresPresentInCI() {
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            #expect(TestEngines.postgresURL != nil, "CI must run the PostgreSQL half of the suite: DATABASE_URL is not set")
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import CountersignServer
+import Foundation
+import NIOHTTP1
+import Testing
+
+/// `GET /openapi.yaml` against the running server: the document is served, every operation it
+/// lists exists, and every route the server registers is listed.
+@Suite("OpenAPI description")
+struct OpenAPITests {
+    /// Every route registered in App+build.swift and Controllers/*.swift, one line each. Add a line
+    /// here (and to openapi.yaml) when you add a route.
+    static let registeredRoutes: [APIRoute] = [
+        APIRoute("GET", "/health"),
+        APIRoute("GET", "/openapi.yaml"),
+        APIRoute("POST", "/auth/signup"),
+        APIRoute("POST", "/auth/login"),
+        APIRoute("POST", "/auth/logout"),
+        APIRoute("POST", "/biometric/register/options"),
+        APIRoute("POST", "/biometric/register/verify"),
+        APIRoute("GET", "/biometric/auth/options"),
+        APIRoute("POST", "/biometric/auth/options"),
+        APIRoute("POST", "/biometric/auth/verify"),
+        APIRoute("POST", "/user/topup"),
+        APIRoute("GET", "/user/wallet"),
+        APIRoute("GET", "/user/transactions"),
+    ]
+
+    /// The routes that need no session; the spec marks exactly these `security: []`.
+    static let publicRoutes: Set<APIRoute> = [
+        APIRoute("GET", "/health"),
+        APIRoute("GET", "/openapi.yaml"),
+        APIRoute("POST", "/auth/signup"),
+        APIRoute("POST", "/auth/login"),
+    ]
+
+    /// The document in the repository, which the server must serve unchanged.
+    static let sourceURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/CountersignServer/Resources/openapi.yaml")
+
+    @Test("GET /openapi.yaml serves the OpenAPI 3.1 YAML from the repository")
+    func servesTheDocument() async throws {
+        try await LiveServer.run(.sqlite) { server in
+            let response = try await server.client.get("/openapi.yaml")
+            try #require(response.status == 200, "GET /openapi.yaml: \(response.status) \(response.text)")
+            #expect(response.headers.first(name: "Content-Type")?.contains("yaml") == true)
+            #expect(response.text.hasPrefix("openapi: 3.1"))
+            #expect(response.text.contains("\npaths:\n"))
+            #expect(response.text.contains("\ncomponents:\n"))
+            if let source = try? String(contentsOf: Self.sourceURL, encoding: .utf8) {
+                #expect(response.text == source, "the served document differs from \(Self.sourceURL.path)")
+            }
+        }
+    }
+
+    @Test("every registered route is documented, and exactly the public ones are marked security: []")
+    func registeredRoutesAreDocumented() async throws {
+        try await LiveServer.run(.sqlite) { server in
+            let operations = try await Self.documentedOperations(server)
+            let documented = Set(operations.map(\.route))
+            #expect(documented.count == operations.count, "an operation is listed twice")
+            for route in Self.registeredRoutes {
+                #expect(documented.contains(route), "\(route) is registered but missing from openapi.yaml")
+            }
+            #expect(Set(operations.filter(\.isPublic).map(\.route)) == Self.publicRoutes)
+        }
+    }
+
+    @Test("every documented operation exists: without a session, protected ones answer 401 and public ones neither 401 nor 404")
+    func documentedRoutesExistWithoutSession() async throws {
+        try await LiveServer.run(.sqlite) { server in
+            let operations = try await Self.documentedOperations(server)
+            for operation in operations {
+                let route = operation.route
+                let response = try await server.client.send(HTTPMethod(rawValue: route.method), route.path)
+                #expect(
+                    !(response.status == 404 && response.errorCode == "not_found"),
+                    "\(route) is in openapi.yaml but the server has no such route"
+                )
+                if operation.isPublic {
+                    #expect(response.status != 404 && response.status != 401, "\(route) (public): \(response.status) \(response.text)")
+                } else {
+                    #expect(response.status == 401, "\(route) without a session: \(response.status) \(response.text)")
+                    #expect(response.errorCode == "unauthenticated", "\(route) without a session: \(response.text)")
+                }
+            }
+            // Spelled out: the seed's GET form of the options endpoint needs a session.
+            let options = try await server.client.get("/biometric/auth/options?amount=500&productCode=AIRTIME_MTN&recipientPhone=08012345678")
+            #expect(options.status == 401)
+            #expect(options.errorCode == "unauthenticated")
+        }
+    }
+
+    @Test("with a session, no documented operation answers 404 or 401")
+    func documentedRoutesExistWithSession() async throws {
+        try await LiveServer.run(.sqlite) { server in
+            let user = try await server.signup()
+            // Logout revokes the session, so it goes last.
+            let logout = APIRoute("POST", "/auth/logout")
+            let documented = try await Self.documentedOperations(server)
+            let operations = documented.filter { $0.route != logout } + documented.filter { $0.route == logout }
+            for operation in operations {
+                let route = operation.route
+                let response = try await server.client.send(HTTPMethod(rawValue: route.method), route.path, token: user.token)
+                #expect(response.status != 404, "\(route) with a session: \(response.status) \(response.text)")
+                #expect(response.status != 401, "\(route) with a session: \(response.status) \(response.text)")
+            }
+        }
+    }
+
+    @Test("the probe tells a missing route or method from an existing one")
+    func unknownRoutesAreNotFound() async throws {
+        try await LiveServer.run(.sqlite) { server in
+            let absent: [(HTTPMethod, String)] = [
+                (.GET, "/no-such-endpoint"),
+                (.GET, "/user/no-such-endpoint"),
+                (.POST, "/user/wallet"),
+                (.GET, "/user/topup"),
+                (.DELETE, "/biometric/auth/options"),
+                (.GET, "/auth/signup"),
+            ]
+            for (method, path) in absent {
+                let response = try await server.client.send(method, path)
+                #expect(response.status == 404, "\(method) \(path): \(response.status) \(response.text)")
+                #expect(response.errorCode == "not_found", "\(method) \(path): \(response.text)")
+            }
+        }
+    }
+
+    @Test("the line-based parser reads paths, methods and security: [] from the paths section only")
+    func parserReadsPathsSection() {
+        let sample = """
+            openapi: 3.1.0
+            info:
+              description: |
+                /not-a-path:
+                get:
+            paths:
+              /a:
+                get:
+                  security: []
+                  responses: {}
+                post:
+                  responses:
+                    '200':
+                      description: ok
+              /b/c.yaml:
+                delete:
+                  parameters: []
+            components:
+              schemas:
+                X:
+                  get:
+                    type: string
+            """
+        let operations = OpenAPIPaths.operations(in: sample)
+        #expect(operations == [
+            OpenAPIPaths.Operation(route: APIRoute("GET", "/a"), isPublic: true),
+            OpenAPIPaths.Operation(route: APIRoute("POST", "/a"), isPublic: false),
+            OpenAPIPaths.Operation(route: APIRoute("DELETE", "/b/c.yaml"), isPublic: false),
+        ])
+    }
+
+    /// The operations of the document the server serves.
+    static func documentedOperations(_ server: LiveServer) async throws -> [OpenAPIPaths.Operation] {
+        let response = try await server.client.get("/openapi.yaml")
+        try #require(response.status == 200, "GET /openapi.yaml: \(response.status) \(response.text)")
+        let operations = OpenAPIPaths.operations(in: response.text)
+        try #require(operations.count >= registeredRoutes.count, "openapi.yaml lists only \(operations.count) operations")
+        return operations
+    }
+}
+
+/// An HTTP method and path.
+struct APIRoute: Hashable, Sendable, CustomStringConvertible {
+    let method: String
+    let path: String
+    init(_ method: String, _ path: String) {
+        self.method = method
+        self.path = path
+    }
+    var description: String { "\(method) \(path)" }
+}
+
+/// Reads the operations of an OpenAPI YAML document line by line (no YAML library here). It relies
+/// on openapi.yaml's regular layout: `paths:` at column 0, each path key at two spaces
+/// (`  /user/topup:`), each method at four (`    post:`), and `      security: []` at six for an
+/// operation that needs no session. The section ends at the next key at column 0.
+enum OpenAPIPaths {
+    struct Operation: Hashable, Sendable {
+        let route: APIRoute
+        var isPublic: Bool
+    }
+
+    static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    static func operations(in yaml: String) -> [Operation] {
+        var operations: [Operation] = []
+        var inPaths = false
+        var path: String?
+        var current: Int?
+        for rawLine in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : String(rawLine)
+            guard inPaths else {
+                inPaths = line == "paths:"
+                continue
+            }
+            if let first = line.first, first != " ", first != "#" { break }
+            if line.hasPrefix("  /"), line.hasSuffix(":") {
+                path = String(line.dropFirst(2).dropLast())
+                current = nil
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":") {
+                let key = String(line.dropFirst(4).dropLast())
+                current = nil
+                if methods.contains(key), let path {
+                    operations.append(Operation(route: APIRoute(key.uppercased(), path), isPublic: false))
+                    current = operations.count - 1
+                }
+            } else if line == "      security: []", let current {
+                operations[current].isPublic = true
+            }
+        }
+        return operations
+    }
+}
