@@ -111,13 +111,15 @@ enum Migration0001Core {
             authorized_by TEXT,
             cashback_used BIGINT NOT NULL DEFAULT 0,
             cashback_earned BIGINT NOT NULL DEFAULT 0,
-            supplier_reference TEXT,
+            external_reference TEXT,
             failure_code TEXT,
             created_at BIGINT NOT NULL,
             updated_at BIGINT NOT NULL
         )
         """,
         "CREATE INDEX wallet_transactions_user ON wallet_transactions (user_id, created_at, id)",
+        // A supplier's receipt or an operator's funding reference is used once per kind.
+        "CREATE UNIQUE INDEX wallet_transactions_reference ON wallet_transactions (type, external_reference)",
         """
         CREATE TABLE idempotency_keys (
             user_id TEXT NOT NULL REFERENCES users(id),

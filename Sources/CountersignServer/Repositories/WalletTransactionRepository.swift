@@ -12,7 +12,7 @@ package struct WalletTransaction: Sendable, Equatable {
     package var authorizedBy: String?
     package var cashbackUsed: Int64
     package var cashbackEarned: Int64
-    package var supplierReference: String?
+    package var externalReference: String?
     package var failureCode: String?
     package var createdAt: Int64
     package var updatedAt: Int64
@@ -22,8 +22,9 @@ package struct WalletTransaction: Sendable, Equatable {
 package protocol WalletTransactionRepository: Sendable {
     func insert(_ transaction: WalletTransaction, on sql: any SQLExecutor) async throws
     /// Moves a pending transaction to a final status; returns false if it was not pending.
-    func finish(id: String, status: String, cashbackEarned: Int64, supplierReference: String?, failureCode: String?, now: Int64, on sql: any SQLExecutor) async throws -> Bool
+    func finish(id: String, status: String, cashbackEarned: Int64, externalReference: String?, failureCode: String?, now: Int64, on sql: any SQLExecutor) async throws -> Bool
     func find(id: String, on sql: any SQLExecutor) async throws -> WalletTransaction?
+    func find(type: String, externalReference: String, on sql: any SQLExecutor) async throws -> WalletTransaction?
     /// A page of the user's transactions older than `before` (created_at, id), newest first.
     func list(userId: String, before: (Int64, String)?, limit: Int, on sql: any SQLExecutor) async throws -> [WalletTransaction]
     /// Pending transactions created before `olderThan`, for recovery after a crash.
@@ -38,31 +39,35 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         try await sql.execute(
             """
             INSERT INTO wallet_transactions (id, user_id, type, status, amount, currency, product_code, recipient_phone, supplier_slug,
-                authorized_by, cashback_used, cashback_earned, supplier_reference, failure_code, created_at, updated_at)
+                authorized_by, cashback_used, cashback_earned, external_reference, failure_code, created_at, updated_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
             """,
             [
                 .text(t.id), .text(t.userId), .text(t.type), .text(t.status), .integer(t.amount), .text(t.currency),
                 .text(t.productCode), .text(t.recipientPhone), .text(t.supplierSlug), .text(t.authorizedBy),
-                .integer(t.cashbackUsed), .integer(t.cashbackEarned), .text(t.supplierReference), .text(t.failureCode),
+                .integer(t.cashbackUsed), .integer(t.cashbackEarned), .text(t.externalReference), .text(t.failureCode),
                 .integer(t.createdAt), .integer(t.updatedAt),
             ]
         )
     }
 
-    package func finish(id: String, status: String, cashbackEarned: Int64, supplierReference: String?, failureCode: String?, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+    package func finish(id: String, status: String, cashbackEarned: Int64, externalReference: String?, failureCode: String?, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
         let rows = try await sql.query(
             """
-            UPDATE wallet_transactions SET status = $2, cashback_earned = $3, supplier_reference = $4, failure_code = $5, updated_at = $6
+            UPDATE wallet_transactions SET status = $2, cashback_earned = $3, external_reference = $4, failure_code = $5, updated_at = $6
             WHERE id = $1 AND status = 'pending' RETURNING id
             """,
-            [.text(id), .text(status), .integer(cashbackEarned), .text(supplierReference), .text(failureCode), .integer(now)]
+            [.text(id), .text(status), .integer(cashbackEarned), .text(externalReference), .text(failureCode), .integer(now)]
         )
         return !rows.isEmpty
     }
 
     package func find(id: String, on sql: any SQLExecutor) async throws -> WalletTransaction? {
         try await sql.first("SELECT * FROM wallet_transactions WHERE id = $1", [.text(id)]).map(Self.transaction(from:))
+    }
+
+    package func find(type: String, externalReference: String, on sql: any SQLExecutor) async throws -> WalletTransaction? {
+        try await sql.first("SELECT * FROM wallet_transactions WHERE type = $1 AND external_reference = $2", [.text(type), .text(externalReference)]).map(Self.transaction(from:))
     }
 
     package func list(userId: String, before: (Int64, String)?, limit: Int, on sql: any SQLExecutor) async throws -> [WalletTransaction] {
@@ -94,7 +99,7 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
             amount: try row.int("amount"), currency: try row.string("currency"), productCode: try row.optionalString("product_code"),
             recipientPhone: try row.optionalString("recipient_phone"), supplierSlug: try row.optionalString("supplier_slug"),
             authorizedBy: try row.optionalString("authorized_by"), cashbackUsed: try row.int("cashback_used"),
-            cashbackEarned: try row.int("cashback_earned"), supplierReference: try row.optionalString("supplier_reference"),
+            cashbackEarned: try row.int("cashback_earned"), externalReference: try row.optionalString("external_reference"),
             failureCode: try row.optionalString("failure_code"), createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
         )
     }

@@ -26,7 +26,7 @@ extension TopUpService {
                     id: Identifier.make("tx"), userId: userId, type: "topup", status: "pending", amount: intent.amount,
                     currency: intent.currency, productCode: intent.productCode, recipientPhone: intent.recipientPhone,
                     supplierSlug: intent.supplierSlug, authorizedBy: authorization.label, cashbackUsed: cashbackUsed,
-                    cashbackEarned: 0, supplierReference: nil, failureCode: nil, createdAt: now, updatedAt: now
+                    cashbackEarned: 0, externalReference: nil, failureCode: nil, createdAt: now, updatedAt: now
                 )
                 var postings = [Posting(accountId: SystemAccount.supplierClearing(intent.currency), amount: intent.amount)]
                 if cashbackUsed > 0 { postings.append(Posting(accountId: cashbackId, amount: -cashbackUsed)) }
@@ -54,7 +54,7 @@ extension TopUpService {
             switch outcome {
             case .delivered(let reference):
                 let earned = TopUpLimits.cashback(for: pending.amount)
-                guard try await transactions.finish(id: pending.id, status: "completed", cashbackEarned: earned, supplierReference: reference, failureCode: nil, now: now, on: sql) else {
+                guard try await transactions.finish(id: pending.id, status: "completed", cashbackEarned: earned, externalReference: reference, failureCode: nil, now: now, on: sql) else {
                     throw APIError.conflict("already_settled", "This top-up was settled already.")
                 }
                 if earned > 0 {
@@ -62,9 +62,9 @@ extension TopUpService {
                 }
                 finished.status = "completed"
                 finished.cashbackEarned = earned
-                finished.supplierReference = reference
+                finished.externalReference = reference
             case .failed(let code, _):
-                guard try await transactions.finish(id: pending.id, status: "failed", cashbackEarned: 0, supplierReference: nil, failureCode: code, now: now, on: sql) else {
+                guard try await transactions.finish(id: pending.id, status: "failed", cashbackEarned: 0, externalReference: nil, failureCode: code, now: now, on: sql) else {
                     throw APIError.conflict("already_settled", "This top-up was settled already.")
                 }
                 var postings = [Posting(accountId: clearing, amount: -pending.amount)]

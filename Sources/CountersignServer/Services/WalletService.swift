@@ -56,17 +56,17 @@ package struct WalletService: Sendable {
             guard let user = try await users.find(phone: phone.value, on: sql) else {
                 throw APIError.notFound("unknown_user", "No user has phone \(phone.value).")
             }
-            let id = reference ?? Identifier.make("fund")
+            let id = Identifier.make("fund")
             // An operator's reference makes funding idempotent: the same reference never credits twice.
-            guard try await transactions.find(id: id, on: sql) == nil else {
-                throw APIError.conflict("duplicate_reference", "A funding with reference \(id) exists already.")
+            if let reference, try await transactions.find(type: "funding", externalReference: reference, on: sql) != nil {
+                throw APIError.conflict("duplicate_reference", "A funding with reference \(reference) exists already.")
             }
             let wallet = ledger.accountId(userId: user.id, kind: .wallet, currency: currency)
             try await ledger.post(.transfer(kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet), now: now, on: sql)
             try await transactions.insert(WalletTransaction(
                 id: id, userId: user.id, type: "funding", status: "completed", amount: amount, currency: currency,
                 productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0,
-                cashbackEarned: 0, supplierReference: nil, failureCode: nil, createdAt: now, updatedAt: now
+                cashbackEarned: 0, externalReference: reference, failureCode: nil, createdAt: now, updatedAt: now
             ), on: sql)
             return (id, try await ledger.balance(accountId: wallet, on: sql))
         }
