@@ -22,6 +22,21 @@ struct ReplayTests {
         }
     }
 
+    @Test("the same assertion sent ten times at once yields one token", arguments: TestEngines.all)
+    func concurrentAssertionReplay(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser()
+            let options = try await server.authOptions(user).decode(AuthenticationOptionsResponse.self)
+            let body = try server.assertion(try #require(user.device), challenge: options.challenge)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<10 { group.addTask { try await server.client.post("/biometric/auth/verify", body, token: user.token).status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 200 }.count == 1)
+            #expect(statuses.filter { $0 == 401 }.count == 9)
+        }
+    }
+
     @Test("a token pays once", arguments: TestEngines.all)
     func tokenReplay(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in

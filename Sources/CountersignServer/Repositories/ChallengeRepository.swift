@@ -25,6 +25,8 @@ package protocol ChallengeRepository: Sendable {
     /// Marks the challenge used and returns it, if it exists for this user and purpose, is unused
     /// and unexpired. One statement: two concurrent uses cannot both succeed.
     func consume(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor) async throws -> StoredChallenge?
+    /// The challenge if it is live (unused, unexpired) for this user and purpose, without using it.
+    func find(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor) async throws -> StoredChallenge?
 }
 
 /// `ChallengeRepository` in shared SQL.
@@ -53,10 +55,20 @@ package struct ChallengeSQLRepository: ChallengeRepository {
             """,
             [.text(challenge), .text(userId), .text(purpose.rawValue), .integer(now)]
         )
-        guard let row else { return nil }
-        return StoredChallenge(
+        return try row.map(Self.challenge(from:))
+    }
+
+    package func find(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor) async throws -> StoredChallenge? {
+        try await sql.first(
+            "SELECT * FROM challenges WHERE challenge = $1 AND user_id = $2 AND purpose = $3 AND consumed_at IS NULL AND expires_at > $4",
+            [.text(challenge), .text(userId), .text(purpose.rawValue), .integer(now)]
+        ).map(Self.challenge(from:))
+    }
+
+    static func challenge(from row: SQLRow) throws -> StoredChallenge {
+        StoredChallenge(
             challenge: try row.string("challenge"), userId: try row.string("user_id"),
-            purpose: ChallengePurpose(rawValue: try row.string("purpose")) ?? purpose,
+            purpose: ChallengePurpose(rawValue: try row.string("purpose")) ?? .authentication,
             intent: try row.optionalString("intent"), intentDigest: try row.optionalString("intent_digest"),
             userVerification: try row.string("user_verification"), expiresAt: try row.int("expires_at")
         )

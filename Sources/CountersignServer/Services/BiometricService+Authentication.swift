@@ -29,17 +29,17 @@ extension BiometricService {
         let signature = try Self.decode(body.response.signature, field: "response.signature")
         let challengeText = try Self.challenge(in: clientData)
 
-        let user = try await loadUser(userId)
-        try lock.ensureUnlocked(user)
-        let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
-        // The challenge is spent before the signature is checked: a failed attempt burns it too.
-        let (credential, challenge) = try await database.transaction { sql -> (StoredCredential?, StoredChallenge?) in
-            guard let credential = try await credentials.find(id: credentialId, on: sql), credential.userId == userId else { return (nil, nil) }
-            let challenge = try await challenges.consume(challenge: challengeText, userId: userId, purpose: .authentication, now: now, on: sql)
-            return (credential, challenge)
+        let (users, credentials, challenges, now) = (self.users, self.credentials, self.challenges, clock.nowMillis())
+        let (user, credential, challenge) = try await database.read { sql -> (User?, StoredCredential?, StoredChallenge?) in
+            guard let user = try await users.find(id: userId, on: sql) else { return (nil, nil, nil) }
+            let credential = try await credentials.find(id: credentialId, on: sql)
+            let challenge = try await challenges.find(challenge: challengeText, userId: userId, purpose: .authentication, now: now, on: sql)
+            return (user, credential, challenge)
         }
+        guard let user else { throw APIError.unauthenticated }
+        try lock.ensureUnlocked(user)
         // WebAuthn §7.2 steps 5–6: the credential must be one this user registered.
-        guard let credential else {
+        guard let credential, credential.userId == userId else {
             throw APIError(.unauthorized, "unknown_credential", "That credential is not registered to this user.")
         }
         guard credential.flaggedAt == nil else {
@@ -48,36 +48,50 @@ extension BiometricService {
         guard let challenge, let expected = Base64URL.decode(challenge.challenge), let digest = challenge.intentDigest else {
             throw APIError(.unauthorized, "invalid_challenge", "The challenge is unknown, expired or already used.")
         }
-        let verified: VerifiedAssertion
-        switch checkAssertion(credential: credential, challenge: expected, userVerificationRequired: challenge.userVerification == "required",
-                              clientData: clientData, authenticatorData: authenticatorData, signature: signature) {
-        case .success(let assertion):
-            verified = assertion
-        case .failure(let error) where error.isMalformedInput:
-            throw APIError.badRequest(error.code.rawValue, error.message)
-        case .failure(let error):
-            if error.code == .signCountRegression {
-                try await flag(credential, reason: error.code.rawValue, now: now)
-            }
-            let refusal = try await lock.recordFailure(userId: userId, failure: APIError(.unauthorized, error.code.rawValue, "Signature verification failed."))
-            throw refusal
-        }
+        let result = checkAssertion(
+            credential: credential, challenge: expected, userVerificationRequired: challenge.userVerification == "required",
+            clientData: clientData, authenticatorData: authenticatorData, signature: signature
+        )
         // WebAuthn §6.1.3: backup eligibility is fixed when the credential is created.
-        guard verified.flags.backupEligible == credential.backupEligible else {
-            let refusal = try await lock.recordFailure(userId: userId, failure: APIError(.unauthorized, "backup_eligibility_changed", "Signature verification failed."))
-            throw refusal
+        let refusal: WebAuthnError? = switch result {
+        case .failure(let error): error
+        case .success(let verified) where verified.flags.backupEligible != credential.backupEligible:
+            WebAuthnError(.invalidBackupFlags, "backup eligibility differs from registration")
+        case .success: nil
         }
-        let users = self.users
-        let recorded = try await database.transaction { sql in
-            let recorded = try await credentials.recordUse(id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState, now: now, on: sql)
-            if recorded { try await users.resetPaymentFailures(userId: userId, on: sql) }
-            return recorded
+        if let refusal {
+            // A failed attempt spends the challenge too, and counts towards the lock unless the
+            // request was merely malformed.
+            let response = try await database.transaction { sql -> APIError in
+                _ = try await challenges.consume(challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql)
+                if refusal.isMalformedInput { return APIError.badRequest(refusal.code.rawValue, refusal.message) }
+                if refusal.code == .signCountRegression {
+                    try await credentials.flag(id: credential.id, reason: refusal.code.rawValue, now: now, on: sql)
+                }
+                return try await lock.recordFailure(userId: userId, failure: APIError(.unauthorized, refusal.code.rawValue, "Signature verification failed."), on: sql)
+            }
+            throw response
         }
-        guard recorded else {
-            // Another assertion moved the counter past ours meanwhile: a replay or a cloned key.
-            try await flag(credential, reason: WebAuthnError.Code.signCountRegression.rawValue, now: now)
-            let refusal = try await lock.recordFailure(userId: userId, failure: APIError(.unauthorized, WebAuthnError.Code.signCountRegression.rawValue, "Signature verification failed."))
-            throw refusal
+        guard case .success(let verified) = result else { throw APIError.authorizationFailed }
+        // One transaction on success: spend the challenge (a concurrent replay of the same
+        // assertion loses here), advance the counter, clear the failure count.
+        let outcome = try await database.transaction { sql -> APIError? in
+            guard try await challenges.consume(challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql) != nil else {
+                return APIError(.unauthorized, "invalid_challenge", "The challenge is unknown, expired or already used.")
+            }
+            guard try await credentials.recordUse(id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState, now: now, on: sql) else {
+                return APIError(.unauthorized, WebAuthnError.Code.signCountRegression.rawValue, "Signature verification failed.")
+            }
+            try await users.resetPaymentFailures(userId: userId, on: sql)
+            return nil
+        }
+        if let outcome {
+            if outcome.code == WebAuthnError.Code.signCountRegression.rawValue {
+                // Another assertion moved the counter past ours meanwhile: a replay or a cloned key.
+                try await flag(credential, reason: outcome.code, now: now)
+                throw try await lock.recordFailure(userId: userId, failure: outcome)
+            }
+            throw outcome
         }
         let (token, _) = try await tokens.issue(
             userId: userId, intentDigest: digest, credentialId: credential.id, now: now,

@@ -18,11 +18,13 @@ package struct PaymentLock: Sendable {
     /// Counts a failure in its own transaction (it must survive the request's rollback) and returns
     /// the error to send: 423 if this failure locked, else `failure`.
     package func recordFailure(userId: String, failure: APIError) async throws -> APIError {
-        let (users, threshold) = (self.users, self.threshold)
+        try await database.transaction { sql in try await recordFailure(userId: userId, failure: failure, on: sql) }
+    }
+
+    /// Counts a failure inside the caller's transaction.
+    package func recordFailure(userId: String, failure: APIError, on sql: any SQLExecutor) async throws -> APIError {
         let lockUntil = clock.nowMillis() + lockSeconds * 1000
-        let lockedUntil = try await database.transaction { sql in
-            try await users.recordPaymentFailure(userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
-        }
+        let lockedUntil = try await users.recordPaymentFailure(userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
         return lockedUntil == nil ? failure : APIError.paymentLocked(retryAfter: Int(lockSeconds))
     }
 }
