@@ -91,7 +91,8 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAuthnTests",
-            dependencies: ["WebAuthn"]
+            // The software authenticator lives in the SDK; the verifier's tests sign with it.
+            dependencies: ["WebAuthn", "CountersignClient"]
         ),
         .testTarget(
             name: "CountersignCoreTests",

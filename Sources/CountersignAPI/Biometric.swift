@@ -18,7 +18,9 @@ public struct CredentialDescriptor: Codable, Sendable, Equatable {
 public struct RegistrationOptionsResponse: Codable, Sendable {
     /// The relying party.
     public struct RelyingParty: Codable, Sendable {
+        /// The identifier.
         public var id: String
+        /// The name.
         public var name: String
         /// A value with every field given.
         public init(id: String, name: String) {
@@ -28,8 +30,11 @@ public struct RegistrationOptionsResponse: Codable, Sendable {
     }
     /// The user entity; `id` is the base64url user handle.
     public struct User: Codable, Sendable {
+        /// The identifier.
         public var id: String
+        /// The name.
         public var name: String
+        /// The name shown to the user.
         public var displayName: String
         /// A value with every field given.
         public init(id: String, name: String, displayName: String) {
@@ -40,7 +45,9 @@ public struct RegistrationOptionsResponse: Codable, Sendable {
     }
     /// One acceptable algorithm.
     public struct CredentialParameter: Codable, Sendable {
+        /// The type.
         public var type: String
+        /// The COSE algorithm identifier.
         public var alg: Int
         /// A value with every field given.
         public init(type: String, alg: Int) {
@@ -50,8 +57,11 @@ public struct RegistrationOptionsResponse: Codable, Sendable {
     }
     /// Requirements on the authenticator.
     public struct AuthenticatorSelection: Codable, Sendable {
+        /// `platform`, `cross-platform`, or nil for either.
         public var authenticatorAttachment: String?
+        /// Whether a discoverable credential is wanted.
         public var residentKey: String
+        /// `required` or `preferred`.
         public var userVerification: String
         /// A value with every field given.
         public init(authenticatorAttachment: String? = nil, residentKey: String, userVerification: String) {
@@ -60,13 +70,21 @@ public struct RegistrationOptionsResponse: Codable, Sendable {
             self.userVerification = userVerification
         }
     }
+    /// The challenge to sign, base64url.
     public var challenge: String
+    /// The relying party.
     public var rp: RelyingParty
+    /// The user the credential is for.
     public var user: User
+    /// Acceptable algorithms, most preferred first.
     public var pubKeyCredParams: [CredentialParameter]
+    /// How long the challenge lives, in milliseconds.
     public var timeout: Int
+    /// The attestation conveyance preference.
     public var attestation: String
+    /// What the authenticator must do.
     public var authenticatorSelection: AuthenticatorSelection
+    /// Credentials already registered, which must not be registered again.
     public var excludeCredentials: [CredentialDescriptor]
     /// A value with every field given.
     public init(challenge: String, rp: RelyingParty, user: User, pubKeyCredParams: [CredentialParameter], timeout: Int, attestation: String, authenticatorSelection: AuthenticatorSelection, excludeCredentials: [CredentialDescriptor]) {
@@ -85,8 +103,11 @@ public struct RegistrationOptionsResponse: Codable, Sendable {
 public struct RegistrationResponseJSON: Codable, Sendable {
     /// The attestation response.
     public struct Response: Codable, Sendable {
+        /// The client data, base64url.
         public var clientDataJSON: String
+        /// The attestation object (CBOR), base64url.
         public var attestationObject: String
+        /// Transport hints.
         public var transports: [String]?
         /// An attestation response.
         public init(clientDataJSON: String, attestationObject: String, transports: [String]? = nil) {
@@ -95,9 +116,13 @@ public struct RegistrationResponseJSON: Codable, Sendable {
             self.transports = transports
         }
     }
+    /// The identifier.
     public var id: String
+    /// The credential id, base64url.
     public var rawId: String
+    /// The type.
     public var type: String
+    /// The authenticator response.
     public var response: Response
     /// A registration response.
     public init(id: String, rawId: String, type: String = "public-key", response: Response) {
@@ -110,7 +135,9 @@ public struct RegistrationResponseJSON: Codable, Sendable {
 
 /// `POST /biometric/register/verify` answer.
 public struct RegistrationVerifyResponse: Codable, Sendable {
+    /// Whether the ceremony verified.
     public var verified: Bool
+    /// The registered credential id, base64url.
     public var credentialId: String
     /// A value with every field given.
     public init(verified: Bool, credentialId: String) {
@@ -143,11 +170,17 @@ public struct AuthenticationOptionsRequest: Codable, Sendable {
 public struct AuthenticationOptionsResponse: Codable, Sendable {
     /// The intent as the server understood it (canonical phone, derived supplier, currency).
     public struct Transaction: Codable, Sendable, Equatable {
+        /// What kind of payment this is.
         public var kind: String
+        /// The amount in minor units.
         public var amount: Int64
+        /// The ISO 4217 currency code.
         public var currency: String
+        /// The product, e.g. `AIRTIME_MTN`.
         public var productCode: String
+        /// The recipient phone number.
         public var recipientPhone: String
+        /// The supplier, e.g. `mtn`.
         public var supplierSlug: String
         /// A transaction.
         public init(kind: String, amount: Int64, currency: String, productCode: String, recipientPhone: String, supplierSlug: String) {
@@ -159,12 +192,19 @@ public struct AuthenticationOptionsResponse: Codable, Sendable {
             self.supplierSlug = supplierSlug
         }
     }
+    /// The challenge to sign, base64url.
     public var challenge: String
+    /// The relying party id the assertion must be scoped to.
     public var rpId: String
+    /// The credentials that may answer.
     public var allowCredentials: [CredentialDescriptor]
+    /// `required` or `preferred`.
     public var userVerification: String
+    /// How long the challenge lives, in milliseconds.
     public var timeout: Int
+    /// The intent as the server understood it.
     public var transaction: Transaction
+    /// The random nonce of the challenge, base64url.
     public var nonce: String
     /// A value with every field given.
     public init(challenge: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String, timeout: Int, transaction: Transaction, nonce: String) {
@@ -182,9 +222,13 @@ public struct AuthenticationOptionsResponse: Codable, Sendable {
 public struct AuthenticationResponseJSON: Codable, Sendable {
     /// The assertion.
     public struct Response: Codable, Sendable {
+        /// The client data, base64url.
         public var clientDataJSON: String
+        /// The authenticator data, base64url.
         public var authenticatorData: String
+        /// The signature, base64url.
         public var signature: String
+        /// The user handle, base64url, if the authenticator returned one.
         public var userHandle: String?
         /// An assertion response.
         public init(clientDataJSON: String, authenticatorData: String, signature: String, userHandle: String? = nil) {
@@ -194,9 +238,13 @@ public struct AuthenticationResponseJSON: Codable, Sendable {
             self.userHandle = userHandle
         }
     }
+    /// The identifier.
     public var id: String
+    /// The credential id, base64url.
     public var rawId: String
+    /// The type.
     public var type: String
+    /// The authenticator response.
     public var response: Response
     /// An authentication response.
     public init(id: String, rawId: String, type: String = "public-key", response: Response) {
@@ -209,11 +257,17 @@ public struct AuthenticationResponseJSON: Codable, Sendable {
 
 /// `POST /biometric/auth/verify` answer, success or failure (the seed's shape plus `code`).
 public struct AuthenticationVerifyResponse: Codable, Sendable {
+    /// Whether the ceremony verified.
     public var verified: Bool
+    /// The single-use token that authorizes the payment.
     public var verificationToken: String?
+    /// Seconds the token lives.
     public var expiresIn: Int?
+    /// A human-readable message.
     public var message: String
+    /// A stable machine code when something failed.
     public var code: String?
+    /// Seconds until a locked action may be retried.
     public var retryAfter: Int?
     /// A value with every field given.
     public init(verified: Bool, verificationToken: String? = nil, expiresIn: Int? = nil, message: String, code: String? = nil, retryAfter: Int? = nil) {

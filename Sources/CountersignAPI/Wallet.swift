@@ -1,11 +1,18 @@
 /// `POST /user/topup` body: the seed's request. Exactly one of `verificationToken` and `pin`.
 public struct TopUpRequest: Codable, Sendable {
+    /// The amount in minor units.
     public var amount: Int64
+    /// The product, e.g. `AIRTIME_MTN`.
     public var productCode: String
+    /// The recipient phone number.
     public var recipientPhone: String
+    /// The supplier, e.g. `mtn`.
     public var supplierSlug: String?
+    /// Spend cashback before the wallet balance.
     public var useCashback: Bool?
+    /// The single-use token that authorizes the payment.
     public var verificationToken: String?
+    /// The PIN, when paying without a biometric token.
     public var pin: String?
     /// A top-up request.
     public init(amount: Int64, productCode: String, recipientPhone: String, supplierSlug: String? = nil, useCashback: Bool? = nil, verificationToken: String? = nil, pin: String? = nil) {
@@ -23,9 +30,11 @@ public struct TopUpRequest: Codable, Sendable {
 public struct TopUpResponse: Codable, Sendable, Equatable {
     /// The transaction as it stands.
     public struct Data: Codable, Sendable, Equatable {
+        /// The transaction id.
         public var transactionId: String
         /// `completed` or `failed`.
         public var status: String
+        /// The amount in minor units.
         public var amount: Int64
         /// The wallet balance after the top-up, in minor units.
         public var balance: Int64
@@ -46,10 +55,13 @@ public struct TopUpResponse: Codable, Sendable, Equatable {
             self.cashbackEarned = cashbackEarned
         }
     }
+    /// Whether the top-up completed.
     public var success: Bool
+    /// A human-readable message.
     public var message: String
     /// Set when `success` is false, e.g. `supplier_failed`.
     public var code: String?
+    /// The transaction.
     public var data: Data
     /// A value with every field given.
     public init(success: Bool, message: String, code: String? = nil, data: Data) {
@@ -62,8 +74,11 @@ public struct TopUpResponse: Codable, Sendable, Equatable {
 
 /// `GET /user/wallet` answer.
 public struct WalletResponse: Codable, Sendable, Equatable {
+    /// The wallet balance in minor units.
     public var balance: Int64
+    /// The cashback balance in minor units.
     public var cashback: Int64
+    /// The ISO 4217 currency code.
     public var currency: String
     /// A value with every field given.
     public init(balance: Int64, cashback: Int64, currency: String) {
@@ -75,16 +90,23 @@ public struct WalletResponse: Codable, Sendable, Equatable {
 
 /// One row of `GET /user/transactions`.
 public struct TransactionSummary: Codable, Sendable, Equatable {
+    /// The transaction id.
     public var transactionId: String
     /// `topup`, `funding`, …
     public var type: String
     /// `pending`, `completed`, `failed`.
     public var status: String
+    /// The amount in minor units.
     public var amount: Int64
+    /// The ISO 4217 currency code.
     public var currency: String
+    /// The product, e.g. `AIRTIME_MTN`.
     public var productCode: String?
+    /// The recipient phone number.
     public var recipientPhone: String?
+    /// `biometric`, `pin` or `operator`.
     public var authorizedBy: String?
+    /// When it was created, ISO 8601 UTC.
     public var timestamp: String
     /// A value with every field given.
     public init(transactionId: String, type: String, status: String, amount: Int64, currency: String, productCode: String? = nil, recipientPhone: String? = nil, authorizedBy: String? = nil, timestamp: String) {
@@ -102,7 +124,9 @@ public struct TransactionSummary: Codable, Sendable, Equatable {
 
 /// `GET /user/transactions` answer: newest first; pass `nextCursor` as `cursor` for the next page.
 public struct TransactionPage: Codable, Sendable {
+    /// The page of transactions, newest first.
     public var transactions: [TransactionSummary]
+    /// The cursor of the next page, if there is one.
     public var nextCursor: String?
     /// A value with every field given.
     public init(transactions: [TransactionSummary], nextCursor: String? = nil) {

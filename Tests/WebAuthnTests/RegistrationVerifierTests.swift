@@ -1,3 +1,4 @@
+import CountersignClient
 import Crypto
 import Testing
 import WebAuthn

@@ -1,7 +1,7 @@
 /// Dispatches an attestation statement to its format's verification procedure (WebAuthn §7.1 steps 21–22, §8).
 package enum AttestationStatementVerifier {
     /// Registered formats (IANA "WebAuthn Attestation Statement Format Identifiers") that are not verified here.
-    package static let unverifiableFormats: Set<String> = ["android-safetynet"]
+    package static let unverifiableFormats: Set<String> = ["android-safetynet", "compound"]
 
     /// Verifies `input.statement` for `input.format`, applying `policy` to formats that cannot be verified here.
     package static func verify(_ input: AttestationInput, policy: AttestationPolicy) throws(WebAuthnError) -> AttestationResult {

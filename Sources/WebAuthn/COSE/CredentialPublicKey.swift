@@ -6,6 +6,7 @@ import _CryptoExtras
 public struct CredentialPublicKey: Sendable {
     /// The key's COSE algorithm, which fixes the signature scheme and hash.
     public let algorithm: COSEAlgorithm
+    /// The parsed key.
     package let backing: Backing
 
     /// The concrete key behind a `CredentialPublicKey`.
@@ -21,6 +22,7 @@ public struct CredentialPublicKey: Sendable {
         case mlDSA87(MLDSA87.PublicKey)
     }
 
+    /// Wraps an already parsed key.
     package init(algorithm: COSEAlgorithm, backing: Backing) {
         self.algorithm = algorithm
         self.backing = backing
@@ -36,13 +38,19 @@ public struct CredentialPublicKey: Sendable {
     public func verify(signature: some DataProtocol, over data: some DataProtocol) -> Bool {
         switch backing {
         case .p256(let key):
-            guard let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            guard let raw = ECDSASignatureDER.raw(signature, coordinateSize: 32),
+                let parsed = try? P256.Signing.ECDSASignature(rawRepresentation: raw)
+            else { return false }
             return key.isValidSignature(parsed, for: data)
         case .p384(let key):
-            guard let parsed = try? P384.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            guard let raw = ECDSASignatureDER.raw(signature, coordinateSize: 48),
+                let parsed = try? P384.Signing.ECDSASignature(rawRepresentation: raw)
+            else { return false }
             return key.isValidSignature(parsed, for: data)
         case .p521(let key):
-            guard let parsed = try? P521.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            guard let raw = ECDSASignatureDER.raw(signature, coordinateSize: 66),
+                let parsed = try? P521.Signing.ECDSASignature(rawRepresentation: raw)
+            else { return false }
             return key.isValidSignature(parsed, for: data)
         case .rsa(let key):
             return verifyRSA(key, signature: _RSA.Signing.RSASignature(rawRepresentation: signature), data: data)

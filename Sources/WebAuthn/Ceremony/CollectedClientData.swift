@@ -1,5 +1,3 @@
-import Foundation
-
 /// The members of clientDataJSON (WebAuthn §5.8.1) that a relying party checks. Unknown members are ignored.
 package struct CollectedClientData: Decodable, Sendable {
     /// `webauthn.create` or `webauthn.get`.
@@ -13,13 +11,21 @@ package struct CollectedClientData: Decodable, Sendable {
     /// The top-level origin, set only for cross-origin ceremonies.
     package let topOrigin: String?
 
-    /// Parses clientDataJSON with a real JSON parser, so member order, escapes such as `\/` and extra members do not matter.
+    /// Creates client data from its members.
+    package init(type: String, challenge: String, origin: String, crossOrigin: Bool? = nil, topOrigin: String? = nil) {
+        self.type = type
+        self.challenge = challenge
+        self.origin = origin
+        self.crossOrigin = crossOrigin
+        self.topOrigin = topOrigin
+    }
+
+    /// Parses clientDataJSON as JSON (RFC 8259), so member order, escapes such as `\/` and extra members do not matter.
     package init(json: [UInt8]) throws(WebAuthnError) {
-        do {
-            self = try JSONDecoder().decode(CollectedClientData.self, from: Data(json))
-        } catch {
+        guard let parsed = ClientDataJSONParser.parse(json) else {
             throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object with string type, challenge and origin")
         }
+        self = parsed
     }
 
     /// WebAuthn §7.1 steps 7–10 and §7.2 steps 11–14: type, challenge, origin, then the cross-origin policy.

@@ -1,7 +1,7 @@
 /// What a registration does with attestation statement formats this library cannot verify.
 public enum AttestationPolicy: Sendable {
     /// Formats that are verified here must verify; known formats that cannot be verified here
-    /// (android-safetynet) are accepted with `attestationVerified == false`.
+    /// (android-safetynet, compound) are accepted with `attestationVerified == false`.
     case verifiedOrUnverifiable
     /// Only statements that were verified are accepted; unverifiable formats are refused.
     case verifiedOnly

@@ -1,1 +1,0 @@
-../../Sources/CountersignClient/DeviceAuthenticator.swift
