@@ -1,3 +1,5 @@
+import CountersignCore
+
 /// A credential descriptor as WebAuthn's `PublicKeyCredentialDescriptor`.
 public struct CredentialDescriptor: Codable, Sendable, Equatable {
     /// The credential id, base64url.
@@ -99,37 +101,43 @@ public struct RegistrationOptionsResponse: Codable, Sendable {
     }
 }
 
-/// WebAuthn `RegistrationResponseJSON`, as browsers and the SDK send it.
-public struct RegistrationResponseJSON: Codable, Sendable {
-    /// The attestation response.
-    public struct Response: Codable, Sendable {
-        /// The client data, base64url.
-        public var clientDataJSON: String
-        /// The attestation object (CBOR), base64url.
-        public var attestationObject: String
-        /// Transport hints.
-        public var transports: [String]?
-        /// An attestation response.
-        public init(clientDataJSON: String, attestationObject: String, transports: [String]? = nil) {
-            self.clientDataJSON = clientDataJSON
-            self.attestationObject = attestationObject
-            self.transports = transports
-        }
-    }
-    /// The identifier.
-    public var id: String
+/// A WebAuthn `PublicKeyCredential` as JSON (`RegistrationResponseJSON`, `AuthenticationResponseJSON`):
+/// the credential id twice (`id` as text, `rawId` as base64url bytes), its type and the
+/// authenticator's response.
+public struct PublicKeyCredentialJSON<Response: Codable & Sendable>: Codable, Sendable {
     /// The credential id, base64url.
+    public var id: String
+    /// The credential id, base64url (the same bytes as `id`).
     public var rawId: String
-    /// The type.
+    /// Always `public-key`.
     public var type: String
     /// The authenticator response.
     public var response: Response
-    /// A registration response.
+    /// A credential response.
     public init(id: String, rawId: String, type: String = "public-key", response: Response) {
         self.id = id
         self.rawId = rawId
         self.type = type
         self.response = response
+    }
+}
+
+/// WebAuthn `RegistrationResponseJSON`, as browsers and the SDK send it.
+public typealias RegistrationResponseJSON = PublicKeyCredentialJSON<AttestationResponseJSON>
+
+/// WebAuthn `AuthenticatorAttestationResponseJSON`.
+public struct AttestationResponseJSON: Codable, Sendable {
+    /// The client data, base64url.
+    public var clientDataJSON: String
+    /// The attestation object (CBOR), base64url.
+    public var attestationObject: String
+    /// Transport hints.
+    public var transports: [String]?
+    /// An attestation response.
+    public init(clientDataJSON: String, attestationObject: String, transports: [String]? = nil) {
+        self.clientDataJSON = clientDataJSON
+        self.attestationObject = attestationObject
+        self.transports = transports
     }
 }
 
@@ -168,30 +176,9 @@ public struct AuthenticationOptionsRequest: Codable, Sendable {
 /// `GET /biometric/auth/options` answer: the seed's fields plus the intent and nonce that make the
 /// challenge, so a client can recompute `SHA-256(nonce ‖ canonical intent)` before it signs.
 public struct AuthenticationOptionsResponse: Codable, Sendable {
-    /// The intent as the server understood it (canonical phone, derived supplier, currency).
-    public struct Transaction: Codable, Sendable, Equatable {
-        /// What kind of payment this is.
-        public var kind: String
-        /// The amount in minor units.
-        public var amount: Int64
-        /// The ISO 4217 currency code.
-        public var currency: String
-        /// The product, e.g. `AIRTIME_MTN`.
-        public var productCode: String
-        /// The recipient phone number.
-        public var recipientPhone: String
-        /// The supplier, e.g. `mtn`.
-        public var supplierSlug: String
-        /// A transaction.
-        public init(kind: String, amount: Int64, currency: String, productCode: String, recipientPhone: String, supplierSlug: String) {
-            self.kind = kind
-            self.amount = amount
-            self.currency = currency
-            self.productCode = productCode
-            self.recipientPhone = recipientPhone
-            self.supplierSlug = supplierSlug
-        }
-    }
+    /// The intent as the server understood it (canonical phone, derived supplier, currency): the
+    /// fields whose canonical form the challenge covers.
+    public typealias Transaction = PaymentIntent
     /// The challenge to sign, base64url.
     public var challenge: String
     /// The relying party id the assertion must be scoped to.
@@ -219,39 +206,24 @@ public struct AuthenticationOptionsResponse: Codable, Sendable {
 }
 
 /// WebAuthn `AuthenticationResponseJSON`.
-public struct AuthenticationResponseJSON: Codable, Sendable {
-    /// The assertion.
-    public struct Response: Codable, Sendable {
-        /// The client data, base64url.
-        public var clientDataJSON: String
-        /// The authenticator data, base64url.
-        public var authenticatorData: String
-        /// The signature, base64url.
-        public var signature: String
-        /// The user handle, base64url, if the authenticator returned one.
-        public var userHandle: String?
-        /// An assertion response.
-        public init(clientDataJSON: String, authenticatorData: String, signature: String, userHandle: String? = nil) {
-            self.clientDataJSON = clientDataJSON
-            self.authenticatorData = authenticatorData
-            self.signature = signature
-            self.userHandle = userHandle
-        }
-    }
-    /// The identifier.
-    public var id: String
-    /// The credential id, base64url.
-    public var rawId: String
-    /// The type.
-    public var type: String
-    /// The authenticator response.
-    public var response: Response
-    /// An authentication response.
-    public init(id: String, rawId: String, type: String = "public-key", response: Response) {
-        self.id = id
-        self.rawId = rawId
-        self.type = type
-        self.response = response
+public typealias AuthenticationResponseJSON = PublicKeyCredentialJSON<AssertionResponseJSON>
+
+/// WebAuthn `AuthenticatorAssertionResponseJSON`.
+public struct AssertionResponseJSON: Codable, Sendable {
+    /// The client data, base64url.
+    public var clientDataJSON: String
+    /// The authenticator data, base64url.
+    public var authenticatorData: String
+    /// The signature, base64url.
+    public var signature: String
+    /// The user handle, base64url, if the authenticator returned one.
+    public var userHandle: String?
+    /// An assertion response.
+    public init(clientDataJSON: String, authenticatorData: String, signature: String, userHandle: String? = nil) {
+        self.clientDataJSON = clientDataJSON
+        self.authenticatorData = authenticatorData
+        self.signature = signature
+        self.userHandle = userHandle
     }
 }
 

@@ -1,3 +1,4 @@
+import CountersignCore
 import Crypto
 import Foundation
 import WebAuthn
@@ -76,7 +77,7 @@ public struct DeviceAuthenticator: Sendable {
 
     /// CollectedClientData serialised in the spec's order (WebAuthn §5.8.1.1).
     private func clientData(type: String, challenge: [UInt8]) -> [UInt8] {
-        Array("{\"type\":\"\(type)\",\"challenge\":\"\(Base64URL.encode(challenge))\",\"origin\":\(Self.jsonString(origin)),\"crossOrigin\":false}".utf8)
+        Array("{\"type\":\"\(type)\",\"challenge\":\"\(Base64URL.encode(challenge))\",\"origin\":\(CanonicalJSON.quote(origin)),\"crossOrigin\":false}".utf8)
     }
 
     /// rpIdHash || flags || signCount (big-endian).
@@ -88,20 +89,6 @@ public struct DeviceAuthenticator: Sendable {
         let signed = authData + SHA256.hash(data: clientDataJSON)
         // BoringSSL's ECDSA signing fails only when memory allocation does; there is nothing to recover.
         return Array(try! privateKey.signature(for: signed).derRepresentation)
-    }
-
-    /// A JSON string literal for `text` (RFC 8259 §7 escapes).
-    private static func jsonString(_ text: String) -> String {
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case _ where scalar.value < 0x20: output += String(format: "\\u%04x", scalar.value)
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output + "\""
     }
 }
 

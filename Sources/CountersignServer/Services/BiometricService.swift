@@ -112,7 +112,7 @@ package struct BiometricService: Sendable {
             challenge: challenge, rpId: configuration.rpId,
             allowCredentials: usable.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
             userVerification: configuration.userVerification, timeout: Int(configuration.challengeTimeoutMillis),
-            transaction: intent.transaction, nonce: Base64URL.encode(nonce)
+            transaction: intent, nonce: Base64URL.encode(nonce)
         )
     }
 

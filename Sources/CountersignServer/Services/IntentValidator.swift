@@ -34,10 +34,3 @@ package struct IntentValidator: Sendable {
         )
     }
 }
-
-extension PaymentIntent {
-    /// The intent as the wire type the options response carries.
-    package var transaction: AuthenticationOptionsResponse.Transaction {
-        .init(kind: kind, amount: amount, currency: currency, productCode: productCode, recipientPhone: recipientPhone, supplierSlug: supplierSlug)
-    }
-}
