@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+
+/// `countersign-bench flows`: whole payment flows against a real `countersign serve` child.
+struct FlowsCommand: AsyncParsableCommand {
+    /// The subcommand's name and help.
+    static let configuration = CommandConfiguration(
+        commandName: "flows",
+        abstract: "Concurrent options → sign → verify → top-up flows against a release server on 127.0.0.1."
+    )
+
+    @Option(help: "Concurrent clients, each with its own user, device key and connection.")
+    var clients = 16
+
+    @Option(help: "Measured seconds (after the warm-up).")
+    var seconds = 10.0
+
+    @Option(help: "Warm-up seconds, run but not counted.")
+    var warmup = 2.0
+
+    @Option(name: .customLong("max-flows"), help: "Most flows started in all, warm-up included.")
+    var maxFlows = 200_000
+
+    @Option(name: .customLong("database-url"), help: "postgres://… to run on PostgreSQL: a scratch database is created on that server and dropped afterwards. Default: SQLite in a fresh temp dir.")
+    var databaseURL: String?
+
+    @Flag(name: .customLong("reuse-database"), help: "Run in the --database-url database itself instead of a scratch one (phones are unique per run; its schema must be current).")
+    var reuseDatabase = false
+
+    @Option(help: "The countersign server binary. Default: `countersign` next to this binary.")
+    var server: String?
+
+    @Option(help: "Where to write the JSON results.")
+    var json = ResultFile.defaultPath(mode: "flows")
+
+    @Flag(name: .customLong("keep-data"), help: "Keep the temp data directory (database, server log) after the run.")
+    var keepData = false
+
+    /// Refuses loads that are unbounded or empty before anything starts.
+    func validate() throws {
+        guard (1...1_024).contains(clients) else { throw ValidationError("--clients must be 1…1024") }
+        guard seconds > 0, seconds <= 600, warmup >= 0, warmup <= 60 else { throw ValidationError("--seconds must be in (0, 600], --warmup in [0, 60]") }
+        guard maxFlows > 0 else { throw ValidationError("--max-flows must be positive") }
+    }
+
+    /// Measures, always cleans up the server and the scratch database, then prints and writes the report.
+    func run() async throws {
+        let machine = MachineInfo.current()
+        let directory = try Self.makeTemporaryDirectory()
+        var scratch: ScratchDatabase?
+        if let databaseURL, !reuseDatabase { scratch = try await ScratchDatabase.create(on: databaseURL) }
+        let report: FlowReport
+        do {
+            report = try await measure(machine: machine, directory: directory, databaseURL: scratch?.url ?? databaseURL)
+        } catch {
+            await scratch?.drop()
+            Console.say("server log and data kept in \(directory)")
+            throw error
+        }
+        await scratch?.drop()
+        if keepData { Console.say("data kept in \(directory)") } else { try? FileManager.default.removeItem(atPath: directory) }
+        print(report.render())
+        try ResultFile.write(report, to: json)
+    }
+
+    /// Starts the server, enrols and funds the users, runs the load, and always stops the server.
+    private func measure(machine: MachineInfo, directory: String, databaseURL: String?) async throws -> FlowReport {
+        let serverUnderTest = try ServerUnderTest.launch(executable: server ?? ServerUnderTest.siblingExecutable(),
+                                                         dataDirectory: directory, databaseURL: databaseURL)
+        Console.say("flows benchmark: \(clients) clients, \(warmup) s warm-up + \(seconds) s, \(databaseURL == nil ? "SQLite" : "PostgreSQL"), server pid \(serverUnderTest.process.pid) on \(serverUnderTest.baseURL) — \(machine.summary)")
+        let http = BenchAPI.makeHTTPClient(connections: clients)
+        let api = BenchAPI(baseURL: serverUnderTest.baseURL, http: http)
+        do {
+            try await serverUnderTest.waitUntilHealthy(api)
+            // Enough for every flow the budget allows to one user, within the CLI's per-call limit.
+            let funding = min(OperatorCLI.maximumFunding, Int64(maxFlows) * FlowClient.amount)
+            let users = try await BenchUser.prepare(count: clients, api: api, cli: OperatorCLI(server: serverUnderTest), funding: funding)
+            Console.say("\(users.count) users enrolled and funded; running")
+            let report = try await FlowLoad(server: serverUnderTest, users: users, api: api, warmupSeconds: warmup, seconds: seconds, maxFlows: maxFlows)
+                .run(machine: machine)
+            try? await http.shutdown()
+            serverUnderTest.stop()
+            return report
+        } catch {
+            try? await http.shutdown()
+            serverUnderTest.stop()
+            throw error
+        }
+    }
+
+    /// A fresh 0700 directory under the temp dir for the SQLite file, secrets and the server log.
+    private static func makeTemporaryDirectory() throws -> String {
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("countersign-bench.XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp failed: errno \(errno)") }
+        return String(cString: made)
+    }
+}

@@ -1,0 +1,51 @@
+import CountersignServer
+import Logging
+
+/// A throwaway database on the PostgreSQL server the bench is pointed at, so every run starts
+/// from an empty schema at the current migrations, whatever earlier runs or builds left behind.
+struct ScratchDatabase: Sendable {
+    /// The URL the bench was given; used to create and drop the scratch database.
+    let serverURL: String
+    /// The scratch database's name, e.g. `countersign_bench_482913`.
+    let name: String
+
+    /// The URL of the scratch database: `serverURL` with its path replaced.
+    var url: String { Self.replacingDatabase(in: serverURL, with: name) }
+
+    /// Creates a uniquely named database on the server `serverURL` points at.
+    static func create(on serverURL: String) async throws -> ScratchDatabase {
+        let scratch = ScratchDatabase(serverURL: serverURL, name: "countersign_bench_\(Int.random(in: 100_000..<1_000_000))")
+        try await execute("CREATE DATABASE \(scratch.name)", on: serverURL)
+        return scratch
+    }
+
+    /// Drops the scratch database, disconnecting anyone still on it (PostgreSQL 13+).
+    func drop() async {
+        do {
+            try await Self.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", on: serverURL)
+        } catch {
+            Console.say("could not drop scratch database \(name): \(error)")
+        }
+    }
+
+    /// Runs one statement outside a transaction (CREATE/DROP DATABASE refuse to run inside one).
+    private static func execute(_ statement: String, on url: String) async throws {
+        var logger = Logger(label: "countersign-bench")
+        logger.logLevel = .error  // PostgresNIO warns when the first lease races run(); it waits, harmlessly
+        let database = try PostgresDatabase(url: url, maxConnections: 1, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await database.run() }
+            defer { group.cancelAll() }
+            try await database.read { sql in try await sql.execute(statement) }
+        }
+    }
+
+    /// `postgres://user:pw@host:port/old?query` → `postgres://user:pw@host:port/<name>?query`.
+    static func replacingDatabase(in url: String, with name: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let afterScheme = url[schemeEnd.upperBound...]
+        let queryStart = afterScheme.firstIndex(of: "?") ?? url.endIndex
+        let authorityEnd = afterScheme[..<queryStart].firstIndex(of: "/") ?? queryStart
+        return String(url[..<authorityEnd]) + "/" + name + String(url[queryStart...])
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The `countersign serve` child the flows benchmark drives: release binary, loopback only, a
+/// fresh data directory, and (optionally) a PostgreSQL URL.
+struct ServerUnderTest: Sendable {
+    /// The origin and RP ID the bench's device keys use; the server is started to accept them.
+    static let origin = "https://bench.countersign.test"
+    static let rpId = "localhost"
+
+    /// The child, the binary it runs, where it listens, and its data directory, database and log.
+    let process: ChildProcess
+    let executable: String
+    let port: Int
+    let dataDirectory: String
+    let databaseURL: String?
+    let logPath: String
+
+    /// The server's loopback address.
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// The `countersign` binary built next to this bench binary (same scratch path and configuration).
+    static func siblingExecutable() -> String {
+        let bench = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return (bench as NSString).deletingLastPathComponent + "/countersign"
+    }
+
+    /// Starts the server; it is not ready until `waitUntilHealthy` returns.
+    static func launch(executable: String, dataDirectory: String, databaseURL: String?) throws -> ServerUnderTest {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw BenchError("no server binary at \(executable); build it with `swift build -c release --scratch-path .build-release --product countersign` or pass --server")
+        }
+        let port = try FreePort.loopback()
+        var arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory,
+                         "--origin", origin, "--rp-id", rpId]
+        if let databaseURL { arguments += ["--database-url", databaseURL] }
+        let logPath = dataDirectory + "/server.log"
+        let process = try ChildProcess.spawn(executable, arguments, environment: ChildProcess.cleanEnvironment(), outputPath: logPath)
+        ChildGuard.watch(process)
+        return ServerUnderTest(process: process, executable: executable, port: port, dataDirectory: dataDirectory, databaseURL: databaseURL, logPath: logPath)
+    }
+
+    /// Polls `GET /health` until it answers 200; fails if the child exits or `seconds` pass.
+    func waitUntilHealthy(_ api: BenchAPI, seconds: Double = 60) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if let status = process.poll() {
+                throw BenchError("the server exited with status \(status) before it was healthy:\n\(logTail())")
+            }
+            if let response = try? await api.get("/health"), response.status == 200 { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchError("the server did not answer /health within \(Int(seconds)) s:\n\(logTail())")
+    }
+
+    /// Memory and CPU so far, or nil if the child has gone.
+    func stats() -> ProcessStats? {
+        ProcessStats.read(pid: process.pid)
+    }
+
+    /// Stops the server (graceful, then forced) and stops guarding it.
+    func stop() {
+        ChildGuard.release()
+        process.stop()
+    }
+
+    /// The last lines of the server's log, for error messages.
+    func logTail(lines: Int = 20) -> String {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "(no log at \(logPath))"
+        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+}
