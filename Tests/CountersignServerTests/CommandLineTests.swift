@@ -56,20 +56,27 @@ struct CommandLineTests {
         #expect(failing.output.contains("FAIL"))
     }
 
-    @Test("serve starts on SQLite, wallet fund credits, SIGTERM stops it cleanly", arguments: TestEngines.all)
+    @Test("serve starts, wallet fund credits, SIGTERM stops it cleanly", arguments: TestEngines.all)
     func serveAndFund(engine: DatabaseEngine) async throws {
+        if engine == .postgres {
+            try await TestDatabase.withFreshPostgres { url in try await Self.serveAndFund(engine: engine, databaseURL: url) }
+        } else {
+            try await Self.serveAndFund(engine: engine, databaseURL: nil)
+        }
+    }
+
+    static func serveAndFund(engine: DatabaseEngine, databaseURL: String?) async throws {
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-cli-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
         var store = ["--data-dir", dataDirectory]
         var environment = ["DATABASE_URL": ""]
-        if engine == .postgres {
-            let url = try #require(TestEngines.postgresURL)
+        if let url = databaseURL {
             store += ["--database-url", url]
             environment = [:]
         }
         let port = Int.random(in: 20_000..<40_000)
         let server = Process()
-        server.executableURL = try Self.executable()
+        server.executableURL = try executable()
         server.arguments = ["serve", "--port", String(port), "--log-level", "warning"] + store
         server.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         try server.run()
@@ -88,13 +95,13 @@ struct CommandLineTests {
 
             let phone = "0805" + String(Int.random(in: 1_000_000..<9_999_999))
             let session = try await client.post("/auth/signup", SignupRequest(phone: phone, name: "Operator test", pin: "1234")).decode(SessionResponse.self)
-            let funded = try Self.run(["wallet", "fund", "--phone", phone, "--amount", "250000"] + store, environment: environment)
+            let funded = try run(["wallet", "fund", "--phone", phone, "--amount", "250000"] + store, environment: environment)
             #expect(funded.status == 0, "\(funded.output)")
             #expect(funded.output.contains("balance now 250000"))
             let wallet = try await client.get("/user/wallet", token: session.sessionToken).decode(WalletResponse.self)
             #expect(wallet == WalletResponse(balance: 250_000, cashback: 0, currency: "NGN"))
 
-            let refused = try Self.run(["wallet", "fund", "--phone", phone, "--amount=-5"] + store, environment: environment)
+            let refused = try run(["wallet", "fund", "--phone", phone, "--amount=-5"] + store, environment: environment)
             #expect(refused.status != 0)
             #expect(refused.output.contains("amount_out_of_range") || refused.output.contains("amount must be"), "\(refused.output)")
 

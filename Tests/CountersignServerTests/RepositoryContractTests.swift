@@ -43,6 +43,37 @@ struct RepositoryContractTests {
         }
     }
 
+    @Test("concurrent transactions commit or roll back each on its own (SQLite batches them into one commit)", arguments: TestEngines.all)
+    func independentTransactions(engine: DatabaseEngine) async throws {
+        struct Refused: Error {}
+        try await TestDatabase.with(engine) { database in
+            let ledger = LedgerSQLRepository()
+            let (wallet, _) = try await Self.makeUser("u6", on: database)
+            let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        do {
+                            try await database.transaction { sql in
+                                try await ledger.post(.transfer(kind: "funding", reference: "f\(index)", amount: 10, from: SystemAccount.funding("NGN"), to: wallet), now: Self.now, on: sql)
+                                // Every third one fails after writing: its postings must vanish, and only its.
+                                if index % 3 == 0 { throw Refused() }
+                            }
+                            return true
+                        } catch is Refused {
+                            return false
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            let committed = outcomes.filter { $0 }.count
+            #expect(committed == 26)
+            #expect(try await database.read { sql in try await ledger.balance(accountId: wallet, on: sql) } == Int64(committed * 10))
+            #expect(try await LedgerAudit.count("ledger_transactions", database) == Int64(committed))
+            try await LedgerAudit.check(database)
+        }
+    }
+
     @Test("unbalanced entries cannot even be built")
     func unbalanced() {
         #expect(throws: LedgerError.unbalanced) { try LedgerEntry(kind: "x", reference: "r", postings: [Posting(accountId: "a", amount: 5), Posting(accountId: "b", amount: -4)]) }

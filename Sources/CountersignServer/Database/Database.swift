@@ -35,7 +35,8 @@ package protocol Database: Service, Sendable {
     var engine: DatabaseEngine { get }
 
     /// Runs `body` inside one transaction: committed if it returns, rolled back if it throws.
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Returns only once the commit is durable.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
 
     /// Runs `body` on a connection outside any explicit transaction (reads).
     func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T

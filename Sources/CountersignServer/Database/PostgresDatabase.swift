@@ -35,7 +35,7 @@ package final class PostgresDatabase: Database {
         )
     }
 
-    package func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 try await body(PostgresExecutor(connection: connection, logger: logger))

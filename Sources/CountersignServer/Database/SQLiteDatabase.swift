@@ -16,6 +16,9 @@ package final class SQLiteDatabase: Database {
     private let readers: [(connection: SQLiteConnection, lock: AsyncLock)]
     private let nextReader = Atomic<Int>(0)
     private let closed = Atomic<Bool>(false)
+    private let pending = Mutex<(queue: [PendingWrite], draining: Bool)>(([], false))
+    /// At most this many transactions share one commit, to bound the latency of the first.
+    private static let maximumBatch = 64
     private let logger: Logger
 
     private init(writer: SQLiteConnection, readers: [SQLiteConnection], logger: Logger) {
@@ -42,21 +45,93 @@ package final class SQLiteDatabase: Database {
         return SQLiteDatabase(writer: writer, readers: readers, logger: logger)
     }
 
-    package func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    /// Group commit: transactions that arrive while a commit is being made durable wait in a queue;
+    /// the next batch runs them one after another, each inside its own savepoint (a failing one is
+    /// rolled back to its savepoint alone), and commits them with one fsync. A caller's result is
+    /// returned only after that commit, so `synchronous=FULL` durability is kept while the cost of
+    /// the fsync is shared.
+    package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let write = PendingWrite(
+                run: { executor in
+                    do {
+                        let value = try await body(executor)
+                        outcome.withLock { $0 = .success(value) }
+                        return nil
+                    } catch {
+                        outcome.withLock { $0 = .failure(error) }
+                        return error
+                    }
+                },
+                complete: { commitError in
+                    if let commitError {
+                        continuation.resume(throwing: commitError)
+                    } else {
+                        continuation.resume(with: outcome.withLock { $0 } ?? .failure(DatabaseError.engine("transaction did not run")))
+                    }
+                }
+            )
+            let startDrain = pending.withLock { state -> Bool in
+                state.queue.append(write)
+                guard !state.draining else { return false }
+                state.draining = true
+                return true
+            }
+            if startDrain { Task { await self.drain() } }
+        }
+    }
+
+    /// Commits queued transactions batch by batch until the queue is empty.
+    private func drain() async {
+        while true {
+            let batch = pending.withLock { state -> [PendingWrite] in
+                let batch = Array(state.queue.prefix(Self.maximumBatch))
+                state.queue.removeFirst(batch.count)
+                if batch.isEmpty { state.draining = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            _ = try? await writerLock.withLock { await self.commit(batch) }
+        }
+    }
+
+    private func commit(_ batch: [PendingWrite]) async {
         let executor = SQLiteExecutor(connection: writer)
-        return try await writerLock.withLock {
+        do {
             // IMMEDIATE takes the write lock up front, so a second process waits (busy_timeout)
             // rather than failing half-way with SQLITE_BUSY on its first write.
             try await executor.execute("BEGIN IMMEDIATE")
+        } catch {
+            batch.forEach { $0.complete(error) }
+            return
+        }
+        var failures: [(any Error)?] = []
+        for (index, write) in batch.enumerated() {
             do {
-                let result = try await body(executor)
-                try await executor.execute("COMMIT")
-                return result
+                try await executor.execute("SAVEPOINT w\(index)")
+                if let error = await write.run(executor) {
+                    failures.append(error)
+                    try await executor.execute("ROLLBACK TO w\(index)")
+                } else {
+                    failures.append(nil)
+                }
+                try await executor.execute("RELEASE w\(index)")
             } catch {
+                // The connection could not even manage the savepoint: give up on the whole batch.
                 try? await executor.execute("ROLLBACK")
-                throw error
+                batch.forEach { $0.complete(error) }
+                return
             }
         }
+        do {
+            try await executor.execute("COMMIT")
+        } catch {
+            try? await executor.execute("ROLLBACK")
+            batch.forEach { $0.complete(error) }
+            return
+        }
+        for (write, failure) in zip(batch, failures) { write.complete(failure) }
     }
 
     package func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
@@ -97,7 +172,7 @@ struct SQLiteExecutor: SQLExecutor {
         }
         let rows = RowCollector()
         do {
-            try await connection.query(sql.replacingDollarPlaceholders(), sqliteBinds) { row in
+            try await connection.query(PlaceholderCache.shared.sqlite(for: sql), sqliteBinds) { row in
                 var values: [String: SQLValue] = [:]
                 for column in row.columns {
                     switch column.data {
@@ -119,11 +194,32 @@ struct SQLiteExecutor: SQLExecutor {
     }
 }
 
+/// A transaction waiting for the writer: `run` executes its body (returning its error, if any);
+/// `complete` hands the caller its outcome once the batch's commit is durable.
+private struct PendingWrite: Sendable {
+    let run: @Sendable (SQLiteExecutor) async -> (any Error)?
+    let complete: @Sendable ((any Error)?) -> Void
+}
+
 /// Collects rows from sqlite-nio's row callback, which runs on its thread pool.
 private final class RowCollector: Sendable {
     private let storage = Mutex<[SQLRow]>([])
     func append(_ row: SQLRow) { storage.withLock { $0.append(row) } }
     var rows: [SQLRow] { storage.withLock { $0 } }
+}
+
+/// The SQLite spelling of each statement, rewritten once: the same few dozen statements run on
+/// every request.
+final class PlaceholderCache: Sendable {
+    static let shared = PlaceholderCache()
+    private let cache = Mutex<[String: String]>([:])
+
+    func sqlite(for sql: String) -> String {
+        if let cached = cache.withLock({ $0[sql] }) { return cached }
+        let rewritten = sql.replacingDollarPlaceholders()
+        cache.withLock { $0[sql] = rewritten }
+        return rewritten
+    }
 }
 
 extension String {

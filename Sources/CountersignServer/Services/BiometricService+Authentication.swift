@@ -82,7 +82,7 @@ extension BiometricService {
             guard try await credentials.recordUse(id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState, now: now, on: sql) else {
                 return APIError(.unauthorized, WebAuthnError.Code.signCountRegression.rawValue, "Signature verification failed.")
             }
-            try await users.resetPaymentFailures(userId: userId, on: sql)
+            if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: userId, on: sql) }
             return nil
         }
         if let outcome {

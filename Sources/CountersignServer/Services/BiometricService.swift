@@ -134,8 +134,7 @@ package struct BiometricService: Sendable {
     /// The `challenge` member of clientDataJSON, to find the stored challenge it answers. The
     /// verifier then checks the whole document.
     static func challenge(in clientDataJSON: [UInt8]) throws(APIError) -> String {
-        struct ChallengeOnly: Decodable { let challenge: String }
-        guard let parsed = try? JSONDecoder().decode(ChallengeOnly.self, from: Data(clientDataJSON)), parsed.challenge.utf8.count <= 256 else {
+        guard let parsed = try? CollectedClientData(json: clientDataJSON), parsed.challenge.utf8.count <= 256 else {
             throw .badRequest("malformed_client_data", "clientDataJSON must be JSON with a challenge.")
         }
         return parsed.challenge

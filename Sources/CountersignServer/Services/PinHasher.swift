@@ -36,7 +36,7 @@ package struct PinHasher: Sendable {
               let salt = Base64URL.decode(String(parts[2])), let expected = Base64URL.decode(String(parts[3]))
         else { return false }
         let derived = try await derive(pin, salt: salt, rounds: storedRounds)
-        return ConstantTime.equals(derived, expected)
+        return ConstantTime.equal(derived, expected)
     }
 
     private func derive(_ pin: String, salt: [UInt8], rounds: Int) async throws -> [UInt8] {
@@ -47,16 +47,5 @@ package struct PinHasher: Sendable {
             )
             return key.withUnsafeBytes { Array($0) }
         }
-    }
-}
-
-/// Comparisons of secrets whose time does not depend on where they differ.
-package enum ConstantTime {
-    /// True if `a` and `b` are equal; the time depends only on their lengths.
-    package static func equals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
     }
 }

@@ -5,7 +5,8 @@ extension TopUpService {
     /// Spends the token (if any), debits the wallet (cashback first when asked) into supplier
     /// clearing, and records a pending transaction — all in one database transaction, so either
     /// everything is written or nothing is.
-    func debit(userId: String, intent: PaymentIntent, useCashback: Bool, authorization: Authorization) async throws -> WalletTransaction {
+    /// `clearFailures`: the user has failed payment authentications to forget (a success resets them).
+    func debit(userId: String, intent: PaymentIntent, useCashback: Bool, authorization: Authorization, clearFailures: Bool = true) async throws -> WalletTransaction {
         let (ledger, transactions, consumedTokens, users, now) = (self.ledger, self.transactions, self.consumedTokens, self.users, clock.nowMillis())
         let walletId = ledger.accountId(userId: userId, kind: .wallet, currency: intent.currency)
         let cashbackId = ledger.accountId(userId: userId, kind: .cashback, currency: intent.currency)
@@ -33,7 +34,7 @@ extension TopUpService {
                 if intent.amount > cashbackUsed { postings.append(Posting(accountId: walletId, amount: -(intent.amount - cashbackUsed))) }
                 try await ledger.post(LedgerEntry(kind: "topup", reference: transaction.id, postings: postings), now: now, on: sql)
                 try await transactions.insert(transaction, on: sql)
-                try await users.resetPaymentFailures(userId: userId, on: sql)
+                if clearFailures { try await users.resetPaymentFailures(userId: userId, on: sql) }
                 return transaction
             }
         } catch LedgerError.insufficientFunds {

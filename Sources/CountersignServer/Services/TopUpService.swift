@@ -39,8 +39,11 @@ package struct TopUpService: Sendable {
 
     /// Authorizes and executes one top-up; returns the HTTP status and response.
     package func topUp(userId: String, intent: PaymentIntent, request: TopUpRequest) async throws -> TopUpResponse {
-        let authorization = try await authorize(userId: userId, intent: intent, request: request)
-        let pending = try await debit(userId: userId, intent: intent, useCashback: request.useCashback ?? false, authorization: authorization)
+        let (authorization, user) = try await authorize(userId: userId, intent: intent, request: request)
+        let pending = try await debit(
+            userId: userId, intent: intent, useCashback: request.useCashback ?? false, authorization: authorization,
+            clearFailures: user.failedPaymentAuths > 0
+        )
         let order = AirtimeOrder(
             transactionId: pending.id, network: AirtimeNetwork(rawValue: intent.supplierSlug) ?? .mtn,
             recipientPhone: intent.recipientPhone, amount: intent.amount, currency: intent.currency
@@ -55,7 +58,7 @@ package struct TopUpService: Sendable {
         return try await settle(pending, outcome: outcome)
     }
 
-    private func authorize(userId: String, intent: PaymentIntent, request: TopUpRequest) async throws -> Authorization {
+    private func authorize(userId: String, intent: PaymentIntent, request: TopUpRequest) async throws -> (Authorization, User) {
         let users = self.users
         guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else { throw APIError.unauthenticated }
         try lock.ensureUnlocked(user)
@@ -69,11 +72,11 @@ package struct TopUpService: Sendable {
             guard claims.dig == Base64URL.encode(intent.digest) else {
                 throw APIError(.forbidden, "intent_mismatch", "The verification token was issued for a different payment.")
             }
-            return .token(claims)
+            return (.token(claims), user)
         }
         guard try await pins.verify(request.pin ?? "", against: user.pinHash) else {
             throw try await lock.recordFailure(userId: userId, failure: .authorizationFailed)
         }
-        return .pin
+        return (.pin, user)
     }
 }

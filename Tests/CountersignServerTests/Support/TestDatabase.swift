@@ -48,23 +48,32 @@ enum TestDatabase {
                 throw error
             }
         case .postgres:
-            let url = try #require(TestEngines.postgresURL)
-            let name = "cs_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-            try await admin(url) { try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
-            let database = try PostgresDatabase(url: replacingDatabase(in: url, with: String(name)), maxConnections: 40, logger: logger)
-            let result: Result<T, any Error> = await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await database.run() }
-                defer { group.cancelAll() }
-                do {
+            return try await withFreshPostgres { url in
+                let database = try PostgresDatabase(url: url, maxConnections: 40, logger: logger)
+                return try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try? await database.run() }
+                    defer { group.cancelAll() }
                     if migrate { try await Migrator.migrate(database, logger: logger) }
-                    return .success(try await body(database))
-                } catch {
-                    return .failure(error)
+                    return try await body(database)
                 }
             }
-            try await admin(url) { try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
-            return try result.get()
         }
+    }
+
+    /// Creates an empty PostgreSQL database on the `DATABASE_URL` server, runs `body` with its URL,
+    /// and drops it afterwards.
+    static func withFreshPostgres<T: Sendable>(_ body: @Sendable (String) async throws -> T) async throws -> T {
+        let url = try #require(TestEngines.postgresURL)
+        let name = "cs_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        try await admin(url) { try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(replacingDatabase(in: url, with: String(name))))
+        } catch {
+            result = .failure(error)
+        }
+        try await admin(url) { try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+        return try result.get()
     }
 
     static func replacingDatabase(in url: String, with name: String) -> String {
