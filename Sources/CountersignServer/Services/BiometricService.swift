@@ -100,14 +100,12 @@ package struct BiometricService: Sendable {
             intent: String(decoding: intent.canonicalBytes, as: UTF8.self), intentDigest: Base64URL.encode(intent.digest),
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
-        let usable = try await database.transaction { sql in
-            let usable = try await credentials.list(userId: userId, on: sql).filter { $0.flaggedAt == nil }
-            if !usable.isEmpty { try await challenges.insert(stored, now: now, on: sql) }
-            return usable
-        }
+        // Read outside the writer: only the challenge insert needs a write transaction.
+        let usable = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }.filter { $0.flaggedAt == nil }
         guard !usable.isEmpty else {
             throw APIError.unprocessable("no_registered_credential", "Register a device key first, or pay with your PIN.")
         }
+        try await database.transaction { sql in try await challenges.insert(stored, now: now, on: sql) }
         return AuthenticationOptionsResponse(
             challenge: challenge, rpId: configuration.rpId,
             allowCredentials: usable.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
