@@ -9,10 +9,7 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        var configuration = ServerConfiguration()
-        store.apply(to: &configuration)
-        let logger = Logger(label: "countersign")
-        try await OperatorSession.run(configuration: configuration, logger: logger) { services in
+        try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) { services in
             try await services.prepareStore()
             print("schema up to date on \(services.database.engine)")
         }

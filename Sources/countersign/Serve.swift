@@ -39,8 +39,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        var configuration = ServerConfiguration()
-        store.apply(to: &configuration)
+        var configuration = store.configuration()
         if let host = host ?? environment["COUNTERSIGN_HOST"] { configuration.host = host }
         if let port = port ?? environment["PORT"].flatMap(Int.init) { configuration.port = port }
         if let rpId = rpId ?? environment["COUNTERSIGN_RP_ID"] { configuration.rpId = rpId }

@@ -10,6 +10,13 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("database-url"), help: "postgres://user:password@host:port/database; overrides SQLite (env DATABASE_URL).")
     var databaseURL: String?
 
+    /// A configuration with these flags (then environment, then defaults) applied.
+    func configuration() -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        apply(to: &configuration)
+        return configuration
+    }
+
     /// Applies flags, then environment, then defaults to `configuration`.
     func apply(to configuration: inout ServerConfiguration) {
         let environment = ProcessInfo.processInfo.environment

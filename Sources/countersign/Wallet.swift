@@ -22,10 +22,7 @@ struct Wallet: AsyncParsableCommand {
         var reference: String?
 
         func run() async throws {
-            var configuration = ServerConfiguration()
-            store.apply(to: &configuration)
-            let logger = Logger(label: "countersign")
-            try await OperatorSession.run(configuration: configuration, logger: logger) { services in
+            try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) { services in
                 try await services.prepareStore()
                 let (id, balance) = try await services.wallets.fund(phone: phone, amount: amount, reference: reference)
                 print("funded \(phone) with \(amount) \(services.configuration.currency) minor units (\(id)); balance now \(balance)")
