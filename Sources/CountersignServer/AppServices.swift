@@ -39,6 +39,7 @@ package struct AppServices: Sendable {
         )
         self.topUps = TopUpService(
             database: database, users: users, ledger: ledger, transactions: transactions, consumedTokens: ConsumedTokenSQLRepository(),
+            idempotencyKeys: IdempotencySQLRepository(),
             tokens: tokens, pins: pins, lock: lock, intents: intents, supplier: supplier, clock: clock, logger: logger
         )
         self.wallets = WalletService(database: database, users: users, ledger: ledger, transactions: transactions, clock: clock, currency: configuration.currency)

@@ -1,4 +1,5 @@
 @testable import CountersignServer
+import CountersignAPI
 import CountersignCore
 import Testing
 
@@ -34,5 +35,48 @@ struct RecoveryTests {
             #expect(try await server.wallet(user).cashback == 10)
             try await LedgerAudit.check(server.database)
         }
+    }
+}
+
+/// A top-up request that never hears back from its supplier (as if its process died) is settled by
+/// the sweeper, and a retry with the same Idempotency-Key replays that settlement instead of paying again.
+@Suite("Recovery with idempotency")
+struct IdempotentRecoveryTests {
+    @Test("retry after a stalled request replays the sweeper's settlement", arguments: TestEngines.all)
+    func stalledRequest(engine: DatabaseEngine) async throws {
+        let supplier = StalledSupplier()
+        try await LiveServer.run(engine, supplier: supplier) { server in
+            let user = try await server.signup()
+            _ = try await server.services.wallets.fund(phone: user.phone, amount: 10_000, reference: nil)
+            async let stalled = server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "order-9")
+            await supplier.gate.waitUntilCalled()
+            #expect(try await server.wallet(user).balance == 9_000, "debited, supplier not yet heard from")
+            #expect(try await server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "order-9").status == 409)
+
+            server.clock.advance(seconds: 121)
+            #expect(await server.services.pendingTopUpSweeper.sweep() == 1)
+            let retry = try await server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "order-9")
+            #expect(retry.status == 200)
+            #expect(retry.headers.first(name: "Idempotent-Replayed") == "true")
+            #expect(try retry.decode(TopUpResponse.self).data.status == "completed")
+            #expect(try await server.wallet(user).balance == 9_000, "charged once")
+
+            supplier.gate.open()
+            let late = try await stalled
+            #expect(late.status == 409, "the stalled request finds its top-up settled already")
+            #expect(try await server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "order-9").status == 200)
+            #expect(try await server.wallet(user).balance == 9_000)
+            try await LedgerAudit.check(server.database)
+        }
+    }
+}
+
+/// A supplier whose purchase call hangs until the test opens the gate, but whose status lookup
+/// reports the order delivered (the supplier did its part; our process never heard).
+final class StalledSupplier: AirtimeSupplier {
+    let gate = GatedSupplier()
+    func purchase(_ order: AirtimeOrder) async throws -> AirtimeOutcome { try await gate.purchase(order) }
+    func outcome(ofTransaction transactionId: String, order: AirtimeOrder) async throws -> AirtimeOutcome? {
+        .delivered(reference: "LOOKUP-\(transactionId)")
     }
 }

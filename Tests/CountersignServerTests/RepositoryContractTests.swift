@@ -109,24 +109,47 @@ struct RepositoryContractTests {
         }
     }
 
-    @Test("idempotency claims: new, in flight, replay, mismatch, released", arguments: TestEngines.all)
+    @Test("idempotency claims: new, in flight, replay, mismatch, released, abandoned and taken over", arguments: TestEngines.all)
     func idempotency(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
             _ = try await Self.makeUser("u3", on: database)
             let repository = IdempotencySQLRepository()
-            func claim(_ hash: String) async throws -> IdempotencyClaim {
-                try await database.transaction { sql in try await repository.claim(userId: "u3", key: "k", requestHash: hash, now: Self.now, on: sql) }
+            func claim(_ key: String, _ hash: String, at now: Int64 = Self.now) async throws -> IdempotencyClaim {
+                try await database.transaction { sql in
+                    try await repository.claim(userId: "u3", key: key, requestHash: hash, now: now, staleBefore: now - 300_000, on: sql)
+                }
             }
-            #expect(try await claim("h1") == .claimed)
-            #expect(try await claim("h1") == .inFlight)
-            #expect(try await claim("h2") == .mismatch)
+            func claimId(_ claim: IdempotencyClaim) throws -> String {
+                guard case .claimed(let id) = claim else { throw TestFailure("expected a claim, got \(claim)") }
+                return id
+            }
+            let first = try claimId(try await claim("k", "h1"))
+            #expect(try await claim("k", "h1") == .inFlight)
+            #expect(try await claim("k", "h2") == .mismatch)
             try await database.transaction { sql in try await repository.complete(userId: "u3", key: "k", status: 200, body: "{}", on: sql) }
-            #expect(try await claim("h1") == .replay(status: 200, body: "{}"))
-            try await database.transaction { sql in
-                _ = try await repository.claim(userId: "u3", key: "k2", requestHash: "h", now: Self.now, on: sql)
-                try await repository.release(userId: "u3", key: "k2", on: sql)
-            }
-            #expect(try await database.transaction { sql in try await repository.claim(userId: "u3", key: "k2", requestHash: "other", now: Self.now, on: sql) } == .claimed)
+            #expect(try await claim("k", "h1") == .replay(status: 200, body: "{}"))
+            _ = first
+
+            // Released before money moved: the key is free again.
+            let released = try claimId(try await claim("k2", "h"))
+            try await database.transaction { sql in try await repository.release(userId: "u3", key: "k2", claimId: released, on: sql) }
+            _ = try claimId(try await claim("k2", "other"))
+
+            // Abandoned before any debit: after five minutes a retry takes it over, and the dead
+            // request can no longer link a debit to it.
+            let dead = try claimId(try await claim("k3", "h"))
+            #expect(try await claim("k3", "h", at: Self.now + 60_000) == .inFlight)
+            let retry = try claimId(try await claim("k3", "h", at: Self.now + 300_001))
+            #expect(retry != dead)
+            let linkedByDead = try await database.transaction { sql in try await repository.link(userId: "u3", key: "k3", claimId: dead, transactionId: "tx-dead", on: sql) }
+            #expect(!linkedByDead)
+            let linkedByRetry = try await database.transaction { sql in try await repository.link(userId: "u3", key: "k3", claimId: retry, transactionId: "tx-retry", on: sql) }
+            #expect(linkedByRetry)
+
+            // Linked to a debit: never taken over nor released, however old; it waits for settlement.
+            #expect(try await claim("k3", "h", at: Self.now + 3_600_000) == .inFlight)
+            try await database.transaction { sql in try await repository.release(userId: "u3", key: "k3", claimId: retry, on: sql) }
+            #expect(try await claim("k3", "h", at: Self.now + 3_600_000) == .inFlight)
         }
     }
 

@@ -38,7 +38,11 @@ package struct UserController {
         let canonical = try Self.canonicalEncoder.encode(body)
         let hash = Base64URL.encode(Array(SHA256.hash(data: canonical)))
         let (idempotency, now) = (self.idempotency, clock.nowMillis())
-        let claim = try await database.transaction { sql in try await idempotency.claim(userId: userId, key: key, requestHash: hash, now: now, on: sql) }
+        let staleBefore = now - Self.abandonedClaimMillis
+        let claim = try await database.transaction { sql in
+            try await idempotency.claim(userId: userId, key: key, requestHash: hash, now: now, staleBefore: staleBefore, on: sql)
+        }
+        let claimId: String
         switch claim {
         case .replay(let status, let stored):
             var response = Response(status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: stored)))
@@ -48,20 +52,21 @@ package struct UserController {
             throw APIError.conflict("idempotency_in_flight", "A request with this Idempotency-Key is still being processed.")
         case .mismatch:
             throw APIError.unprocessable("idempotency_key_reused", "This Idempotency-Key was used with a different request body.")
-        case .claimed:
-            break
+        case .claimed(let id):
+            claimId = id
         }
         do {
-            let response = try await topUps.topUp(userId: userId, intent: intent, request: body)
-            let encoded = String(decoding: try JSONEncoder().encode(response), as: UTF8.self)
-            try await database.transaction { sql in try await idempotency.complete(userId: userId, key: key, status: 200, body: encoded, on: sql) }
-            return Self.json(encoded)
+            return try Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body, idempotency: IdempotencyTicket(key: key, claimId: claimId)))
         } catch {
-            // Refused before money moved: forget the key so the client may retry with it.
-            try? await database.transaction { sql in try await idempotency.release(userId: userId, key: key, on: sql) }
+            // Refused before money moved: forget the key so the client may retry with it. (A key
+            // linked to a debit is kept; the settlement completes it.)
+            try? await database.transaction { sql in try await idempotency.release(userId: userId, key: key, claimId: claimId, on: sql) }
             throw error
         }
     }
+
+    /// A claim this old that never moved money belonged to a request that died; a retry takes it over.
+    static let abandonedClaimMillis: Int64 = 5 * 60 * 1000
 
     /// `GET /user/wallet` → `{balance, cashback, currency}`.
     @Sendable func wallet(_ request: Request, context: AppRequestContext) async throws -> WalletResponse {
@@ -86,7 +91,7 @@ package struct UserController {
     }()
 
     static func json(_ value: TopUpResponse) throws -> Response {
-        json(String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
+        json(try TopUpResponse.encodedForReplay(value))
     }
 
     static func json(_ text: String) -> Response {

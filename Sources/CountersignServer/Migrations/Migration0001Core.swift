@@ -112,6 +112,7 @@ enum Migration0001Core {
             cashback_used BIGINT NOT NULL DEFAULT 0,
             cashback_earned BIGINT NOT NULL DEFAULT 0,
             external_reference TEXT,
+            idempotency_key TEXT,
             failure_code TEXT,
             created_at BIGINT NOT NULL,
             updated_at BIGINT NOT NULL
@@ -125,6 +126,8 @@ enum Migration0001Core {
             user_id TEXT NOT NULL REFERENCES users(id),
             idempotency_key TEXT NOT NULL,
             request_hash TEXT NOT NULL,
+            claim_id TEXT NOT NULL,
+            transaction_id TEXT,
             state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')),
             response_status BIGINT,
             response_body TEXT,

@@ -1,22 +1,32 @@
 /// What the store knows of an idempotency key when a request arrives with it.
 package enum IdempotencyClaim: Sendable, Equatable {
-    /// The key is new: this request owns it now and must complete or release it.
-    case claimed
+    /// The key is new (or was abandoned before any money moved): this request owns it under
+    /// `claimId` and must complete or release it.
+    case claimed(claimId: String)
     /// A request with this key finished: replay its response.
     case replay(status: Int, body: String)
-    /// A request with this key is still running.
+    /// A request with this key is still running, or its money is awaiting settlement.
     case inFlight
     /// The key was used with a different request body.
     case mismatch
 }
 
 /// Idempotency keys per user (`Idempotency-Key` header).
+///
+/// A key's life: claimed (in flight) → linked to the wallet transaction its request debited, in the
+/// debit's own database transaction → completed with the response in the settlement's transaction.
+/// A request that dies before the debit leaves an unlinked claim, which a retry may take over once it
+/// is `staleAfter` old; one that dies after it leaves a linked claim, which the pending top-up sweeper
+/// completes when it settles the money. Either way no key is stuck and no request is charged twice.
 package protocol IdempotencyRepository: Sendable {
-    func claim(userId: String, key: String, requestHash: String, now: Int64, on sql: any SQLExecutor) async throws -> IdempotencyClaim
+    /// Claims the key, or says why not. An unlinked claim created before `staleBefore` is taken over.
+    func claim(userId: String, key: String, requestHash: String, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> IdempotencyClaim
+    /// Links the claim to the wallet transaction it debited; false if the claim was taken over.
+    func link(userId: String, key: String, claimId: String, transactionId: String, on sql: any SQLExecutor) async throws -> Bool
     /// Stores the final response for replays.
     func complete(userId: String, key: String, status: Int, body: String, on sql: any SQLExecutor) async throws
-    /// Forgets a claim whose request was refused, so the client may retry with the same key.
-    func release(userId: String, key: String, on sql: any SQLExecutor) async throws
+    /// Forgets a claim whose request was refused before any money moved, so the client may retry.
+    func release(userId: String, key: String, claimId: String, on sql: any SQLExecutor) async throws
 }
 
 /// `IdempotencyRepository` in shared SQL; the primary key (user_id, idempotency_key) makes a
@@ -24,15 +34,17 @@ package protocol IdempotencyRepository: Sendable {
 package struct IdempotencySQLRepository: IdempotencyRepository {
     package init() {}
 
-    package func claim(userId: String, key: String, requestHash: String, now: Int64, on sql: any SQLExecutor) async throws -> IdempotencyClaim {
+    package func claim(userId: String, key: String, requestHash: String, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> IdempotencyClaim {
+        let claimId = Identifier.make("clm")
         let inserted = try await sql.query(
             """
-            INSERT INTO idempotency_keys (user_id, idempotency_key, request_hash, state, created_at) VALUES ($1, $2, $3, 'in_flight', $4)
+            INSERT INTO idempotency_keys (user_id, idempotency_key, request_hash, claim_id, state, created_at)
+            VALUES ($1, $2, $3, $4, 'in_flight', $5)
             ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING state
             """,
-            [.text(userId), .text(key), .text(requestHash), .integer(now)]
+            [.text(userId), .text(key), .text(requestHash), .text(claimId), .integer(now)]
         )
-        if !inserted.isEmpty { return .claimed }
+        if !inserted.isEmpty { return .claimed(claimId: claimId) }
         guard let row = try await sql.first(
             "SELECT request_hash, state, response_status, response_body FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2",
             [.text(userId), .text(key)]
@@ -41,10 +53,30 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
             return .inFlight
         }
         guard try row.string("request_hash") == requestHash else { return .mismatch }
-        guard try row.string("state") == "done", let status = try row.optionalInt("response_status"),
-              let body = try row.optionalString("response_body")
-        else { return .inFlight }
-        return .replay(status: Int(status), body: body)
+        if try row.string("state") == "done", let status = try row.optionalInt("response_status"), let body = try row.optionalString("response_body") {
+            return .replay(status: Int(status), body: body)
+        }
+        // An old claim that never moved money belonged to a request that died: take it over.
+        let takenOver = try await sql.query(
+            """
+            UPDATE idempotency_keys SET claim_id = $3, created_at = $4
+            WHERE user_id = $1 AND idempotency_key = $2 AND state = 'in_flight' AND transaction_id IS NULL AND created_at < $5
+            RETURNING claim_id
+            """,
+            [.text(userId), .text(key), .text(claimId), .integer(now), .integer(staleBefore)]
+        )
+        return takenOver.isEmpty ? .inFlight : .claimed(claimId: claimId)
+    }
+
+    package func link(userId: String, key: String, claimId: String, transactionId: String, on sql: any SQLExecutor) async throws -> Bool {
+        let rows = try await sql.query(
+            """
+            UPDATE idempotency_keys SET transaction_id = $4
+            WHERE user_id = $1 AND idempotency_key = $2 AND claim_id = $3 AND transaction_id IS NULL RETURNING claim_id
+            """,
+            [.text(userId), .text(key), .text(claimId), .text(transactionId)]
+        )
+        return !rows.isEmpty
     }
 
     package func complete(userId: String, key: String, status: Int, body: String, on sql: any SQLExecutor) async throws {
@@ -54,7 +86,11 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
         )
     }
 
-    package func release(userId: String, key: String, on sql: any SQLExecutor) async throws {
-        try await sql.execute("DELETE FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2 AND state = 'in_flight'", [.text(userId), .text(key)])
+    package func release(userId: String, key: String, claimId: String, on sql: any SQLExecutor) async throws {
+        // Never a key whose request moved money: its retry must replay, not pay again.
+        try await sql.execute(
+            "DELETE FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2 AND claim_id = $3 AND state = 'in_flight' AND transaction_id IS NULL",
+            [.text(userId), .text(key), .text(claimId)]
+        )
     }
 }

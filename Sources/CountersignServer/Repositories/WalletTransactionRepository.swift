@@ -13,6 +13,8 @@ package struct WalletTransaction: Sendable, Equatable {
     package var cashbackUsed: Int64
     package var cashbackEarned: Int64
     package var externalReference: String?
+    /// The `Idempotency-Key` of the request that created it, completed when it settles.
+    package var idempotencyKey: String?
     package var failureCode: String?
     package var createdAt: Int64
     package var updatedAt: Int64
@@ -39,13 +41,13 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         try await sql.execute(
             """
             INSERT INTO wallet_transactions (id, user_id, type, status, amount, currency, product_code, recipient_phone, supplier_slug,
-                authorized_by, cashback_used, cashback_earned, external_reference, failure_code, created_at, updated_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+                authorized_by, cashback_used, cashback_earned, external_reference, idempotency_key, failure_code, created_at, updated_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
             """,
             [
                 .text(t.id), .text(t.userId), .text(t.type), .text(t.status), .integer(t.amount), .text(t.currency),
                 .text(t.productCode), .text(t.recipientPhone), .text(t.supplierSlug), .text(t.authorizedBy),
-                .integer(t.cashbackUsed), .integer(t.cashbackEarned), .text(t.externalReference), .text(t.failureCode),
+                .integer(t.cashbackUsed), .integer(t.cashbackEarned), .text(t.externalReference), .text(t.idempotencyKey), .text(t.failureCode),
                 .integer(t.createdAt), .integer(t.updatedAt),
             ]
         )
@@ -100,6 +102,7 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
             recipientPhone: try row.optionalString("recipient_phone"), supplierSlug: try row.optionalString("supplier_slug"),
             authorizedBy: try row.optionalString("authorized_by"), cashbackUsed: try row.int("cashback_used"),
             cashbackEarned: try row.int("cashback_earned"), externalReference: try row.optionalString("external_reference"),
+            idempotencyKey: try row.optionalString("idempotency_key"),
             failureCode: try row.optionalString("failure_code"), createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
         )
     }

@@ -6,8 +6,12 @@ extension TopUpService {
     /// clearing, and records a pending transaction — all in one database transaction, so either
     /// everything is written or nothing is.
     /// `clearFailures`: the user has failed payment authentications to forget (a success resets them).
-    func debit(userId: String, intent: PaymentIntent, useCashback: Bool, authorization: Authorization, clearFailures: Bool = true) async throws -> WalletTransaction {
-        let (ledger, transactions, consumedTokens, users, now) = (self.ledger, self.transactions, self.consumedTokens, self.users, clock.nowMillis())
+    /// `idempotency`: the request's claimed key, linked to the new transaction in the same commit.
+    func debit(
+        userId: String, intent: PaymentIntent, useCashback: Bool, authorization: Authorization,
+        clearFailures: Bool = true, idempotency: IdempotencyTicket? = nil
+    ) async throws -> WalletTransaction {
+        let (ledger, transactions, consumedTokens, users, keys, now) = (self.ledger, self.transactions, self.consumedTokens, self.users, self.idempotencyKeys, clock.nowMillis())
         let walletId = ledger.accountId(userId: userId, kind: .wallet, currency: intent.currency)
         let cashbackId = ledger.accountId(userId: userId, kind: .cashback, currency: intent.currency)
         let lockSuffix = database.forUpdate
@@ -27,8 +31,13 @@ extension TopUpService {
                     id: Identifier.make("tx"), userId: userId, type: "topup", status: "pending", amount: intent.amount,
                     currency: intent.currency, productCode: intent.productCode, recipientPhone: intent.recipientPhone,
                     supplierSlug: intent.supplierSlug, authorizedBy: authorization.label, cashbackUsed: cashbackUsed,
-                    cashbackEarned: 0, externalReference: nil, failureCode: nil, createdAt: now, updatedAt: now
+                    cashbackEarned: 0, externalReference: nil, idempotencyKey: idempotency?.key, failureCode: nil, createdAt: now, updatedAt: now
                 )
+                if let idempotency {
+                    guard try await keys.link(userId: userId, key: idempotency.key, claimId: idempotency.claimId, transactionId: transaction.id, on: sql) else {
+                        throw APIError.conflict("idempotency_in_flight", "A request with this Idempotency-Key is still being processed.")
+                    }
+                }
                 var postings = [Posting(accountId: SystemAccount.supplierClearing(intent.currency), amount: intent.amount)]
                 if cashbackUsed > 0 { postings.append(Posting(accountId: cashbackId, amount: -cashbackUsed)) }
                 if intent.amount > cashbackUsed { postings.append(Posting(accountId: walletId, amount: -(intent.amount - cashbackUsed))) }
@@ -44,12 +53,12 @@ extension TopUpService {
 
     /// Completes (cashback credited) or fails (debit reversed) a pending top-up, in one transaction.
     func settle(_ pending: WalletTransaction, outcome: AirtimeOutcome) async throws -> TopUpResponse {
-        let (ledger, transactions, now) = (self.ledger, self.transactions, clock.nowMillis())
+        let (ledger, transactions, keys, now) = (self.ledger, self.transactions, self.idempotencyKeys, clock.nowMillis())
         let currency = pending.currency
         let walletId = ledger.accountId(userId: pending.userId, kind: .wallet, currency: currency)
         let cashbackId = ledger.accountId(userId: pending.userId, kind: .cashback, currency: currency)
         let clearing = SystemAccount.supplierClearing(currency)
-        let (balance, finished) = try await database.transaction { sql in
+        return try await database.transaction { sql in
             var finished = pending
             finished.updatedAt = now
             switch outcome {
@@ -75,8 +84,16 @@ extension TopUpService {
                 finished.status = "failed"
                 finished.failureCode = code
             }
-            return (try await ledger.balance(accountId: walletId, on: sql), finished)
+            let response = Self.response(finished, balance: try await ledger.balance(accountId: walletId, on: sql), outcome: outcome)
+            // The replay answer is stored with the money, so a retry after a crash replays it.
+            if let key = pending.idempotencyKey {
+                try await keys.complete(userId: pending.userId, key: key, status: 200, body: try TopUpResponse.encodedForReplay(response), on: sql)
+            }
+            return response
         }
+    }
+
+    static func response(_ finished: WalletTransaction, balance: Int64, outcome: AirtimeOutcome) -> TopUpResponse {
         let data = TopUpResponse.Data(
             transactionId: finished.id, status: finished.status, amount: finished.amount, balance: balance,
             timestamp: WallClock.iso8601(millis: finished.createdAt),

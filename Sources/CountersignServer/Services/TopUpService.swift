@@ -1,4 +1,5 @@
 import CountersignAPI
+import Foundation
 import CountersignCore
 import Logging
 import WebAuthn
@@ -11,6 +12,7 @@ package struct TopUpService: Sendable {
     let ledger: any LedgerRepository
     let transactions: any WalletTransactionRepository
     let consumedTokens: any ConsumedTokenRepository
+    let idempotencyKeys: any IdempotencyRepository
     let tokens: VerificationTokens
     let pins: PinHasher
     let lock: PaymentLock
@@ -37,12 +39,13 @@ package struct TopUpService: Sendable {
         }
     }
 
-    /// Authorizes and executes one top-up; returns the HTTP status and response.
-    package func topUp(userId: String, intent: PaymentIntent, request: TopUpRequest) async throws -> TopUpResponse {
+    /// Authorizes and executes one top-up. With `idempotency`, the claimed key is linked to the debit
+    /// and completed with the response when the top-up settles, in the same commits as the money.
+    package func topUp(userId: String, intent: PaymentIntent, request: TopUpRequest, idempotency: IdempotencyTicket? = nil) async throws -> TopUpResponse {
         let (authorization, user) = try await authorize(userId: userId, intent: intent, request: request)
         let pending = try await debit(
             userId: userId, intent: intent, useCashback: request.useCashback ?? false, authorization: authorization,
-            clearFailures: user.failedPaymentAuths > 0
+            clearFailures: user.failedPaymentAuths > 0, idempotency: idempotency
         )
         let order = AirtimeOrder(
             transactionId: pending.id, network: AirtimeNetwork(rawValue: intent.supplierSlug) ?? .mtn,
@@ -78,5 +81,18 @@ package struct TopUpService: Sendable {
             throw try await lock.recordFailure(userId: userId, failure: .authorizationFailed)
         }
         return (.pin, user)
+    }
+}
+
+/// An idempotency key this request has claimed.
+package struct IdempotencyTicket: Sendable {
+    package let key: String
+    package let claimId: String
+}
+
+extension TopUpResponse {
+    /// The JSON stored for replays and sent to the client.
+    package static func encodedForReplay(_ response: TopUpResponse) throws -> String {
+        String(decoding: try JSONEncoder().encode(response), as: UTF8.self)
     }
 }

@@ -66,7 +66,7 @@ package struct WalletService: Sendable {
             try await transactions.insert(WalletTransaction(
                 id: id, userId: user.id, type: "funding", status: "completed", amount: amount, currency: currency,
                 productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0,
-                cashbackEarned: 0, externalReference: reference, failureCode: nil, createdAt: now, updatedAt: now
+                cashbackEarned: 0, externalReference: reference, idempotencyKey: nil, failureCode: nil, createdAt: now, updatedAt: now
             ), on: sql)
             return (id, try await ledger.balance(accountId: wallet, on: sql))
         }
