@@ -104,7 +104,6 @@ struct PostgresExecutor: SQLExecutor {
         switch cell.dataType {
         case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
         case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
-        case .numeric: return .integer(Int64(try cell.decode(String.self)) ?? 0)
         default: return .text(try cell.decode(String.self))
         }
     }

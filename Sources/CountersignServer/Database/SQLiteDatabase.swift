@@ -179,14 +179,15 @@ struct SQLiteExecutor: SQLExecutor {
                     case .integer(let value): values[column.name] = .integer(Int64(value))
                     case .text(let value): values[column.name] = .text(value)
                     case .null: values[column.name] = .null
-                    case .float(let value): values[column.name] = .integer(Int64(value))
-                    case .blob: values[column.name] = .null
+                    // The schema stores no REAL or BLOB: leave the column out, so reading it fails
+                    // loudly as a decoding error instead of yielding a coerced value.
+                    case .float, .blob: continue
                     }
                 }
                 rows.append(SQLRow(values: values))
             }
         } catch let error as SQLiteError {
-            if case .constraint = error.reason { throw DatabaseError.constraintViolation(error.message) }
+            // `.constraint` and its extended codes (`.constraintCheckFailed`, …).
             if "\(error.reason)".hasPrefix("constraint") { throw DatabaseError.constraintViolation(error.message) }
             throw DatabaseError.engine(error.description)
         }

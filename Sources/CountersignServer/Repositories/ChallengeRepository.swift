@@ -66,9 +66,9 @@ package struct ChallengeSQLRepository: ChallengeRepository {
     }
 
     static func challenge(from row: SQLRow) throws -> StoredChallenge {
-        StoredChallenge(
-            challenge: try row.string("challenge"), userId: try row.string("user_id"),
-            purpose: ChallengePurpose(rawValue: try row.string("purpose")) ?? .authentication,
+        guard let purpose = ChallengePurpose(rawValue: try row.string("purpose")) else { throw DatabaseError.decoding(column: "purpose") }
+        return StoredChallenge(
+            challenge: try row.string("challenge"), userId: try row.string("user_id"), purpose: purpose,
             intent: try row.optionalString("intent"), intentDigest: try row.optionalString("intent_digest"),
             userVerification: try row.string("user_verification"), expiresAt: try row.int("expires_at")
         )

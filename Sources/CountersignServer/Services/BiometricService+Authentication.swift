@@ -93,7 +93,7 @@ extension BiometricService {
             }
             throw outcome
         }
-        let (token, _) = try await tokens.issue(
+        let token = try await tokens.issue(
             userId: userId, intentDigest: digest, credentialId: credential.id, now: now,
             lifetimeSeconds: configuration.verificationTokenSeconds
         )

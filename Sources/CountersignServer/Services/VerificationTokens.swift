@@ -37,13 +37,13 @@ package struct VerificationTokens: Sendable {
         self.keys = keys
     }
 
-    /// A signed token for `claims`.
-    package func issue(userId: String, intentDigest: String, credentialId: String, now: Int64, lifetimeSeconds: Int64) async throws -> (token: String, claims: VerificationClaims) {
+    /// A signed token letting `userId` pay once for the intent whose digest is `intentDigest`.
+    package func issue(userId: String, intentDigest: String, credentialId: String, now: Int64, lifetimeSeconds: Int64) async throws -> String {
         let claims = VerificationClaims(
             sub: userId, jti: Identifier.make("vt"), iat: now / 1000, exp: now / 1000 + lifetimeSeconds,
             aud: Self.audience, dig: intentDigest, cid: credentialId
         )
-        return (try await keys.sign(claims), claims)
+        return try await keys.sign(claims)
     }
 
     /// The claims of a token with a valid signature that has not expired at `now`.

@@ -1,6 +1,8 @@
 import CountersignAPI
 import CountersignClient
 import CountersignServer
+import Foundation
+import Synchronization
 import Testing
 import WebAuthn
 
@@ -87,8 +89,7 @@ enum TestPhones {
     static func next() -> String { "0803" + String(format: "%07d", counter.next()) }
 }
 
-import Foundation
-import Synchronization
+/// A process-wide counter.
 final class Counter: Sendable {
     private let value = Mutex(1_000)
     func next() -> Int { value.withLock { $0 += 1; return $0 } }
