@@ -68,6 +68,7 @@ let package = Package(
                 "CountersignAPI",
                 "CountersignCore",
                 "WebAuthn",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -97,6 +98,10 @@ let package = Package(
         .testTarget(
             name: "CountersignCoreTests",
             dependencies: ["CountersignCore"]
+        ),
+        .testTarget(
+            name: "CountersignClientTests",
+            dependencies: ["CountersignClient"]
         ),
         .testTarget(
             name: "CountersignServerTests",
