@@ -75,6 +75,8 @@ let package = Package(
         .executableTarget(
             name: "countersign",
             dependencies: [
+                "CountersignClient",
+                "CountersignCore",
                 "CountersignServer",
                 "WebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

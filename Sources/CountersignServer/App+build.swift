@@ -36,7 +36,7 @@ package enum CountersignApp {
         var app = Application(
             router: makeRouter(services),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "countersign"),
-            services: [database, services.pendingTopUpSweeper],
+            services: [database, services.pendingTopUpSweeper, services.transferProcessor, services.transferChangeListener],
             onServerRunning: onServerRunning,
             logger: logger
         )
@@ -58,6 +58,7 @@ package enum CountersignApp {
             topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
             database: services.database, clock: services.clock
         ).addRoutes(to: router.group("user").add(middleware: sessions))
+        TransferController(transfers: services.transfers).addRoutes(to: router.group("transfers").add(middleware: sessions))
         return router
     }
 }

@@ -10,11 +10,24 @@ package struct AppServices: Sendable {
     package let biometric: BiometricService
     package let topUps: TopUpService
     package let wallets: WalletService
+    package let transfers: TransferService
+    /// Opens when `prepareStore()` has migrated the schema.
+    package let storeReadiness = StoreReadiness()
     let logger: Logger
 
     /// The background settlement of top-ups a stopped process left pending.
     package var pendingTopUpSweeper: PendingTopUpSweeper {
         PendingTopUpSweeper(topUps: topUps, minimumAgeMillis: 120_000, interval: .seconds(60))
+    }
+
+    /// The background worker that moves transfers on.
+    package var transferProcessor: TransferProcessor {
+        TransferProcessor(transfers: transfers, storeReadiness: storeReadiness, ledger: LedgerSQLRepository(), walletTransactions: WalletTransactionSQLRepository(), logger: logger)
+    }
+
+    /// Brings transfer changes committed by other processes (PostgreSQL) to this one's streams.
+    package var transferChangeListener: TransferChangeListener {
+        TransferChangeListener(database: database, feed: transfers.feed, logger: logger)
     }
 
     init(configuration: ServerConfiguration, database: any Database, clock: WallClock, supplier: any AirtimeSupplier, pepper: [UInt8], tokenSecret: [UInt8], logger: Logger) async {
@@ -31,11 +44,16 @@ package struct AppServices: Sendable {
         self.clock = clock
         self.logger = logger
         self.accounts = AccountService(database: database, users: users, sessions: SessionSQLRepository(), ledger: ledger, pins: pins, clock: clock, configuration: configuration)
-        self.biometric = BiometricService(
+        let biometric = BiometricService(
             database: database, users: users, credentials: CredentialSQLRepository(), challenges: ChallengeSQLRepository(),
             tokens: tokens, lock: lock, intents: intents, clock: clock, configuration: configuration,
             registrationVerifier: RegistrationVerifier(relyingParty: relyingParty, attestationPolicy: configuration.acceptUnverifiedAttestation ? .verifiedOrUnverifiable : .verifiedOnly),
             assertionVerifier: AssertionVerifier(relyingParty: relyingParty)
+        )
+        self.biometric = biometric
+        self.transfers = TransferService(
+            database: database, users: users, credentials: CredentialSQLRepository(), transfers: TransferSQLRepository(), lock: lock,
+            biometric: biometric, feed: TransferFeed(), clock: clock, configuration: configuration
         )
         self.topUps = TopUpService(
             database: database, users: users, ledger: ledger, transactions: transactions, consumedTokens: ConsumedTokenSQLRepository(),
@@ -50,5 +68,6 @@ package struct AppServices: Sendable {
         try await Migrator.migrate(database, logger: logger)
         let (ledger, currency, now) = (LedgerSQLRepository(), configuration.currency, clock.nowMillis())
         try await database.transaction { sql in try await ledger.openSystemAccounts(currency: currency, now: now, on: sql) }
+        storeReadiness.open()
     }
 }

@@ -1,3 +1,4 @@
+import CountersignCore
 import WebAuthn
 
 /// Everything the server needs to run, resolved from flags, then environment, then defaults.
@@ -35,6 +36,16 @@ package struct ServerConfiguration: Sendable {
     package var currency = "NGN"
     /// The largest request body accepted, in bytes.
     package var maxBodyBytes = 64 * 1024
+    /// Transfer fees per currency (`--fee-schedule FILE`, JSON; see the README for the defaults).
+    package var feeSchedule = FeeSchedule.standard
+    /// How long a transfer quote may wait for the payer's signature, in seconds.
+    package var quoteSeconds: Int64 = 300
+    /// The background worker's pass interval when nothing wakes it, in milliseconds (lapsed quotes).
+    package var transferPollMillis: Int64 = 1_000
+    /// An event stream re-reads the store at least this often even without a signal, in seconds.
+    package var streamFallbackSeconds: Int64 = 5
+    /// An event stream is closed after this long; the client reconnects with `Last-Event-ID`.
+    package var streamMaxSeconds: Int64 = 300
     /// Secrets; nil means read or generate them in the data directory.
     package var tokenSecret: [UInt8]?
     package var pinPepper: [UInt8]?

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CountersignCore
 import CountersignServer
 import Foundation
 import Hummingbird
@@ -34,6 +35,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("user-verification"), help: "required (default) or preferred.")
     var userVerification: String?
 
+    @Option(name: .customLong("fee-schedule"), help: "A JSON file of transfer fees per currency (env COUNTERSIGN_FEE_SCHEDULE; see the README).")
+    var feeSchedule: String?
+
+    @Option(name: .customLong("quote-seconds"), help: "How long a transfer quote waits for authorization (default 300).")
+    var quoteSeconds: Int64?
+
+    @Option(name: .customLong("stream-fallback-seconds"), help: "How often an event stream re-reads the store without a change signal (default 5).")
+    var streamFallbackSeconds: Int64?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
     var logLevel: String?
 
@@ -53,6 +63,17 @@ struct Serve: AsyncParsableCommand {
             }
             configuration.userVerification = userVerification
         }
+        if let path = feeSchedule ?? environment["COUNTERSIGN_FEE_SCHEDULE"] {
+            configuration.feeSchedule = try Self.loadFeeSchedule(path)
+        }
+        if let quoteSeconds {
+            guard (30...3_600).contains(quoteSeconds) else { throw ValidationError("--quote-seconds must be between 30 and 3600") }
+            configuration.quoteSeconds = quoteSeconds
+        }
+        if let streamFallbackSeconds {
+            guard (1...3_600).contains(streamFallbackSeconds) else { throw ValidationError("--stream-fallback-seconds must be between 1 and 3600") }
+            configuration.streamFallbackSeconds = streamFallbackSeconds
+        }
         var logger = Logger(label: "countersign")
         logger.logLevel = (logLevel ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
         let database = try await CountersignApp.openDatabase(configuration, logger: logger)
@@ -62,5 +83,18 @@ struct Serve: AsyncParsableCommand {
             "rpId": "\(configuration.rpId)", "origins": "\(configuration.relyingParty.origins.sorted())",
         ])
         try await app.runService()
+    }
+
+    /// Reads and checks a fee schedule file, naming what is wrong.
+    static func loadFeeSchedule(_ path: String) throws -> FeeSchedule {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read the fee schedule \(path)") }
+        let schedule: FeeSchedule
+        do {
+            schedule = try JSONDecoder().decode(FeeSchedule.self, from: data)
+        } catch {
+            throw ValidationError("the fee schedule \(path) is not valid: \(error)")
+        }
+        if let problem = schedule.problem { throw ValidationError("the fee schedule \(path): \(problem)") }
+        return schedule
     }
 }

@@ -74,6 +74,17 @@ public struct FeeSchedule: Sendable, Hashable, Codable {
         return lines
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case rules, maximumAmount
+    }
+
+    /// Reads `{"rules": {"NGN": {"fixed", "basisPoints", "minimum", "maximum"}}, "maximumAmount"?}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rules = try container.decode([String: Rule].self, forKey: .rules)
+        maximumAmount = try container.decodeIfPresent(Int64.self, forKey: .maximumAmount) ?? 100_000_000_000
+    }
+
     /// `150` → `1.5%`.
     package static func percent(_ basisPoints: Int64) -> String {
         let whole = basisPoints / 100, fraction = basisPoints % 100

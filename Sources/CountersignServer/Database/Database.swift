@@ -40,6 +40,15 @@ package protocol Database: Service, Sendable {
 
     /// Runs `body` on a connection outside any explicit transaction (reads).
     func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+
+    /// Delivers the payload of every notification on `channel`, from any process on this store,
+    /// until cancelled or the connection fails (it throws then; the caller retries). SQLite has one
+    /// process per file and no notifications: it only waits for cancellation.
+    func listen(channel: String, onNotification: @escaping @Sendable (String) -> Void) async throws
+
+    /// Sends `payload` on `channel` when the transaction of `sql` commits (PostgreSQL `pg_notify`;
+    /// nothing on SQLite).
+    func notify(channel: String, payload: String, on sql: any SQLExecutor) async throws
 }
 
 extension Database {

@@ -53,6 +53,19 @@ package final class PostgresDatabase: Database {
         }
     }
 
+    package func listen(channel: String, onNotification: @escaping @Sendable (String) -> Void) async throws {
+        try await client.withConnection { connection in
+            try await connection.listen(on: channel) { notifications in
+                for try await notification in notifications { onNotification(notification.payload) }
+            }
+        }
+    }
+
+    package func notify(channel: String, payload: String, on sql: any SQLExecutor) async throws {
+        // pg_notify returns void, which has no text form: select a constant beside it.
+        try await sql.execute("SELECT 1 AS sent FROM (SELECT pg_notify($1, $2)) AS notified", [.text(channel), .text(payload)])
+    }
+
     /// Runs the connection pool until cancelled. A second call (the store shared by an operator
     /// session and a server) only waits: PostgresClient must be run exactly once.
     package func run() async throws {

@@ -148,6 +148,15 @@ package final class SQLiteDatabase: Database {
         try await close()
     }
 
+    package func listen(channel: String, onNotification: @escaping @Sendable (String) -> Void) async throws {
+        // One process owns the file; its own writers signal directly. Wait to be cancelled.
+        while !Task.isCancelled {
+            try await Task.sleep(for: .seconds(3600))
+        }
+    }
+
+    package func notify(channel: String, payload: String, on sql: any SQLExecutor) async throws {}
+
     /// Closes every connection; later calls do nothing.
     package func close() async throws {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }

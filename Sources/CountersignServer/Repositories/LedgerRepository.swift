@@ -17,8 +17,12 @@ package enum SystemAccount {
     package static func supplierClearing(_ currency: String) -> String { "sys:supplier_clearing:\(currency)" }
     /// Cashback paid out; goes negative by design.
     package static func cashbackExpense(_ currency: String) -> String { "sys:cashback_expense:\(currency)" }
+    /// Fees earned on transfers.
+    package static func transferFees(_ currency: String) -> String { "sys:transfer_fees:\(currency)" }
     /// Every system account id for `currency`.
-    package static func all(_ currency: String) -> [String] { [funding(currency), supplierClearing(currency), cashbackExpense(currency)] }
+    package static func all(_ currency: String) -> [String] {
+        [funding(currency), supplierClearing(currency), cashbackExpense(currency), transferFees(currency)]
+    }
 }
 
 /// Accounts and the double-entry postings that move money between them.

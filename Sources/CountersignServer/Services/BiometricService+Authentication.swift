@@ -104,7 +104,7 @@ extension BiometricService {
     }
 
     /// Runs the verifier (WebAuthn §7.2 steps 7–21) against the stored key.
-    private func checkAssertion(credential: StoredCredential, challenge: [UInt8], userVerificationRequired: Bool, clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) -> Result<VerifiedAssertion, WebAuthnError> {
+    func checkAssertion(credential: StoredCredential, challenge: [UInt8], userVerificationRequired: Bool, clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) -> Result<VerifiedAssertion, WebAuthnError> {
         Result { () throws(WebAuthnError) -> VerifiedAssertion in
             let publicKey = try CredentialPublicKey(cose: Base64URL.decode(credential.publicKey) ?? [])
             return try assertionVerifier.verify(
@@ -115,7 +115,7 @@ extension BiometricService {
         }
     }
 
-    private func flag(_ credential: StoredCredential, reason: String, now: Int64) async throws {
+    func flag(_ credential: StoredCredential, reason: String, now: Int64) async throws {
         let credentials = self.credentials
         try await database.transaction { sql in try await credentials.flag(id: credential.id, reason: reason, now: now, on: sql) }
     }

@@ -32,7 +32,7 @@ enum LedgerAudit {
     /// Row counts of every table money or authorization touches.
     static func snapshot(_ database: any Database) async throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
-        for table in ["users", "sessions", "credentials", "challenges", "consumed_tokens", "ledger_transactions", "postings", "wallet_transactions", "idempotency_keys"] {
+        for table in ["users", "sessions", "credentials", "challenges", "consumed_tokens", "ledger_transactions", "postings", "wallet_transactions", "idempotency_keys", "transfers", "transfer_events"] {
             counts[table] = try await count(table, database)
         }
         return counts

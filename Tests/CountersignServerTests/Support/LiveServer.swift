@@ -29,6 +29,8 @@ struct LiveServer: Sendable {
         configuration.pinHashRounds = 1_000
         configuration.tokenSecret = Array("test-token-secret-0123456789abcdef0123".utf8)
         configuration.pinPepper = Array("test-pin-pepper-0123456789abcdef012345".utf8)
+        configuration.transferPollMillis = 100
+        configuration.streamFallbackSeconds = 1
         return configuration
     }
 

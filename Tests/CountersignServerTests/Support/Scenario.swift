@@ -26,19 +26,8 @@ extension LiveServer {
 
     /// Registers a software device key for `user` (none attestation) over HTTP.
     func registerDevice(_ user: TestUser, attestation: DeviceAuthenticator.Attestation = .none) async throws -> TestUser {
-        let optionsResponse = try await client.post("/biometric/register/options", token: user.token)
-        try #require(optionsResponse.status == 200, "register options: \(optionsResponse.text)")
-        let options = try optionsResponse.decode(RegistrationOptionsResponse.self)
-        let device = DeviceAuthenticator(rpId: options.rp.id, origin: LiveServer.origin)
-        let registration = device.makeRegistration(challenge: try #require(Base64URL.decode(options.challenge)), attestation: attestation)
-        let body = RegistrationResponseJSON(
-            id: Base64URL.encode(device.credentialId), rawId: Base64URL.encode(device.credentialId),
-            response: .init(clientDataJSON: Base64URL.encode(registration.clientDataJSON), attestationObject: Base64URL.encode(registration.attestationObject), transports: ["internal"])
-        )
-        let verify = try await client.post("/biometric/register/verify", body, token: user.token)
-        try #require(verify.status == 201, "register verify: \(verify.text)")
         var user = user
-        user.device = device
+        user.device = try await client.registerDevice(token: user.token, attestation: attestation)
         return user
     }
 
@@ -56,11 +45,7 @@ extension LiveServer {
 
     /// The assertion body a device produces for `challenge`.
     func assertion(_ device: DeviceAuthenticator, challenge: String, userVerified: Bool = true) throws -> AuthenticationResponseJSON {
-        let signed = device.makeAssertion(challenge: try #require(Base64URL.decode(challenge)), userVerified: userVerified)
-        return AuthenticationResponseJSON(
-            id: Base64URL.encode(device.credentialId), rawId: Base64URL.encode(device.credentialId),
-            response: .init(clientDataJSON: Base64URL.encode(signed.clientDataJSON), authenticatorData: Base64URL.encode(signed.authenticatorData), signature: Base64URL.encode(signed.signature))
-        )
+        try APIClient.assertion(device, challenge: challenge, userVerified: userVerified)
     }
 
     /// Options → sign → verify: a verification token for the intent.
@@ -80,6 +65,33 @@ extension LiveServer {
     /// `GET /user/wallet`.
     func wallet(_ user: TestUser) async throws -> WalletResponse {
         try await client.get("/user/wallet", token: user.token).decode(WalletResponse.self)
+    }
+}
+
+extension APIClient {
+    /// Registers a new software device key (P-256) for the session `token`.
+    func registerDevice(token: String, attestation: DeviceAuthenticator.Attestation = .none) async throws -> DeviceAuthenticator {
+        let optionsResponse = try await post("/biometric/register/options", token: token)
+        try #require(optionsResponse.status == 200, "register options: \(optionsResponse.text)")
+        let options = try optionsResponse.decode(RegistrationOptionsResponse.self)
+        let device = DeviceAuthenticator(rpId: options.rp.id, origin: LiveServer.origin)
+        let registration = device.makeRegistration(challenge: try #require(Base64URL.decode(options.challenge)), attestation: attestation)
+        let body = RegistrationResponseJSON(
+            id: Base64URL.encode(device.credentialId), rawId: Base64URL.encode(device.credentialId),
+            response: .init(clientDataJSON: Base64URL.encode(registration.clientDataJSON), attestationObject: Base64URL.encode(registration.attestationObject), transports: ["internal"])
+        )
+        let verify = try await post("/biometric/register/verify", body, token: token)
+        try #require(verify.status == 201, "register verify: \(verify.text)")
+        return device
+    }
+
+    /// The assertion body `device` produces for `challenge` (base64url).
+    static func assertion(_ device: DeviceAuthenticator, challenge: String, userVerified: Bool = true) throws -> AuthenticationResponseJSON {
+        let signed = device.makeAssertion(challenge: try #require(Base64URL.decode(challenge)), userVerified: userVerified)
+        return AuthenticationResponseJSON(
+            id: Base64URL.encode(device.credentialId), rawId: Base64URL.encode(device.credentialId),
+            response: .init(clientDataJSON: Base64URL.encode(signed.clientDataJSON), authenticatorData: Base64URL.encode(signed.authenticatorData), signature: Base64URL.encode(signed.signature))
+        )
     }
 }
 

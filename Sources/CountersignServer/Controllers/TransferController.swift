@@ -1,0 +1,93 @@
+import CountersignAPI
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import WebAuthn
+
+/// `/transfers`: transfers with fee quotes, as live documents the server moves on.
+package struct TransferController {
+    let transfers: TransferService
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post(use: create)
+        group.get(":id", use: document)
+        group.get(":id/events", use: events)
+        group.post(":id/authorization", use: authorize)
+        group.post(":id/decline", use: decline)
+        group.post(":id/cancel", use: cancel)
+    }
+
+    /// `POST /transfers` with `Idempotency-Key` → 201 the new document; a retry with the same key
+    /// and body → 200 the current document with `Idempotent-Replayed: true`.
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let userId = try context.requireUser()
+        guard let key = request.headers[.idempotencyKey] else {
+            throw APIError.badRequest("missing_idempotency_key", "POST /transfers needs an Idempotency-Key header.")
+        }
+        guard (1...255).contains(key.utf8.count) else {
+            throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.")
+        }
+        let body = try await request.decodeJSON(as: CreateTransferRequest.self, context: context)
+        let hash = Base64URL.encode(Array(SHA256.hash(data: Array(try TransferSQLRepository.json(body).utf8))))
+        let (transfer, replayed) = try await transfers.create(payerId: userId, body, idempotencyKey: key, requestHash: hash)
+        var response = try Self.json(transfer.document, status: replayed ? .ok : .created)
+        if replayed { response.headers[HTTPField.Name.idempotentReplayed] = "true" }
+        return response
+    }
+
+    /// `GET /transfers/{id}` → the document; 404 unless it is the caller's.
+    @Sendable func document(_ request: Request, context: AppRequestContext) async throws -> TransferDocument {
+        try await transfers.transfer(payerId: try context.requireUser(), id: try context.parameters.require("id")).document
+    }
+
+    /// `GET /transfers/{id}/events` → `text/event-stream` of the document's versions; with
+    /// `Last-Event-ID: N`, every version after N first.
+    @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let transfer = try await transfers.transfer(payerId: try context.requireUser(), id: try context.parameters.require("id"))
+        var lastSent = max(0, transfer.sequence - 1)
+        if let header = request.headers[.lastEventID] {
+            guard let value = Int64(header.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+                throw APIError.badRequest("invalid_last_event_id", "Last-Event-ID must be a non-negative integer.")
+            }
+            lastSent = value
+        }
+        let stream = TransferEventStream(transfers: transfers, transferId: transfer.id, lastSent: lastSent)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"],
+            body: ResponseBody { writer in try await stream.write(to: &writer) }
+        )
+    }
+
+    /// `POST /transfers/{id}/authorization` with an AuthenticationResponseJSON → the document, `AUTHORIZED`.
+    @Sendable func authorize(_ request: Request, context: AppRequestContext) async throws -> TransferDocument {
+        var request = request
+        let body = try await request.decodeJSON(as: AuthenticationResponseJSON.self, context: context)
+        return try await transfers.authorize(payerId: try context.requireUser(), id: try context.parameters.require("id"), body).document
+    }
+
+    /// `POST /transfers/{id}/decline` → the document, `DECLINED`.
+    @Sendable func decline(_ request: Request, context: AppRequestContext) async throws -> TransferDocument {
+        try await transfers.decline(payerId: try context.requireUser(), id: try context.parameters.require("id")).document
+    }
+
+    /// `POST /transfers/{id}/cancel` → the document, `CANCELLED`.
+    @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> TransferDocument {
+        try await transfers.cancel(payerId: try context.requireUser(), id: try context.parameters.require("id")).document
+    }
+
+    static func json(_ document: TransferDocument, status: HTTPResponse.Status) throws -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: try TransferSQLRepository.json(document)))
+        )
+    }
+}
+
+extension HTTPField.Name {
+    static let lastEventID = Self("Last-Event-ID")!
+}
+
+extension TransferDocument: ResponseEncodable {}

@@ -1,0 +1,51 @@
+import CountersignCore
+import Hummingbird
+import NIOCore
+
+/// One client's Server-Sent Events stream of a transfer: every stored version after `lastSent`,
+/// in order, each as `id: <sequence>`, `event: transfer`, `data: <document>`; then live versions as
+/// they are committed, until a final status has been sent, the client goes away, or the stream
+/// reaches its maximum age (the client reconnects with `Last-Event-ID` and loses nothing).
+struct TransferEventStream: Sendable {
+    let transfers: TransferService
+    let transferId: String
+    /// The last sequence the client has; nothing at or before it is sent.
+    let lastSent: Int64
+
+    func write(to writer: inout any ResponseBodyWriter) async throws {
+        let watch = transfers.feed.watch(transferId)
+        defer { watch.cancel() }
+        let configuration = transfers.configuration
+        let fallback = Duration.seconds(configuration.streamFallbackSeconds)
+        let deadline = ContinuousClock.now + .seconds(configuration.streamMaxSeconds)
+        // The timer re-reads the store now and then, in case a signal was lost (a dropped LISTEN
+        // connection), and lets the stream send keep-alives and notice its deadline.
+        let timer = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: fallback)
+                watch.ring()
+            }
+        }
+        defer { timer.cancel() }
+        let (repository, database) = (transfers.transfers, transfers.database)
+        var lastSent = self.lastSent
+        var signals = watch.signals.makeAsyncIterator()
+        while ContinuousClock.now < deadline {
+            let after = lastSent
+            let events = try await database.read { sql in try await repository.events(transferId: transferId, after: after, on: sql) }
+            if events.isEmpty {
+                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+            }
+            for event in events {
+                try await writer.write(ByteBuffer(string: "id: \(event.sequence)\nevent: transfer\ndata: \(event.document)\n\n"))
+                lastSent = event.sequence
+                if event.status.isFinal {
+                    try await writer.finish(nil)
+                    return
+                }
+            }
+            guard await signals.next() != nil else { break }
+        }
+        try await writer.finish(nil)
+    }
+}

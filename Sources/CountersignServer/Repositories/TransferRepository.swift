@@ -1,0 +1,185 @@
+import CountersignAPI
+import CountersignCore
+import Foundation
+
+/// A transfer as the server stores it: the live document plus what only the server sees.
+package struct Transfer: Sendable, Equatable {
+    package var id: String
+    package var payerId: String
+    package var payeeId: String?
+    package var payeePhone: String
+    package var payeeName: String?
+    package var amount: Int64
+    package var currency: String
+    package var note: String?
+    package var status: TransferStatus
+    package var quote: TransferQuote?
+    /// When the quote lapses, epoch milliseconds (the quote's `expiresAt`, to the second).
+    package var quoteExpiresAt: Int64?
+    package var challenge: TransferChallenge?
+    package var failure: TransferFailure?
+    /// The credential whose signature authorized it.
+    package var authorizedBy: String?
+    /// The version; every change adds one and writes a `transfer_events` row.
+    package var sequence: Int64
+    package var idempotencyKey: String
+    /// SHA-256 of the canonical request, to tell a retry from a reuse of the key.
+    package var requestHash: String
+    package var createdAt: Int64
+    package var updatedAt: Int64
+
+    /// What the owner sees.
+    package var document: TransferDocument {
+        TransferDocument(
+            id: id, status: status, payeePhone: payeePhone, payeeName: payeeName, amount: amount, currency: currency, note: note,
+            quote: quote, challenge: status == .authorizationRequired ? challenge : nil, error: failure, sequence: sequence,
+            createdAt: WallClock.iso8601(millis: createdAt), updatedAt: WallClock.iso8601(millis: updatedAt)
+        )
+    }
+
+    /// This transfer moved to `status` at `now`: one version later.
+    package func moved(to status: TransferStatus, now: Int64, failure: TransferFailure? = nil) -> Transfer {
+        var next = self
+        next.status = status
+        if let failure { next.failure = failure }
+        next.sequence += 1
+        next.updatedAt = now
+        return next
+    }
+}
+
+/// Transfers and the ordered versions of each.
+package protocol TransferRepository: Sendable {
+    /// Inserts a new transfer and its first version; false if the payer used its idempotency key already.
+    func insert(_ transfer: Transfer, on sql: any SQLExecutor) async throws -> Bool
+    /// Writes `next` over the version before it and records the new version; false if the stored
+    /// transfer is no longer at `next.sequence - 1` (another process moved it first).
+    func save(_ next: Transfer, on sql: any SQLExecutor) async throws -> Bool
+    func find(id: String, on sql: any SQLExecutor) async throws -> Transfer?
+    func find(payerId: String, idempotencyKey: String, on sql: any SQLExecutor) async throws -> Transfer?
+    /// Claims the oldest transfer the server must move on: in a pending step, authorized, or with a
+    /// quote that lapsed by `now`. `lockSuffix` is `FOR UPDATE SKIP LOCKED` on PostgreSQL, so two
+    /// processes never claim the same one.
+    func claimWork(now: Int64, lockSuffix: String, on sql: any SQLExecutor) async throws -> Transfer?
+    /// The stored versions after `sequence`, oldest first, as (sequence, status, document JSON).
+    func events(transferId: String, after sequence: Int64, on sql: any SQLExecutor) async throws -> [TransferEvent]
+}
+
+/// One stored version of a transfer document.
+package struct TransferEvent: Sendable, Equatable {
+    package let sequence: Int64
+    package let status: TransferStatus
+    /// The document as JSON, exactly as streamed.
+    package let document: String
+}
+
+/// `TransferRepository` in shared SQL.
+package struct TransferSQLRepository: TransferRepository {
+    package init() {}
+
+    package func insert(_ t: Transfer, on sql: any SQLExecutor) async throws -> Bool {
+        let inserted = try await sql.query(
+            """
+            INSERT INTO transfers (id, payer_id, payee_phone, amount, currency, note, status, sequence, idempotency_key, request_hash, created_at, updated_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+            ON CONFLICT (payer_id, idempotency_key) DO NOTHING RETURNING id
+            """,
+            [
+                .text(t.id), .text(t.payerId), .text(t.payeePhone), .integer(t.amount), .text(t.currency), .text(t.note),
+                .text(t.status.rawValue), .integer(t.sequence), .text(t.idempotencyKey), .text(t.requestHash), .integer(t.createdAt), .integer(t.updatedAt),
+            ]
+        )
+        guard !inserted.isEmpty else { return false }
+        try await record(t, on: sql)
+        return true
+    }
+
+    package func save(_ t: Transfer, on sql: any SQLExecutor) async throws -> Bool {
+        let updated = try await sql.query(
+            """
+            UPDATE transfers SET status = $3, payee_id = $4, payee_name = $5, quote = $6, total_fees = $7, quote_expires_at = $8,
+                challenge = $9, error_code = $10, error_message = $11, authorized_by = $12, sequence = $2, updated_at = $13
+            WHERE id = $1 AND sequence = $2 - 1 RETURNING id
+            """,
+            [
+                .text(t.id), .integer(t.sequence), .text(t.status.rawValue), .text(t.payeeId), .text(t.payeeName),
+                .text(t.quote.map { String(decoding: $0.canonicalBytes, as: UTF8.self) }), t.quote.map { .integer($0.totalFees) } ?? .null,
+                t.quoteExpiresAt.map { .integer($0) } ?? .null, .text(try t.challenge.map(Self.json)),
+                .text(t.failure?.code), .text(t.failure?.message), .text(t.authorizedBy), .integer(t.updatedAt),
+            ]
+        )
+        guard !updated.isEmpty else { return false }
+        try await record(t, on: sql)
+        return true
+    }
+
+    package func find(id: String, on sql: any SQLExecutor) async throws -> Transfer? {
+        try await sql.first("SELECT * FROM transfers WHERE id = $1", [.text(id)]).map(Self.transfer(from:))
+    }
+
+    package func find(payerId: String, idempotencyKey: String, on sql: any SQLExecutor) async throws -> Transfer? {
+        try await sql.first("SELECT * FROM transfers WHERE payer_id = $1 AND idempotency_key = $2", [.text(payerId), .text(idempotencyKey)])
+            .map(Self.transfer(from:))
+    }
+
+    package func claimWork(now: Int64, lockSuffix: String, on sql: any SQLExecutor) async throws -> Transfer? {
+        try await sql.first(
+            """
+            SELECT * FROM transfers
+            WHERE status IN ('PENDING_PAYEE_LOOKUP', 'PENDING_QUOTE', 'AUTHORIZED')
+               OR (status = 'AUTHORIZATION_REQUIRED' AND quote_expires_at <= $1)
+            ORDER BY updated_at LIMIT 1\(lockSuffix)
+            """,
+            [.integer(now)]
+        ).map(Self.transfer(from:))
+    }
+
+    package func events(transferId: String, after sequence: Int64, on sql: any SQLExecutor) async throws -> [TransferEvent] {
+        try await sql.query(
+            "SELECT sequence, status, document FROM transfer_events WHERE transfer_id = $1 AND sequence > $2 ORDER BY sequence",
+            [.text(transferId), .integer(sequence)]
+        ).map { row in
+            guard let status = TransferStatus(rawValue: try row.string("status")) else { throw DatabaseError.decoding(column: "status") }
+            return TransferEvent(sequence: try row.int("sequence"), status: status, document: try row.string("document"))
+        }
+    }
+
+    /// The version row; its primary key (transfer, sequence) is a second guard against two writers.
+    private func record(_ t: Transfer, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            "INSERT INTO transfer_events (transfer_id, sequence, status, document, created_at) VALUES ($1, $2, $3, $4, $5)",
+            [.text(t.id), .integer(t.sequence), .text(t.status.rawValue), .text(try Self.json(t.document)), .integer(t.updatedAt)]
+        )
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func transfer(from row: SQLRow) throws -> Transfer {
+        guard let status = TransferStatus(rawValue: try row.string("status")) else { throw DatabaseError.decoding(column: "status") }
+        let decoder = JSONDecoder()
+        let quote = try row.optionalString("quote").map { text in
+            do { return try decoder.decode(TransferQuote.self, from: Data(text.utf8)) } catch { throw DatabaseError.decoding(column: "quote") }
+        }
+        let challenge = try row.optionalString("challenge").map { text in
+            do { return try decoder.decode(TransferChallenge.self, from: Data(text.utf8)) } catch { throw DatabaseError.decoding(column: "challenge") }
+        }
+        let failure = try row.optionalString("error_code").map { TransferFailure(code: $0, message: try row.optionalString("error_message") ?? "") }
+        return Transfer(
+            id: try row.string("id"), payerId: try row.string("payer_id"), payeeId: try row.optionalString("payee_id"),
+            payeePhone: try row.string("payee_phone"), payeeName: try row.optionalString("payee_name"), amount: try row.int("amount"),
+            currency: try row.string("currency"), note: try row.optionalString("note"), status: status, quote: quote,
+            quoteExpiresAt: try row.optionalInt("quote_expires_at"), challenge: challenge, failure: failure,
+            authorizedBy: try row.optionalString("authorized_by"), sequence: try row.int("sequence"),
+            idempotencyKey: try row.string("idempotency_key"), requestHash: try row.string("request_hash"),
+            createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
+        )
+    }
+}

@@ -1,0 +1,168 @@
+import CountersignAPI
+import CountersignCore
+import Logging
+import ServiceLifecycle
+import WebAuthn
+
+/// The background worker that moves transfers on: payee lookup, quote, execution, and the expiry
+/// of quotes nobody authorized. It takes one transfer at a time in its own transaction; on
+/// PostgreSQL the claim is `FOR UPDATE SKIP LOCKED`, so several server processes share the work
+/// and each step happens once. Every step is also guarded by the transfer's version.
+package struct TransferProcessor: Service {
+    let transfers: TransferService
+    let storeReadiness: StoreReadiness
+    let ledger: any LedgerRepository
+    let walletTransactions: any WalletTransactionRepository
+    let logger: Logger
+
+    /// Works until graceful shutdown: a pass whenever a transfer changes here (or, on PostgreSQL,
+    /// in another process), and at least every `pollInterval` for lapsed quotes.
+    package func run() async throws {
+        let signals = transfers.feed.workSignals
+        let interval = Duration.milliseconds(transfers.configuration.transferPollMillis)
+        try? await cancelWhenGracefulShutdown {
+            await storeReadiness.wait()
+            // A timer that rings the doorbell, so lapsed quotes expire without any other traffic.
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: interval)
+                        transfers.feed.nudgeWorker()
+                    }
+                }
+                for await _ in signals {
+                    await drain()
+                }
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Steps transfers until none is due; returns how many steps it took.
+    @discardableResult
+    package func drain() async -> Int {
+        var steps = 0
+        while !Task.isCancelled {
+            do {
+                guard let moved = try await step() else { return steps }
+                steps += 1
+                transfers.feed.signal(moved)
+            } catch {
+                if !Task.isCancelled { logger.error("transfer step failed", metadata: ["error": "\(error)"]) }
+                return steps
+            }
+        }
+        return steps
+    }
+
+    /// Claims one due transfer and moves it one step; returns its id, or nil when nothing is due.
+    package func step() async throws -> String? {
+        let (database, repository, now) = (transfers.database, transfers.transfers, transfers.clock.nowMillis())
+        let lockSuffix = database.engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        do {
+            return try await database.transaction { sql -> String? in
+                guard let current = try await repository.claimWork(now: now, lockSuffix: lockSuffix, on: sql) else { return nil }
+                let next = try await advance(current, now: now, on: sql)
+                guard try await transfers.commit(next, transfers: repository, on: sql) else { return nil }
+                return current.id
+            }
+        } catch let refused as ExecutionRefused {
+            // The money could not move: the transaction rolled back; record the failure on its own.
+            let failed = try await database.transaction { sql -> Bool in
+                guard let current = try await repository.find(id: refused.transferId, on: sql), current.status == .authorized else { return false }
+                return try await transfers.commit(current.moved(to: .failed, now: now, failure: refused.failure), transfers: repository, on: sql)
+            }
+            return failed ? refused.transferId : nil
+        }
+    }
+
+    /// The next version of `current`.
+    private func advance(_ current: Transfer, now: Int64, on sql: any SQLExecutor) async throws -> Transfer {
+        switch current.status {
+        case .pendingPayeeLookup:
+            return try await lookUpPayee(current, now: now, on: sql)
+        case .pendingQuote:
+            return try await quote(current, now: now, on: sql)
+        case .authorized:
+            return try await execute(current, now: now, on: sql)
+        case .authorizationRequired:
+            return current.moved(to: .expired, now: now)
+        case .success, .failed, .declined, .expired, .cancelled:
+            throw DatabaseError.decoding(column: "status")
+        }
+    }
+
+    private func lookUpPayee(_ current: Transfer, now: Int64, on sql: any SQLExecutor) async throws -> Transfer {
+        guard let payee = try await transfers.users.find(phone: current.payeePhone, on: sql), payee.id != current.payerId else {
+            return Self.failed(current, now: now, code: "payee_not_found", message: "No Countersign wallet is registered to \(current.payeePhone).")
+        }
+        var next = current.moved(to: .pendingQuote, now: now)
+        next.payeeId = payee.id
+        next.payeeName = payee.name
+        return next
+    }
+
+    private func quote(_ current: Transfer, now: Int64, on sql: any SQLExecutor) async throws -> Transfer {
+        let configuration = transfers.configuration
+        guard let fees = configuration.feeSchedule.fees(amount: current.amount, currency: current.currency) else {
+            return Self.failed(current, now: now, code: "unsupported_currency", message: "There is no fee schedule for \(current.currency).")
+        }
+        let usable = try await transfers.credentials.list(userId: current.payerId, on: sql).filter { $0.flaggedAt == nil }
+        guard !usable.isEmpty else {
+            return Self.failed(current, now: now, code: "no_registered_credential", message: "The payer has no usable device key.")
+        }
+        let totalFees = fees.reduce(0) { $0 + $1.amount }
+        // Whole seconds, so the signed `expiresAt` text and the stored deadline agree exactly.
+        let expiresAt = (now + configuration.quoteSeconds * 1000) / 1000 * 1000
+        let quote = TransferQuote(
+            quoteId: Identifier.make("qt"), transferId: current.id, payeePhone: current.payeePhone, amount: current.amount, fees: fees,
+            totalFees: totalFees, total: current.amount + totalFees, currency: current.currency, expiresAt: WallClock.iso8601(millis: expiresAt)
+        )
+        let nonce = Identifier.randomBytes(32)
+        var next = current.moved(to: .authorizationRequired, now: now)
+        next.quote = quote
+        next.quoteExpiresAt = expiresAt
+        next.challenge = TransferChallenge(
+            challenge: Base64URL.encode(quote.challenge(nonce: nonce)), nonce: Base64URL.encode(nonce), rpId: configuration.rpId,
+            allowCredentials: usable.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
+            userVerification: configuration.userVerification, timeout: Int(configuration.quoteSeconds * 1000)
+        )
+        return next
+    }
+
+    /// One ledger entry moves the total off the payer's wallet, the amount onto the payee's and
+    /// the fees onto the fee account; both wallets get a history line.
+    private func execute(_ current: Transfer, now: Int64, on sql: any SQLExecutor) async throws -> Transfer {
+        guard let quote = current.quote, let payeeId = current.payeeId else {
+            throw ExecutionRefused(transferId: current.id, failure: .init(code: "internal_inconsistency", message: "The authorized transfer has no quote or payee."))
+        }
+        let payer = ledger.accountId(userId: current.payerId, kind: .wallet, currency: current.currency)
+        let payee = ledger.accountId(userId: payeeId, kind: .wallet, currency: current.currency)
+        var postings = [Posting(accountId: payer, amount: -quote.total), Posting(accountId: payee, amount: quote.amount)]
+        if quote.totalFees > 0 { postings.append(Posting(accountId: SystemAccount.transferFees(current.currency), amount: quote.totalFees)) }
+        do {
+            try await ledger.post(LedgerEntry(kind: "transfer", reference: current.id, postings: postings), now: now, on: sql)
+        } catch LedgerError.insufficientFunds {
+            throw ExecutionRefused(transferId: current.id, failure: .init(code: "insufficient_funds", message: "The wallet balance is too low for this transfer and its fees."))
+        }
+        for (userId, type, amount, counterparty) in [(current.payerId, "transfer_out", quote.total, current.payeePhone), (payeeId, "transfer_in", quote.amount, nil)] {
+            try await walletTransactions.insert(WalletTransaction(
+                id: Identifier.make("tx"), userId: userId, type: type, status: "completed", amount: amount, currency: current.currency,
+                productCode: nil, recipientPhone: counterparty, supplierSlug: nil, authorizedBy: type == "transfer_out" ? current.authorizedBy : nil,
+                cashbackUsed: 0, cashbackEarned: 0, externalReference: current.id, idempotencyKey: nil, failureCode: nil, createdAt: now, updatedAt: now
+            ), on: sql)
+        }
+        return current.moved(to: .success, now: now)
+    }
+
+    private static func failed(_ current: Transfer, now: Int64, code: String, message: String) -> Transfer {
+        current.moved(to: .failed, now: now, failure: TransferFailure(code: code, message: message))
+    }
+}
+
+/// Execution was refused (the ledger would overdraw the payer): the step's transaction must roll
+/// back before the failure is recorded.
+struct ExecutionRefused: Error {
+    let transferId: String
+    let failure: TransferFailure
+}

@@ -1,0 +1,94 @@
+import CountersignAPI
+import CountersignCore
+import WebAuthn
+
+extension TransferService {
+    /// `AUTHORIZATION_REQUIRED` → `AUTHORIZED` on a device signature over the transfer's challenge,
+    /// which is `SHA-256(nonce ‖ canonical quote)`: the payer signed exactly the fees shown.
+    ///
+    /// A malformed body is 400 and changes nothing. A signature that does not verify, from a
+    /// credential that is not the payer's, or over another challenge ends the transfer in `FAILED`
+    /// (a refused authorization is never retried on the same quote) and counts towards the payment
+    /// lock. A lapsed quote ends it in `EXPIRED`.
+    package func authorize(payerId: String, id: String, _ body: AuthenticationResponseJSON) async throws -> Transfer {
+        guard body.type == "public-key" else { throw APIError.badRequest("invalid_type", "type must be public-key.") }
+        let rawId = try BiometricService.decode(body.rawId, field: "rawId")
+        let credentialId = Base64URL.encode(rawId)
+        guard body.id == credentialId else { throw APIError.badRequest("id_mismatch", "id must be the base64url of rawId.") }
+        let clientData = try BiometricService.decode(body.response.clientDataJSON, field: "response.clientDataJSON")
+        let authenticatorData = try BiometricService.decode(body.response.authenticatorData, field: "response.authenticatorData")
+        let signature = try BiometricService.decode(body.response.signature, field: "response.signature")
+        _ = try BiometricService.challenge(in: clientData)
+
+        let current = try await transfer(payerId: payerId, id: id)
+        let user = try await biometric.loadUser(payerId)
+        let (credentials, transfers, now) = (self.credentials, self.transfers, clock.nowMillis())
+        guard current.status == .authorizationRequired, let challenge = current.challenge, let expected = Base64URL.decode(challenge.challenge) else {
+            throw Self.invalidState(current)
+        }
+        if let expiresAt = current.quoteExpiresAt, now >= expiresAt {
+            if try await database.transaction({ sql in try await commit(current.moved(to: .expired, now: now), transfers: transfers, on: sql) }) {
+                feed.signal(id)
+            }
+            throw APIError.conflict("quote_expired", "The quote expired; start the transfer again.")
+        }
+        try lock.ensureUnlocked(user)
+
+        let credential = try await database.read { sql in try await credentials.find(id: credentialId, on: sql) }
+        let refusal: WebAuthnError?
+        var verified: VerifiedAssertion?
+        if let credential, credential.userId == payerId, credential.flaggedAt == nil {
+            switch biometric.checkAssertion(
+                credential: credential, challenge: expected, userVerificationRequired: challenge.userVerification == "required",
+                clientData: clientData, authenticatorData: authenticatorData, signature: signature
+            ) {
+            case .failure(let error): refusal = error
+            case .success(let assertion) where assertion.flags.backupEligible != credential.backupEligible:
+                refusal = WebAuthnError(.invalidBackupFlags, "backup eligibility differs from registration")
+            case .success(let assertion):
+                refusal = nil
+                verified = assertion
+            }
+        } else {
+            refusal = WebAuthnError(.credentialIdMismatch, "the credential is not one of the payer's usable credentials")
+        }
+        if let refusal, refusal.isMalformedInput {
+            throw APIError.badRequest(refusal.code.rawValue, refusal.message)
+        }
+        if let credential, let verified, refusal == nil {
+            let authorized = try await database.transaction { sql -> Transfer? in
+                guard try await credentials.recordUse(id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState, now: now, on: sql) else {
+                    return nil
+                }
+                var next = current.moved(to: .authorized, now: now)
+                next.authorizedBy = credential.id
+                guard try await commit(next, transfers: transfers, on: sql) else { throw Self.invalidState(current) }
+                if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: payerId, on: sql) }
+                return next
+            }
+            if let authorized {
+                feed.signal(id)
+                return authorized
+            }
+            // Another assertion moved the counter past ours meanwhile: a replay or a cloned key.
+            try await biometric.flag(credential, reason: WebAuthnError.Code.signCountRegression.rawValue, now: now)
+        }
+        throw try await fail(current, credential: credential, refusal: refusal, now: now)
+    }
+
+    /// Ends the transfer in `FAILED`, flags a credential whose counter went back, counts the
+    /// failure; returns the error to answer with (401, or 423 if this failure locked payments).
+    private func fail(_ current: Transfer, credential: StoredCredential?, refusal: WebAuthnError?, now: Int64) async throws -> APIError {
+        let (transfers, credentials) = (self.transfers, self.credentials)
+        let failed = current.moved(to: .failed, now: now, failure: TransferFailure(code: "authorization_failed", message: "The device signature did not authorize this transfer."))
+        let answer = try await database.transaction { sql -> APIError in
+            _ = try await commit(failed, transfers: transfers, on: sql)
+            if let credential, refusal?.code == .signCountRegression {
+                try await credentials.flag(id: credential.id, reason: WebAuthnError.Code.signCountRegression.rawValue, now: now, on: sql)
+            }
+            return try await lock.recordFailure(userId: current.payerId, failure: APIError.authorizationFailed, on: sql)
+        }
+        feed.signal(current.id)
+        return answer
+    }
+}

@@ -1,0 +1,107 @@
+import CountersignAPI
+import CountersignCore
+import WebAuthn
+
+/// Transfers as the payer drives them: create, read, and the commands authorize, decline and
+/// cancel. Every other move is the background worker's (`TransferProcessor`).
+package struct TransferService: Sendable {
+    let database: any Database
+    let users: any UserRepository
+    let credentials: any CredentialRepository
+    let transfers: any TransferRepository
+    let lock: PaymentLock
+    let biometric: BiometricService
+    let feed: TransferFeed
+    let clock: WallClock
+    let configuration: ServerConfiguration
+
+    /// The longest note a payer may attach.
+    static let maximumNoteLength = 140
+
+    /// Creates a transfer in `PENDING_PAYEE_LOOKUP`. A retry with the same key and request returns
+    /// the transfer the first call made (`replayed`); the same key with another request is 422.
+    package func create(payerId: String, _ request: CreateTransferRequest, idempotencyKey: String, requestHash: String) async throws -> (transfer: Transfer, replayed: Bool) {
+        guard let payee = PhoneNumber(request.payeePhone) else {
+            throw APIError.badRequest("invalid_phone", "payeePhone must be 7 to 15 digits, optionally starting with +.")
+        }
+        guard request.amount > 0, request.amount <= configuration.feeSchedule.maximumAmount else {
+            throw APIError.badRequest("invalid_amount", "amount must be between 1 and \(configuration.feeSchedule.maximumAmount) minor units.")
+        }
+        guard request.currency == configuration.currency else {
+            throw APIError.unprocessable("unsupported_currency", "Transfers are in \(configuration.currency) only.")
+        }
+        if let note = request.note {
+            guard note.count <= Self.maximumNoteLength, !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw APIError.badRequest("invalid_note", "note must be at most \(Self.maximumNoteLength) characters, without control characters.")
+            }
+        }
+        let payer = try await biometric.loadUser(payerId)
+        guard payer.phone != payee.value else { throw APIError.unprocessable("self_transfer", "You cannot send money to yourself.") }
+        let (credentials, transfers, now) = (self.credentials, self.transfers, clock.nowMillis())
+        let usable = try await database.read { sql in try await credentials.list(userId: payerId, on: sql) }.filter { $0.flaggedAt == nil }
+        guard !usable.isEmpty else {
+            throw APIError.unprocessable("no_registered_credential", "Register a device key before sending money.")
+        }
+        let transfer = Transfer(
+            id: Identifier.make("tr"), payerId: payerId, payeeId: nil, payeePhone: payee.value, payeeName: nil, amount: request.amount,
+            currency: request.currency, note: request.note, status: .pendingPayeeLookup, quote: nil, quoteExpiresAt: nil, challenge: nil,
+            failure: nil, authorizedBy: nil, sequence: 1, idempotencyKey: idempotencyKey, requestHash: requestHash, createdAt: now, updatedAt: now
+        )
+        let (stored, created) = try await database.transaction { sql -> (Transfer?, Bool) in
+            if try await transfers.insert(transfer, on: sql) { return (transfer, true) }
+            return (try await transfers.find(payerId: payerId, idempotencyKey: idempotencyKey, on: sql), false)
+        }
+        guard let stored else { throw APIError.conflict("idempotency_in_flight", "A request with this Idempotency-Key is still being processed.") }
+        guard stored.requestHash == requestHash else {
+            throw APIError.unprocessable("idempotency_key_reused", "This Idempotency-Key was used with a different request body.")
+        }
+        if created { feed.signal(stored.id) }
+        return (stored, !created)
+    }
+
+    /// The payer's transfer; 404 for anyone else, so ids reveal nothing.
+    package func transfer(payerId: String, id: String) async throws -> Transfer {
+        let transfers = self.transfers
+        guard id.utf8.count <= 64, let transfer = try await database.read({ sql in try await transfers.find(id: id, on: sql) }), transfer.payerId == payerId else {
+            throw APIError.notFound("not_found", "No such transfer.")
+        }
+        return transfer
+    }
+
+    /// The payer refuses the fees: `AUTHORIZATION_REQUIRED` → `DECLINED`.
+    package func decline(payerId: String, id: String) async throws -> Transfer {
+        try await command(payerId: payerId, id: id, to: .declined, allowedFrom: [.authorizationRequired])
+    }
+
+    /// The payer gives up before authorizing: a pending step or `AUTHORIZATION_REQUIRED` → `CANCELLED`.
+    package func cancel(payerId: String, id: String) async throws -> Transfer {
+        try await command(payerId: payerId, id: id, to: .cancelled, allowedFrom: [.pendingPayeeLookup, .pendingQuote, .authorizationRequired])
+    }
+
+    private func command(payerId: String, id: String, to status: TransferStatus, allowedFrom: Set<TransferStatus>) async throws -> Transfer {
+        let transfers = self.transfers
+        // The worker may move the transfer between our read and our write; the write is guarded
+        // by the version, so read again and retry a few times before answering.
+        for _ in 0..<5 {
+            let current = try await transfer(payerId: payerId, id: id)
+            guard allowedFrom.contains(current.status) else { throw Self.invalidState(current) }
+            let next = current.moved(to: status, now: clock.nowMillis())
+            if try await database.transaction({ sql in try await commit(next, transfers: transfers, on: sql) }) {
+                feed.signal(id)
+                return next
+            }
+        }
+        throw APIError.conflict("transfer_busy", "The transfer is changing; try again.")
+    }
+
+    /// Saves `next` over its previous version and announces it to other processes on commit.
+    func commit(_ next: Transfer, transfers: any TransferRepository, on sql: any SQLExecutor) async throws -> Bool {
+        guard try await transfers.save(next, on: sql) else { return false }
+        try await database.notify(channel: TransferChangeListener.channel, payload: next.id, on: sql)
+        return true
+    }
+
+    static func invalidState(_ transfer: Transfer) -> APIError {
+        APIError.conflict("invalid_state", "The transfer is \(transfer.status.rawValue); that command does not apply.")
+    }
+}
