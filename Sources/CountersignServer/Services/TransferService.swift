@@ -63,7 +63,7 @@ package struct TransferService: Sendable {
     package func transfer(payerId: String, id: String) async throws -> Transfer {
         let transfers = self.transfers
         guard id.utf8.count <= 64, let transfer = try await database.read({ sql in try await transfers.find(id: id, on: sql) }), transfer.payerId == payerId else {
-            throw APIError.notFound("not_found", "No such transfer.")
+            throw APIError.notFound("transfer_not_found", "No such transfer.")
         }
         return transfer
     }
