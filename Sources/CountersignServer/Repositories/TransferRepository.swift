@@ -57,10 +57,10 @@ package protocol TransferRepository: Sendable {
     func save(_ next: Transfer, on sql: any SQLExecutor) async throws -> Bool
     func find(id: String, on sql: any SQLExecutor) async throws -> Transfer?
     func find(payerId: String, idempotencyKey: String, on sql: any SQLExecutor) async throws -> Transfer?
-    /// Claims the oldest transfer the server must move on: in a pending step, authorized, or with a
-    /// quote that lapsed by `now`. `lockSuffix` is `FOR UPDATE SKIP LOCKED` on PostgreSQL, so two
-    /// processes never claim the same one.
-    func claimWork(now: Int64, lockSuffix: String, on sql: any SQLExecutor) async throws -> Transfer?
+    /// Claims the oldest transfer the server must move on (in a pending step, authorized, or with a
+    /// quote that lapsed by `now`), other than `excluding`, and returns its id. `lockSuffix` is
+    /// `FOR UPDATE SKIP LOCKED` on PostgreSQL, so two processes never claim the same one.
+    func claimWork(now: Int64, excluding: [String], lockSuffix: String, on sql: any SQLExecutor) async throws -> String?
     /// The stored versions after `sequence`, oldest first, as (sequence, status, document JSON).
     func events(transferId: String, after sequence: Int64, on sql: any SQLExecutor) async throws -> [TransferEvent]
 }
@@ -122,16 +122,19 @@ package struct TransferSQLRepository: TransferRepository {
             .map(Self.transfer(from:))
     }
 
-    package func claimWork(now: Int64, lockSuffix: String, on sql: any SQLExecutor) async throws -> Transfer? {
-        try await sql.first(
+    package func claimWork(now: Int64, excluding: [String], lockSuffix: String, on sql: any SQLExecutor) async throws -> String? {
+        // Only the id: a row that cannot be decoded is then the caller's to handle, not a claim error.
+        let placeholders = excluding.indices.map { "$\($0 + 2)" }.joined(separator: ", ")
+        let exclusion = excluding.isEmpty ? "" : " AND id NOT IN (\(placeholders))"
+        return try await sql.first(
             """
-            SELECT * FROM transfers
-            WHERE status IN ('PENDING_PAYEE_LOOKUP', 'PENDING_QUOTE', 'AUTHORIZED')
-               OR (status = 'AUTHORIZATION_REQUIRED' AND quote_expires_at <= $1)
+            SELECT id FROM transfers
+            WHERE (status IN ('PENDING_PAYEE_LOOKUP', 'PENDING_QUOTE', 'AUTHORIZED')
+               OR (status = 'AUTHORIZATION_REQUIRED' AND quote_expires_at <= $1))\(exclusion)
             ORDER BY updated_at LIMIT 1\(lockSuffix)
             """,
-            [.integer(now)]
-        ).map(Self.transfer(from:))
+            [.integer(now)] + excluding.map { .text($0) }
+        )?.string("id")
     }
 
     package func events(transferId: String, after sequence: Int64, on sql: any SQLExecutor) async throws -> [TransferEvent] {

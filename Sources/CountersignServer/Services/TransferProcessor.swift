@@ -2,6 +2,7 @@ import CountersignAPI
 import CountersignCore
 import Logging
 import ServiceLifecycle
+import Synchronization
 import WebAuthn
 
 /// The background worker that moves transfers on: payee lookup, quote, execution, and the expiry
@@ -14,6 +15,8 @@ package struct TransferProcessor: Service {
     let ledger: any LedgerRepository
     let walletTransactions: any WalletTransactionRepository
     let logger: Logger
+    /// Consecutive failed steps per transfer, in this process.
+    let attempts = StepAttempts()
 
     /// Works until graceful shutdown: a pass whenever a transfer changes here (or, on PostgreSQL,
     /// in another process), and at least every `pollInterval` for lapsed quotes.
@@ -59,20 +62,52 @@ package struct TransferProcessor: Service {
     package func step() async throws -> String? {
         let (database, repository, now) = (transfers.database, transfers.transfers, transfers.clock.nowMillis())
         let lockSuffix = database.engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        let parked = attempts.parked
         do {
             return try await database.transaction { sql -> String? in
-                guard let current = try await repository.claimWork(now: now, lockSuffix: lockSuffix, on: sql) else { return nil }
-                let next = try await advance(current, now: now, on: sql)
+                guard let id = try await repository.claimWork(now: now, excluding: parked, lockSuffix: lockSuffix, on: sql) else { return nil }
+                let current: Transfer, next: Transfer
+                do {
+                    guard let found = try await repository.find(id: id, on: sql) else { return nil }
+                    current = found
+                    next = try await advance(current, now: now, on: sql)
+                } catch let refused as ExecutionRefused {
+                    throw refused
+                } catch {
+                    throw StepFailed(transferId: id, underlying: error)
+                }
                 guard try await transfers.commit(next, transfers: repository, on: sql) else { return nil }
                 return current.id
             }
         } catch let refused as ExecutionRefused {
             // The money could not move: the transaction rolled back; record the failure on its own.
-            let failed = try await database.transaction { sql -> Bool in
-                guard let current = try await repository.find(id: refused.transferId, on: sql), current.status == .authorized else { return false }
-                return try await transfers.commit(current.moved(to: .failed, now: now, failure: refused.failure), transfers: repository, on: sql)
+            return try await fail(refused.transferId, refused.failure, now: now) ? refused.transferId : nil
+        } catch let failed as StepFailed {
+            // A transfer whose step keeps failing must not block the queue: after a few attempts it
+            // ends in FAILED (nothing has moved before execution commits).
+            guard attempts.record(failed.transferId) >= Self.maximumAttempts else { throw failed.underlying }
+            logger.error("transfer step failed repeatedly; failing the transfer", metadata: ["transfer": "\(failed.transferId)", "error": "\(failed.underlying)"])
+            let failure = TransferFailure(code: "processing_failed", message: "The transfer could not be processed; nothing was charged.")
+            do {
+                return try await fail(failed.transferId, failure, now: now) ? failed.transferId : nil
+            } catch {
+                // Not even readable: leave it to an operator, and stop claiming it in this process.
+                attempts.park(failed.transferId)
+                logger.critical("transfer cannot be read; parked for an operator", metadata: ["transfer": "\(failed.transferId)", "error": "\(error)"])
+                return nil
             }
-            return failed ? refused.transferId : nil
+        }
+    }
+
+    /// Attempts at one transfer's step before it is failed.
+    static let maximumAttempts = 3
+
+    /// Moves the transfer to `FAILED` in a transaction of its own, if it still may.
+    private func fail(_ transferId: String, _ failure: TransferFailure, now: Int64) async throws -> Bool {
+        let repository = transfers.transfers
+        return try await transfers.database.transaction { sql -> Bool in
+            guard let current = try await repository.find(id: transferId, on: sql), current.status.canMove(to: .failed) else { return false }
+            return try await transfers.commit(current.moved(to: .failed, now: now, failure: failure), transfers: repository, on: sql)
         }
     }
 
@@ -158,6 +193,35 @@ package struct TransferProcessor: Service {
     private static func failed(_ current: Transfer, now: Int64, code: String, message: String) -> Transfer {
         current.moved(to: .failed, now: now, failure: TransferFailure(code: code, message: message))
     }
+}
+
+/// A step threw for a reason other than a refusal (a bug, the store failing).
+struct StepFailed: Error {
+    let transferId: String
+    let underlying: any Error
+}
+
+/// Counts failed steps per transfer, and the transfers this process no longer claims.
+final class StepAttempts: Sendable {
+    private let state = Mutex<(counts: [String: Int], parked: Set<String>)>(([:], []))
+
+    /// Counts one more failure of `transferId` and returns the count.
+    func record(_ transferId: String) -> Int {
+        state.withLock { state in
+            state.counts[transferId, default: 0] += 1
+            return state.counts[transferId]!
+        }
+    }
+
+    /// Stops claiming `transferId` (at most 100 are kept; an operator must look at them).
+    func park(_ transferId: String) {
+        state.withLock { state in
+            if state.parked.count < 100 { state.parked.insert(transferId) }
+        }
+    }
+
+    /// The transfers not to claim.
+    var parked: [String] { state.withLock { Array($0.parked).sorted() } }
 }
 
 /// Execution was refused (the ledger would overdraw the payer): the step's transaction must roll

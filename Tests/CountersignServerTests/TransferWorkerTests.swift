@@ -1,0 +1,31 @@
+import CountersignAPI
+import CountersignCore
+import CountersignServer
+import Foundation
+import Testing
+
+/// The background worker keeps going when one transfer cannot be processed.
+@Suite("Transfer worker")
+struct TransferWorkerTests {
+    @Test("an unreadable transfer is set aside after a few attempts; the queue behind it moves on", arguments: TestEngines.all)
+    func poisonedTransfer(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let payer = try await server.fundedUser(balance: 100_000)
+            let payee = try await server.signup()
+            let broken = try await server.quotedTransfer(payer, to: payee.phone)
+            let healthy = try await server.quotedTransfer(payer, to: payee.phone)
+            // Damage the older transfer so that it is first in the queue and cannot be decoded.
+            try await server.database.transaction { sql in
+                try await sql.execute("UPDATE transfers SET status = 'AUTHORIZED', quote = '{broken' WHERE id = $1", [.text(broken.id)])
+            }
+            #expect(try await server.authorizeTransfer(payer, healthy).status == 200)
+            let done = try await server.awaitTransfer(payer, id: healthy.id) { $0.status.isFinal }
+            #expect(done.status == .success)
+            #expect(try await server.wallet(payee).balance == 10_000)
+            let events = try await server.database.read { sql in
+                try await sql.query("SELECT sequence FROM transfer_events WHERE transfer_id = $1", [.text(broken.id)])
+            }
+            #expect(events.count == 3, "the damaged transfer was not moved")
+        }
+    }
+}
