@@ -1,6 +1,7 @@
 import CountersignAPI
 import CountersignCore
 import CountersignServer
+import AsyncHTTPClient
 import Foundation
 import Testing
 
@@ -27,5 +28,28 @@ struct TransferWorkerTests {
             }
             #expect(events.count == 3, "the damaged transfer was not moved")
         }
+    }
+}
+
+@Suite("Transfer streams and shutdown")
+struct TransferStreamShutdownTests {
+    @Test("a graceful shutdown ends open event streams instead of waiting for them", arguments: TestEngines.all)
+    func shutdownEndsStreams(engine: DatabaseEngine) async throws {
+        // The stream's own HTTP client outlives the server, so only the server can end the stream.
+        let streamHTTP = HTTPClient(eventLoopGroupProvider: .singleton)
+        let stream = try await LiveServer.run(engine) { server in
+            let payer = try await server.fundedUser()
+            let payee = try await server.signup()
+            let document = try await server.quotedTransfer(payer, to: payee.phone)
+            let client = APIClient(baseURL: server.client.baseURL, http: streamHTTP)
+            let stream = try await EventStreamClient.open(client, path: "/transfers/\(document.id)/events", token: payer.token)
+            #expect(await stream.wait { !$0.isEmpty }.count == 1)
+            return (stream, ContinuousClock.now)
+        }
+        let shutdownTook = ContinuousClock.now - stream.1
+        #expect(await stream.0.waitForEnd(timeout: .seconds(1)), "the server ended the stream")
+        stream.0.close()
+        try await streamHTTP.shutdown()
+        #expect(shutdownTook < .seconds(15), "shutdown waited \(shutdownTook) for the open stream")
     }
 }

@@ -1,6 +1,7 @@
 import CountersignCore
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// One client's Server-Sent Events stream of a transfer: every stored version after `lastSent`,
 /// in order, each as `id: <sequence>`, `event: transfer`, `data: <document>`; then live versions as
@@ -30,7 +31,11 @@ struct TransferEventStream: Sendable {
         let (repository, database) = (transfers.transfers, transfers.database)
         var lastSent = self.lastSent
         var signals = watch.signals.makeAsyncIterator()
-        while ContinuousClock.now < deadline {
+        // A server shutting down ends its streams at once (clients reconnect elsewhere, with
+        // Last-Event-ID), rather than holding the drain open for the stream's lifetime.
+        let shutdown = Task { try? await gracefulShutdown(); watch.ring() }
+        defer { shutdown.cancel() }
+        while ContinuousClock.now < deadline, !Task.isShuttingDownGracefully {
             let after = lastSent
             let events = try await database.read { sql in try await repository.events(transferId: transferId, after: after, on: sql) }
             if events.isEmpty {
