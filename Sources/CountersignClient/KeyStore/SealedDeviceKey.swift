@@ -43,7 +43,10 @@ struct SealedDeviceKey: Codable, Equatable {
 
     /// Unseals the key with `pin`, checking every field the seal covers.
     func open(pin: String) throws -> DeviceAuthenticator {
-        guard kdf == "pbkdf2-sha256", iterations > 0 else { throw DeviceKeyStoreError.damaged("unknown key derivation") }
+        // A round count far beyond what any SDK writes would hang the unlock rather than protect anything.
+        guard kdf == "pbkdf2-sha256", (1...10_000_000).contains(iterations) else {
+            throw DeviceKeyStoreError.damaged("unknown key derivation or round count")
+        }
         guard let saltBytes = Base64URL.decode(salt), let check = Base64URL.decode(pinCheck),
               let sealed = Base64URL.decode(sealedKey), let credential = Base64URL.decode(credentialId)
         else { throw DeviceKeyStoreError.damaged("a binary field is not base64url") }
