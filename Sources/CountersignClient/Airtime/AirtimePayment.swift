@@ -1,0 +1,106 @@
+import CountersignAPI
+import CountersignCore
+
+/// The seed's airtime purchase: options → local authentication → signature → verify → top-up with
+/// the verification token, falling back to the PIN when the device path cannot finish.
+public struct AirtimePayment: Sendable {
+    /// Why the device path gave way to the PIN.
+    public enum PINFallbackReason: Sendable, Equatable {
+        /// The user has no registered device key (`no_registered_credential`).
+        case noRegisteredCredential
+        /// Local authentication did not succeed (no biometric, cancelled, failed).
+        case localAuth(LocalAuthError)
+        /// The device could not or would not sign.
+        case signing(SigningError)
+        /// The server did not accept the assertion; its code, e.g. `bad_signature`.
+        case verificationFailed(code: String)
+    }
+
+    /// How a purchase was authorized.
+    public enum Authorization: Sendable, Equatable {
+        /// With the device key's verification token.
+        case biometric
+        /// With the PIN, after the device path gave way for `reason`.
+        case pin(reason: PINFallbackReason)
+    }
+
+    /// A completed purchase.
+    public struct Receipt: Sendable, Equatable {
+        /// The server's answer to the top-up.
+        public var topUp: TopUpResponse
+        /// How it was authorized.
+        public var authorization: Authorization
+    }
+
+    private let client: CountersignAPIClient
+    private let authenticator: any LocalAuthenticator
+    private let signer: any TransactionSigner
+
+    /// A purchase flow over `client`, proving presence with `authenticator` and signing with `signer`.
+    public init(client: CountersignAPIClient, authenticator: any LocalAuthenticator, signer: any TransactionSigner) {
+        self.client = client
+        self.authenticator = authenticator
+        self.signer = signer
+    }
+
+    /// Buys `intent`'s airtime. When the device path cannot finish, `pin` is asked for the PIN with
+    /// the reason; nil (the user gave up) returns nil. Server refusals other than a failed
+    /// verification (e.g. 423 `payment_locked`, `insufficient_funds`) are thrown.
+    public func pay(
+        _ intent: AuthenticationOptionsRequest, useCashback: Bool? = nil, pin: @Sendable (PINFallbackReason) async -> String?
+    ) async throws -> Receipt? {
+        let reason: PINFallbackReason
+        switch try await verificationToken(for: intent) {
+        case .success(let token):
+            let request = topUp(intent, useCashback: useCashback, verificationToken: token)
+            return Receipt(topUp: try await client.topUp(request), authorization: .biometric)
+        case .failure(let fallback):
+            reason = fallback.reason
+        }
+        guard let entered = await pin(reason) else { return nil }
+        let request = topUp(intent, useCashback: useCashback, pin: entered)
+        return Receipt(topUp: try await client.topUp(request), authorization: .pin(reason: reason))
+    }
+
+    /// Seed steps 1–4: the verification token, or why the PIN must be used instead.
+    private func verificationToken(for intent: AuthenticationOptionsRequest) async throws -> Result<String, Fallback> {
+        let options: AuthenticationOptionsResponse
+        do {
+            options = try await client.authenticationOptions(intent)
+        } catch CountersignClientError.api(_, "no_registered_credential", _, _) {
+            return .failure(Fallback(reason: .noRegisteredCredential))
+        }
+        do {
+            _ = try await authenticator.authenticate(reason: "Buy \(intent.amount) minor units of airtime for \(intent.recipientPhone)")
+        } catch {
+            return .failure(Fallback(reason: .localAuth((error as? LocalAuthError) ?? .failed)))
+        }
+        let assertion: AuthenticationResponseJSON
+        do {
+            assertion = try signer.authorize(airtime: options)
+        } catch {
+            return .failure(Fallback(reason: .signing((error as? SigningError) ?? .keyUnavailable(String(describing: error)))))
+        }
+        let verified: AuthenticationVerifyResponse
+        do {
+            verified = try await client.verifyAuthentication(assertion)
+        } catch CountersignClientError.api(let status, let code, _, _) where status == 400 || status == 401 {
+            return .failure(Fallback(reason: .verificationFailed(code: code)))
+        }
+        guard verified.verified, let token = verified.verificationToken else {
+            return .failure(Fallback(reason: .verificationFailed(code: verified.code ?? "not_verified")))
+        }
+        return .success(token)
+    }
+
+    private struct Fallback: Error {
+        var reason: PINFallbackReason
+    }
+
+    private func topUp(_ intent: AuthenticationOptionsRequest, useCashback: Bool?, verificationToken: String? = nil, pin: String? = nil) -> TopUpRequest {
+        TopUpRequest(
+            amount: intent.amount, productCode: intent.productCode, recipientPhone: intent.recipientPhone,
+            supplierSlug: intent.supplierSlug, useCashback: useCashback, verificationToken: verificationToken, pin: pin
+        )
+    }
+}

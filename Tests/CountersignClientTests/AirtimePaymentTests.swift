@@ -1,0 +1,108 @@
+import CountersignAPI
+import CountersignClient
+import CountersignCore
+import Foundation
+import Testing
+
+@Suite("Airtime payment")
+struct AirtimePaymentTests {
+    static let intent = AuthenticationOptionsRequest(amount: 500, productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn")
+    static let optionsPath = "/biometric/auth/options?amount=500&productCode=AIRTIME_MTN&recipientPhone=08012345678&supplierSlug=mtn"
+    static let topUp = TopUpResponse(success: true, message: "Topup successful", data: .init(transactionId: "tx_1", status: "completed", amount: 500, balance: 4500, timestamp: "2026-01-01T00:00:00Z"))
+
+    static var options: String {
+        let options = AuthenticationOptionsResponse(
+            challenge: "Y2g", rpId: "localhost", allowCredentials: [CredentialDescriptor(id: "cred")], userVerification: "required", timeout: 60_000,
+            transaction: PaymentIntent(amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn"), nonce: "bm9uY2U"
+        )
+        return String(decoding: try! JSONEncoder().encode(options), as: UTF8.self)
+    }
+
+    static var topUpJSON: String { String(decoding: try! JSONEncoder().encode(topUp), as: UTF8.self) }
+
+    /// The body of `request` as a dictionary.
+    static func body(_ request: TransportRequest) throws -> [String: Any] {
+        let body = try #require(request.body)
+        return try #require(JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+    }
+
+    @Test("biometric path: options, local auth, signature, verify, top-up with the token and no PIN")
+    func biometric() async throws {
+        let transport = ScriptedTransport()
+        transport.expect("GET", Self.optionsPath, json: Self.options)
+        transport.expect("POST", "/biometric/auth/verify", json: #"{"verified":true,"verificationToken":"vt_1","expiresIn":300,"message":"ok"}"#)
+        transport.expect("POST", "/user/topup", json: Self.topUpJSON)
+        let payment = AirtimePayment(client: Fixture.client(transport), authenticator: FakeAuthenticator(.success(.biometric)), signer: FakeSigner(.success(Fixture.assertion)))
+        let receipt = try await payment.pay(Self.intent) { reason in
+            Issue.record("PIN asked for although the device path worked: \(reason)")
+            return nil
+        }
+        #expect(receipt?.authorization == .biometric)
+        #expect(receipt?.topUp == Self.topUp)
+        let topUp = try Self.body(transport.requests[2])
+        #expect(topUp["verificationToken"] as? String == "vt_1")
+        #expect(topUp["pin"] == nil)
+        #expect(transport.requests[2].header("Idempotency-Key") == "key-1")
+        transport.verifyAllUsed()
+    }
+
+    @Test("biometric fails: the PIN is asked for and the top-up carries it, with no token")
+    func pinAfterLocalAuthFails() async throws {
+        let transport = ScriptedTransport()
+        transport.expect("GET", Self.optionsPath, json: Self.options)
+        transport.expect("POST", "/user/topup", json: Self.topUpJSON)
+        let asked = Log<AirtimePayment.PINFallbackReason>()
+        let payment = AirtimePayment(client: Fixture.client(transport), authenticator: FakeAuthenticator(.failure(.failed)), signer: FakeSigner())
+        let receipt = try await payment.pay(Self.intent) { reason in
+            asked.append(reason)
+            return "1234"
+        }
+        #expect(asked.all == [.localAuth(.failed)])
+        #expect(receipt?.authorization == .pin(reason: .localAuth(.failed)))
+        let topUp = try Self.body(transport.requests[1])
+        #expect(topUp["pin"] as? String == "1234")
+        #expect(topUp["verificationToken"] == nil)
+        transport.verifyAllUsed()
+    }
+
+    @Test("no device key: the options refusal leads straight to the PIN, without a prompt")
+    func noDeviceKey() async throws {
+        let transport = ScriptedTransport()
+        transport.expect("GET", Self.optionsPath, status: 422, json: #"{"error":{"code":"no_registered_credential","message":"Register a device."}}"#)
+        transport.expect("POST", "/user/topup", json: Self.topUpJSON)
+        let payment = AirtimePayment(client: Fixture.client(transport), authenticator: FakeAuthenticator(), signer: FakeSigner())
+        let receipt = try await payment.pay(Self.intent) { _ in "1234" }
+        #expect(receipt?.authorization == .pin(reason: .noRegisteredCredential))
+        transport.verifyAllUsed()
+    }
+
+    @Test("the server rejects the assertion: PIN fallback; the user gives up: nothing is bought")
+    func verificationRejectedAndAbandoned() async throws {
+        let transport = ScriptedTransport()
+        transport.expect("GET", Self.optionsPath, json: Self.options)
+        transport.expect("POST", "/biometric/auth/verify", status: 401, json: #"{"verified":false,"message":"Signature verification failed.","code":"bad_signature"}"#)
+        let payment = AirtimePayment(client: Fixture.client(transport), authenticator: FakeAuthenticator(.success(.biometric)), signer: FakeSigner(.success(Fixture.assertion)))
+        let asked = Log<AirtimePayment.PINFallbackReason>()
+        let receipt = try await payment.pay(Self.intent) { reason in
+            asked.append(reason)
+            return nil
+        }
+        #expect(receipt == nil)
+        #expect(asked.all == [.verificationFailed(code: "bad_signature")])
+        transport.verifyAllUsed()
+    }
+
+    @Test("a locked payment is thrown, not turned into a PIN prompt")
+    func lockedIsThrown() async {
+        let transport = ScriptedTransport()
+        transport.expect("GET", Self.optionsPath, status: 423, json: #"{"error":{"code":"payment_locked","message":"Locked.","retryAfter":900}}"#)
+        let payment = AirtimePayment(client: Fixture.client(transport), authenticator: FakeAuthenticator(), signer: FakeSigner())
+        await #expect(throws: CountersignClientError.api(status: 423, code: "payment_locked", message: "Locked.", retryAfter: 900)) {
+            try await payment.pay(Self.intent) { _ in
+                Issue.record("PIN asked for while locked")
+                return nil
+            }
+        }
+        transport.verifyAllUsed()
+    }
+}
