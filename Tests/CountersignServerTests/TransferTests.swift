@@ -60,6 +60,8 @@ struct TransferTests {
             let payerHistory = try await server.client.get("/user/transactions", token: payer.token).decode(TransactionPage.self)
             #expect(payerHistory.transactions.first?.type == "transfer_out")
             #expect(payerHistory.transactions.first?.amount == 11_050)
+            #expect(payerHistory.transactions.first?.authorizedBy == "biometric")
+            #expect(payerHistory.transactions.first?.recipientPhone == payee.phone)
             let payeeHistory = try await server.client.get("/user/transactions", token: payee.token).decode(TransactionPage.self)
             #expect(payeeHistory.transactions.map(\.type) == ["transfer_in"])
             try await LedgerAudit.check(server.database)
