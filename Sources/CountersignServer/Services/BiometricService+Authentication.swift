@@ -20,14 +20,9 @@ extension BiometricService {
     }
 
     private func verifyAssertion(userId: String, _ body: AuthenticationResponseJSON) async throws -> AuthenticationVerifyResponse {
-        guard body.type == "public-key" else { throw APIError.badRequest("invalid_type", "type must be public-key.") }
-        let rawId = try Self.decode(body.rawId, field: "rawId")
-        let credentialId = Base64URL.encode(rawId)
-        guard body.id == credentialId else { throw APIError.badRequest("id_mismatch", "id must be the base64url of rawId.") }
-        let clientData = try Self.decode(body.response.clientDataJSON, field: "response.clientDataJSON")
-        let authenticatorData = try Self.decode(body.response.authenticatorData, field: "response.authenticatorData")
-        let signature = try Self.decode(body.response.signature, field: "response.signature")
-        let challengeText = try Self.challenge(in: clientData)
+        let decoded = try DecodedAssertion(body)
+        let (credentialId, clientData, authenticatorData, signature, challengeText) =
+            (decoded.credentialId, decoded.clientData, decoded.authenticatorData, decoded.signature, decoded.challenge)
 
         let (users, credentials, challenges, now) = (self.users, self.credentials, self.challenges, clock.nowMillis())
         let (user, credential, challenge) = try await database.read { sql -> (User?, StoredCredential?, StoredChallenge?) in

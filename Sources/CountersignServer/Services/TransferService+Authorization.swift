@@ -11,14 +11,7 @@ extension TransferService {
     /// (a refused authorization is never retried on the same quote) and counts towards the payment
     /// lock. A lapsed quote ends it in `EXPIRED`.
     package func authorize(payerId: String, id: String, _ body: AuthenticationResponseJSON) async throws -> Transfer {
-        guard body.type == "public-key" else { throw APIError.badRequest("invalid_type", "type must be public-key.") }
-        let rawId = try BiometricService.decode(body.rawId, field: "rawId")
-        let credentialId = Base64URL.encode(rawId)
-        guard body.id == credentialId else { throw APIError.badRequest("id_mismatch", "id must be the base64url of rawId.") }
-        let clientData = try BiometricService.decode(body.response.clientDataJSON, field: "response.clientDataJSON")
-        let authenticatorData = try BiometricService.decode(body.response.authenticatorData, field: "response.authenticatorData")
-        let signature = try BiometricService.decode(body.response.signature, field: "response.signature")
-        _ = try BiometricService.challenge(in: clientData)
+        let assertion = try DecodedAssertion(body)
 
         let current = try await transfer(payerId: payerId, id: id)
         let user = try await biometric.loadUser(payerId)
@@ -34,20 +27,20 @@ extension TransferService {
         }
         try lock.ensureUnlocked(user)
 
-        let credential = try await database.read { sql in try await credentials.find(id: credentialId, on: sql) }
+        let credential = try await database.read { sql in try await credentials.find(id: assertion.credentialId, on: sql) }
         let refusal: WebAuthnError?
         var verified: VerifiedAssertion?
         if let credential, credential.userId == payerId, credential.flaggedAt == nil {
             switch biometric.checkAssertion(
                 credential: credential, challenge: expected, userVerificationRequired: challenge.userVerification == "required",
-                clientData: clientData, authenticatorData: authenticatorData, signature: signature
+                clientData: assertion.clientData, authenticatorData: assertion.authenticatorData, signature: assertion.signature
             ) {
             case .failure(let error): refusal = error
-            case .success(let assertion) where assertion.flags.backupEligible != credential.backupEligible:
+            case .success(let checked) where checked.flags.backupEligible != credential.backupEligible:
                 refusal = WebAuthnError(.invalidBackupFlags, "backup eligibility differs from registration")
-            case .success(let assertion):
+            case .success(let checked):
                 refusal = nil
-                verified = assertion
+                verified = checked
             }
         } else {
             refusal = WebAuthnError(.credentialIdMismatch, "the credential is not one of the payer's usable credentials")
