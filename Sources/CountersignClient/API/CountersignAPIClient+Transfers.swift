@@ -34,12 +34,7 @@ extension CountersignAPIClient {
         var headers = ["Accept": "text/event-stream"]
         if let lastEventId { headers["Last-Event-ID"] = String(lastEventId) }
         let outgoing = try request("GET", Self.transferPath(id, "events"), headers: headers)
-        let response: TransportStream
-        do {
-            response = try await transport.stream(outgoing)
-        } catch {
-            throw CountersignClientError.transport(String(describing: error))
-        }
+        let response = try await reach { try await transport.stream(outgoing) }
         guard (200..<300).contains(response.status) else {
             let body = (try? await response.collect()) ?? []
             throw CountersignClientError.fromResponse(status: response.status, headers: response.headers, body: body)

@@ -46,16 +46,20 @@ public final class CountersignAPIClient: Sendable {
 
     /// Sends `request`; a 2xx answer is returned, anything else thrown as `CountersignClientError`.
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let response: TransportResponse
-        do {
-            response = try await transport.send(request)
-        } catch {
-            throw CountersignClientError.transport(String(describing: error))
-        }
+        let response = try await reach { try await transport.send(request) }
         guard (200..<300).contains(response.status) else {
             throw CountersignClientError.fromResponse(status: response.status, headers: response.headers, body: response.body)
         }
         return response
+    }
+
+    /// Runs `exchange`, turning its failure (no answer at all) into `.transport`.
+    func reach<Answer>(_ exchange: () async throws -> Answer) async throws -> Answer {
+        do {
+            return try await exchange()
+        } catch {
+            throw CountersignClientError.transport(String(describing: error))
+        }
     }
 
     /// Sends `request` and decodes the 2xx body as `T`.
