@@ -12,18 +12,22 @@ public final class CountersignAPIClient: Sendable {
     /// How many times a create (transfer, top-up) is sent again, with the same `Idempotency-Key`,
     /// after no answer or a server fault.
     public let createRetries: Int
+    /// How long an event stream may stay silent (no event, no keep-alive) before it counts as dropped.
+    public let streamIdleLimit: Duration
     private let token: Mutex<String?>
     private let makeIdempotencyKey: @Sendable () -> String
 
     /// A client over `transport`, optionally resuming a session; `idempotencyKey` makes the key of
-    /// each logical create (a random UUID unless given).
+    /// each logical create (a random UUID unless given). The idle limit of 60 s leaves room for
+    /// several missed keep-alives of a server that sends one every 15 to 20 seconds.
     public init(
-        transport: any HTTPTransport, sessionToken: String? = nil, createRetries: Int = 2,
+        transport: any HTTPTransport, sessionToken: String? = nil, createRetries: Int = 2, streamIdleLimit: Duration = .seconds(60),
         idempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) {
         self.transport = transport
         self.token = Mutex(sessionToken)
         self.createRetries = createRetries
+        self.streamIdleLimit = streamIdleLimit
         self.makeIdempotencyKey = idempotencyKey
     }
 
