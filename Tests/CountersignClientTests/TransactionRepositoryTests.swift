@@ -96,30 +96,6 @@ struct TransactionRepositoryTests {
         transport.verifyAllUsed()
     }
 
-    @Test("keep-alive comments keep a quiet stream alive")
-    func keepAliveResetsTheLimit() async throws {
-        let (bytes, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
-        let transport = ScriptedTransport()
-        transport.expectLiveStream("/transfers/tr_1/events", body: bytes)
-        let events = try await Fixture.client(transport, idleLimit: .milliseconds(300)).transferEvents(id: Fixture.transferId)
-        let feeder = Task {
-            for _ in 0..<8 {
-                continuation.yield(Array(": keep-alive\n".utf8))
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            continuation.yield(Array(Fixture.event(Fixture.document(.success, 5)).utf8))
-        }
-        var received: [String] = []
-        for try await event in events {
-            received.append(event.id ?? "")
-            break
-        }
-        // 400 ms of comments at 50 ms intervals outlast the 300 ms limit without ending the stream.
-        #expect(received == ["5"])
-        feeder.cancel()
-        transport.verifyAllUsed()
-    }
-
     @Test("the backoff doubles and stops at the maximum")
     func backoff() {
         let policy = ReconnectPolicy(maxAttempts: 5, initialDelay: .seconds(1), maxDelay: .seconds(8))

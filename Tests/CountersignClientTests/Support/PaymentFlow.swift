@@ -44,9 +44,9 @@ struct PaymentFlow {
     }
 }
 
-/// Waits, up to a second, until `condition` holds; cancellation and stream clean-up run on other tasks.
+/// Waits, up to about five seconds, until `condition` holds; cancellation and stream clean-up run on other tasks.
 func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<200 {
+    for _ in 0..<1000 {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(5))
     }
