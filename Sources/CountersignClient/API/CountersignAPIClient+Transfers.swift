@@ -28,8 +28,8 @@ extension CountersignAPIClient {
     }
 
     /// `GET /transfers/{id}/events`: one connection's server-sent events, resuming after
-    /// `lastEventId` when given. A non-2xx answer throws; a dropped connection, or one silent for
-    /// `streamIdleLimit`, ends the stream with an error. `TransactionRepository.documents` adds the reconnecting.
+    /// `lastEventId` when given. A non-2xx answer throws; a dropped connection, or one silent for a
+    /// window of `streamIdleLimit`, ends the stream with an error. `TransactionRepository.documents` adds the reconnecting.
     public func transferEvents(id: String, lastEventId: Int64? = nil) async throws -> AsyncThrowingStream<ServerSentEvent, any Error> {
         var headers = ["Accept": "text/event-stream"]
         if let lastEventId { headers["Last-Event-ID"] = String(lastEventId) }
@@ -39,7 +39,7 @@ extension CountersignAPIClient {
             let body = (try? await response.collect()) ?? []
             throw CountersignClientError.fromResponse(status: response.status, headers: response.headers, body: body)
         }
-        return ServerSentEventParser.events(in: response.body(idleLimit: streamIdleLimit))
+        return ServerSentEventParser.events(in: response.body(idleLimit: streamIdleLimit, wait: idleWait))
     }
 
     static func transferPath(_ id: String, _ action: String? = nil) -> String {

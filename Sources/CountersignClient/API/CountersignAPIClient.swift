@@ -14,16 +14,20 @@ public final class CountersignAPIClient: Sendable {
     public let createRetries: Int
     /// How long an event stream may stay silent (no event, no keep-alive) before it counts as dropped.
     public let streamIdleLimit: Duration
+    let idleWait: @Sendable (Duration) async throws -> Void
     private let token: Mutex<String?>
     private let makeIdempotencyKey: @Sendable () -> String
 
     /// A client over `transport`, optionally resuming a session; `idempotencyKey` makes the key of
-    /// each logical create (a random UUID unless given). The idle limit of 60 s leaves room for
-    /// several missed keep-alives of a server that sends one every 15 to 20 seconds.
+    /// each logical create (a random UUID unless given). The idle limit of 30 s leaves room for a
+    /// missed keep-alive of a server that sends one every 15 seconds; `idleWait` spends each idle
+    /// window (tests pass one they control).
     public init(
-        transport: any HTTPTransport, sessionToken: String? = nil, createRetries: Int = 2, streamIdleLimit: Duration = .seconds(60),
+        transport: any HTTPTransport, sessionToken: String? = nil, createRetries: Int = 2, streamIdleLimit: Duration = .seconds(30),
+        idleWait: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         idempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) {
+        self.idleWait = idleWait
         self.transport = transport
         self.token = Mutex(sessionToken)
         self.createRetries = createRetries

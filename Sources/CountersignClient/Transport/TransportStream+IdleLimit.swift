@@ -9,15 +9,16 @@ public struct StreamIdleTimeout: Error, Sendable, Equatable {
 }
 
 extension TransportStream {
-    /// The body, ending with `StreamIdleTimeout` when no chunk arrives for `limit`.
-    func body(idleLimit limit: Duration) -> AsyncThrowingStream<[UInt8], any Error> {
+    /// The body, ending with `StreamIdleTimeout` when a whole window of `limit` passes without a
+    /// chunk (so a dead connection is noticed after `limit` to `2 × limit`). `wait` spends each window.
+    func body(idleLimit limit: Duration, wait: @escaping @Sendable (Duration) async throws -> Void) -> AsyncThrowingStream<[UInt8], any Error> {
         let (output, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
-        let lastChunk = LastActivity()
+        let activity = Activity()
         let body = self.body
         let reader = Task {
             do {
                 for try await chunk in body {
-                    lastChunk.touch()
+                    activity.mark()
                     continuation.yield(chunk)
                 }
                 continuation.finish()
@@ -26,13 +27,16 @@ extension TransportStream {
             }
         }
         let watchdog = Task {
-            while !Task.isCancelled {
-                let silent = lastChunk.elapsed
-                if silent >= limit {
+            while true {
+                do {
+                    try await wait(limit)
+                } catch {
+                    return  // cancelled: the stream has ended
+                }
+                if !activity.takeMark() {
                     continuation.finish(throwing: StreamIdleTimeout(limit: limit))
                     return
                 }
-                try? await Task.sleep(for: limit - silent)
             }
         }
         continuation.onTermination = { _ in
@@ -43,11 +47,17 @@ extension TransportStream {
     }
 }
 
-/// When a stream last delivered something, shared by its reader and its watchdog.
-private final class LastActivity: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+/// Whether a stream delivered anything since the watchdog last looked.
+private final class Activity: Sendable {
+    private let marked = Mutex(false)
 
-    func touch() { instant.withLock { $0 = .now } }
+    func mark() { marked.withLock { $0 = true } }
 
-    var elapsed: Duration { instant.withLock { ContinuousClock.now - $0 } }
+    /// Whether anything arrived since the last call, clearing the mark.
+    func takeMark() -> Bool {
+        marked.withLock { marked in
+            defer { marked = false }
+            return marked
+        }
+    }
 }

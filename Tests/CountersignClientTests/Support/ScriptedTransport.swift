@@ -10,6 +10,7 @@ final class ScriptedTransport: HTTPTransport {
         enum Answer: Sendable {
             case response(TransportResponse)
             case stream(status: Int, chunks: [[UInt8]], end: StreamEnd)
+            case live(AsyncThrowingStream<[UInt8], any Error>)
             case noAnswer
         }
         var method: String
@@ -53,6 +54,11 @@ final class ScriptedTransport: HTTPTransport {
         append(Step(method: "GET", path: path, answer: .stream(status: status, chunks: chunks.map { Array($0.utf8) }, end: end), sourceLocation: sourceLocation))
     }
 
+    /// Expects a streaming `GET path` whose body the test produces as it goes.
+    func expectLiveStream(_ path: String, body: AsyncThrowingStream<[UInt8], any Error>, sourceLocation: SourceLocation = #_sourceLocation) {
+        append(Step(method: "GET", path: path, answer: .live(body), sourceLocation: sourceLocation))
+    }
+
     /// Every request sent so far.
     var requests: [TransportRequest] { sent.withLock { $0 } }
 
@@ -67,7 +73,7 @@ final class ScriptedTransport: HTTPTransport {
         switch try next(request) {
         case .response(let response): return response
         case .noAnswer: throw ConnectionLost()
-        case .stream: throw Unexpected()
+        case .stream, .live: throw Unexpected()
         }
     }
 
@@ -77,6 +83,8 @@ final class ScriptedTransport: HTTPTransport {
             return TransportStream(status: response.status, headers: response.headers, body: body([response.body], end: .close))
         case .stream(let status, let chunks, let end):
             return TransportStream(status: status, headers: ["Content-Type": "text/event-stream"], body: body(chunks, end: end))
+        case .live(let body):
+            return TransportStream(status: 200, headers: ["Content-Type": "text/event-stream"], body: body)
         case .noAnswer: throw ConnectionLost()
         }
     }
