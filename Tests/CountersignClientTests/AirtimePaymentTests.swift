@@ -46,19 +46,24 @@ struct AirtimePaymentTests {
         transport.verifyAllUsed()
     }
 
-    @Test("biometric fails: the PIN is asked for and the top-up carries it, with no token")
-    func pinAfterLocalAuthFails() async throws {
+    @Test("biometric fails or the device cannot sign: the PIN is asked for with the reason, and the top-up carries it, with no token", arguments: [
+        (LocalAuthError?.some(.failed), SigningError?.none, AirtimePayment.PINFallbackReason.localAuth(.failed)),
+        (nil, .noMatchingCredential, .signing(.noMatchingCredential)),
+    ])
+    func pinFallback(localAuth: LocalAuthError?, signing: SigningError?, reason: AirtimePayment.PINFallbackReason) async throws {
         let transport = ScriptedTransport()
         transport.expect("GET", Self.optionsPath, json: Self.options)
         transport.expect("POST", "/user/topup", json: Self.topUpJSON)
+        let authenticator = localAuth.map { FakeAuthenticator(.failure($0)) } ?? FakeAuthenticator(.success(.biometric))
+        let signer = signing.map { FakeSigner(.failure($0)) } ?? FakeSigner()
         let asked = Log<AirtimePayment.PINFallbackReason>()
-        let payment = AirtimePayment(client: Fixture.client(transport), authenticator: FakeAuthenticator(.failure(.failed)), signer: FakeSigner())
+        let payment = AirtimePayment(client: Fixture.client(transport), authenticator: authenticator, signer: signer)
         let receipt = try await payment.pay(Self.intent) { reason in
             asked.append(reason)
             return "1234"
         }
-        #expect(asked.all == [.localAuth(.failed)])
-        #expect(receipt?.authorization == .pin(reason: .localAuth(.failed)))
+        #expect(asked.all == [reason])
+        #expect(receipt?.authorization == .pin(reason: reason))
         let topUp = try Self.body(transport.requests[1])
         #expect(topUp["pin"] as? String == "1234")
         #expect(topUp["verificationToken"] == nil)

@@ -31,6 +31,7 @@ struct PaymentFlowTests {
         #expect(flow.initiate.screen.value == .editing)
         #expect(flow.details.screen.value == .idle)
         #expect(flow.verdict.screen.value == .idle)
+        #expect(await eventually { flow.transport.openStreams == 0 })
         flow.transport.verifyAllUsed()
     }
 
@@ -70,6 +71,23 @@ struct PaymentFlowTests {
         flow.expectCommand("decline", status: 409, json: #"{"error":{"code":"invalid_state","message":"Already expired."}}"#)
         #expect(await flow.details.choose(proceed: false) == .dashboard)
         #expect(flow.details.screen.value == .declineFailed(transferId: "tr_1", .api(status: 409, code: "invalid_state", message: "Already expired.", retryAfter: nil)))
+        flow.transport.verifyAllUsed()
+    }
+
+    @Test("leaving for the dashboard while the verdict is awaited closes the stream and clears the screen for good")
+    func leaveWhileWaiting() async throws {
+        let flow = PaymentFlow(authenticator: FakeAuthenticator(.success(.biometric)), signer: FakeSigner(.success(Fixture.assertion)))
+        flow.expectCommand("authorization", json: Fixture.json(Fixture.document(.authorized, 4)))
+        flow.transport.expectEvents([])
+        let verdict = Task { await flow.verdict.authorize(Fixture.document(.authorizationRequired, 3)) }
+        #expect(await eventually { flow.transport.openStreams == 1 })
+        flow.expectWallet()
+        await flow.finalize.finish()
+        #expect(await verdict.value == .idle)
+        #expect(await eventually { flow.transport.openStreams == 0 })
+        // The stopped wait ends as "status unknown" internally, but must not put that on the screen.
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(flow.verdict.screen.value == .idle)
         flow.transport.verifyAllUsed()
     }
 

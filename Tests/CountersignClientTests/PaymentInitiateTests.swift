@@ -18,6 +18,15 @@ struct PaymentInitiateTests {
         #expect(flow.transport.requests.isEmpty)
     }
 
+    @Test("values() gives the current state, then each change")
+    func stateStream() async {
+        let flow = PaymentFlow()
+        var states = flow.initiate.screen.values().makeAsyncIterator()
+        #expect(await states.next() == .editing)
+        _ = await flow.initiate.submit(CreateTransferRequest(payeePhone: "x", amount: 1, currency: "NGN"))
+        #expect(await states.next() == .invalid(.payeePhone))
+    }
+
     @Test("a refusal to create is shown with its code")
     func refused() async {
         let flow = PaymentFlow()

@@ -82,6 +82,58 @@ struct TransactionRepositoryTests {
         transport.verifyAllUsed()
     }
 
+    @Test("a connection silent for the idle limit (no keep-alive) counts as dropped and is resumed", .timeLimit(.minutes(1)))
+    func silenceIsADrop() async {
+        let transport = ScriptedTransport()
+        transport.expectEvents([Fixture.document(.pendingPayeeLookup, 1)])
+        transport.expectEvents([Fixture.document(.pendingQuote, 2), Fixture.document(.cancelled, 3)])
+        let started = ContinuousClock.now
+        let (sequences, error) = await Self.collect(Fixture.repository(transport, idleLimit: .milliseconds(100)).documents(Fixture.transferId))
+        #expect(sequences == [1, 2, 3])
+        #expect(error == nil)
+        #expect(ContinuousClock.now - started >= .milliseconds(100))
+        #expect(transport.requests.map { $0.header("Last-Event-ID") } == [nil, "1"])
+        transport.verifyAllUsed()
+    }
+
+    @Test("keep-alive comments keep a quiet stream open; a whole silent window ends it", .timeLimit(.minutes(1)))
+    func keepAlive() async throws {
+        // Each step waits for the other side, so the test runs the same on a loaded machine.
+        let chunks = Channel<[UInt8]?>(), pulls = Channel<Void>(), windows = Channel<Void>(), ticks = Channel<Void>()
+        let body = AsyncThrowingStream<[UInt8], any Error>(unfolding: {
+            await pulls.send(())
+            return await chunks.receive() ?? nil
+        })
+        let transport = ScriptedTransport()
+        transport.expectLiveStream(Self.path, body: body)
+        let client = CountersignAPIClient(transport: transport, sessionToken: "tok", idleWait: { _ in
+            await windows.send(())
+            await ticks.receive()
+        })
+        var events = try await client.transferEvents(id: Fixture.transferId).makeAsyncIterator()
+        await pulls.receive()
+        for _ in 0..<3 {
+            await windows.receive()
+            await chunks.send(Array(": keep-alive\n".utf8))
+            await pulls.receive()  // the reader has taken the comment
+            await ticks.send(())  // the window ends having seen it
+        }
+        await chunks.send(Array(Fixture.event(Fixture.document(.authorized, 4)).utf8))
+        #expect(try await events.next()?.id == "4")
+        await windows.receive()
+        await ticks.send(())  // the window that saw the event
+        await windows.receive()
+        await ticks.send(())  // a silent one
+        var ending: (any Error)?
+        do {
+            _ = try await events.next()
+        } catch {
+            ending = error
+        }
+        #expect((ending as? StreamIdleTimeout)?.limit == .seconds(30))
+        transport.verifyAllUsed()
+    }
+
     @Test("the backoff doubles and stops at the maximum")
     func backoff() {
         let policy = ReconnectPolicy(maxAttempts: 5, initialDelay: .seconds(1), maxDelay: .seconds(8))

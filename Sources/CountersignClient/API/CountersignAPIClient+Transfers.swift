@@ -28,23 +28,18 @@ extension CountersignAPIClient {
     }
 
     /// `GET /transfers/{id}/events`: one connection's server-sent events, resuming after
-    /// `lastEventId` when given. A non-2xx answer throws; a dropped connection ends the stream
-    /// with an error. `TransactionRepository.documents` adds the reconnecting.
+    /// `lastEventId` when given. A non-2xx answer throws; a dropped connection, or one silent for a
+    /// window of `streamIdleLimit`, ends the stream with an error. `TransactionRepository.documents` adds the reconnecting.
     public func transferEvents(id: String, lastEventId: Int64? = nil) async throws -> AsyncThrowingStream<ServerSentEvent, any Error> {
         var headers = ["Accept": "text/event-stream"]
         if let lastEventId { headers["Last-Event-ID"] = String(lastEventId) }
         let outgoing = try request("GET", Self.transferPath(id, "events"), headers: headers)
-        let response: TransportStream
-        do {
-            response = try await transport.stream(outgoing)
-        } catch {
-            throw CountersignClientError.transport(String(describing: error))
-        }
+        let response = try await reach { try await transport.stream(outgoing) }
         guard (200..<300).contains(response.status) else {
             let body = (try? await response.collect()) ?? []
             throw CountersignClientError.fromResponse(status: response.status, headers: response.headers, body: body)
         }
-        return ServerSentEventParser.events(in: response.body)
+        return ServerSentEventParser.events(in: response.body(idleLimit: streamIdleLimit, wait: idleWait))
     }
 
     static func transferPath(_ id: String, _ action: String? = nil) -> String {

@@ -12,18 +12,26 @@ public final class CountersignAPIClient: Sendable {
     /// How many times a create (transfer, top-up) is sent again, with the same `Idempotency-Key`,
     /// after no answer or a server fault.
     public let createRetries: Int
+    /// How long an event stream may stay silent (no event, no keep-alive) before it counts as dropped.
+    public let streamIdleLimit: Duration
+    let idleWait: @Sendable (Duration) async throws -> Void
     private let token: Mutex<String?>
     private let makeIdempotencyKey: @Sendable () -> String
 
     /// A client over `transport`, optionally resuming a session; `idempotencyKey` makes the key of
-    /// each logical create (a random UUID unless given).
+    /// each logical create (a random UUID unless given). The idle limit of 30 s leaves room for a
+    /// missed keep-alive of a server that sends one every 15 seconds; `idleWait` spends each idle
+    /// window (tests pass one they control).
     public init(
-        transport: any HTTPTransport, sessionToken: String? = nil, createRetries: Int = 2,
+        transport: any HTTPTransport, sessionToken: String? = nil, createRetries: Int = 2, streamIdleLimit: Duration = .seconds(30),
+        idleWait: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         idempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) {
+        self.idleWait = idleWait
         self.transport = transport
         self.token = Mutex(sessionToken)
         self.createRetries = createRetries
+        self.streamIdleLimit = streamIdleLimit
         self.makeIdempotencyKey = idempotencyKey
     }
 
@@ -46,16 +54,20 @@ public final class CountersignAPIClient: Sendable {
 
     /// Sends `request`; a 2xx answer is returned, anything else thrown as `CountersignClientError`.
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let response: TransportResponse
-        do {
-            response = try await transport.send(request)
-        } catch {
-            throw CountersignClientError.transport(String(describing: error))
-        }
+        let response = try await reach { try await transport.send(request) }
         guard (200..<300).contains(response.status) else {
             throw CountersignClientError.fromResponse(status: response.status, headers: response.headers, body: response.body)
         }
         return response
+    }
+
+    /// Runs `exchange`, turning its failure (no answer at all) into `.transport`.
+    func reach<Answer>(_ exchange: () async throws -> Answer) async throws -> Answer {
+        do {
+            return try await exchange()
+        } catch {
+            throw CountersignClientError.transport(String(describing: error))
+        }
     }
 
     /// Sends `request` and decodes the 2xx body as `T`.

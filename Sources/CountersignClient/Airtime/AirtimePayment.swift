@@ -33,14 +33,12 @@ public struct AirtimePayment: Sendable {
     }
 
     private let client: CountersignAPIClient
-    private let authenticator: any LocalAuthenticator
-    private let signer: any TransactionSigner
+    private let device: DeviceApproval
 
     /// A purchase flow over `client`, proving presence with `authenticator` and signing with `signer`.
     public init(client: CountersignAPIClient, authenticator: any LocalAuthenticator, signer: any TransactionSigner) {
         self.client = client
-        self.authenticator = authenticator
-        self.signer = signer
+        self.device = DeviceApproval(authenticator: authenticator, signer: signer)
     }
 
     /// Buys `intent`'s airtime. When the device path cannot finish, `pin` is asked for the PIN with
@@ -70,16 +68,14 @@ public struct AirtimePayment: Sendable {
         } catch CountersignClientError.api(_, "no_registered_credential", _, _) {
             return .failure(Fallback(reason: .noRegisteredCredential))
         }
-        do {
-            _ = try await authenticator.authenticate(reason: "Buy \(intent.amount) minor units of airtime for \(intent.recipientPhone)")
-        } catch {
-            return .failure(Fallback(reason: .localAuth((error as? LocalAuthError) ?? .failed)))
+        let approval = await device.approve(reason: "Buy \(intent.amount) minor units of airtime for \(intent.recipientPhone)") {
+            try $0.authorize(airtime: options)
         }
         let assertion: AuthenticationResponseJSON
-        do {
-            assertion = try signer.authorize(airtime: options)
-        } catch {
-            return .failure(Fallback(reason: .signing((error as? SigningError) ?? .keyUnavailable(String(describing: error)))))
+        switch approval {
+        case .success(let signed): assertion = signed
+        case .failure(.localAuth(let error)): return .failure(Fallback(reason: .localAuth(error)))
+        case .failure(.signing(let error)): return .failure(Fallback(reason: .signing(error)))
         }
         let verified: AuthenticationVerifyResponse
         do {

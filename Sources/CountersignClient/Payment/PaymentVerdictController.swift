@@ -39,15 +39,13 @@ public final class PaymentVerdictController: PaymentScreen {
     /// What the screen shows, for a view to render.
     public let screen = ScreenState<State>(.idle)
     private let repository: TransactionRepository
-    private let authenticator: any LocalAuthenticator
-    private let signer: any TransactionSigner
+    private let device: DeviceApproval
 
     /// A controller that proves presence with `authenticator`, signs with `signer` and talks to
     /// the server through `repository`.
     public init(repository: TransactionRepository, authenticator: any LocalAuthenticator, signer: any TransactionSigner) {
         self.repository = repository
-        self.authenticator = authenticator
-        self.signer = signer
+        self.device = DeviceApproval(authenticator: authenticator, signer: signer)
     }
 
     /// Runs the verdict screen for the `AUTHORIZATION_REQUIRED` `document` the payer agreed to,
@@ -69,20 +67,21 @@ public final class PaymentVerdictController: PaymentScreen {
             return .securityError(transferId: id, .inconsistentQuote)
         }
         screen.set(.authenticating)
-        do {
-            _ = try await authenticator.authenticate(reason: "Send \(quote.total) \(quote.currency) minor units to \(quote.payeePhone)")
-        } catch {
+        let approval = await device.approve(
+            reason: "Send \(quote.total) \(quote.currency) minor units to \(quote.payeePhone)", willSign: { screen.set(.signing) },
+            sign: { try $0.authorize(quote: quote, challenge: challenge) }
+        )
+        let assertion: AuthenticationResponseJSON
+        switch approval {
+        case .success(let signed):
+            assertion = signed
+        case .failure(let refusal):
             // Nothing was signed: cancelling ends the transfer now instead of when its quote lapses.
             _ = try? await repository.cancel(id)
-            return .abandoned(transferId: id, (error as? LocalAuthError) ?? .failed)
-        }
-        screen.set(.signing)
-        let assertion: AuthenticationResponseJSON
-        do {
-            assertion = try signer.authorize(quote: quote, challenge: challenge)
-        } catch {
-            _ = try? await repository.cancel(id)
-            return .securityError(transferId: id, (error as? SigningError) ?? .keyUnavailable(String(describing: error)))
+            switch refusal {
+            case .localAuth(let error): return .abandoned(transferId: id, error)
+            case .signing(let error): return .securityError(transferId: id, error)
+            }
         }
         screen.set(.authorizing(transferId: id))
         let after: Int64?

@@ -11,6 +11,8 @@ public final class ScreenState<State: Sendable>: Sendable {
         var observers: [@Sendable (State) -> Void] = []
         var continuations: [AsyncStream<State>.Continuation] = []
         var work: Task<Void, Never>?
+        // Raised by every run and reset: work started before is stale.
+        var generation: UInt64 = 0
     }
 
     private let initial: State
@@ -40,22 +42,30 @@ public final class ScreenState<State: Sendable>: Sendable {
         return stream
     }
 
-    /// Moves the screen to `value` and tells every observer.
+    /// Moves the screen to `value` and tells every observer. Work that `reset` (or a newer `run`)
+    /// stopped can no longer change the screen, so a late answer never reappears on a screen the
+    /// user has left.
     func set(_ value: State) {
-        let (observers, continuations) = storage.withLock {
+        let running = CurrentWork.id
+        let notify: ([@Sendable (State) -> Void], [AsyncStream<State>.Continuation])? = storage.withLock {
+            if let running, running.screen == ObjectIdentifier(self), running.generation != $0.generation { return nil }
             $0.value = value
             return ($0.observers, $0.continuations)
         }
+        guard let (observers, continuations) = notify else { return }
         for observer in observers { observer(value) }
         for continuation in continuations { continuation.yield(value) }
     }
 
     /// Runs `work` as the screen's current work and waits for it; `reset` cancels it.
     func run(_ work: @escaping @Sendable () async -> Void) async {
-        let task = Task { await work() }
-        storage.withLock {
-            $0.work?.cancel()
-            $0.work = task
+        let task = storage.withLock { storage in
+            storage.work?.cancel()
+            storage.generation &+= 1
+            let id = CurrentWork.ID(screen: ObjectIdentifier(self), generation: storage.generation)
+            let task = Task { await CurrentWork.$id.withValue(id) { await work() } }
+            storage.work = task
+            return task
         }
         await withTaskCancellationHandler {
             await task.value
@@ -67,13 +77,23 @@ public final class ScreenState<State: Sendable>: Sendable {
     /// Stops the running work and shows the initial state again.
     func reset() {
         let work = storage.withLock { storage in
-            let work = storage.work
-            storage.work = nil
-            return work
+            defer { storage.work = nil }
+            storage.generation &+= 1
+            return storage.work
         }
         work?.cancel()
         set(initial)
     }
+}
+
+/// Which screen's work, of which generation, the current task runs.
+private enum CurrentWork {
+    struct ID: Sendable {
+        var screen: ObjectIdentifier
+        var generation: UInt64
+    }
+
+    @TaskLocal static var id: ID?
 }
 
 /// A screen of the payment flow that the finalize step returns to its blank state.

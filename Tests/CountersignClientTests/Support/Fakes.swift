@@ -71,3 +71,40 @@ final class KeySource: Sendable {
         }
     }
 }
+
+/// A queue between the test and the code under test: `receive` waits until something was sent,
+/// or returns nil when its task is cancelled (a test past its time limit), so a broken hand-off
+/// fails the test instead of hanging the run.
+actor Channel<Item: Sendable> {
+    private var buffer: [Item] = []
+    private var waiting: [Int: CheckedContinuation<Item?, Never>] = [:]
+    private var order: [Int] = []
+    private var nextTicket = 0
+
+    func send(_ item: Item) {
+        guard let ticket = order.first else { return buffer.append(item) }
+        order.removeFirst()
+        waiting.removeValue(forKey: ticket)?.resume(returning: item)
+    }
+
+    @discardableResult
+    func receive() async -> Item? {
+        if !buffer.isEmpty { return buffer.removeFirst() }
+        nextTicket += 1
+        let ticket = nextTicket
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard !Task.isCancelled else { return continuation.resume(returning: nil) }
+                waiting[ticket] = continuation
+                order.append(ticket)
+            }
+        } onCancel: {
+            Task { await self.abandon(ticket) }
+        }
+    }
+
+    private func abandon(_ ticket: Int) {
+        order.removeAll { $0 == ticket }
+        waiting.removeValue(forKey: ticket)?.resume(returning: nil)
+    }
+}

@@ -52,13 +52,13 @@ enum Fixture {
     static let upToQuote = [document(.pendingPayeeLookup, 1), document(.pendingQuote, 2), document(.authorizationRequired, 3)]
 
     /// A client holding a session over `transport`, with predictable idempotency keys.
-    static func client(_ transport: ScriptedTransport) -> CountersignAPIClient {
-        CountersignAPIClient(transport: transport, sessionToken: "tok", idempotencyKey: { "key-1" })
+    static func client(_ transport: ScriptedTransport, idleLimit: Duration = .seconds(60)) -> CountersignAPIClient {
+        CountersignAPIClient(transport: transport, sessionToken: "tok", streamIdleLimit: idleLimit, idempotencyKey: { "key-1" })
     }
 
     /// A repository over `transport` that reconnects at once, at most `attempts` times in a row.
-    static func repository(_ transport: ScriptedTransport, attempts: Int = 2) -> TransactionRepository {
-        TransactionRepository(client: client(transport), reconnect: ReconnectPolicy(maxAttempts: attempts, initialDelay: .zero, maxDelay: .zero, sleep: { _ in }))
+    static func repository(_ transport: ScriptedTransport, attempts: Int = 2, idleLimit: Duration = .seconds(60)) -> TransactionRepository {
+        TransactionRepository(client: client(transport, idleLimit: idleLimit), reconnect: ReconnectPolicy(maxAttempts: attempts, initialDelay: .zero, maxDelay: .zero, sleep: { _ in }))
     }
 }
 

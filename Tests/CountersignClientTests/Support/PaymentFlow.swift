@@ -44,6 +44,15 @@ struct PaymentFlow {
     }
 }
 
+/// Waits, up to about five seconds, until `condition` holds; cancellation and stream clean-up run on other tasks.
+func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<1000 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
 /// Every state a screen moved through, in order.
 final class StateRecorder<State: Sendable>: Sendable {
     private let states = Log<State>()

@@ -10,6 +10,7 @@ final class ScriptedTransport: HTTPTransport {
         enum Answer: Sendable {
             case response(TransportResponse)
             case stream(status: Int, chunks: [[UInt8]], end: StreamEnd)
+            case live(AsyncThrowingStream<[UInt8], any Error>)
             case noAnswer
         }
         var method: String
@@ -33,6 +34,7 @@ final class ScriptedTransport: HTTPTransport {
 
     private let steps: Mutex<[Step]>
     private let sent = Mutex<[TransportRequest]>([])
+    private let open = OpenCount()
 
     init() { steps = Mutex([]) }
 
@@ -52,6 +54,11 @@ final class ScriptedTransport: HTTPTransport {
         append(Step(method: "GET", path: path, answer: .stream(status: status, chunks: chunks.map { Array($0.utf8) }, end: end), sourceLocation: sourceLocation))
     }
 
+    /// Expects a streaming `GET path` whose body the test produces as it goes.
+    func expectLiveStream(_ path: String, body: AsyncThrowingStream<[UInt8], any Error>, sourceLocation: SourceLocation = #_sourceLocation) {
+        append(Step(method: "GET", path: path, answer: .live(body), sourceLocation: sourceLocation))
+    }
+
     /// Every request sent so far.
     var requests: [TransportRequest] { sent.withLock { $0 } }
 
@@ -66,16 +73,18 @@ final class ScriptedTransport: HTTPTransport {
         switch try next(request) {
         case .response(let response): return response
         case .noAnswer: throw ConnectionLost()
-        case .stream: throw Unexpected()
+        case .stream, .live: throw Unexpected()
         }
     }
 
     func stream(_ request: TransportRequest) async throws -> TransportStream {
         switch try next(request) {
         case .response(let response):
-            return TransportStream(status: response.status, headers: response.headers, body: Self.body([response.body], end: .close))
+            return TransportStream(status: response.status, headers: response.headers, body: body([response.body], end: .close))
         case .stream(let status, let chunks, let end):
-            return TransportStream(status: status, headers: ["Content-Type": "text/event-stream"], body: Self.body(chunks, end: end))
+            return TransportStream(status: status, headers: ["Content-Type": "text/event-stream"], body: body(chunks, end: end))
+        case .live(let body):
+            return TransportStream(status: 200, headers: ["Content-Type": "text/event-stream"], body: body)
         case .noAnswer: throw ConnectionLost()
         }
     }
@@ -96,8 +105,13 @@ final class ScriptedTransport: HTTPTransport {
         return step.answer
     }
 
-    private static func body(_ chunks: [[UInt8]], end: StreamEnd) -> AsyncThrowingStream<[UInt8], any Error> {
-        AsyncThrowingStream { continuation in
+    /// How many scripted event streams are still open: their reader has not let go of them.
+    var openStreams: Int { open.value }
+
+    private func body(_ chunks: [[UInt8]], end: StreamEnd) -> AsyncThrowingStream<[UInt8], any Error> {
+        AsyncThrowingStream { [open] continuation in
+            open.add(1)
+            continuation.onTermination = { _ in open.add(-1) }
             for chunk in chunks { continuation.yield(chunk) }
             switch end {
             case .open: break
@@ -106,4 +120,13 @@ final class ScriptedTransport: HTTPTransport {
             }
         }
     }
+}
+
+/// A counter shared with the streams' termination handlers.
+private final class OpenCount: Sendable {
+    private let count = Mutex(0)
+
+    func add(_ delta: Int) { count.withLock { $0 += delta } }
+
+    var value: Int { count.withLock { $0 } }
 }
