@@ -19,8 +19,8 @@ struct ScaleOutTests {
             let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-scale-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
             let http = HTTPClient(eventLoopGroupProvider: .singleton)
-            // Streams re-read the store only once a minute on their own: within this test, a change
-            // made through the other process can only arrive by NOTIFY.
+            // Streams re-read the store only every 15 s on their own (the keep-alive bound), so a change
+            // made through the other process that arrives within 10 s came by NOTIFY.
             let a = try await ServeProcess(databaseURL: url, dataDirectory: dataDirectory, http: http, extra: ["--stream-fallback-seconds", "60"])
             let b = try await ServeProcess(databaseURL: url, dataDirectory: dataDirectory, http: http, extra: ["--stream-fallback-seconds", "60"])
             do {

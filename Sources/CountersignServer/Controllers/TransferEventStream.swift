@@ -17,7 +17,9 @@ struct TransferEventStream: Sendable {
         let watch = transfers.feed.watch(transferId)
         defer { watch.cancel() }
         let configuration = transfers.configuration
-        let fallback = Duration.seconds(configuration.streamFallbackSeconds)
+        // At most 15 s between wake-ups, so a keep-alive goes out well inside clients' idle limits
+        // (the SDK's is 30 s) even with a long fallback.
+        let fallback = Duration.seconds(min(configuration.streamFallbackSeconds, 15))
         let deadline = ContinuousClock.now + .seconds(configuration.streamMaxSeconds)
         // The timer re-reads the store now and then, in case a signal was lost (a dropped LISTEN
         // connection), and lets the stream send keep-alives and notice its deadline.
