@@ -19,7 +19,7 @@ struct TerminalAppTests {
         #expect(result.output.contains("Total fees  NGN 15.00"), "the details screen shows the fee breakdown")
     }
 
-    @Test("signup, device register, wallet fund, send --yes, dashboard, send --no, logout against countersign serve")
+    @Test("signup, device register, wallet fund, send --yes, dashboard, send --no, airtime, logout, login against countersign serve")
     func clientCommandsAgainstServe() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-terminal-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -74,6 +74,15 @@ struct TerminalAppTests {
         #expect(declined.output.contains("DECLINED"), "\(declined.output)")
         #expect(try run(["dashboard"]).output.contains("Balance   NGN 3,985.00"), "a declined transfer moves nothing")
 
+        let byBiometric = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "mtn", "--biometric", "approve", "--local-pin", "2468"])
+        #expect(byBiometric.status == 0, "\(byBiometric.output)")
+        #expect(byBiometric.output.contains("Top-up complete (biometric)") && byBiometric.output.contains("balance        NGN 3,485.00"), "\(byBiometric.output)")
+        let byPIN = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "glo", "--pin", "1234"])
+        #expect(byPIN.status == 0, "\(byPIN.output)")
+        #expect(byPIN.output.contains("biometric unavailable") && byPIN.output.contains("Top-up complete (account PIN)"), "\(byPIN.output)")
+        let noPIN = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "glo"])
+        #expect(noPIN.status == 1 && noPIN.output.contains("pass --pin"), "\(noPIN.output)")
+
         let logout = try run(["logout"])
         #expect(logout.status == 0, "\(logout.output)")
         #expect(!FileManager.default.fileExists(atPath: adaProfile + "/session.json"))
@@ -81,6 +90,8 @@ struct TerminalAppTests {
         let afterLogout = try run(["dashboard"])
         #expect(afterLogout.status != 0)
         #expect(afterLogout.output.contains("not logged in"))
+        #expect(try run(["login", "--phone", ada, "--pin", "1234"]).status == 0)
+        #expect(try run(["dashboard"]).output.contains("Balance   NGN 2,985.00"))
 
         server.terminate()
         server.waitUntilExit()
