@@ -83,8 +83,12 @@ struct TerminalAppTests {
         let noPIN = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "glo"])
         #expect(noPIN.status == 1 && noPIN.output.contains("pass --pin"), "\(noPIN.output)")
 
+        let session = try #require(FileManager.default.contents(atPath: adaProfile + "/session.json"))
+        let token = try #require((try JSONSerialization.jsonObject(with: session) as? [String: Any])?["sessionToken"] as? String)
+        #expect(try await walletStatus(port: port, token: token) == 200)
         let logout = try run(["logout"])
         #expect(logout.status == 0, "\(logout.output)")
+        #expect(try await walletStatus(port: port, token: token) == 401, "logout revokes the session on the server")
         #expect(!FileManager.default.fileExists(atPath: adaProfile + "/session.json"))
         #expect(!FileManager.default.fileExists(atPath: adaProfile + "/unlocked"), "logout clears the soft-lock flag")
         let afterLogout = try run(["dashboard"])
@@ -96,6 +100,13 @@ struct TerminalAppTests {
         server.terminate()
         server.waitUntilExit()
         #expect(server.terminationStatus == 0)
+    }
+
+    private func walletStatus(port: Int, token: String) async throws -> Int {
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let status = try? await APIClient(baseURL: "http://127.0.0.1:\(port)", http: http).get("/user/wallet", token: token).status
+        try await http.shutdown()
+        return try #require(status)
     }
 
     private func waitForHealth(port: Int) async throws {

@@ -49,18 +49,18 @@ enum DemoScenarios {
         LocalAuthOptions.recordSignCount(signer, in: payer.profile)
         let after = (try await payer.balance(), try await payee.balance())
         let moved = (payer: before.0 - after.0, payee: after.1 - before.1)
-        var serverStatus = "—"
-        if case .verdict(.abandoned(let id, _)) = ending.outcome { serverStatus = try await payer.api.transfer(id: id).status.rawValue }
+        // An abandoned authorization must also have ended the transfer on the server, not left it to lapse.
+        var serverStatus: TransferStatus?
+        if case .verdict(.abandoned(let id, _)) = ending.outcome { serverStatus = try await payer.api.transfer(id: id).status }
         let wanted: (Int64, Int64)
         if case .verdict(.succeeded(let document)) = ending.outcome, let quote = document.quote {
             wanted = (quote.total, quote.amount)
         } else {
             wanted = (0, 0)
         }
-        let cancelledOnServer = biometric != .deny || serverStatus == TransferStatus.cancelled.rawValue
-        let passed = expected(ending.outcome) && moved == (wanted.0, wanted.1) && cancelledOnServer
+        let passed = expected(ending.outcome) && moved == (wanted.0, wanted.1) && (serverStatus ?? .cancelled) == .cancelled
         let detail = "\(TransferScreens.summary(ending.outcome)); payer −\(Formatting.money(moved.payer, "NGN")), payee +\(Formatting.money(moved.payee, "NGN"))"
-        return DemoCheck(scenario: scenario, passed: passed, detail: detail + (serverStatus == "—" ? "" : "; server says \(serverStatus)"))
+        return DemoCheck(scenario: scenario, passed: passed, detail: detail + (serverStatus.map { "; server says \($0.rawValue)" } ?? ""))
     }
 
     /// A 500.00 MTN top-up for Bola's number paid by `payer`, authorized as `expect` says.
