@@ -23,7 +23,7 @@ enum BiometricSimulation: String, ExpressibleByArgument, CaseIterable {
 
 /// The flags of commands that sign with the device key.
 struct LocalAuthOptions: ParsableArguments {
-    @Option(help: "Drive the biometric SIMULATOR: approve, deny or unavailable (default unavailable: Linux has no sensor).")
+    @Option(help: "Drive the biometric SIMULATOR (Linux has no sensor): approve, deny or unavailable.")
     var biometric: BiometricSimulation = .unavailable
 
     @Option(name: .customLong("local-pin"), help: "The local PIN: it unseals the device key (asked on the terminal if not given).")
