@@ -1,11 +1,14 @@
 import ArgumentParser
 
-/// The `countersign` command: the server and its operator tools.
+/// The `countersign` command: the server, its operator tools and the terminal app (client commands).
 @main
 struct Countersign: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "countersign",
-        abstract: "Payment authorization with device-bound keys: server and operator tools.",
-        subcommands: [Serve.self, Migrate.self, Wallet.self, WebAuthnCommand.self]
+        abstract: "Payment authorization with device-bound keys: server, operator tools and the terminal app.",
+        subcommands: [
+            Serve.self, Migrate.self, Wallet.self, WebAuthnCommand.self,
+            Signup.self, Login.self, Logout.self, DeviceCommand.self, Dashboard.self, Send.self, AirtimeCommand.self, Demo.self,
+        ]
     )
 }

@@ -23,6 +23,7 @@ struct CommandLineTests {
         process.executableURL = try executable()
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = FileHandle.nullDevice  // no terminal: a prompt without its flag must fail, not hang
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

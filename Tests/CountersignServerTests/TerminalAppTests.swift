@@ -1,0 +1,132 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+
+/// The terminal app as a user runs it: the `countersign` binary's client commands against a
+/// `countersign serve` process, and the all-in-one `countersign demo`.
+@Suite("Terminal app", .serialized)
+struct TerminalAppTests {
+    @Test("countersign demo runs the five payments and every outcome is the expected one")
+    func demo() throws {
+        let result = try CommandLineTests.run(["demo"])
+        #expect(result.status == 0, "\(result.output)")
+        for scenario in ["(a) transfer: fees accepted", "(b) transfer: fees declined", "(c) transfer: biometric denied",
+                         "(d) airtime: biometric", "(e) airtime: biometric unavailable, account PIN"] {
+            #expect(result.output.contains("PASS  \(scenario)"), "\(scenario) missing or failed")
+        }
+        #expect(result.output.contains("5 of 5 outcomes as expected"))
+        #expect(!result.output.contains("FAIL "))
+        #expect(result.output.contains("Total fees  NGN 15.00"), "the details screen shows the fee breakdown")
+    }
+
+    @Test("signup, device register, wallet fund, send --yes, dashboard, send --no, airtime, logout, login against countersign serve")
+    func clientCommandsAgainstServe() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-terminal-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let port = Int.random(in: 20_000..<40_000)
+        let server = Process()
+        server.executableURL = try CommandLineTests.executable()
+        server.arguments = ["serve", "--port", String(port), "--log-level", "warning", "--data-dir", root + "/server"]
+        server.environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": ""]) { $1 }
+        try server.run()
+        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+        try await waitForHealth(port: port)
+
+        let ada = "0806" + String(Int.random(in: 1_000_000..<9_999_999))
+        let bola = "0807" + String(Int.random(in: 1_000_000..<9_999_999))
+        let adaProfile = root + "/ada"
+        let client = ["COUNTERSIGN_SERVER": "http://127.0.0.1:\(port)", "COUNTERSIGN_PROFILE": adaProfile, "DATABASE_URL": ""]
+        let run = { (arguments: [String]) in try CommandLineTests.run(arguments, environment: client) }
+
+        let signup = try run(["signup", "--phone", ada, "--name", "Ada", "--pin", "1234"])
+        #expect(signup.status == 0, "\(signup.output)")
+        #expect(try permissions(adaProfile) == 0o700)
+        #expect(try permissions(adaProfile + "/session.json") == 0o600)
+        let payee = try run(["signup", "--phone", bola, "--name", "Bola", "--pin", "4321", "--profile", root + "/bola"])
+        #expect(payee.status == 0, "\(payee.output)")
+
+        let register = try run(["device", "register", "--local-pin", "2468"])
+        #expect(register.status == 0, "\(register.output)")
+        #expect(register.output.contains("origin http://localhost:\(port)"))
+        #expect(try permissions(adaProfile + "/device-key.json") == 0o600)
+        let funded = try run(["wallet", "fund", "--phone", ada, "--amount", "500000", "--data-dir", root + "/server"])
+        #expect(funded.status == 0, "\(funded.output)")
+
+        let unanswered = try run(["send", "--to", bola, "--amount", "100000", "--local-pin", "2468"])
+        #expect(unanswered.status != 0)
+        #expect(unanswered.output.contains("pass --yes or --no"), "\(unanswered.output)")
+
+        let sent = try run(["send", "--to", bola, "--amount", "100000", "--yes", "--biometric", "approve", "--local-pin", "2468"])
+        #expect(sent.status == 0, "\(sent.output)")
+        for line in ["Payment details", "Transfer fee: NGN 10.00", "Service fee (0.5%): NGN 5.00", "Total fees  NGN 15.00",
+                     "Total       NGN 1,015.00", "Expires at", "Continue? [y/N] y", "Biometric (SIMULATED sensor): approved", "SUCCESS"] {
+            #expect(sent.output.contains(line), "send output lacks \(line): \(sent.output)")
+        }
+        #expect(try signCount(adaProfile) == 1, "the sign counter is persisted after signing")
+
+        let dashboard = try run(["dashboard"])
+        #expect(dashboard.status == 0, "\(dashboard.output)")
+        #expect(dashboard.output.contains("Balance   NGN 3,985.00"), "\(dashboard.output)")
+        #expect(dashboard.output.contains("transfer_out"), "\(dashboard.output)")
+
+        let declined = try run(["send", "--to", bola, "--amount", "100000", "--no"])
+        #expect(declined.status == 1, "\(declined.output)")
+        #expect(declined.output.contains("DECLINED"), "\(declined.output)")
+        #expect(try run(["dashboard"]).output.contains("Balance   NGN 3,985.00"), "a declined transfer moves nothing")
+
+        let byBiometric = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "mtn", "--biometric", "approve", "--local-pin", "2468"])
+        #expect(byBiometric.status == 0, "\(byBiometric.output)")
+        #expect(byBiometric.output.contains("Top-up complete (biometric)") && byBiometric.output.contains("balance        NGN 3,485.00"), "\(byBiometric.output)")
+        let byPIN = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "glo", "--pin", "1234"])
+        #expect(byPIN.status == 0, "\(byPIN.output)")
+        #expect(byPIN.output.contains("biometric unavailable") && byPIN.output.contains("Top-up complete (account PIN)"), "\(byPIN.output)")
+        let noPIN = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "glo"])
+        #expect(noPIN.status == 1 && noPIN.output.contains("pass --pin"), "\(noPIN.output)")
+
+        let session = try #require(FileManager.default.contents(atPath: adaProfile + "/session.json"))
+        let token = try #require((try JSONSerialization.jsonObject(with: session) as? [String: Any])?["sessionToken"] as? String)
+        #expect(try await walletStatus(port: port, token: token) == 200)
+        let logout = try run(["logout"])
+        #expect(logout.status == 0, "\(logout.output)")
+        #expect(try await walletStatus(port: port, token: token) == 401, "logout revokes the session on the server")
+        #expect(!FileManager.default.fileExists(atPath: adaProfile + "/session.json"))
+        #expect(!FileManager.default.fileExists(atPath: adaProfile + "/unlocked"), "logout clears the soft-lock flag")
+        let afterLogout = try run(["dashboard"])
+        #expect(afterLogout.status != 0)
+        #expect(afterLogout.output.contains("not logged in"))
+        #expect(try run(["login", "--phone", ada, "--pin", "1234"]).status == 0)
+        #expect(try run(["dashboard"]).output.contains("Balance   NGN 2,985.00"))
+
+        server.terminate()
+        server.waitUntilExit()
+        #expect(server.terminationStatus == 0)
+    }
+
+    private func walletStatus(port: Int, token: String) async throws -> Int {
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let status = try? await APIClient(baseURL: "http://127.0.0.1:\(port)", http: http).get("/user/wallet", token: token).status
+        try await http.shutdown()
+        return try #require(status)
+    }
+
+    private func waitForHealth(port: Int) async throws {
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let client = APIClient(baseURL: "http://127.0.0.1:\(port)", http: http)
+        var healthy = false
+        for _ in 0..<100 where !healthy {
+            healthy = (try? await client.get("/health").status) == 200
+            if !healthy { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try await http.shutdown()
+        try #require(healthy, "server did not answer /health")
+    }
+
+    private func permissions(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    private func signCount(_ profile: String) throws -> Int? {
+        let data = try #require(FileManager.default.contents(atPath: profile + "/device-key.json"))
+        return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["signCount"] as? Int
+    }
+}
