@@ -1,0 +1,9 @@
+/// How a buyer pays in the marketplace.
+public enum PaymentMethodKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A saved card (3-D Secure may redirect).
+    case card
+    /// iDEAL: a redirect to the payer's bank.
+    case ideal
+    /// Bancontact: a redirect to the payer's bank or card app.
+    case bancontact
+}
