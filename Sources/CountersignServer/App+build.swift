@@ -59,6 +59,7 @@ package enum CountersignApp {
             database: services.database, clock: services.clock
         ).addRoutes(to: router.group("user").add(middleware: sessions))
         TransferController(transfers: services.transfers).addRoutes(to: router.group("transfers").add(middleware: sessions))
+        MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
         return router
     }
 }

@@ -11,6 +11,7 @@ package struct AppServices: Sendable {
     package let topUps: TopUpService
     package let wallets: WalletService
     package let transfers: TransferService
+    package let marketplace: MarketplaceService
     /// Opens when `prepareStore()` has migrated the schema.
     package let storeReadiness = StoreReadiness()
     let logger: Logger
@@ -60,6 +61,7 @@ package struct AppServices: Sendable {
             idempotencyKeys: IdempotencySQLRepository(),
             tokens: tokens, pins: pins, lock: lock, intents: intents, supplier: supplier, clock: clock, logger: logger
         )
+        self.marketplace = MarketplaceService(database: database, users: users, marketplace: MarketplaceSQLRepository(), clock: clock, rates: configuration.marketplaceRates)
         self.wallets = WalletService(database: database, users: users, ledger: ledger, transactions: transactions, clock: clock, currency: configuration.currency)
     }
 

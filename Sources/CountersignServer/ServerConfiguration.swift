@@ -46,6 +46,8 @@ package struct ServerConfiguration: Sendable {
     package var streamFallbackSeconds: Int64 = 5
     /// An event stream is closed after this long; the client reconnects with `Last-Event-ID`.
     package var streamMaxSeconds: Int64 = 300
+    /// Marketplace shipping and payment-method prices (`--marketplace-rates FILE`).
+    package var marketplaceRates = MarketplaceRates.standard
     /// Secrets; nil means read or generate them in the data directory.
     package var tokenSecret: [UInt8]?
     package var pinPepper: [UInt8]?

@@ -38,6 +38,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("fee-schedule"), help: "A JSON file of transfer fees per currency (env COUNTERSIGN_FEE_SCHEDULE; see the README).")
     var feeSchedule: String?
 
+    @Option(name: .customLong("marketplace-rates"), help: "A JSON file of marketplace shipping and payment-method prices (env COUNTERSIGN_MARKETPLACE_RATES; see the README).")
+    var marketplaceRates: String?
+
     @Option(name: .customLong("quote-seconds"), help: "How long a transfer quote waits for authorization (default 300).")
     var quoteSeconds: Int64?
 
@@ -66,6 +69,9 @@ struct Serve: AsyncParsableCommand {
         if let path = feeSchedule ?? environment["COUNTERSIGN_FEE_SCHEDULE"] {
             configuration.feeSchedule = try Self.loadFeeSchedule(path)
         }
+        if let path = marketplaceRates ?? environment["COUNTERSIGN_MARKETPLACE_RATES"] {
+            configuration.marketplaceRates = try Self.loadMarketplaceRates(path)
+        }
         if let quoteSeconds {
             guard (30...3_600).contains(quoteSeconds) else { throw ValidationError("--quote-seconds must be between 30 and 3600") }
             configuration.quoteSeconds = quoteSeconds
@@ -87,14 +93,24 @@ struct Serve: AsyncParsableCommand {
 
     /// Reads and checks a fee schedule file, naming what is wrong.
     static func loadFeeSchedule(_ path: String) throws -> FeeSchedule {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read the fee schedule \(path)") }
-        let schedule: FeeSchedule
-        do {
-            schedule = try JSONDecoder().decode(FeeSchedule.self, from: data)
-        } catch {
-            throw ValidationError("the fee schedule \(path) is not valid: \(error)")
-        }
+        let schedule = try load(FeeSchedule.self, what: "fee schedule", path)
         if let problem = schedule.problem { throw ValidationError("the fee schedule \(path): \(problem)") }
         return schedule
+    }
+
+    /// Reads and checks a marketplace rates file, naming what is wrong.
+    static func loadMarketplaceRates(_ path: String) throws -> MarketplaceRates {
+        let rates = try load(MarketplaceRates.self, what: "marketplace rates", path)
+        if let problem = rates.problem { throw ValidationError("the marketplace rates \(path): \(problem)") }
+        return rates
+    }
+
+    private static func load<T: Decodable>(_ type: T.Type, what: String, _ path: String) throws -> T {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read the \(what) \(path)") }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw ValidationError("the \(what) \(path) is not valid: \(error)")
+        }
     }
 }

@@ -29,6 +29,17 @@ struct OpenAPITests {
         APIRoute("POST", "/transfers/{id}/authorization"),
         APIRoute("POST", "/transfers/{id}/decline"),
         APIRoute("POST", "/transfers/{id}/cancel"),
+        APIRoute("GET", "/user/profile"),
+        APIRoute("PUT", "/user/merchant"),
+        APIRoute("POST", "/user/addresses"),
+        APIRoute("POST", "/products"),
+        APIRoute("GET", "/products/{id}"),
+        APIRoute("POST", "/products/{id}/bids"),
+        APIRoute("POST", "/products/{id}/buy-now"),
+        APIRoute("GET", "/bids/{id}"),
+        APIRoute("POST", "/bids/{id}/accept"),
+        APIRoute("POST", "/bids/{id}/withdraw"),
+        APIRoute("POST", "/checkout/totals"),
     ]
 
     /// The routes that need no session; the spec marks exactly these `security: []`.

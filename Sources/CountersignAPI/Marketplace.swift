@@ -1,0 +1,176 @@
+import CountersignCore
+
+/// `PUT /user/merchant`.
+public struct MerchantRequest: Codable, Sendable, Equatable {
+    /// Whether the user sells as a merchant.
+    public var isMerchant: Bool
+    /// A request.
+    public init(isMerchant: Bool) { self.isMerchant = isMerchant }
+}
+
+/// A shipping address, as sent to `POST /user/addresses` and returned in the profile.
+public struct AddressBody: Codable, Sendable, Equatable {
+    /// The id (in answers only).
+    public var id: String?
+    /// Who receives the parcel.
+    public var name: String
+    /// Street and number.
+    public var line1: String
+    /// The city.
+    public var city: String
+    /// The postal code.
+    public var postalCode: String
+    /// ISO 3166-1 alpha-2, e.g. `NL`.
+    public var country: String
+    /// An address.
+    public init(id: String? = nil, name: String, line1: String, city: String, postalCode: String, country: String) {
+        self.id = id
+        self.name = name
+        self.line1 = line1
+        self.city = city
+        self.postalCode = postalCode
+        self.country = country
+    }
+}
+
+/// `GET /user/profile`: what the payment screen needs to know about the buyer.
+public struct ProfileResponse: Codable, Sendable, Equatable {
+    /// The user id.
+    public var userId: String
+    /// The phone number.
+    public var phone: String
+    /// The name.
+    public var name: String
+    /// Whether the user is a merchant.
+    public var isMerchant: Bool
+    /// Shipping addresses, oldest first; a buyer with none can only choose pickup.
+    public var addresses: [AddressBody]
+    /// A profile.
+    public init(userId: String, phone: String, name: String, isMerchant: Bool, addresses: [AddressBody]) {
+        self.userId = userId
+        self.phone = phone
+        self.name = name
+        self.isMerchant = isMerchant
+        self.addresses = addresses
+    }
+}
+
+/// `POST /products`.
+public struct CreateProductRequest: Codable, Sendable, Equatable {
+    /// What is sold.
+    public var title: String
+    /// The asking price in EUR cents.
+    public var askingPrice: Int64
+    /// Where it ships from (ISO 3166-1 alpha-2).
+    public var shipFromCountry: String
+    /// Whether the buyer may collect it.
+    public var pickup: Bool
+    /// Shipping method ids from the marketplace rates, e.g. `postnl_standard`.
+    public var shippingMethods: [String]
+    /// A request.
+    public init(title: String, askingPrice: Int64, shipFromCountry: String, pickup: Bool, shippingMethods: [String]) {
+        self.title = title
+        self.askingPrice = askingPrice
+        self.shipFromCountry = shipFromCountry
+        self.pickup = pickup
+        self.shippingMethods = shippingMethods
+    }
+}
+
+/// A product as the marketplace shows it.
+public struct ProductResponse: Codable, Sendable, Equatable {
+    /// One way to receive it: `pickup` or a shipping method.
+    public struct DeliveryMethod: Codable, Sendable, Equatable {
+        /// `pickup` or the shipping method id.
+        public var id: String
+        /// What the buyer sees.
+        public var name: String
+        /// A method.
+        public init(id: String, name: String) {
+            self.id = id
+            self.name = name
+        }
+    }
+    /// The id.
+    public var id: String
+    /// The seller's user id.
+    public var sellerId: String
+    /// What is sold.
+    public var title: String
+    /// The asking price.
+    public var askingPrice: Int64
+    /// The currency (`EUR`).
+    public var currency: String
+    /// Where it ships from.
+    public var shipFromCountry: String
+    /// Pickup (if offered) and the shipping methods.
+    public var deliveryMethods: [DeliveryMethod]
+    /// False while a bid holds it (accepted) or once sold.
+    public var available: Bool
+    /// A product.
+    public init(id: String, sellerId: String, title: String, askingPrice: Int64, currency: String, shipFromCountry: String, deliveryMethods: [DeliveryMethod], available: Bool) {
+        self.id = id
+        self.sellerId = sellerId
+        self.title = title
+        self.askingPrice = askingPrice
+        self.currency = currency
+        self.shipFromCountry = shipFromCountry
+        self.deliveryMethods = deliveryMethods
+        self.available = available
+    }
+}
+
+/// `POST /products/{id}/bids`.
+public struct CreateBidRequest: Codable, Sendable, Equatable {
+    /// The offer in EUR cents.
+    public var amount: Int64
+    /// A request.
+    public init(amount: Int64) { self.amount = amount }
+}
+
+/// A bid as its buyer and the seller see it.
+public struct BidResponse: Codable, Sendable, Equatable {
+    /// The id.
+    public var id: String
+    /// The product.
+    public var productId: String
+    /// The buyer.
+    public var buyerId: String
+    /// The offer.
+    public var amount: Int64
+    /// The currency.
+    public var currency: String
+    /// Where it is.
+    public var status: BidStatus
+    /// Whether it was a buy-now at the asking price.
+    public var buyNow: Bool
+    /// A bid.
+    public init(id: String, productId: String, buyerId: String, amount: Int64, currency: String, status: BidStatus, buyNow: Bool) {
+        self.id = id
+        self.productId = productId
+        self.buyerId = buyerId
+        self.amount = amount
+        self.currency = currency
+        self.status = status
+        self.buyNow = buyNow
+    }
+}
+
+/// `POST /checkout/totals`: the choices on the payment screen.
+public struct CheckoutTotalsRequest: Codable, Sendable, Equatable {
+    /// The accepted bid.
+    public var bidId: String
+    /// `pickup` or a shipping method id the product offers.
+    public var delivery: String
+    /// The buyer's address to ship to; required unless `delivery` is `pickup`.
+    public var addressId: String?
+    /// How the buyer pays.
+    public var paymentMethod: PaymentMethodKind
+    /// A request.
+    public init(bidId: String, delivery: String, addressId: String? = nil, paymentMethod: PaymentMethodKind) {
+        self.bidId = bidId
+        self.delivery = delivery
+        self.addressId = addressId
+        self.paymentMethod = paymentMethod
+    }
+}

@@ -1,0 +1,95 @@
+import CountersignAPI
+import CountersignCore
+import Hummingbird
+
+/// The marketplace: the buyer's profile and addresses, products, bids, and checkout totals.
+package struct MarketplaceController {
+    let marketplace: MarketplaceService
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("user/profile", use: profile)
+        group.put("user/merchant", use: merchant)
+        group.post("user/addresses", use: addAddress)
+        group.post("products", use: createProduct)
+        group.get("products/:id", use: product)
+        group.post("products/:id/bids", use: bid)
+        group.post("products/:id/buy-now", use: buyNow)
+        group.get("bids/:id", use: getBid)
+        group.post("bids/:id/accept", use: accept)
+        group.post("bids/:id/withdraw", use: withdraw)
+        group.post("checkout/totals", use: totals)
+    }
+
+    /// `GET /user/profile` → merchant flag and addresses.
+    @Sendable func profile(_ request: Request, context: AppRequestContext) async throws -> ProfileResponse {
+        try await marketplace.profile(userId: try context.requireUser())
+    }
+
+    /// `PUT /user/merchant` `{isMerchant}` → the profile.
+    @Sendable func merchant(_ request: Request, context: AppRequestContext) async throws -> ProfileResponse {
+        var request = request
+        let body = try await request.decodeJSON(as: MerchantRequest.self, context: context)
+        return try await marketplace.setMerchant(userId: try context.requireUser(), body.isMerchant)
+    }
+
+    /// `POST /user/addresses` → 201 the address with its id.
+    @Sendable func addAddress(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<AddressBody> {
+        var request = request
+        let body = try await request.decodeJSON(as: AddressBody.self, context: context)
+        return .init(status: .created, response: try await marketplace.addAddress(userId: try context.requireUser(), body))
+    }
+
+    /// `POST /products` → 201 the product.
+    @Sendable func createProduct(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ProductResponse> {
+        var request = request
+        let body = try await request.decodeJSON(as: CreateProductRequest.self, context: context)
+        return .init(status: .created, response: try await marketplace.createProduct(sellerId: try context.requireUser(), body))
+    }
+
+    /// `GET /products/{id}`.
+    @Sendable func product(_ request: Request, context: AppRequestContext) async throws -> ProductResponse {
+        _ = try context.requireUser()
+        return try await marketplace.product(id: try context.parameters.require("id"))
+    }
+
+    /// `POST /products/{id}/bids` `{amount}` → 201 a `NEW` bid.
+    @Sendable func bid(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<BidResponse> {
+        var request = request
+        let body = try await request.decodeJSON(as: CreateBidRequest.self, context: context)
+        let bid = try await marketplace.bid(buyerId: try context.requireUser(), productId: try context.parameters.require("id"), amount: body.amount)
+        return .init(status: .created, response: bid)
+    }
+
+    /// `POST /products/{id}/buy-now` → 201 an `ACCEPTED` bid at the asking price.
+    @Sendable func buyNow(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<BidResponse> {
+        .init(status: .created, response: try await marketplace.buyNow(buyerId: try context.requireUser(), productId: try context.parameters.require("id")))
+    }
+
+    /// `GET /bids/{id}` → the bid, for its buyer or the seller.
+    @Sendable func getBid(_ request: Request, context: AppRequestContext) async throws -> BidResponse {
+        try await marketplace.bid(userId: try context.requireUser(), id: try context.parameters.require("id"))
+    }
+
+    /// `POST /bids/{id}/accept` (the seller) → `ACCEPTED`.
+    @Sendable func accept(_ request: Request, context: AppRequestContext) async throws -> BidResponse {
+        try await marketplace.accept(sellerId: try context.requireUser(), bidId: try context.parameters.require("id"))
+    }
+
+    /// `POST /bids/{id}/withdraw` (the buyer) → `CANCELED`.
+    @Sendable func withdraw(_ request: Request, context: AppRequestContext) async throws -> BidResponse {
+        try await marketplace.withdraw(buyerId: try context.requireUser(), bidId: try context.parameters.require("id"))
+    }
+
+    /// `POST /checkout/totals` → `{subtotal, shipping, paymentFee, total, currency, lines}`.
+    @Sendable func totals(_ request: Request, context: AppRequestContext) async throws -> CheckoutTotals {
+        var request = request
+        let body = try await request.decodeJSON(as: CheckoutTotalsRequest.self, context: context)
+        return try await marketplace.totals(buyerId: try context.requireUser(), body)
+    }
+}
+
+extension ProfileResponse: ResponseEncodable {}
+extension AddressBody: ResponseEncodable {}
+extension ProductResponse: ResponseEncodable {}
+extension BidResponse: ResponseEncodable {}
+extension CheckoutTotals: ResponseEncodable {}

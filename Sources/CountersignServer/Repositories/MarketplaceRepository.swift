@@ -1,0 +1,128 @@
+import CountersignCore
+
+/// A buyer's shipping address.
+package struct Address: Sendable, Equatable {
+    package var id: String
+    package var userId: String
+    package var name: String
+    package var line1: String
+    package var city: String
+    package var postalCode: String
+    package var country: Country
+}
+
+/// A product for sale.
+package struct Product: Sendable, Equatable {
+    package var id: String
+    package var sellerId: String
+    package var title: String
+    package var askingPrice: Int64
+    package var currency: String
+    package var shipFrom: Country
+    /// Whether the buyer may collect it.
+    package var pickup: Bool
+    /// The shipping method ids the seller offers.
+    package var shippingMethods: [String]
+}
+
+/// A bid on a product.
+package struct Bid: Sendable, Equatable {
+    package var id: String
+    package var productId: String
+    package var buyerId: String
+    package var amount: Int64
+    package var currency: String
+    package var status: BidStatus
+    package var buyNow: Bool
+    package var createdAt: Int64
+    package var updatedAt: Int64
+}
+
+/// Merchants, addresses, products and bids, in shared SQL.
+package struct MarketplaceSQLRepository: Sendable {
+    package init() {}
+
+    package func setMerchant(userId: String, _ isMerchant: Bool, on sql: any SQLExecutor) async throws {
+        try await sql.execute("UPDATE users SET is_merchant = $2 WHERE id = $1", [.text(userId), .bool(isMerchant)])
+    }
+
+    package func isMerchant(userId: String, on sql: any SQLExecutor) async throws -> Bool {
+        try await sql.first("SELECT is_merchant FROM users WHERE id = $1", [.text(userId)])?.bool("is_merchant") ?? false
+    }
+
+    package func insert(_ address: Address, now: Int64, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            "INSERT INTO addresses (id, user_id, name, line1, city, postal_code, country, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            [.text(address.id), .text(address.userId), .text(address.name), .text(address.line1), .text(address.city), .text(address.postalCode), .text(address.country.code), .integer(now)]
+        )
+    }
+
+    package func addresses(userId: String, on sql: any SQLExecutor) async throws -> [Address] {
+        try await sql.query("SELECT * FROM addresses WHERE user_id = $1 ORDER BY created_at, id", [.text(userId)]).map { row in
+            guard let country = Country(try row.string("country")) else { throw DatabaseError.decoding(column: "country") }
+            return Address(
+                id: try row.string("id"), userId: try row.string("user_id"), name: try row.string("name"), line1: try row.string("line1"),
+                city: try row.string("city"), postalCode: try row.string("postal_code"), country: country
+            )
+        }
+    }
+
+    package func insert(_ product: Product, now: Int64, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            """
+            INSERT INTO products (id, seller_id, title, asking_price, currency, ship_from_country, pickup, shipping_methods, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            """,
+            [
+                .text(product.id), .text(product.sellerId), .text(product.title), .integer(product.askingPrice), .text(product.currency),
+                .text(product.shipFrom.code), .bool(product.pickup), .text(product.shippingMethods.joined(separator: ",")), .integer(now),
+            ]
+        )
+    }
+
+    package func product(id: String, on sql: any SQLExecutor) async throws -> Product? {
+        guard let row = try await sql.first("SELECT * FROM products WHERE id = $1", [.text(id)]) else { return nil }
+        guard let shipFrom = Country(try row.string("ship_from_country")) else { throw DatabaseError.decoding(column: "ship_from_country") }
+        let methods = try row.string("shipping_methods")
+        return Product(
+            id: try row.string("id"), sellerId: try row.string("seller_id"), title: try row.string("title"), askingPrice: try row.int("asking_price"),
+            currency: try row.string("currency"), shipFrom: shipFrom, pickup: try row.bool("pickup"),
+            shippingMethods: methods.isEmpty ? [] : methods.split(separator: ",").map(String.init)
+        )
+    }
+
+    /// Inserts a bid; false if it is `ACCEPTED` and the product is already held by another bid.
+    package func insert(_ bid: Bid, on sql: any SQLExecutor) async throws -> Bool {
+        let holding = bid.status == .accepted ? " WHERE NOT EXISTS (SELECT 1 FROM bids WHERE product_id = $2 AND status IN ('ACCEPTED', 'COMPLETED'))" : ""
+        let rows = try await sql.query(
+            """
+            INSERT INTO bids (id, product_id, buyer_id, amount, currency, status, buy_now, created_at, updated_at)
+            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $8\(holding) RETURNING id
+            """,
+            [.text(bid.id), .text(bid.productId), .text(bid.buyerId), .integer(bid.amount), .text(bid.currency), .text(bid.status.rawValue), .bool(bid.buyNow), .integer(bid.createdAt)]
+        )
+        return !rows.isEmpty
+    }
+
+    package func bid(id: String, on sql: any SQLExecutor) async throws -> Bid? {
+        guard let row = try await sql.first("SELECT * FROM bids WHERE id = $1", [.text(id)]) else { return nil }
+        guard let status = BidStatus(rawValue: try row.string("status")) else { throw DatabaseError.decoding(column: "status") }
+        return Bid(
+            id: try row.string("id"), productId: try row.string("product_id"), buyerId: try row.string("buyer_id"), amount: try row.int("amount"),
+            currency: try row.string("currency"), status: status, buyNow: try row.bool("buy_now"),
+            createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
+        )
+    }
+
+    /// Moves the bid from `from` to `to`; false if it was no longer in `from`, or if `to` is
+    /// `ACCEPTED` and another bid holds the product.
+    package func move(bidId: String, from: BidStatus, to: BidStatus, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+        let holding = to == .accepted
+            ? " AND NOT EXISTS (SELECT 1 FROM bids other WHERE other.product_id = bids.product_id AND other.status IN ('ACCEPTED', 'COMPLETED'))" : ""
+        let rows = try await sql.query(
+            "UPDATE bids SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2\(holding) RETURNING id",
+            [.text(bidId), .text(from.rawValue), .text(to.rawValue), .integer(now)]
+        )
+        return !rows.isEmpty
+    }
+}

@@ -1,0 +1,98 @@
+import CountersignAPI
+import CountersignCore
+
+extension MarketplaceService {
+    /// A bid of `amount` on someone else's product; `NEW` until the seller accepts it.
+    package func bid(buyerId: String, productId: String, amount: Int64) async throws -> BidResponse {
+        guard (1...Self.maximumAmount).contains(amount) else {
+            throw APIError.badRequest("invalid_amount", "amount must be between 1 and \(Self.maximumAmount) minor units.")
+        }
+        return try await place(buyerId: buyerId, productId: productId, amount: amount, buyNow: false)
+    }
+
+    /// Buy-now: a bid at the asking price, accepted at once; 409 if another bid holds the product.
+    package func buyNow(buyerId: String, productId: String) async throws -> BidResponse {
+        try await place(buyerId: buyerId, productId: productId, amount: nil, buyNow: true)
+    }
+
+    private func place(buyerId: String, productId: String, amount: Int64?, buyNow: Bool) async throws -> BidResponse {
+        let (marketplace, now) = (self.marketplace, clock.nowMillis())
+        let product = try await database.read { sql in try await marketplace.product(id: productId, on: sql) }
+        guard productId.utf8.count <= 64, let product else { throw APIError.notFound("product_not_found", "No such product.") }
+        guard product.sellerId != buyerId else { throw APIError.unprocessable("own_product", "You cannot bid on your own product.") }
+        let bid = Bid(
+            id: Identifier.make("bid"), productId: productId, buyerId: buyerId, amount: amount ?? product.askingPrice, currency: product.currency,
+            status: buyNow ? .accepted : .new, buyNow: buyNow, createdAt: now, updatedAt: now
+        )
+        let placed = try await holdingProduct { try await database.transaction { sql in try await marketplace.insert(bid, on: sql) } }
+        guard placed else { throw Self.productUnavailable }
+        return Self.response(bid)
+    }
+
+    /// The bid, for its buyer or the product's seller; 404 for anyone else.
+    package func bid(userId: String, id: String) async throws -> BidResponse {
+        Self.response(try await visibleBid(userId: userId, id: id).bid)
+    }
+
+    /// The seller accepts a `NEW` bid; 409 if another bid holds the product.
+    package func accept(sellerId: String, bidId: String) async throws -> BidResponse {
+        let (bid, product) = try await visibleBid(userId: sellerId, id: bidId)
+        guard product.sellerId == sellerId else { throw APIError(.forbidden, "not_seller", "Only the seller can accept a bid.") }
+        return try await move(bid, to: .accepted)
+    }
+
+    /// The buyer withdraws a `NEW` or `ACCEPTED` bid (an abandoned buy-now): the product can be bid on again.
+    package func withdraw(buyerId: String, bidId: String) async throws -> BidResponse {
+        let (bid, _) = try await visibleBid(userId: buyerId, id: bidId)
+        guard bid.buyerId == buyerId else { throw APIError(.forbidden, "not_buyer", "Only the buyer can withdraw a bid.") }
+        return try await move(bid, to: .canceled)
+    }
+
+    private func move(_ bid: Bid, to status: BidStatus) async throws -> BidResponse {
+        guard bid.status.canMove(to: status) else {
+            throw APIError.conflict("invalid_state", "The bid is \(bid.status.rawValue); that does not apply.")
+        }
+        let (marketplace, now) = (self.marketplace, clock.nowMillis())
+        let moved = try await holdingProduct {
+            try await database.transaction { sql in try await marketplace.move(bidId: bid.id, from: bid.status, to: status, now: now, on: sql) }
+        }
+        guard moved else {
+            if status == .accepted { throw Self.productUnavailable }
+            throw APIError.conflict("invalid_state", "The bid changed meanwhile; read it again.")
+        }
+        var next = bid
+        next.status = status
+        next.updatedAt = now
+        return Self.response(next)
+    }
+
+    /// The bid and its product, if `userId` is its buyer or the seller.
+    func visibleBid(userId: String, id: String) async throws -> (bid: Bid, product: Product) {
+        let marketplace = self.marketplace
+        let found = try await database.read { sql -> (Bid, Product)? in
+            guard id.utf8.count <= 64, let bid = try await marketplace.bid(id: id, on: sql),
+                  let product = try await marketplace.product(id: bid.productId, on: sql) else { return nil }
+            return (bid, product)
+        }
+        guard let found, found.0.buyerId == userId || found.1.sellerId == userId else {
+            throw APIError.notFound("bid_not_found", "No such bid.")
+        }
+        return found
+    }
+
+    /// Runs a write that may trip the one-holding-bid-per-product index (two concurrent buy-nows on
+    /// PostgreSQL both pass the NOT EXISTS guard; the index lets one commit): that is a 409, not a 500.
+    private func holdingProduct(_ write: () async throws -> Bool) async throws -> Bool {
+        do {
+            return try await write()
+        } catch DatabaseError.constraintViolation {
+            return false
+        }
+    }
+
+    static let productUnavailable = APIError.conflict("product_unavailable", "Another bid holds this product, or it is sold.")
+
+    static func response(_ bid: Bid) -> BidResponse {
+        BidResponse(id: bid.id, productId: bid.productId, buyerId: bid.buyerId, amount: bid.amount, currency: bid.currency, status: bid.status, buyNow: bid.buyNow)
+    }
+}

@@ -1,0 +1,37 @@
+import CountersignAPI
+import CountersignCore
+
+extension MarketplaceService {
+    /// Totals for the buyer's accepted bid with the chosen delivery, address and payment method.
+    /// Only the server computes them; the client shows what it gets.
+    package func totals(buyerId: String, _ request: CheckoutTotalsRequest) async throws -> CheckoutTotals {
+        let (bid, product) = try await visibleBid(userId: buyerId, id: request.bidId)
+        guard bid.buyerId == buyerId else { throw APIError.notFound("bid_not_found", "No such bid.") }
+        guard bid.status == .accepted else { throw APIError.conflict("bid_not_accepted", "Only an accepted bid can be paid (this one is \(bid.status.rawValue)).") }
+        let delivery: CheckoutTotals.Delivery
+        if request.delivery == "pickup" {
+            guard product.pickup else { throw APIError.unprocessable("delivery_unavailable", "This product cannot be picked up.") }
+            delivery = .pickup
+        } else {
+            guard product.shippingMethods.contains(request.delivery) else {
+                throw APIError.unprocessable("delivery_unavailable", "This product does not ship with \(request.delivery).")
+            }
+            guard let addressId = request.addressId else {
+                throw APIError.unprocessable("address_required", "Choose a shipping address, or pickup.")
+            }
+            let marketplace = self.marketplace
+            let addresses = try await database.read { sql in try await marketplace.addresses(userId: buyerId, on: sql) }
+            guard let address = addresses.first(where: { $0.id == addressId }) else {
+                throw APIError.notFound("address_not_found", "No such address.")
+            }
+            delivery = .shipping(methodId: request.delivery, to: address.country)
+        }
+        do {
+            return try CheckoutTotals(subtotal: bid.amount, delivery: delivery, from: product.shipFrom, method: request.paymentMethod, rates: rates)
+        } catch .noRouteTo(let country) {
+            throw APIError.unprocessable("no_route", "\(request.delivery) does not ship to \(country).")
+        } catch {
+            throw APIError.unprocessable("totals_unavailable", "Totals cannot be computed for these choices.")
+        }
+    }
+}

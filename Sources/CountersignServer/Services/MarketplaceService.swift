@@ -1,0 +1,88 @@
+import CountersignAPI
+import CountersignCore
+
+/// Merchants and addresses, products, bids and server-computed checkout totals.
+package struct MarketplaceService: Sendable {
+    let database: any Database
+    let users: any UserRepository
+    let marketplace: MarketplaceSQLRepository
+    let clock: WallClock
+    let rates: MarketplaceRates
+
+    /// The largest price or bid, in minor units (€10 million).
+    static let maximumAmount: Int64 = 1_000_000_000
+
+    /// The buyer as the payment screen needs them.
+    package func profile(userId: String) async throws -> ProfileResponse {
+        let (users, marketplace) = (self.users, self.marketplace)
+        return try await database.read { sql in
+            guard let user = try await users.find(id: userId, on: sql) else { throw APIError.unauthenticated }
+            let addresses = try await marketplace.addresses(userId: userId, on: sql)
+            return ProfileResponse(
+                userId: user.id, phone: user.phone, name: user.name, isMerchant: try await marketplace.isMerchant(userId: userId, on: sql),
+                addresses: addresses.map(Self.body)
+            )
+        }
+    }
+
+    package func setMerchant(userId: String, _ isMerchant: Bool) async throws -> ProfileResponse {
+        let marketplace = self.marketplace
+        try await database.transaction { sql in try await marketplace.setMerchant(userId: userId, isMerchant, on: sql) }
+        return try await profile(userId: userId)
+    }
+
+    package func addAddress(userId: String, _ body: AddressBody) async throws -> AddressBody {
+        for (field, value) in [("name", body.name), ("line1", body.line1), ("city", body.city), ("postalCode", body.postalCode)] {
+            guard !value.isEmpty, value.count <= 200 else { throw APIError.badRequest("invalid_\(field)", "\(field) must be 1 to 200 characters.") }
+        }
+        guard let country = Country(body.country) else { throw APIError.badRequest("invalid_country", "country must be an ISO 3166-1 alpha-2 code, e.g. NL.") }
+        let address = Address(id: Identifier.make("adr"), userId: userId, name: body.name, line1: body.line1, city: body.city, postalCode: body.postalCode, country: country)
+        let (marketplace, now) = (self.marketplace, clock.nowMillis())
+        try await database.transaction { sql in try await marketplace.insert(address, now: now, on: sql) }
+        return Self.body(address)
+    }
+
+    package func createProduct(sellerId: String, _ request: CreateProductRequest) async throws -> ProductResponse {
+        guard !request.title.isEmpty, request.title.count <= 200 else { throw APIError.badRequest("invalid_title", "title must be 1 to 200 characters.") }
+        guard (1...Self.maximumAmount).contains(request.askingPrice) else {
+            throw APIError.badRequest("invalid_amount", "askingPrice must be between 1 and \(Self.maximumAmount) minor units.")
+        }
+        guard let shipFrom = Country(request.shipFromCountry) else { throw APIError.badRequest("invalid_country", "shipFromCountry must be an ISO 3166-1 alpha-2 code.") }
+        let methods = Array(Set(request.shippingMethods)).sorted()
+        if let unknown = methods.first(where: { rates.shippingMethod($0) == nil }) {
+            throw APIError.unprocessable("unknown_shipping_method", "\(unknown) is not a shipping method here (\(rates.shippingMethods.map(\.id).joined(separator: ", "))).")
+        }
+        guard request.pickup || !methods.isEmpty else { throw APIError.unprocessable("no_delivery_method", "Offer pickup or at least one shipping method.") }
+        let product = Product(
+            id: Identifier.make("prd"), sellerId: sellerId, title: request.title, askingPrice: request.askingPrice, currency: rates.currency,
+            shipFrom: shipFrom, pickup: request.pickup, shippingMethods: methods
+        )
+        let (marketplace, now) = (self.marketplace, clock.nowMillis())
+        try await database.transaction { sql in try await marketplace.insert(product, now: now, on: sql) }
+        return response(product, available: true)
+    }
+
+    package func product(id: String) async throws -> ProductResponse {
+        let marketplace = self.marketplace
+        return try await database.read { sql in
+            guard id.utf8.count <= 64, let product = try await marketplace.product(id: id, on: sql) else {
+                throw APIError.notFound("product_not_found", "No such product.")
+            }
+            let held = try await sql.first("SELECT id FROM bids WHERE product_id = $1 AND status IN ('ACCEPTED', 'COMPLETED')", [.text(id)]) != nil
+            return response(product, available: !held)
+        }
+    }
+
+    func response(_ product: Product, available: Bool) -> ProductResponse {
+        var methods = product.pickup ? [ProductResponse.DeliveryMethod(id: "pickup", name: "Pickup")] : []
+        methods += product.shippingMethods.compactMap { id in rates.shippingMethod(id).map { .init(id: id, name: $0.name) } }
+        return ProductResponse(
+            id: product.id, sellerId: product.sellerId, title: product.title, askingPrice: product.askingPrice, currency: product.currency,
+            shipFromCountry: product.shipFrom.code, deliveryMethods: methods, available: available
+        )
+    }
+
+    static func body(_ address: Address) -> AddressBody {
+        AddressBody(id: address.id, name: address.name, line1: address.line1, city: address.city, postalCode: address.postalCode, country: address.country.code)
+    }
+}
