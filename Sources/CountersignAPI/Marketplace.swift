@@ -174,3 +174,34 @@ public struct CheckoutTotalsRequest: Codable, Sendable, Equatable {
         self.paymentMethod = paymentMethod
     }
 }
+
+/// An order as its buyer and the seller see it.
+public struct OrderResponse: Codable, Sendable, Equatable {
+    /// The id.
+    public var id: String
+    /// The accepted bid it pays.
+    public var bidId: String
+    /// The product.
+    public var productId: String
+    /// Where it is.
+    public var status: OrderStatus
+    /// `pickup` or a shipping method id.
+    public var delivery: String
+    /// The shipping address, unless picked up.
+    public var addressId: String?
+    /// How the buyer pays.
+    public var paymentMethod: PaymentMethodKind
+    /// What the buyer pays, as the server computed it for these choices.
+    public var totals: CheckoutTotals
+    /// An order.
+    public init(id: String, bidId: String, productId: String, status: OrderStatus, delivery: String, addressId: String?, paymentMethod: PaymentMethodKind, totals: CheckoutTotals) {
+        self.id = id
+        self.bidId = bidId
+        self.productId = productId
+        self.status = status
+        self.delivery = delivery
+        self.addressId = addressId
+        self.paymentMethod = paymentMethod
+        self.totals = totals
+    }
+}

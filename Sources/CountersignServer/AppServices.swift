@@ -61,7 +61,7 @@ package struct AppServices: Sendable {
             idempotencyKeys: IdempotencySQLRepository(),
             tokens: tokens, pins: pins, lock: lock, intents: intents, supplier: supplier, clock: clock, logger: logger
         )
-        self.marketplace = MarketplaceService(database: database, users: users, marketplace: MarketplaceSQLRepository(), clock: clock, rates: configuration.marketplaceRates)
+        self.marketplace = MarketplaceService(database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(), clock: clock, rates: configuration.marketplaceRates)
         self.wallets = WalletService(database: database, users: users, ledger: ledger, transactions: transactions, clock: clock, currency: configuration.currency)
     }
 

@@ -40,6 +40,8 @@ struct OpenAPITests {
         APIRoute("POST", "/bids/{id}/accept"),
         APIRoute("POST", "/bids/{id}/withdraw"),
         APIRoute("POST", "/checkout/totals"),
+        APIRoute("POST", "/orders"),
+        APIRoute("GET", "/orders/{id}"),
     ]
 
     /// The routes that need no session; the spec marks exactly these `security: []`.

@@ -18,6 +18,8 @@ package struct MarketplaceController {
         group.post("bids/:id/accept", use: accept)
         group.post("bids/:id/withdraw", use: withdraw)
         group.post("checkout/totals", use: totals)
+        group.post("orders", use: placeOrder)
+        group.get("orders/:id", use: order)
     }
 
     /// `GET /user/profile` → merchant flag and addresses.
@@ -86,8 +88,23 @@ package struct MarketplaceController {
         let body = try await request.decodeJSON(as: CheckoutTotalsRequest.self, context: context)
         return try await marketplace.totals(buyerId: try context.requireUser(), body)
     }
+
+    /// `POST /orders` (the totals request's body) → 201 a new order, or 200 the bid's existing one
+    /// (with the new choices while it is still `NEW`).
+    @Sendable func placeOrder(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<OrderResponse> {
+        var request = request
+        let body = try await request.decodeJSON(as: CheckoutTotalsRequest.self, context: context)
+        let (order, created) = try await marketplace.placeOrder(buyerId: try context.requireUser(), body)
+        return .init(status: created ? .created : .ok, response: order)
+    }
+
+    /// `GET /orders/{id}`, for the buyer or the seller.
+    @Sendable func order(_ request: Request, context: AppRequestContext) async throws -> OrderResponse {
+        try await marketplace.order(userId: try context.requireUser(), id: try context.parameters.require("id"))
+    }
 }
 
+extension OrderResponse: ResponseEncodable {}
 extension ProfileResponse: ResponseEncodable {}
 extension AddressBody: ResponseEncodable {}
 extension ProductResponse: ResponseEncodable {}

@@ -52,9 +52,20 @@ extension MarketplaceService {
         guard bid.status.canMove(to: status) else {
             throw APIError.conflict("invalid_state", "The bid is \(bid.status.rawValue); that does not apply.")
         }
-        let (marketplace, now) = (self.marketplace, clock.nowMillis())
+        let (marketplace, orders, now) = (self.marketplace, self.orders, clock.nowMillis())
         let moved = try await holdingProduct {
-            try await database.transaction { sql in try await marketplace.move(bidId: bid.id, from: bid.status, to: status, now: now, on: sql) }
+            try await database.transaction { sql in
+                // Withdrawing cancels the bid's order with it, unless a payment is under way.
+                if status == .canceled, let order = try await orders.find(bidId: bid.id, on: sql) {
+                    if order.status == .paymentPending {
+                        throw APIError.conflict("payment_in_progress", "A payment for this bid is under way; wait for its outcome.")
+                    }
+                    if order.status == .new {
+                        guard try await orders.move(orderId: order.id, from: .new, to: .canceled, now: now, on: sql) else { return false }
+                    }
+                }
+                return try await marketplace.move(bidId: bid.id, from: bid.status, to: status, now: now, on: sql)
+            }
         }
         guard moved else {
             if status == .accepted { throw Self.productUnavailable }

@@ -5,6 +5,11 @@ extension MarketplaceService {
     /// Totals for the buyer's accepted bid with the chosen delivery, address and payment method.
     /// Only the server computes them; the client shows what it gets.
     package func totals(buyerId: String, _ request: CheckoutTotalsRequest) async throws -> CheckoutTotals {
+        try await checkout(buyerId: buyerId, request).totals
+    }
+
+    /// The buyer's accepted bid, its product and the totals for the choices in `request`.
+    func checkout(buyerId: String, _ request: CheckoutTotalsRequest) async throws -> (bid: Bid, product: Product, totals: CheckoutTotals) {
         let (bid, product) = try await visibleBid(userId: buyerId, id: request.bidId)
         guard bid.buyerId == buyerId else { throw APIError.notFound("bid_not_found", "No such bid.") }
         guard bid.status == .accepted else { throw APIError.conflict("bid_not_accepted", "Only an accepted bid can be paid (this one is \(bid.status.rawValue)).") }
@@ -27,7 +32,8 @@ extension MarketplaceService {
             delivery = .shipping(methodId: request.delivery, to: address.country)
         }
         do {
-            return try CheckoutTotals(subtotal: bid.amount, delivery: delivery, from: product.shipFrom, method: request.paymentMethod, rates: rates)
+            let totals = try CheckoutTotals(subtotal: bid.amount, delivery: delivery, from: product.shipFrom, method: request.paymentMethod, rates: rates)
+            return (bid, product, totals)
         } catch .noRouteTo(let country) {
             throw APIError.unprocessable("no_route", "\(request.delivery) does not ship to \(country).")
         } catch {

@@ -6,6 +6,7 @@ package struct MarketplaceService: Sendable {
     let database: any Database
     let users: any UserRepository
     let marketplace: MarketplaceSQLRepository
+    let orders: OrderSQLRepository
     let clock: WallClock
     let rates: MarketplaceRates
 
