@@ -19,6 +19,12 @@ enum Migration0004Orders {
             currency TEXT NOT NULL,
             -- The whole breakdown as computed, lines included (JSON); the columns above are its figures.
             totals TEXT NOT NULL,
+            -- The payment: which attempt (part of the provider idempotency key), the provider's
+            -- intent, and why the last attempt failed.
+            payment_attempt BIGINT NOT NULL DEFAULT 0,
+            payment_intent_id TEXT,
+            payment_error_code TEXT,
+            payment_error_message TEXT,
             created_at BIGINT NOT NULL,
             updated_at BIGINT NOT NULL
         )
