@@ -205,3 +205,50 @@ public struct OrderResponse: Codable, Sendable, Equatable {
         self.totals = totals
     }
 }
+
+/// `POST /orders/{id}/pay`.
+public struct PayOrderRequest: Codable, Sendable, Equatable {
+    /// The saved card to charge (`pm_…`); required for `card`.
+    public var paymentMethodId: String?
+    /// Where the provider's redirect (3-D Secure, iDEAL, Bancontact) sends the payer back.
+    public var returnURL: String?
+    /// A request.
+    public init(paymentMethodId: String? = nil, returnURL: String? = nil) {
+        self.paymentMethodId = paymentMethodId
+        self.returnURL = returnURL
+    }
+}
+
+/// Where an order's payment stands, as the server learned it from the provider.
+public struct OrderPaymentResponse: Codable, Sendable, Equatable {
+    /// Why the last attempt failed.
+    public struct Failure: Codable, Sendable, Equatable {
+        /// `card_declined`, `insufficient_funds`, `payment_failed`, …
+        public var code: String
+        /// For people.
+        public var message: String
+        /// A failure.
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+    /// The order.
+    public var orderId: String
+    /// `PAYMENT_PENDING` while the provider works or waits for the payer; `PAID`; back to `NEW` after a failed attempt.
+    public var orderStatus: OrderStatus
+    /// The provider's status (Stripe's PaymentIntent statuses), when asked this time.
+    public var paymentStatus: String?
+    /// Where to send the payer, while the provider waits for them (`requires_action`).
+    public var redirectURL: String?
+    /// Why the last attempt failed, if it did.
+    public var error: Failure?
+    /// A status.
+    public init(orderId: String, orderStatus: OrderStatus, paymentStatus: String?, redirectURL: String?, error: Failure?) {
+        self.orderId = orderId
+        self.orderStatus = orderStatus
+        self.paymentStatus = paymentStatus
+        self.redirectURL = redirectURL
+        self.error = error
+    }
+}

@@ -22,6 +22,8 @@ enum Migration0004Orders {
             -- The payment: which attempt (part of the provider idempotency key), the provider's
             -- intent, and why the last attempt failed.
             payment_attempt BIGINT NOT NULL DEFAULT 0,
+            payment_method_id TEXT,
+            return_url TEXT,
             payment_intent_id TEXT,
             payment_error_code TEXT,
             payment_error_message TEXT,

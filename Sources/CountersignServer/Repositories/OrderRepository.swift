@@ -14,6 +14,17 @@ package struct Order: Sendable, Equatable {
     package var addressId: String?
     package var paymentMethod: PaymentMethodKind
     package var totals: CheckoutTotals
+    /// The number of the current (or last) payment attempt; 0 before the first.
+    package var paymentAttempt: Int64 = 0
+    /// The saved card of the current attempt, for a card payment.
+    package var paymentMethodId: String?
+    /// Where a redirect sends the payer back.
+    package var returnURL: String?
+    /// The provider's intent of the current attempt, once known.
+    package var paymentIntentId: String?
+    /// Why the last attempt failed.
+    package var paymentErrorCode: String?
+    package var paymentErrorMessage: String?
     package var createdAt: Int64
     package var updatedAt: Int64
 }
@@ -57,6 +68,38 @@ package struct OrderSQLRepository: Sendable {
         return !rows.isEmpty
     }
 
+    /// `NEW` → `PAYMENT_PENDING` as payment attempt `attempt`; false if the order is no longer `NEW`
+    /// or another request claimed that attempt first.
+    package func startPayment(orderId: String, attempt: Int64, paymentMethodId: String?, returnURL: String?, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+        !(try await sql.query(
+            """
+            UPDATE orders SET status = 'PAYMENT_PENDING', payment_attempt = $2, payment_method_id = $3, return_url = $4, payment_intent_id = NULL,
+                payment_error_code = NULL, payment_error_message = NULL, updated_at = $5
+            WHERE id = $1 AND status = 'NEW' AND payment_attempt = $2 - 1 RETURNING id
+            """,
+            [.text(orderId), .integer(attempt), .text(paymentMethodId), .text(returnURL), .integer(now)]
+        )).isEmpty
+    }
+
+    /// Records the provider's intent of attempt `attempt`.
+    package func recordIntent(orderId: String, attempt: Int64, intentId: String, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            "UPDATE orders SET payment_intent_id = $3 WHERE id = $1 AND payment_attempt = $2 AND payment_intent_id IS NULL",
+            [.text(orderId), .integer(attempt), .text(intentId)]
+        )
+    }
+
+    /// Attempt `attempt` failed: `PAYMENT_PENDING` → `NEW` with the reason; false if it was settled already.
+    package func failPayment(orderId: String, attempt: Int64, code: String, message: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+        !(try await sql.query(
+            """
+            UPDATE orders SET status = 'NEW', payment_error_code = $3, payment_error_message = $4, updated_at = $5
+            WHERE id = $1 AND status = 'PAYMENT_PENDING' AND payment_attempt = $2 RETURNING id
+            """,
+            [.text(orderId), .integer(attempt), .text(code), .text(message), .integer(now)]
+        )).isEmpty
+    }
+
     /// Moves the order from `from` to `to`; false if it was no longer in `from`.
     package func move(orderId: String, from: OrderStatus, to: OrderStatus, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
         !(try await sql.query(
@@ -85,7 +128,10 @@ package struct OrderSQLRepository: Sendable {
         return Order(
             id: try row.string("id"), bidId: try row.string("bid_id"), productId: try row.string("product_id"), buyerId: try row.string("buyer_id"),
             sellerId: try row.string("seller_id"), status: status, delivery: try row.string("delivery"), addressId: try row.optionalString("address_id"),
-            paymentMethod: method, totals: totals, createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
+            paymentMethod: method, totals: totals, paymentAttempt: try row.int("payment_attempt"), paymentMethodId: try row.optionalString("payment_method_id"),
+            returnURL: try row.optionalString("return_url"), paymentIntentId: try row.optionalString("payment_intent_id"),
+            paymentErrorCode: try row.optionalString("payment_error_code"), paymentErrorMessage: try row.optionalString("payment_error_message"),
+            createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
         )
     }
 }
