@@ -252,3 +252,49 @@ public struct OrderPaymentResponse: Codable, Sendable, Equatable {
         self.error = error
     }
 }
+
+/// `POST /payment-methods/cards`: save a card with the payment provider.
+public struct AddCardRequest: Codable, Sendable, Equatable {
+    /// The card number (spaces allowed).
+    public var number: String
+    /// 1–12.
+    public var expMonth: Int
+    /// Four digits.
+    public var expYear: Int
+    /// A request.
+    public init(number: String, expMonth: Int, expYear: Int) {
+        self.number = number
+        self.expMonth = expMonth
+        self.expYear = expYear
+    }
+}
+
+/// A saved card: its payment method id is what a card payment names.
+public struct SavedCardResponse: Codable, Sendable, Equatable {
+    /// The payment method id, `pm_…`.
+    public var id: String
+    /// `visa`, `mastercard`, …
+    public var brand: String
+    /// The last four digits.
+    public var last4: String
+    /// Expiry month.
+    public var expMonth: Int
+    /// Expiry year.
+    public var expYear: Int
+    /// A card.
+    public init(id: String, brand: String, last4: String, expMonth: Int, expYear: Int) {
+        self.id = id
+        self.brand = brand
+        self.last4 = last4
+        self.expMonth = expMonth
+        self.expYear = expYear
+    }
+}
+
+/// `GET /payment-methods/cards`.
+public struct SavedCardList: Codable, Sendable, Equatable {
+    /// Oldest first.
+    public var cards: [SavedCardResponse]
+    /// A list.
+    public init(cards: [SavedCardResponse]) { self.cards = cards }
+}
