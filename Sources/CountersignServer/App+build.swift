@@ -60,6 +60,10 @@ package enum CountersignApp {
         ).addRoutes(to: router.group("user").add(middleware: sessions))
         TransferController(transfers: services.transfers).addRoutes(to: router.group("transfers").add(middleware: sessions))
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
+        // The payer's browser, not a signed-in client: no session.
+        if let simulator = services.paymentProvider as? SimulatedPaymentProvider {
+            SimulatedProviderController(simulator: simulator).addRoutes(to: router.group("sim/pay"))
+        }
         return router
     }
 }

@@ -12,6 +12,8 @@ package struct AppServices: Sendable {
     package let wallets: WalletService
     package let transfers: TransferService
     package let marketplace: MarketplaceService
+    /// Takes marketplace payments: the simulator unless another provider is configured.
+    package let paymentProvider: any PaymentProvider
     /// Opens when `prepareStore()` has migrated the schema.
     package let storeReadiness = StoreReadiness()
     let logger: Logger
@@ -61,7 +63,12 @@ package struct AppServices: Sendable {
             idempotencyKeys: IdempotencySQLRepository(),
             tokens: tokens, pins: pins, lock: lock, intents: intents, supplier: supplier, clock: clock, logger: logger
         )
-        self.marketplace = MarketplaceService(database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(), clock: clock, rates: configuration.marketplaceRates)
+        let paymentProvider = SimulatedPaymentProvider(database: database, clock: clock, publicBaseURL: configuration.publicBaseURL)
+        self.paymentProvider = paymentProvider
+        self.marketplace = MarketplaceService(
+            database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(), provider: paymentProvider,
+            clock: clock, rates: configuration.marketplaceRates
+        )
         self.wallets = WalletService(database: database, users: users, ledger: ledger, transactions: transactions, clock: clock, currency: configuration.currency)
     }
 

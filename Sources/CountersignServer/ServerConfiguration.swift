@@ -48,6 +48,13 @@ package struct ServerConfiguration: Sendable {
     package var streamMaxSeconds: Int64 = 300
     /// Marketplace shipping and payment-method prices (`--marketplace-rates FILE`).
     package var marketplaceRates = MarketplaceRates.standard
+    /// Where payers' browsers reach this server (the payment simulator's hosted page); by default
+    /// `http://localhost:<port>`.
+    package var publicBaseURL: String {
+        get { configuredPublicBaseURL ?? "http://localhost:\(port)" }
+        set { configuredPublicBaseURL = newValue.hasSuffix("/") ? String(newValue.dropLast()) : newValue }
+    }
+    private var configuredPublicBaseURL: String?
     /// Secrets; nil means read or generate them in the data directory.
     package var tokenSecret: [UInt8]?
     package var pinPepper: [UInt8]?

@@ -26,6 +26,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("origin"), help: "An allowed origin, repeatable: https://app.example or android:apk-key-hash:… (env COUNTERSIGN_ORIGINS, comma-separated; default http://localhost:<port>).")
     var origins: [String] = []
 
+    @Option(name: .customLong("public-base-url"), help: "Where payers' browsers reach this server, for the payment simulator's hosted page (env COUNTERSIGN_PUBLIC_BASE_URL; default http://localhost:<port>).")
+    var publicBaseURL: String?
+
     @Flag(name: .customLong("allow-cross-origin"), help: "Accept cross-origin (iframe) WebAuthn ceremonies.")
     var allowCrossOrigin = false
 
@@ -58,6 +61,7 @@ struct Serve: AsyncParsableCommand {
         if let rpId = rpId ?? environment["COUNTERSIGN_RP_ID"] { configuration.rpId = rpId }
         if let rpName = rpName ?? environment["COUNTERSIGN_RP_NAME"] { configuration.rpName = rpName }
         configuration.origins = origins.isEmpty ? (environment["COUNTERSIGN_ORIGINS"]?.split(separator: ",").map(String.init) ?? []) : origins
+        if let url = publicBaseURL ?? environment["COUNTERSIGN_PUBLIC_BASE_URL"] { configuration.publicBaseURL = url }
         configuration.allowCrossOrigin = allowCrossOrigin
         configuration.acceptUnverifiedAttestation = !verifiedAttestationOnly
         if let userVerification {

@@ -20,6 +20,10 @@ package struct MarketplaceController {
         group.post("checkout/totals", use: totals)
         group.post("orders", use: placeOrder)
         group.get("orders/:id", use: order)
+        group.post("orders/:id/pay", use: pay)
+        group.get("orders/:id/payment", use: payment)
+        group.post("payment-methods/cards", use: addCard)
+        group.get("payment-methods/cards", use: cards)
     }
 
     /// `GET /user/profile` → merchant flag and addresses.
@@ -104,6 +108,36 @@ package struct MarketplaceController {
     }
 }
 
+extension MarketplaceController {
+    /// `POST /orders/{id}/pay` `{paymentMethodId?, returnURL?}` → where the payment stands; a pay on an
+    /// order whose payment is under way reports that payment, never a second one.
+    @Sendable func pay(_ request: Request, context: AppRequestContext) async throws -> OrderPaymentResponse {
+        var request = request
+        let body = try await request.decodeJSON(as: PayOrderRequest.self, context: context)
+        return try await marketplace.pay(buyerId: try context.requireUser(), orderId: try context.parameters.require("id"), body)
+    }
+
+    /// `GET /orders/{id}/payment` → the provider's current word on the payment, applied to the order.
+    @Sendable func payment(_ request: Request, context: AppRequestContext) async throws -> OrderPaymentResponse {
+        try await marketplace.payment(userId: try context.requireUser(), orderId: try context.parameters.require("id"))
+    }
+
+    /// `POST /payment-methods/cards` → 201 the saved card.
+    @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SavedCardResponse> {
+        var request = request
+        let body = try await request.decodeJSON(as: AddCardRequest.self, context: context)
+        return .init(status: .created, response: try await marketplace.addCard(userId: try context.requireUser(), body))
+    }
+
+    /// `GET /payment-methods/cards` → the user's saved cards.
+    @Sendable func cards(_ request: Request, context: AppRequestContext) async throws -> SavedCardList {
+        try await marketplace.cards(userId: try context.requireUser())
+    }
+}
+
+extension OrderPaymentResponse: ResponseEncodable {}
+extension SavedCardResponse: ResponseEncodable {}
+extension SavedCardList: ResponseEncodable {}
 extension OrderResponse: ResponseEncodable {}
 extension ProfileResponse: ResponseEncodable {}
 extension AddressBody: ResponseEncodable {}

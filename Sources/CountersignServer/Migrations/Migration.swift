@@ -11,7 +11,10 @@ package struct Migration: Sendable {
 /// server accepts traffic.
 package enum Migrator {
     /// Every migration, in order. Never edit a released one: append a new one.
-    package static let all: [Migration] = [Migration0001Core.migration, Migration0002Transfers.migration, Migration0003Marketplace.migration, Migration0004Orders.migration]
+    package static let all: [Migration] = [
+        Migration0001Core.migration, Migration0002Transfers.migration, Migration0003Marketplace.migration,
+        Migration0004Orders.migration, Migration0005SimulatedProvider.migration,
+    ]
 
     /// Brings `database` up to date and returns the versions it applied.
     @discardableResult

@@ -45,6 +45,7 @@ extension MarketplaceService {
     package func withdraw(buyerId: String, bidId: String) async throws -> BidResponse {
         let (bid, _) = try await visibleBid(userId: buyerId, id: bidId)
         guard bid.buyerId == buyerId else { throw APIError(.forbidden, "not_buyer", "Only the buyer can withdraw a bid.") }
+        try await abandonPayment(bidId: bid.id)
         return try await move(bid, to: .canceled)
     }
 
@@ -57,9 +58,7 @@ extension MarketplaceService {
             try await database.transaction { sql in
                 // Withdrawing cancels the bid's order with it, unless a payment is under way.
                 if status == .canceled, let order = try await orders.find(bidId: bid.id, on: sql) {
-                    if order.status == .paymentPending {
-                        throw APIError.conflict("payment_in_progress", "A payment for this bid is under way; wait for its outcome.")
-                    }
+                    if order.status == .paymentPending { throw Self.paymentInProgress }
                     if order.status == .new {
                         guard try await orders.move(orderId: order.id, from: .new, to: .canceled, now: now, on: sql) else { return false }
                     }

@@ -7,6 +7,7 @@ package struct MarketplaceService: Sendable {
     let users: any UserRepository
     let marketplace: MarketplaceSQLRepository
     let orders: OrderSQLRepository
+    let provider: any PaymentProvider
     let clock: WallClock
     let rates: MarketplaceRates
 

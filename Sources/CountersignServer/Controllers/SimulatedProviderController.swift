@@ -1,0 +1,51 @@
+import Hummingbird
+
+/// The payment simulator's hosted redirect page, where the payer answers 3-D Secure, iDEAL or
+/// Bancontact: `/sim/pay/{intentId}`. Public (it is the payer's browser) and answered as HTML; it
+/// moves nothing but the simulated intent.
+package struct SimulatedProviderController {
+    let simulator: SimulatedPaymentProvider
+
+    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get(":intentId", use: page)
+        group.post(":intentId/authorize", use: authorize)
+        group.post(":intentId/fail", use: fail)
+    }
+
+    /// `GET /sim/pay/{intentId}` → 200 the page: what is being paid and, while the intent
+    /// requires action, two buttons (authorize, fail).
+    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await answer {
+            let intent = try await simulator.retrievePaymentIntent(id: try context.parameters.require("intentId"))
+            return HostedPaymentPage.payment(intent)
+        }
+    }
+
+    /// `POST /sim/pay/{intentId}/authorize` → `succeeded`, then 303 to the return URL with
+    /// `?payment_intent=<id>&redirect_status=succeeded`; 409 unless the intent requires action.
+    @Sendable func authorize(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await answer {
+            let (intent, returnURL) = try await simulator.authorizeRedirect(intentId: try context.parameters.require("intentId"))
+            return HostedPaymentPage.finished(intent, returnURL: returnURL, redirectStatus: "succeeded")
+        }
+    }
+
+    /// `POST /sim/pay/{intentId}/fail` → `requires_payment_method` with `payment_failed`, then 303
+    /// to the return URL with `redirect_status=failed`; 409 unless the intent requires action.
+    @Sendable func fail(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await answer {
+            let (intent, returnURL) = try await simulator.failRedirect(intentId: try context.parameters.require("intentId"))
+            return HostedPaymentPage.finished(intent, returnURL: returnURL, redirectStatus: "failed")
+        }
+    }
+
+    /// A refusal as an HTML page for the browser, with its status and code; anything else goes on
+    /// to the error middleware.
+    private func answer(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as ProviderError {
+            return HostedPaymentPage.refusal(error)
+        }
+    }
+}

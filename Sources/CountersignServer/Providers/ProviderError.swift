@@ -1,0 +1,52 @@
+import HTTPTypes
+
+/// A request a payment provider refused, with a stable code and the HTTP status it maps to. A
+/// declined payment is not one of these: it is an intent back in `requires_payment_method`.
+package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let status: HTTPResponse.Status
+    package let code: String
+    package let message: String
+
+    /// 404: no intent with this id.
+    package static func intentNotFound(_ id: String) -> ProviderError {
+        ProviderError(status: .notFound, code: "payment_intent_not_found", message: "No payment intent \(id).")
+    }
+
+    /// 404: no saved card with this id.
+    package static func paymentMethodNotFound(_ id: String) -> ProviderError {
+        ProviderError(status: .notFound, code: "payment_method_not_found", message: "No payment method \(id).")
+    }
+
+    /// 409: the idempotency key was used before with other parameters.
+    package static let idempotencyKeyReused = ProviderError(
+        status: .conflict, code: "idempotency_key_reused", message: "This idempotency key was used with different parameters."
+    )
+
+    /// 409: the intent is not in a state that allows this (e.g. authorizing a succeeded one).
+    package static func unexpectedState(_ status: ProviderIntentStatus) -> ProviderError {
+        ProviderError(status: .conflict, code: "payment_intent_unexpected_state", message: "The payment intent is \(status.rawValue).")
+    }
+
+    /// 422: not a valid card number (digits and spaces, 12 to 19 digits, Luhn check).
+    package static let invalidCardNumber = ProviderError(
+        status: .unprocessableContent, code: "invalid_card_number", message: "The card number is not valid."
+    )
+
+    /// 422: the expiry month or year is out of range, or already past.
+    package static let invalidExpiry = ProviderError(
+        status: .unprocessableContent, code: "invalid_expiry", message: "The card's expiry date is not valid."
+    )
+
+    /// 422: the saved card belongs to another customer.
+    package static let cardNotOwned = ProviderError(
+        status: .unprocessableContent, code: "card_not_owned", message: "The payment method does not belong to this customer."
+    )
+
+    /// 422: a parameter is malformed; the message names it.
+    package static func invalidRequest(_ message: String) -> ProviderError {
+        ProviderError(status: .unprocessableContent, code: "invalid_request", message: message)
+    }
+
+    /// `code: message`.
+    package var description: String { "\(code): \(message)" }
+}

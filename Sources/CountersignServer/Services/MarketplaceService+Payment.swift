@@ -1,0 +1,113 @@
+import CountersignAPI
+import CountersignCore
+
+extension MarketplaceService {
+    /// Starts the payment of the buyer's order with the provider, or — when one is already under
+    /// way — reports it: never a second payment for one order. The attempt number is claimed in a
+    /// guarded update before the provider is called and is part of the provider's idempotency key,
+    /// so a retry after a crash or a timeout reaches the same intent, never a new charge.
+    package func pay(buyerId: String, orderId: String, _ request: PayOrderRequest) async throws -> OrderPaymentResponse {
+        let order = try await buyersOrder(buyerId: buyerId, orderId: orderId)
+        switch order.status {
+        case .paymentPending:
+            return try await refresh(order)
+        case .paid, .shipped, .completed:
+            throw APIError.conflict("order_paid", "This order is paid already.")
+        case .canceled, .expired:
+            throw APIError.conflict("order_closed", "This order is \(order.status.rawValue).")
+        case .new:
+            break
+        }
+        if order.paymentMethod == .card, request.paymentMethodId == nil {
+            throw APIError.badRequest("payment_method_required", "A card payment needs paymentMethodId, one of your saved cards.")
+        }
+        let (orders, now) = (self.orders, clock.nowMillis())
+        let attempt = order.paymentAttempt + 1
+        let claimed = try await database.transaction { sql in
+            try await orders.startPayment(orderId: order.id, attempt: attempt, paymentMethodId: request.paymentMethodId, returnURL: request.returnURL, now: now, on: sql)
+        }
+        guard claimed, let started = try await database.read({ sql in try await orders.find(id: orderId, on: sql) }) else {
+            // Another request started (or finished) a payment meanwhile: report that one.
+            return try await refresh(try await buyersOrder(buyerId: buyerId, orderId: orderId))
+        }
+        return try await refresh(started)
+    }
+
+    /// `GET /orders/{id}/payment`: the provider's current word on the order's payment, applied.
+    package func payment(userId: String, orderId: String) async throws -> OrderPaymentResponse {
+        let order = try await visibleOrder(userId: userId, orderId: orderId)
+        return try await refresh(order)
+    }
+
+    /// Asks the provider where a pending payment stands and applies it; other orders as they are.
+    func refresh(_ order: Order) async throws -> OrderPaymentResponse {
+        guard order.status == .paymentPending else { return Self.payment(order, intent: nil) }
+        let intent: ProviderPaymentIntent
+        if let intentId = order.paymentIntentId {
+            intent = try await provider.retrievePaymentIntent(id: intentId)
+        } else {
+            // Created now, or again after a crash: the same key returns the same intent.
+            do {
+                intent = try await provider.createPaymentIntent(
+                    amount: order.totals.total, currency: order.totals.currency, method: order.paymentMethod,
+                    paymentMethodId: order.paymentMethodId, customerId: order.buyerId, orderId: order.id,
+                    returnURL: order.returnURL, idempotencyKey: "order_\(order.id)_\(order.paymentAttempt)"
+                )
+            } catch let refused as ProviderError where refused.status.code < 500 {
+                // The provider refused the request itself (a card that is not the buyer's…): the
+                // attempt ends and the buyer may choose again.
+                try await settle(order, intent: nil, failure: ProviderPaymentError(code: refused.code, message: refused.message))
+                throw APIError(refused.status, refused.code, refused.message)
+            }
+        }
+        _ = try await settle(order, intent: intent, failure: nil)
+        let current = try await database.read { [orders] sql in try await orders.find(id: order.id, on: sql) } ?? order
+        return Self.payment(current, intent: intent)
+    }
+
+    /// Applies the intent's status to the order in one transaction: succeeded → PAID and the bid
+    /// COMPLETED; back to requires_payment_method or canceled → NEW with the error; otherwise the
+    /// intent id is recorded and the order stays pending. Every move is guarded by the order's
+    /// status, so a webhook and a poll racing settle it once.
+    @discardableResult
+    func settle(_ order: Order, intent: ProviderPaymentIntent?, failure: ProviderPaymentError?) async throws -> Bool {
+        let (orders, marketplace, now) = (self.orders, self.marketplace, clock.nowMillis())
+        return try await database.transaction { sql in
+            if let intent, order.paymentIntentId == nil {
+                try await orders.recordIntent(orderId: order.id, attempt: order.paymentAttempt, intentId: intent.id, on: sql)
+            }
+            switch intent?.status {
+            case .succeeded?:
+                guard try await orders.move(orderId: order.id, from: .paymentPending, to: .paid, now: now, on: sql) else { return false }
+                _ = try await marketplace.move(bidId: order.bidId, from: .accepted, to: .completed, now: now, on: sql)
+                return true
+            case .requiresPaymentMethod?, .canceled?, nil:
+                let error = failure ?? intent?.lastPaymentError ?? ProviderPaymentError(code: "payment_canceled", message: "The payment was canceled.")
+                return try await orders.failPayment(orderId: order.id, attempt: order.paymentAttempt, code: error.code, message: error.message, now: now, on: sql)
+            case .requiresAction?, .processing?:
+                return false
+            }
+        }
+    }
+
+    func buyersOrder(buyerId: String, orderId: String) async throws -> Order {
+        let order = try await visibleOrder(userId: buyerId, orderId: orderId)
+        guard order.buyerId == buyerId else { throw APIError(.forbidden, "not_buyer", "Only the buyer pays an order.") }
+        return order
+    }
+
+    func visibleOrder(userId: String, orderId: String) async throws -> Order {
+        let orders = self.orders
+        let found = try await database.read { sql in orderId.utf8.count <= 64 ? try await orders.find(id: orderId, on: sql) : nil }
+        guard let found, found.buyerId == userId || found.sellerId == userId else { throw APIError.notFound("order_not_found", "No such order.") }
+        return found
+    }
+
+    static func payment(_ order: Order, intent: ProviderPaymentIntent?) -> OrderPaymentResponse {
+        OrderPaymentResponse(
+            orderId: order.id, orderStatus: order.status, paymentStatus: intent?.status.rawValue,
+            redirectURL: intent?.status == .requiresAction ? intent?.redirectURL : nil,
+            error: order.paymentErrorCode.map { OrderPaymentResponse.Failure(code: $0, message: order.paymentErrorMessage ?? "") }
+        )
+    }
+}

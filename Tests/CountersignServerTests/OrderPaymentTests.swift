@@ -1,0 +1,111 @@
+import CountersignAPI
+import CountersignCore
+import CountersignServer
+import Foundation
+import Testing
+
+/// Paying an order through the simulated provider: one payment per order, whatever the retries,
+/// races and abandoned redirects.
+@Suite("Order payments")
+struct OrderPaymentTests {
+    static func order(_ server: LiveServer, method: PaymentMethodKind) async throws -> (buyer: TestUser, order: OrderResponse) {
+        let (_, buyer, bid, _) = try await OrderTests.acceptedBid(server)
+        let order = try await server.client.post("/orders", CheckoutTotalsRequest(bidId: bid.id, delivery: "pickup", paymentMethod: method), token: buyer.token).decode(OrderResponse.self)
+        return (buyer, order)
+    }
+
+    static func card(_ server: LiveServer, _ user: TestUser, _ number: String) async throws -> String {
+        let added = try await server.client.post("/payment-methods/cards", AddCardRequest(number: number, expMonth: 12, expYear: 2099), token: user.token)
+        try #require(added.status == 201, "add card: \(added.text)")
+        return try added.decode(SavedCardResponse.self).id
+    }
+
+    static func intents(_ server: LiveServer, order: String) async throws -> Int64 {
+        try await LedgerAudit.count("sim_payment_intents WHERE order_id = '\(order)'", server.database)
+    }
+
+    @Test("a card that succeeds pays the order once; the bid completes; a second pay is refused", arguments: TestEngines.all)
+    func cardSucceeds(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let (buyer, order) = try await Self.order(server, method: .card)
+            let card = try await Self.card(server, buyer, "4242 4242 4242 4242")
+            #expect(try await server.client.get("/payment-methods/cards", token: buyer.token).decode(SavedCardList.self).cards.map(\.last4) == ["4242"])
+            let noCard = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(), token: buyer.token)
+            #expect(noCard.status == 400 && noCard.errorCode == "payment_method_required")
+            let paid = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: buyer.token).decode(OrderPaymentResponse.self)
+            #expect(paid.orderStatus == .paid && paid.paymentStatus == "succeeded")
+            #expect(try await server.client.get("/bids/\(order.bidId)", token: buyer.token).decode(BidResponse.self).status == .completed)
+            let again = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: buyer.token)
+            #expect(again.status == 409 && again.errorCode == "order_paid")
+            #expect(try await Self.intents(server, order: order.id) == 1)
+        }
+    }
+
+    @Test("a declined card returns the order to NEW with the reason; another card then pays", arguments: TestEngines.all)
+    func declinedThenRetry(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let (buyer, order) = try await Self.order(server, method: .card)
+            let declined = try await Self.card(server, buyer, "4000 0000 0000 0002")
+            let first = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: declined), token: buyer.token).decode(OrderPaymentResponse.self)
+            #expect(first.orderStatus == .new && first.error?.code == "card_declined")
+            let good = try await Self.card(server, buyer, "4242424242424242")
+            let second = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: good), token: buyer.token).decode(OrderPaymentResponse.self)
+            #expect(second.orderStatus == .paid && second.error == nil)
+            #expect(try await Self.intents(server, order: order.id) == 2)
+        }
+    }
+
+    @Test("eight concurrent pays on one order take one payment", arguments: TestEngines.all)
+    func concurrentPays(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let (buyer, order) = try await Self.order(server, method: .card)
+            let card = try await Self.card(server, buyer, "4242 4242 4242 4242")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: buyer.token).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == 200 || $0 == 409 }, "\(statuses)")
+            #expect(try await Self.intents(server, order: order.id) == 1)
+            #expect(try await server.client.get("/orders/\(order.id)", token: buyer.token).decode(OrderResponse.self).status == .paid)
+        }
+    }
+
+    @Test("iDEAL: redirect, the payer authorizes on the hosted page, the poll sees PAID", arguments: TestEngines.all)
+    func idealRedirect(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let (buyer, order) = try await Self.order(server, method: .ideal)
+            let started = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(returnURL: "https://app.example/return"), token: buyer.token).decode(OrderPaymentResponse.self)
+            #expect(started.orderStatus == .paymentPending && started.paymentStatus == "requires_action")
+            let redirect = try #require(started.redirectURL)
+            let path = try #require(URLComponents(string: redirect)?.path)
+            #expect(try await server.client.get("/orders/\(order.id)/payment", token: buyer.token).decode(OrderPaymentResponse.self).orderStatus == .paymentPending)
+            let authorized = try await server.client.post(path + "/authorize")
+            #expect(authorized.status == 303)
+            let polled = try await server.client.get("/orders/\(order.id)/payment", token: buyer.token).decode(OrderPaymentResponse.self)
+            #expect(polled.orderStatus == .paid)
+        }
+    }
+
+    @Test("an abandoned buy-now: the payer walks away, the app withdraws the bid, nothing is stuck", arguments: TestEngines.all)
+    func abandonedBuyNow(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let (buyer, order) = try await Self.order(server, method: .bancontact)
+            _ = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(returnURL: "https://app.example/return"), token: buyer.token)
+            for _ in 0..<3 {
+                #expect(try await server.client.get("/orders/\(order.id)/payment", token: buyer.token).decode(OrderPaymentResponse.self).orderStatus == .paymentPending)
+            }
+            let withdrawn = try await server.client.post("/bids/\(order.bidId)/withdraw", token: buyer.token)
+            #expect(withdrawn.status == 200, "\(withdrawn.text)")
+            #expect(try await server.client.get("/orders/\(order.id)", token: buyer.token).decode(OrderResponse.self).status == .canceled)
+            let intentStatus = try await server.database.read { sql in
+                try await sql.first("SELECT status FROM sim_payment_intents WHERE order_id = $1", [.text(order.id)])?.string("status")
+            }
+            #expect(intentStatus == "canceled")
+            // The product can be bought again by someone else.
+            let other = try await server.signup()
+            #expect(try await server.client.post("/products/\(order.productId)/buy-now", token: other.token).status == 201)
+        }
+    }
+}
