@@ -123,6 +123,8 @@ struct SimulatedPaymentProviderTests {
     @Test("iDEAL over the hosted page: authorize → succeeded and a 303 to the return URL; twice → 409", arguments: TestEngines.all)
     func hostedAuthorize(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
+            // Not the server's own instance but another on the same store, as a second process would
+            // be: what the hosted page does shows here through the database alone.
             let provider = try #require(server.services.paymentProvider as? SimulatedPaymentProvider)
             let intent = try await Self.pay(provider, method: .ideal, returnURL: "https://shop.test/return?order=ord_1")
             let redirect = try #require(intent.redirectURL)
@@ -178,6 +180,35 @@ struct SimulatedPaymentProviderTests {
             let still = try await provider.retrievePaymentIntent(id: walkedAway.id)
             #expect(still == walkedAway && still.status == .requiresAction)
         }
+    }
+
+    @Test("the hosted page escapes what it shows, and needs no return URL")
+    func hostedPageEscapes() async throws {
+        try await LiveServer.run(.sqlite) { server in
+            let provider = try #require(server.services.paymentProvider as? SimulatedPaymentProvider)
+            let intent = try await provider.createPaymentIntent(
+                amount: 1_999, currency: "eur", method: .bancontact, paymentMethodId: nil, customerId: nil,
+                orderId: "<script>alert(1)</script>", returnURL: nil, idempotencyKey: "k"
+            )
+            try await Self.withBrowser(server) { browser in
+                let page = try await browser.send(.GET, "/sim/pay/\(intent.id)")
+                #expect(page.text.contains("19.99 EUR") && page.text.contains("Bancontact"))
+                #expect(!page.text.contains("<script>") && page.text.contains("&lt;script&gt;"))
+                #expect(page.headers.first(name: "X-Frame-Options") == "DENY")
+                let done = try await browser.send(.POST, "/sim/pay/\(intent.id)/authorize")
+                #expect(done.status == 200 && done.headers.first(name: "Location") == nil)
+            }
+            #expect(try await provider.retrievePaymentIntent(id: intent.id).status == .succeeded)
+        }
+    }
+
+    @Test("publicBaseURL: http://localhost:<port> unless configured, without a trailing slash")
+    func publicBaseURL() {
+        var configuration = ServerConfiguration()
+        configuration.port = 9090
+        #expect(configuration.publicBaseURL == "http://localhost:9090")
+        configuration.publicBaseURL = "https://pay.example/"
+        #expect(configuration.publicBaseURL == "https://pay.example")
     }
 
     /// A browser that does not follow redirects, so the test sees the 303 itself.
