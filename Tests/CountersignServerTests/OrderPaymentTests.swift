@@ -15,7 +15,7 @@ struct OrderPaymentTests {
     }
 
     static func card(_ server: LiveServer, _ user: TestUser, _ number: String) async throws -> String {
-        let added = try await server.client.post("/payment-methods/cards", AddCardRequest(number: number, expMonth: 12, expYear: 2099), token: user.token)
+        let added = try await server.client.post("/payment-methods/cards", AddCardRequest(number: number, expMonth: 12, expYear: SimulatedPaymentProviderTests.expYear), token: user.token)
         try #require(added.status == 201, "add card: \(added.text)")
         return try added.decode(SavedCardResponse.self).id
     }
@@ -81,8 +81,11 @@ struct OrderPaymentTests {
             let redirect = try #require(started.redirectURL)
             let path = try #require(URLComponents(string: redirect)?.path)
             #expect(try await server.client.get("/orders/\(order.id)/payment", token: buyer.token).decode(OrderPaymentResponse.self).orderStatus == .paymentPending)
-            let authorized = try await server.client.post(path + "/authorize")
-            #expect(authorized.status == 303)
+            try await SimulatedPaymentProviderTests.withBrowser(server) { browser in
+                let authorized = try await browser.send(.POST, path + "/authorize")
+                #expect(authorized.status == 303)
+                #expect(authorized.headers.first(name: "Location")?.hasPrefix("https://app.example/return?") == true)
+            }
             let polled = try await server.client.get("/orders/\(order.id)/payment", token: buyer.token).decode(OrderPaymentResponse.self)
             #expect(polled.orderStatus == .paid)
         }

@@ -176,6 +176,9 @@ struct TransferTests {
             let payee = try await server.signup()
             let document = try await server.quotedTransfer(payer, to: payee.phone)
             #expect(document.status == .authorizationRequired)
+            // Let a pass the worker may still have queued (PostgreSQL echoes our own NOTIFY) finish
+            // before time moves on.
+            try await Task.sleep(for: .milliseconds(500))
             server.clock.advance(seconds: 301)
             let late = try await server.authorizeTransfer(payer, document)
             #expect(late.status == 409 && late.errorCode == "quote_expired")

@@ -38,11 +38,12 @@ package final class TransferFeed: Sendable {
         }
     }
 
-    /// A new version of `transferId` was committed (here or in another process).
-    package func signal(_ transferId: String) {
+    /// A new version of `transferId` was committed (here or in another process). `wakeWorker` is
+    /// false for the worker's own steps: it keeps draining anyway.
+    package func signal(_ transferId: String, wakeWorker: Bool = true) {
         let continuations = watchers.withLock { Array(($0.byTransfer[transferId] ?? [:]).values) }
         for continuation in continuations { continuation.yield() }
-        work.continuation.yield()
+        if wakeWorker { work.continuation.yield() }
     }
 
     /// Wakes the worker without any transfer changing (its timer).

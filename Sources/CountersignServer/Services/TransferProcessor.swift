@@ -49,7 +49,7 @@ package struct TransferProcessor: Service {
             do {
                 guard let moved = try await step() else { return steps }
                 steps += 1
-                transfers.feed.signal(moved)
+                transfers.feed.signal(moved, wakeWorker: false)
             } catch {
                 if !Task.isCancelled { logger.error("transfer step failed", metadata: ["error": "\(error)"]) }
                 return steps
