@@ -23,7 +23,11 @@ package enum CountersignApp {
     ) async throws -> AppServices {
         let pepper = try SecretStore.secret(named: "pin-pepper", configured: configuration.pinPepper, dataDirectory: configuration.dataDirectory)
         let tokenSecret = try SecretStore.secret(named: "token-hmac", configured: configuration.tokenSecret, dataDirectory: configuration.dataDirectory)
-        return await AppServices(configuration: configuration, database: database, clock: clock, supplier: supplier, pepper: pepper, tokenSecret: tokenSecret, logger: logger)
+        let webhookSecret = try SecretStore.secret(named: "payment-webhook", configured: configuration.paymentWebhookSecret, dataDirectory: configuration.dataDirectory)
+        return await AppServices(
+            configuration: configuration, database: database, clock: clock, supplier: supplier, pepper: pepper, tokenSecret: tokenSecret,
+            webhookSecret: webhookSecret, logger: logger
+        )
     }
 
     /// The HTTP application. Migrations run before the server accepts traffic.
@@ -36,7 +40,7 @@ package enum CountersignApp {
         var app = Application(
             router: makeRouter(services),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "countersign"),
-            services: [database, services.pendingTopUpSweeper, services.transferProcessor, services.transferChangeListener],
+            services: [database, services.pendingTopUpSweeper, services.transferProcessor, services.transferChangeListener, services.pendingOrderSweeper],
             onServerRunning: onServerRunning,
             logger: logger
         )
@@ -59,6 +63,7 @@ package enum CountersignApp {
             database: services.database, clock: services.clock
         ).addRoutes(to: router.group("user").add(middleware: sessions))
         TransferController(transfers: services.transfers).addRoutes(to: router.group("transfers").add(middleware: sessions))
+        PaymentWebhookController(marketplace: services.marketplace, signature: services.webhookSignature, clock: services.clock).addRoutes(to: router.group("webhooks"))
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
         // The payer's browser, not a signed-in client: no session.
         if let simulator = services.paymentProvider as? SimulatedPaymentProvider {

@@ -14,6 +14,8 @@ package struct AppServices: Sendable {
     package let marketplace: MarketplaceService
     /// Takes marketplace payments: the simulator unless another provider is configured.
     package let paymentProvider: any PaymentProvider
+    /// Checks payment-provider webhooks.
+    package let webhookSignature: WebhookSignature
     /// Opens when `prepareStore()` has migrated the schema.
     package let storeReadiness = StoreReadiness()
     let logger: Logger
@@ -28,12 +30,21 @@ package struct AppServices: Sendable {
         TransferProcessor(transfers: transfers, storeReadiness: storeReadiness, ledger: LedgerSQLRepository(), walletTransactions: WalletTransactionSQLRepository(), logger: logger)
     }
 
+    /// Settles orders whose payment has been pending for over two minutes.
+    package var pendingOrderSweeper: PendingOrderSweeper {
+        PendingOrderSweeper(marketplace: marketplace, storeReadiness: storeReadiness, minimumAgeMillis: 120_000, interval: .seconds(60))
+    }
+
     /// Brings transfer changes committed by other processes (PostgreSQL) to this one's streams.
     package var transferChangeListener: TransferChangeListener {
         TransferChangeListener(database: database, feed: transfers.feed, logger: logger)
     }
 
-    init(configuration: ServerConfiguration, database: any Database, clock: WallClock, supplier: any AirtimeSupplier, pepper: [UInt8], tokenSecret: [UInt8], logger: Logger) async {
+    init(
+        configuration: ServerConfiguration, database: any Database, clock: WallClock, supplier: any AirtimeSupplier, pepper: [UInt8], tokenSecret: [UInt8],
+        webhookSecret: [UInt8], logger: Logger
+    ) async {
+        self.webhookSignature = WebhookSignature(secret: webhookSecret)
         let users = UserSQLRepository()
         let ledger = LedgerSQLRepository()
         let transactions = WalletTransactionSQLRepository()

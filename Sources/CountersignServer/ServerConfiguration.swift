@@ -57,6 +57,9 @@ package struct ServerConfiguration: Sendable {
     private var configuredPublicBaseURL: String?
     /// Secrets; nil means read or generate them in the data directory.
     package var tokenSecret: [UInt8]?
+    /// The secret payment-provider webhooks are signed with (`COUNTERSIGN_PAYMENT_WEBHOOK_SECRET`);
+    /// nil means read or generate `<data-dir>/secrets/payment-webhook`.
+    package var paymentWebhookSecret: [UInt8]?
     package var pinPepper: [UInt8]?
 
     package init() {}

@@ -24,5 +24,6 @@ struct StoreOptions: ParsableArguments {
         if let url = databaseURL ?? environment["DATABASE_URL"], !url.isEmpty { configuration.databaseURL = url }
         if let secret = environment["COUNTERSIGN_TOKEN_SECRET"] { configuration.tokenSecret = Array(secret.utf8) }
         if let pepper = environment["COUNTERSIGN_PIN_PEPPER"] { configuration.pinPepper = Array(pepper.utf8) }
+        if let secret = environment["COUNTERSIGN_PAYMENT_WEBHOOK_SECRET"] { configuration.paymentWebhookSecret = Array(secret.utf8) }
     }
 }

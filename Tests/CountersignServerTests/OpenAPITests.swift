@@ -56,6 +56,7 @@ struct OpenAPITests {
         APIRoute("GET", "/sim/pay/{intentId}"),
         APIRoute("POST", "/sim/pay/{intentId}/authorize"),
         APIRoute("POST", "/sim/pay/{intentId}/fail"),
+        APIRoute("POST", "/webhooks/payments"),
     ]
 
     /// The document in the repository, which the server must serve unchanged.

@@ -32,5 +32,7 @@ enum Migration0004Orders {
         )
         """,
         "CREATE INDEX orders_buyer ON orders (buyer_id, created_at)",
+        // The sweeper's queue.
+        "CREATE INDEX orders_status ON orders (status, updated_at)",
     ])
 }

@@ -112,6 +112,13 @@ package struct OrderSQLRepository: Sendable {
         try await sql.first("SELECT * FROM orders WHERE id = $1", [.text(id)]).map(Self.order(from:))
     }
 
+    /// Orders in `PAYMENT_PENDING` not changed since `updatedBefore`, oldest first (at most 100).
+    package func pending(updatedBefore: Int64, on sql: any SQLExecutor) async throws -> [Order] {
+        try await sql.query(
+            "SELECT * FROM orders WHERE status = 'PAYMENT_PENDING' AND updated_at < $1 ORDER BY updated_at LIMIT 100", [.integer(updatedBefore)]
+        ).map(Self.order(from:))
+    }
+
     package func find(bidId: String, on sql: any SQLExecutor) async throws -> Order? {
         try await sql.first("SELECT * FROM orders WHERE bid_id = $1", [.text(bidId)]).map(Self.order(from:))
     }

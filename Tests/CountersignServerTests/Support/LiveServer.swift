@@ -13,6 +13,7 @@ import Testing
 struct LiveServer: Sendable {
     static let origin = "https://app.countersign.test"
     static let rpId = "countersign.test"
+    static let webhookSecret = "test-webhook-secret-0123456789abcdef012"
 
     let client: APIClient
     let services: AppServices
@@ -29,6 +30,7 @@ struct LiveServer: Sendable {
         configuration.pinHashRounds = 1_000
         configuration.tokenSecret = Array("test-token-secret-0123456789abcdef0123".utf8)
         configuration.pinPepper = Array("test-pin-pepper-0123456789abcdef012345".utf8)
+        configuration.paymentWebhookSecret = Array(webhookSecret.utf8)
         configuration.transferPollMillis = 100
         configuration.streamFallbackSeconds = 1
         return configuration

@@ -1,0 +1,50 @@
+import CountersignAPI
+import CountersignCore
+
+/// A provider's event about a payment intent, as much of it as we read: which intent, for which
+/// order. The status in the event is never trusted: the provider is asked again.
+package struct PaymentWebhookEvent: Decodable, Sendable {
+    package struct Payload: Decodable, Sendable {
+        package struct Intent: Decodable, Sendable {
+            package struct Metadata: Decodable, Sendable {
+                package let orderId: String?
+            }
+            package let id: String
+            package let metadata: Metadata?
+        }
+        package let object: Intent
+    }
+    /// The event id.
+    package let id: String
+    /// E.g. `payment_intent.succeeded`.
+    package let type: String
+    package let data: Payload
+}
+
+extension MarketplaceService {
+    /// Applies a verified webhook: the order named in the intent's metadata is refreshed from the
+    /// provider, under the same guards as a poll, so duplicates, out-of-order events and a poll racing
+    /// it settle the order once. Events about unknown orders are acknowledged and ignored.
+    package func handleWebhook(_ event: PaymentWebhookEvent) async throws {
+        guard event.type.hasPrefix("payment_intent."), let orderId = event.data.object.metadata?.orderId, orderId.utf8.count <= 64 else { return }
+        let orders = self.orders
+        guard let order = try await database.read({ sql in try await orders.find(id: orderId, on: sql) }) else { return }
+        // Another attempt's intent says nothing about the current one.
+        if let current = order.paymentIntentId, current != event.data.object.id { return }
+        _ = try await refresh(order)
+    }
+
+    /// Settles orders left `PAYMENT_PENDING` longer than `olderThanMillis` (a payer who never came
+    /// back, a webhook that never arrived, a process that stopped mid-payment); returns how many
+    /// it asked the provider about.
+    @discardableResult
+    package func sweepPendingOrders(olderThanMillis: Int64) async -> Int {
+        let (orders, cutoff) = (self.orders, clock.nowMillis() - olderThanMillis)
+        guard let pending = try? await database.read({ sql in try await orders.pending(updatedBefore: cutoff, on: sql) }) else { return 0 }
+        var asked = 0
+        for order in pending {
+            if (try? await refresh(order)) != nil { asked += 1 }
+        }
+        return asked
+    }
+}
