@@ -32,7 +32,7 @@ package struct AppServices: Sendable {
 
     /// Settles orders whose payment has been pending for over two minutes.
     package var pendingOrderSweeper: PendingOrderSweeper {
-        PendingOrderSweeper(marketplace: marketplace, storeReadiness: storeReadiness, minimumAgeMillis: 120_000, interval: .seconds(60))
+        PendingOrderSweeper(marketplace: marketplace, storeReadiness: storeReadiness, minimumAgeMillis: 120_000, interval: .seconds(60), logger: logger)
     }
 
     /// Brings transfer changes committed by other processes (PostgreSQL) to this one's streams.

@@ -98,9 +98,9 @@ struct PaymentWebhookTests {
             let (buyer, order, _, page) = try await Self.pendingIdeal(server)
             try await Self.authorize(server, page: page)
             // Too young to sweep.
-            #expect(await server.services.marketplace.sweepPendingOrders(olderThanMillis: 120_000) == 0)
+            #expect(await server.services.pendingOrderSweeper.sweep() == 0)
             server.clock.advance(seconds: 180)
-            #expect(await server.services.marketplace.sweepPendingOrders(olderThanMillis: 120_000) == 1)
+            #expect(await server.services.pendingOrderSweeper.sweep() == 1)
             #expect(try await server.client.get("/orders/\(order.id)", token: buyer.token).decode(OrderResponse.self).status == .paid)
         }
     }

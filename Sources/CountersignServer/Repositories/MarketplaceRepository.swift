@@ -91,6 +91,11 @@ package struct MarketplaceSQLRepository: Sendable {
         )
     }
 
+    /// Whether a bid holds the product: accepted (awaiting payment) or completed (sold).
+    package func isHeld(productId: String, on sql: any SQLExecutor) async throws -> Bool {
+        try await sql.first("SELECT id FROM bids WHERE product_id = $1 AND status IN ('ACCEPTED', 'COMPLETED')", [.text(productId)]) != nil
+    }
+
     /// Inserts a bid; false if it is `ACCEPTED` and the product is already held by another bid.
     package func insert(_ bid: Bid, on sql: any SQLExecutor) async throws -> Bool {
         let holding = bid.status == .accepted ? " WHERE NOT EXISTS (SELECT 1 FROM bids WHERE product_id = $2 AND status IN ('ACCEPTED', 'COMPLETED'))" : ""

@@ -39,6 +39,18 @@ extension MarketplaceService {
         return try await refresh(order)
     }
 
+    /// Orders left `PAYMENT_PENDING` since before `updatedBefore` (a payer who never came back, a
+    /// webhook that never arrived, a process that stopped mid-payment), oldest first.
+    package func pendingOrders(updatedBefore: Int64) async throws -> [Order] {
+        let orders = self.orders
+        return try await database.read { sql in try await orders.pending(updatedBefore: updatedBefore, on: sql) }
+    }
+
+    /// Asks the provider about one pending order and applies its answer.
+    package func settlePending(_ order: Order) async throws {
+        _ = try await refresh(order)
+    }
+
     /// Asks the provider where a pending payment stands and applies it; other orders as they are.
     func refresh(_ order: Order) async throws -> OrderPaymentResponse {
         guard order.status == .paymentPending else { return Self.payment(order, intent: nil) }

@@ -33,18 +33,4 @@ extension MarketplaceService {
         if let current = order.paymentIntentId, current != event.data.object.id { return }
         _ = try await refresh(order)
     }
-
-    /// Settles orders left `PAYMENT_PENDING` longer than `olderThanMillis` (a payer who never came
-    /// back, a webhook that never arrived, a process that stopped mid-payment); returns how many
-    /// it asked the provider about.
-    @discardableResult
-    package func sweepPendingOrders(olderThanMillis: Int64) async -> Int {
-        let (orders, cutoff) = (self.orders, clock.nowMillis() - olderThanMillis)
-        guard let pending = try? await database.read({ sql in try await orders.pending(updatedBefore: cutoff, on: sql) }) else { return 0 }
-        var asked = 0
-        for order in pending {
-            if (try? await refresh(order)) != nil { asked += 1 }
-        }
-        return asked
-    }
 }

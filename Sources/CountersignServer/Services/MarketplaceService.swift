@@ -70,8 +70,7 @@ package struct MarketplaceService: Sendable {
             guard id.utf8.count <= 64, let product = try await marketplace.product(id: id, on: sql) else {
                 throw APIError.notFound("product_not_found", "No such product.")
             }
-            let held = try await sql.first("SELECT id FROM bids WHERE product_id = $1 AND status IN ('ACCEPTED', 'COMPLETED')", [.text(id)]) != nil
-            return response(product, available: !held)
+            return response(product, available: !(try await marketplace.isHeld(productId: id, on: sql)))
         }
     }
 

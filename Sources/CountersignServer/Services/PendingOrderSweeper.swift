@@ -1,3 +1,4 @@
+import Logging
 import ServiceLifecycle
 
 /// Asks the provider, every `interval`, about orders whose payment has been pending for a while, so a
@@ -8,14 +9,37 @@ package struct PendingOrderSweeper: Service {
     let storeReadiness: StoreReadiness
     let minimumAgeMillis: Int64
     let interval: Duration
+    let logger: Logger
 
     package func run() async throws {
         try? await cancelWhenGracefulShutdown {
             await storeReadiness.wait()
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
-                await marketplace.sweepPendingOrders(olderThanMillis: minimumAgeMillis)
+                await sweep()
             }
         }
+    }
+
+    /// One pass; returns how many pending orders the provider was asked about successfully.
+    @discardableResult
+    package func sweep() async -> Int {
+        let pending: [Order]
+        do {
+            pending = try await marketplace.pendingOrders(updatedBefore: marketplace.clock.nowMillis() - minimumAgeMillis)
+        } catch {
+            logger.error("pending order sweep failed", metadata: ["error": "\(error)"])
+            return 0
+        }
+        var asked = 0
+        for order in pending {
+            do {
+                try await marketplace.settlePending(order)
+                asked += 1
+            } catch {
+                logger.error("could not settle a pending order", metadata: ["order": "\(order.id)", "error": "\(error)"])
+            }
+        }
+        return asked
     }
 }

@@ -19,7 +19,7 @@ package struct TransferProcessor: Service {
     let attempts = StepAttempts()
 
     /// Works until graceful shutdown: a pass whenever a transfer changes here (or, on PostgreSQL,
-    /// in another process), and at least every `pollInterval` for lapsed quotes.
+    /// in another process), and at least every `transferPollMillis` for lapsed quotes.
     package func run() async throws {
         let signals = transfers.feed.workSignals
         let interval = Duration.milliseconds(transfers.configuration.transferPollMillis)
