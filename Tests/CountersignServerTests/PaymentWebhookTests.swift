@@ -37,7 +37,7 @@ struct PaymentWebhookTests {
     @Test("unsigned, wrongly signed and stale webhooks are 400 and change nothing", arguments: TestEngines.all)
     func refused(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
-            let (buyer, order, intentId, page) = try await Self.pendingIdeal(server)
+            let (_, order, intentId, page) = try await Self.pendingIdeal(server)
             try await Self.authorize(server, page: page)
             let body = Self.event("payment_intent.succeeded", intentId: intentId, orderId: order.id)
             let unsigned = try await Self.send(server, body, signed: false)
@@ -49,7 +49,6 @@ struct PaymentWebhookTests {
             // Nobody polled and every webhook was refused: the order still waits.
             let stored = try await server.database.read { sql in try await sql.first("SELECT status FROM orders WHERE id = $1", [.text(order.id)])?.string("status") }
             #expect(stored == "PAYMENT_PENDING")
-            _ = buyer
         }
     }
 
