@@ -49,7 +49,9 @@ enum TestDatabase {
             }
         case .postgres:
             return try await withFreshPostgres { url in
-                let database = try PostgresDatabase(url: url, maxConnections: 40, logger: logger)
+                // Dozens of tests run at once, each with its own pool: 16 connections each keeps the
+                // whole suite well inside the server's max_connections (scripts/postgres-up sets 1000).
+                let database = try PostgresDatabase(url: url, maxConnections: 16, logger: logger)
                 return try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try? await database.run() }
                     defer { group.cancelAll() }
