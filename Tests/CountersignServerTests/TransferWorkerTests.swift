@@ -37,14 +37,21 @@ struct TransferStreamShutdownTests {
     func shutdownEndsStreams(engine: DatabaseEngine) async throws {
         // The stream's own HTTP client outlives the server, so only the server can end the stream.
         let streamHTTP = HTTPClient(eventLoopGroupProvider: .singleton)
-        let stream = try await LiveServer.run(engine) { server in
-            let payer = try await server.fundedUser()
-            let payee = try await server.signup()
-            let document = try await server.quotedTransfer(payer, to: payee.phone)
-            let client = APIClient(baseURL: server.client.baseURL, http: streamHTTP)
-            let stream = try await EventStreamClient.open(client, path: "/transfers/\(document.id)/events", token: payer.token)
-            #expect(await stream.wait { !$0.isEmpty }.count == 1)
-            return (stream, ContinuousClock.now)
+        let stream: (EventStreamClient, ContinuousClock.Instant)
+        do {
+            stream = try await LiveServer.run(engine) { server in
+                let payer = try await server.fundedUser()
+                let payee = try await server.signup()
+                let document = try await server.quotedTransfer(payer, to: payee.phone)
+                let client = APIClient(baseURL: server.client.baseURL, http: streamHTTP)
+                let stream = try await EventStreamClient.open(client, path: "/transfers/\(document.id)/events", token: payer.token)
+                #expect(await stream.wait { !$0.isEmpty }.count == 1)
+                return (stream, ContinuousClock.now)
+            }
+        } catch {
+            // An HTTPClient left running traps in its deinit: shut it down on this path too.
+            try? await streamHTTP.shutdown()
+            throw error
         }
         let shutdownTook = ContinuousClock.now - stream.1
         #expect(await stream.0.waitForEnd(timeout: .seconds(1)), "the server ended the stream")
