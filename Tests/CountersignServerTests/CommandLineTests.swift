@@ -75,23 +75,11 @@ struct CommandLineTests {
             store += ["--database-url", url]
             environment = [:]
         }
-        let port = Int.random(in: 20_000..<40_000)
-        let server = Process()
-        server.executableURL = try executable()
-        server.arguments = ["serve", "--port", String(port), "--log-level", "warning"] + store
-        server.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        try server.run()
-        defer { if server.isRunning { server.terminate() } }
-
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let client = APIClient(baseURL: "http://127.0.0.1:\(port)", http: http)
-        do {
-            var healthy = false
-            for _ in 0..<100 where !healthy {
-                healthy = (try? await client.get("/health").status) == 200
-                if !healthy { try await Task.sleep(for: .milliseconds(100)) }
+        try await withHTTPClient { http in
+            let server = try await ServeProcess(http: http, environment: environment) { port in
+                ["serve", "--port", String(port), "--log-level", "warning"] + store
             }
-            try #require(healthy, "server did not answer /health")
+            let client = server.client
             #expect(try await client.get("/health").text.contains(engine.rawValue))
 
             let phone = "0805" + String(Int.random(in: 1_000_000..<9_999_999))
@@ -109,14 +97,8 @@ struct CommandLineTests {
             // Secrets were generated into the data directory, readable by the owner only.
             let attributes = try FileManager.default.attributesOfItem(atPath: dataDirectory + "/secrets/token-hmac")
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-            try await http.shutdown()
-        } catch {
-            try? await http.shutdown()
-            throw error
+            #expect(server.stop() == 0, "SIGTERM shuts down gracefully: \(server.output)")
         }
-        server.terminate()  // SIGTERM: graceful shutdown
-        server.waitUntilExit()
-        #expect(server.terminationStatus == 0)
     }
 
     @Test("in CI, PostgreSQL is not optional")

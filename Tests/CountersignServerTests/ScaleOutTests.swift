@@ -18,21 +18,22 @@ struct ScaleOutTests {
         try await TestDatabase.withFreshPostgres { url in
             let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-scale-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
             // Streams re-read the store only every 15 s on their own (the keep-alive bound), so a change
-            // made through the other process that arrives within 10 s came by NOTIFY.
-            let a = try await ServeProcess(databaseURL: url, dataDirectory: dataDirectory, http: http, extra: ["--stream-fallback-seconds", "60"])
-            let b = try await ServeProcess(databaseURL: url, dataDirectory: dataDirectory, http: http, extra: ["--stream-fallback-seconds", "60"])
-            do {
-                try await Self.exercise(a: a.client, b: b.client, databaseURL: url, dataDirectory: dataDirectory)
-            } catch {
-                a.stop(); b.stop()
-                try? await http.shutdown()
-                throw error
+            // made through the other process that arrives within 10 s came by NOTIFY. A process that
+            // fails to start, or a failure below, leaves no child behind: `ServeProcess` ends its
+            // process when it is released.
+            try await withHTTPClient { http in
+                let a = try await ServeProcess(databaseURL: url, dataDirectory: dataDirectory, http: http, extra: ["--stream-fallback-seconds", "60"])
+                let b = try await ServeProcess(databaseURL: url, dataDirectory: dataDirectory, http: http, extra: ["--stream-fallback-seconds", "60"])
+                do {
+                    try await Self.exercise(a: a.client, b: b.client, databaseURL: url, dataDirectory: dataDirectory)
+                } catch {
+                    a.stop(); b.stop()
+                    throw error
+                }
+                #expect(a.stop() == 0, "\(a.output)")
+                #expect(b.stop() == 0, "\(b.output)")
             }
-            #expect(a.stop() == 0)
-            #expect(b.stop() == 0)
-            try await http.shutdown()
         }
     }
 

@@ -23,14 +23,15 @@ struct TerminalAppTests {
     func clientCommandsAgainstServe() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-terminal-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let port = Int.random(in: 20_000..<40_000)
-        let server = Process()
-        server.executableURL = try CommandLineTests.executable()
-        server.arguments = ["serve", "--port", String(port), "--log-level", "warning", "--data-dir", root + "/server"]
-        server.environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": ""]) { $1 }
-        try server.run()
-        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
-        try await waitForHealth(port: port)
+        try await withHTTPClient { http in try await clientCommands(root: root, http: http) }
+    }
+
+    private func clientCommands(root: String, http: HTTPClient) async throws {
+        let server = try await ServeProcess(http: http, environment: ["DATABASE_URL": ""]) { port in
+            ["serve", "--port", String(port), "--log-level", "warning", "--data-dir", root + "/server"]
+        }
+        defer { server.stop() }
+        let port = server.port
 
         let ada = "0806" + String(Int.random(in: 1_000_000..<9_999_999))
         let bola = "0807" + String(Int.random(in: 1_000_000..<9_999_999))
@@ -85,10 +86,10 @@ struct TerminalAppTests {
 
         let session = try #require(FileManager.default.contents(atPath: adaProfile + "/session.json"))
         let token = try #require((try JSONSerialization.jsonObject(with: session) as? [String: Any])?["sessionToken"] as? String)
-        #expect(try await walletStatus(port: port, token: token) == 200)
+        #expect(try await walletStatus(server, token: token) == 200)
         let logout = try run(["logout"])
         #expect(logout.status == 0, "\(logout.output)")
-        #expect(try await walletStatus(port: port, token: token) == 401, "logout revokes the session on the server")
+        #expect(try await walletStatus(server, token: token) == 401, "logout revokes the session on the server")
         #expect(!FileManager.default.fileExists(atPath: adaProfile + "/session.json"))
         #expect(!FileManager.default.fileExists(atPath: adaProfile + "/unlocked"), "logout clears the soft-lock flag")
         let afterLogout = try run(["dashboard"])
@@ -97,28 +98,11 @@ struct TerminalAppTests {
         #expect(try run(["login", "--phone", ada, "--pin", "1234"]).status == 0)
         #expect(try run(["dashboard"]).output.contains("Balance   NGN 2,985.00"))
 
-        server.terminate()
-        server.waitUntilExit()
-        #expect(server.terminationStatus == 0)
+        #expect(server.stop() == 0, "\(server.output)")
     }
 
-    private func walletStatus(port: Int, token: String) async throws -> Int {
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let status = try? await APIClient(baseURL: "http://127.0.0.1:\(port)", http: http).get("/user/wallet", token: token).status
-        try await http.shutdown()
-        return try #require(status)
-    }
-
-    private func waitForHealth(port: Int) async throws {
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let client = APIClient(baseURL: "http://127.0.0.1:\(port)", http: http)
-        var healthy = false
-        for _ in 0..<100 where !healthy {
-            healthy = (try? await client.get("/health").status) == 200
-            if !healthy { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        try await http.shutdown()
-        try #require(healthy, "server did not answer /health")
+    private func walletStatus(_ server: ServeProcess, token: String) async throws -> Int {
+        try await server.client.get("/user/wallet", token: token).status
     }
 
     private func permissions(_ path: String) throws -> Int {

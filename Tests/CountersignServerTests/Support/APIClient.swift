@@ -38,7 +38,7 @@ struct APIClient: Sendable {
     let baseURL: String
     let http: HTTPClient
 
-    func send(_ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, raw: [UInt8]? = nil, token: String? = nil, headers extra: [(String, String)] = []) async throws -> APIResponse {
+    func send(_ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, raw: [UInt8]? = nil, token: String? = nil, headers extra: [(String, String)] = [], timeout: TimeAmount = .seconds(30)) async throws -> APIResponse {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -50,13 +50,27 @@ struct APIClient: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: raw))
         }
-        let response = try await http.execute(request, timeout: .seconds(30))
+        let response = try await http.execute(request, timeout: timeout)
         let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
         return APIResponse(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
     }
 
-    func get(_ path: String, token: String? = nil) async throws -> APIResponse { try await send(.GET, path, token: token) }
+    func get(_ path: String, token: String? = nil, timeout: TimeAmount = .seconds(30)) async throws -> APIResponse { try await send(.GET, path, token: token, timeout: timeout) }
     func post(_ path: String, _ json: (any Encodable)? = nil, token: String? = nil, headers: [(String, String)] = []) async throws -> APIResponse {
         try await send(.POST, path, json: json, token: token, headers: headers)
     }
+}
+
+/// Runs `body` with an HTTP client that is shut down afterwards, whether `body` throws or not (a
+/// client dropped without a shutdown traps in its deinit and takes the test runner with it).
+func withHTTPClient<T: Sendable>(_ body: (HTTPClient) async throws -> T) async throws -> T {
+    let http = HTTPClient(eventLoopGroupProvider: .singleton)
+    let result: Result<T, any Error>
+    do {
+        result = .success(try await body(http))
+    } catch {
+        result = .failure(error)
+    }
+    try await http.shutdown()
+    return try result.get()
 }

@@ -4,35 +4,75 @@ import CountersignServer
 import Testing
 
 /// `countersign serve` as a child process on 127.0.0.1, for tests that need real separate
-/// processes (scale-out on one PostgreSQL database).
+/// processes (scale-out on one PostgreSQL database, the operator and terminal commands).
 final class ServeProcess: @unchecked Sendable {  // Process is thread-safe for what is used here.
     let port: Int
     let client: APIClient
     private let process: Process
+    private let logPath: String
 
-    /// Starts the binary on PostgreSQL at `databaseURL`, or on SQLite in `dataDirectory` when nil,
-    /// and waits for `/health` (10 s at most).
-    init(databaseURL: String?, dataDirectory: String, http: HTTPClient, extra: [String] = []) async throws {
-        let port = Int.random(in: 20_000..<40_000)
-        let process = Process()
-        process.executableURL = try CommandLineTests.executable()
-        process.arguments = [
-            "serve", "--port", String(port), "--log-level", "warning", "--data-dir", dataDirectory,
-            "--origin", LiveServer.origin, "--rp-id", LiveServer.rpId,
-        ] + (databaseURL.map { ["--database-url", $0] } ?? []) + extra
-        // The store is the one named here, whatever the test process's environment says.
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
-        try process.run()
-        self.port = port
-        self.process = process
-        self.client = APIClient(baseURL: "http://127.0.0.1:\(port)", http: http)
-        for _ in 0..<200 {
-            if (try? await client.get("/health").status) == 200 { return }
-            try await Task.sleep(for: .milliseconds(50))
+    /// Starts the binary on PostgreSQL at `databaseURL`, or on SQLite in `dataDirectory` when nil.
+    convenience init(databaseURL: String?, dataDirectory: String, http: HTTPClient, extra: [String] = []) async throws {
+        try await self.init(http: http, environment: ["DATABASE_URL": ""]) { port in
+            [
+                "serve", "--port", String(port), "--log-level", "warning", "--data-dir", dataDirectory,
+                "--origin", LiveServer.origin, "--rp-id", LiveServer.rpId,
+            ] + (databaseURL.map { ["--database-url", $0] } ?? []) + extra
         }
-        process.terminate()
-        throw TestFailure("countersign serve on port \(port) did not become healthy")
     }
+
+    /// Starts `countersign` with `arguments(port)` on a free loopback port and waits for `/health`.
+    /// A port taken between the check and the server's bind makes the child exit at once: it is
+    /// started again on another port (three tries). A child that exits for any other reason, or is
+    /// not healthy within 20 s, fails with its log.
+    init(http: HTTPClient, environment: [String: String] = [:], arguments: (Int) -> [String]) async throws {
+        var failure = "not started"
+        for _ in 0..<3 {
+            let port = try LoopbackPort.free()
+            let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-serve-\(UUID().uuidString).log").path
+            guard FileManager.default.createFile(atPath: logPath, contents: nil), let log = FileHandle(forWritingAtPath: logPath) else {
+                throw TestFailure("cannot create \(logPath)")
+            }
+            let process = Process()
+            process.executableURL = try CommandLineTests.executable()
+            process.arguments = arguments(port)
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = log
+            process.standardError = log
+            try process.run()
+            try? log.close()
+            let client = APIClient(baseURL: "http://127.0.0.1:\(port)", http: http)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while process.isRunning, ContinuousClock.now < deadline {
+                if (try? await client.get("/health", timeout: .seconds(2)).status) == 200 {
+                    self.port = port
+                    self.process = process
+                    self.logPath = logPath
+                    self.client = client
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            try? FileManager.default.removeItem(atPath: logPath)
+            failure = "countersign serve on port \(port) did not become healthy (exit \(process.terminationStatus)): \(output)"
+            guard output.contains("Address already in use") else { break }
+        }
+        throw TestFailure(failure)
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(atPath: logPath)
+    }
+
+    /// What the server wrote to stdout and stderr so far.
+    var output: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// SIGTERM, then waits; returns the exit status.
     @discardableResult
@@ -51,28 +91,22 @@ final class ServeProcess: @unchecked Sendable {  // Process is thread-safe for w
         let run: @Sendable (String?) async throws -> T = { url in
             let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-e2e-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
             let store = ["--data-dir", dataDirectory] + (url.map { ["--database-url", $0] } ?? [])
             let fund: @Sendable (String, Int64) throws -> Void = { phone, amount in
                 let result = try CommandLineTests.run(["wallet", "fund", "--phone", phone, "--amount", String(amount)] + store, environment: ["DATABASE_URL": url ?? ""])
                 try #require(result.status == 0, "wallet fund: \(result.output)")
             }
-            let server: ServeProcess
-            do {
-                server = try await ServeProcess(databaseURL: url, dataDirectory: dataDirectory, http: http)
-            } catch {
-                try? await http.shutdown()
-                throw error
-            }
-            do {
-                let result = try await body(server, fund)
-                #expect(server.stop() == 0, "the server exits cleanly on SIGTERM")
-                try await http.shutdown()
+            return try await withHTTPClient { http in
+                let server = try await ServeProcess(databaseURL: url, dataDirectory: dataDirectory, http: http)
+                let result: T
+                do {
+                    result = try await body(server, fund)
+                } catch {
+                    server.stop()
+                    throw error
+                }
+                #expect(server.stop() == 0, "the server exits cleanly on SIGTERM: \(server.output)")
                 return result
-            } catch {
-                server.stop()
-                try? await http.shutdown()
-                throw error
             }
         }
         if engine == .postgres { return try await TestDatabase.withFreshPostgres { url in try await run(url) } }
