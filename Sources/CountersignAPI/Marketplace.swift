@@ -298,3 +298,19 @@ public struct SavedCardList: Codable, Sendable, Equatable {
     /// A list.
     public init(cards: [SavedCardResponse]) { self.cards = cards }
 }
+
+/// `GET /user/proceeds`: a seller's money in the marketplace, in minor units.
+public struct ProceedsResponse: Codable, Sendable, Equatable {
+    /// Paid for orders not yet completed: held until the buyer confirms receipt.
+    public var held: Int64
+    /// Earned on completed orders, owed to the seller until paid out.
+    public var payable: Int64
+    /// The marketplace's currency.
+    public var currency: String
+    /// Proceeds.
+    public init(held: Int64, payable: Int64, currency: String) {
+        self.held = held
+        self.payable = payable
+        self.currency = currency
+    }
+}

@@ -78,7 +78,7 @@ package struct AppServices: Sendable {
         self.paymentProvider = paymentProvider
         self.marketplace = MarketplaceService(
             database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(), provider: paymentProvider,
-            clock: clock, rates: configuration.marketplaceRates
+            clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts
         )
         self.wallets = WalletService(database: database, users: users, ledger: ledger, transactions: transactions, clock: clock, currency: configuration.currency)
     }

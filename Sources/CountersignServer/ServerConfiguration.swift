@@ -48,6 +48,8 @@ package struct ServerConfiguration: Sendable {
     package var streamMaxSeconds: Int64 = 300
     /// Marketplace shipping and payment-method prices (`--marketplace-rates FILE`).
     package var marketplaceRates = MarketplaceRates.standard
+    /// How long bids and unpaid accepted bids live before they expire (see `MarketplaceTimeouts`).
+    package var marketplaceTimeouts = MarketplaceTimeouts()
     /// Where payers' browsers reach this server (the payment simulator's hosted page); by default
     /// `http://localhost:<port>`.
     package var publicBaseURL: String {

@@ -69,6 +69,7 @@ struct OrderPaymentTests {
             #expect(statuses.allSatisfy { $0 == 200 || $0 == 409 }, "\(statuses)")
             #expect(try await Self.intents(server, order: order.id) == 1)
             #expect(try await server.client.get("/orders/\(order.id)", token: buyer.token).decode(OrderResponse.self).status == .paid)
+            #expect(try await OrderMoneyTests.bookings(server, order: order.id) == 1, "the payment is booked once")
         }
     }
 

@@ -88,6 +88,8 @@ struct PaymentWebhookTests {
             #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
             #expect(try await server.client.get("/orders/\(order.id)", token: buyer.token).decode(OrderResponse.self).status == .paid)
             #expect(try await OrderPaymentTests.intents(server, order: order.id) == 1)
+            #expect(try await OrderMoneyTests.bookings(server, order: order.id) == 1, "the payment is booked once")
+            try await LedgerAudit.check(server.database)
         }
     }
 

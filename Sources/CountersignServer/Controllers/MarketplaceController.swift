@@ -22,6 +22,9 @@ package struct MarketplaceController {
         group.get("orders/:id", use: order)
         group.post("orders/:id/pay", use: pay)
         group.get("orders/:id/payment", use: payment)
+        group.post("orders/:id/ship", use: ship)
+        group.post("orders/:id/complete", use: complete)
+        group.get("user/proceeds", use: proceeds)
         group.post("payment-methods/cards", use: addCard)
         group.get("payment-methods/cards", use: cards)
     }
@@ -122,6 +125,22 @@ extension MarketplaceController {
         try await marketplace.payment(userId: try context.requireUser(), orderId: try context.parameters.require("id"))
     }
 
+    /// `POST /orders/{id}/ship` (the seller) → the order, `SHIPPED`.
+    @Sendable func ship(_ request: Request, context: AppRequestContext) async throws -> OrderResponse {
+        try await marketplace.ship(sellerId: try context.requireUser(), orderId: try context.parameters.require("id"))
+    }
+
+    /// `POST /orders/{id}/complete` (the buyer, on receipt) → the order, `COMPLETED`; the seller's
+    /// money leaves escrow.
+    @Sendable func complete(_ request: Request, context: AppRequestContext) async throws -> OrderResponse {
+        try await marketplace.complete(buyerId: try context.requireUser(), orderId: try context.parameters.require("id"))
+    }
+
+    /// `GET /user/proceeds` → what the marketplace holds for and owes the seller.
+    @Sendable func proceeds(_ request: Request, context: AppRequestContext) async throws -> ProceedsResponse {
+        try await marketplace.proceeds(sellerId: try context.requireUser())
+    }
+
     /// `POST /payment-methods/cards` → 201 the saved card.
     @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SavedCardResponse> {
         var request = request
@@ -144,3 +163,4 @@ extension AddressBody: ResponseEncodable {}
 extension ProductResponse: ResponseEncodable {}
 extension BidResponse: ResponseEncodable {}
 extension CheckoutTotals: ResponseEncodable {}
+extension ProceedsResponse: ResponseEncodable {}

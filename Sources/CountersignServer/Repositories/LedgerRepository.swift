@@ -6,6 +6,11 @@ package enum AccountKind: String, Sendable {
     case wallet
     /// A user's cashback balance; never negative.
     case cashback
+    /// What a seller has been paid for orders not yet completed: held until the buyer confirms
+    /// receipt; never negative.
+    case escrow
+    /// What a seller has earned on completed orders, owed to them until paid out; never negative.
+    case payable
 }
 
 /// The system accounts on the other side of users' money. Their balances are derived from their
@@ -19,14 +24,20 @@ package enum SystemAccount {
     package static func cashbackExpense(_ currency: String) -> String { "sys:cashback_expense:\(currency)" }
     /// Fees earned on transfers.
     package static func transferFees(_ currency: String) -> String { "sys:transfer_fees:\(currency)" }
+    /// Money payment providers collected from buyers and owe us; goes negative by design (an asset).
+    package static func providerClearing(_ currency: String) -> String { "sys:provider_clearing:\(currency)" }
+    /// Payment-method fees charged to buyers at checkout.
+    package static func paymentFees(_ currency: String) -> String { "sys:payment_fees:\(currency)" }
     /// Every system account id for `currency`.
     package static func all(_ currency: String) -> [String] {
-        [funding(currency), supplierClearing(currency), cashbackExpense(currency), transferFees(currency)]
+        [funding(currency), supplierClearing(currency), cashbackExpense(currency), transferFees(currency), providerClearing(currency), paymentFees(currency)]
     }
 }
 
 /// Accounts and the double-entry postings that move money between them.
 package protocol LedgerRepository: Sendable {
+    /// Creates one account of the user's (idempotent) and returns its id.
+    func openAccount(userId: String, kind: AccountKind, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> String
     /// Creates the user's wallet and cashback accounts (idempotent) and returns their ids.
     func openAccounts(userId: String, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> (wallet: String, cashback: String)
     /// Creates the system accounts for `currency` if missing.
@@ -41,6 +52,13 @@ package protocol LedgerRepository: Sendable {
     func balance(accountId: String, on sql: any SQLExecutor) async throws -> Int64
 }
 
+extension LedgerRepository {
+    /// The balance of one of a user's accounts; 0 if it was never opened.
+    package func balance(userId: String, kind: AccountKind, currency: String, on sql: any SQLExecutor) async throws -> Int64 {
+        try await balance(accountId: accountId(userId: userId, kind: kind, currency: currency), on: sql)
+    }
+}
+
 /// `LedgerRepository` in shared SQL.
 package struct LedgerSQLRepository: LedgerRepository {
     package init() {}
@@ -49,16 +67,20 @@ package struct LedgerSQLRepository: LedgerRepository {
         "acct:\(userId):\(kind.rawValue):\(currency)"
     }
 
+    package func openAccount(userId: String, kind: AccountKind, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> String {
+        let id = accountId(userId: userId, kind: kind, currency: currency)
+        try await sql.execute(
+            "INSERT INTO accounts (id, user_id, kind, currency, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING",
+            [.text(id), .text(userId), .text(kind.rawValue), .text(currency), .integer(now)]
+        )
+        return id
+    }
+
     package func openAccounts(userId: String, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> (wallet: String, cashback: String) {
-        let wallet = accountId(userId: userId, kind: .wallet, currency: currency)
-        let cashback = accountId(userId: userId, kind: .cashback, currency: currency)
-        for (id, kind) in [(wallet, AccountKind.wallet), (cashback, .cashback)] {
-            try await sql.execute(
-                "INSERT INTO accounts (id, user_id, kind, currency, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING",
-                [.text(id), .text(userId), .text(kind.rawValue), .text(currency), .integer(now)]
-            )
-        }
-        return (wallet, cashback)
+        (
+            try await openAccount(userId: userId, kind: .wallet, currency: currency, now: now, on: sql),
+            try await openAccount(userId: userId, kind: .cashback, currency: currency, now: now, on: sql)
+        )
     }
 
     package func openSystemAccounts(currency: String, now: Int64, on sql: any SQLExecutor) async throws {

@@ -110,7 +110,24 @@ package struct MarketplaceSQLRepository: Sendable {
     }
 
     package func bid(id: String, on sql: any SQLExecutor) async throws -> Bid? {
-        guard let row = try await sql.first("SELECT * FROM bids WHERE id = $1", [.text(id)]) else { return nil }
+        try await sql.first("SELECT * FROM bids WHERE id = $1", [.text(id)]).map(Self.bid(from:))
+    }
+
+    /// Bids past their time, oldest first (at most 100): `NEW` since before `newBefore`, accepted
+    /// since before `acceptedBefore` (a buy-now: `buyNowBefore`).
+    package func expirable(newBefore: Int64, acceptedBefore: Int64, buyNowBefore: Int64, on sql: any SQLExecutor) async throws -> [Bid] {
+        try await sql.query(
+            """
+            SELECT * FROM bids
+            WHERE (status = 'NEW' AND updated_at < $1)
+               OR (status = 'ACCEPTED' AND updated_at < CASE WHEN buy_now = 1 THEN $3 ELSE $2 END)
+            ORDER BY updated_at LIMIT 100
+            """,
+            [.integer(newBefore), .integer(acceptedBefore), .integer(buyNowBefore)]
+        ).map(Self.bid(from:))
+    }
+
+    static func bid(from row: SQLRow) throws -> Bid {
         guard let status = BidStatus(rawValue: try row.string("status")) else { throw DatabaseError.decoding(column: "status") }
         return Bid(
             id: try row.string("id"), productId: try row.string("product_id"), buyerId: try row.string("buyer_id"), amount: try row.int("amount"),

@@ -77,13 +77,18 @@ extension MarketplaceService {
         return Self.payment(current, intent: intent)
     }
 
-    /// Applies the intent's status to the order in one transaction: succeeded → PAID and the bid
-    /// COMPLETED; back to requires_payment_method or canceled → NEW with the error; otherwise the
-    /// intent id is recorded and the order stays pending. Every move is guarded by the order's
-    /// status, so a webhook and a poll racing settle it once.
+    /// Applies the intent's status to the order in one transaction: succeeded → PAID, the bid
+    /// COMPLETED and the money booked (see `bookPayment`); back to requires_payment_method or
+    /// canceled → NEW with the error; otherwise the intent id is recorded and the order stays
+    /// pending. Every move is guarded by the order's status, so a webhook and a poll racing settle
+    /// it, and book it, once.
     @discardableResult
     func settle(_ order: Order, intent: ProviderPaymentIntent?, failure: ProviderPaymentError?) async throws -> Bool {
-        let (orders, marketplace, now) = (self.orders, self.marketplace, clock.nowMillis())
+        if let intent, intent.status == .succeeded, intent.amount != order.totals.total || intent.currency.uppercased() != order.totals.currency {
+            // Never mark an order paid on a payment of another amount: an operator must look.
+            throw APIError(.badGateway, "payment_mismatch", "The provider reports a payment of \(intent.amount) \(intent.currency) for an order of \(order.totals.total) \(order.totals.currency).")
+        }
+        let (orders, marketplace, ledger, now) = (self.orders, self.marketplace, self.ledger, clock.nowMillis())
         return try await database.transaction { sql in
             if let intent, order.paymentIntentId == nil {
                 try await orders.recordIntent(orderId: order.id, attempt: order.paymentAttempt, intentId: intent.id, on: sql)
@@ -92,6 +97,7 @@ extension MarketplaceService {
             case .succeeded?:
                 guard try await orders.move(orderId: order.id, from: .paymentPending, to: .paid, now: now, on: sql) else { return false }
                 _ = try await marketplace.move(bidId: order.bidId, from: .accepted, to: .completed, now: now, on: sql)
+                try await Self.bookPayment(order, ledger: ledger, now: now, on: sql)
                 return true
             case .requiresPaymentMethod?, .canceled?, nil:
                 let error = failure ?? intent?.lastPaymentError ?? ProviderPaymentError(code: "payment_canceled", message: "The payment was canceled.")

@@ -10,6 +10,9 @@ package struct MarketplaceService: Sendable {
     let provider: any PaymentProvider
     let clock: WallClock
     let rates: MarketplaceRates
+    /// How long bids and unpaid accepted bids live.
+    var timeouts = MarketplaceTimeouts()
+    let ledger = LedgerSQLRepository()
 
     /// The largest price or bid, in minor units (€10 million).
     static let maximumAmount: Int64 = 1_000_000_000

@@ -1,9 +1,10 @@
 import Logging
 import ServiceLifecycle
 
-/// Asks the provider, every `interval`, about orders whose payment has been pending for a while, so a
-/// payer who walked away or a lost webhook never leaves an order stuck. Settlement is guarded by the
-/// order's status and attempt, so several processes sweeping settle each order once.
+/// Every `interval`: asks the provider about orders whose payment has been pending for a while, so a
+/// payer who walked away or a lost webhook never leaves an order stuck; then expires bids past
+/// their time (`MarketplaceTimeouts`), freeing their products. Every move is guarded by status (and
+/// attempt), so several processes sweeping settle and expire each order once.
 package struct PendingOrderSweeper: Service {
     let marketplace: MarketplaceService
     let storeReadiness: StoreReadiness
@@ -17,6 +18,7 @@ package struct PendingOrderSweeper: Service {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
                 await sweep()
+                await expire()
             }
         }
     }
@@ -41,5 +43,16 @@ package struct PendingOrderSweeper: Service {
             }
         }
         return asked
+    }
+
+    /// One expiry pass; returns how many bids expired.
+    @discardableResult
+    package func expire() async -> Int {
+        do {
+            return try await marketplace.expireStale()
+        } catch {
+            logger.error("bid expiry sweep failed", metadata: ["error": "\(error)"])
+            return 0
+        }
     }
 }

@@ -19,9 +19,8 @@ package struct WalletService: Sendable {
         let (ledger, currency) = (self.ledger, self.currency)
         return try await database.read { sql in
             WalletResponse(
-                balance: try await ledger.balance(accountId: ledger.accountId(userId: userId, kind: .wallet, currency: currency), on: sql),
-                cashback: try await ledger.balance(accountId: ledger.accountId(userId: userId, kind: .cashback, currency: currency), on: sql),
-                currency: currency
+                balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql),
+                cashback: try await ledger.balance(userId: userId, kind: .cashback, currency: currency, on: sql), currency: currency
             )
         }
     }

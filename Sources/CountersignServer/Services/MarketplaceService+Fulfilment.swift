@@ -1,0 +1,62 @@
+import CountersignAPI
+import CountersignCore
+
+extension MarketplaceService {
+    /// Books a succeeded payment, in the transaction that marks the order paid: the provider owes
+    /// us the total; the seller's escrow holds the price and the shipping until the buyer confirms
+    /// receipt; the payment-method fee is ours.
+    static func bookPayment(_ order: Order, ledger: LedgerSQLRepository, now: Int64, on sql: any SQLExecutor) async throws {
+        let totals = order.totals
+        try await ledger.openSystemAccounts(currency: totals.currency, now: now, on: sql)
+        let escrow = try await ledger.openAccount(userId: order.sellerId, kind: .escrow, currency: totals.currency, now: now, on: sql)
+        var postings = [
+            Posting(accountId: SystemAccount.providerClearing(totals.currency), amount: -totals.total),
+            Posting(accountId: escrow, amount: totals.subtotal + totals.shipping),
+        ]
+        if totals.paymentFee > 0 { postings.append(Posting(accountId: SystemAccount.paymentFees(totals.currency), amount: totals.paymentFee)) }
+        try await ledger.post(LedgerEntry(kind: "order_payment", reference: order.id, postings: postings), now: now, on: sql)
+    }
+
+    /// The seller marks a paid order shipped (or handed over, for pickup).
+    package func ship(sellerId: String, orderId: String) async throws -> OrderResponse {
+        let order = try await visibleOrder(userId: sellerId, orderId: orderId)
+        guard order.sellerId == sellerId else { throw APIError(.forbidden, "not_seller", "Only the seller ships an order.") }
+        let (orders, now) = (self.orders, clock.nowMillis())
+        guard order.status.canMove(to: .shipped),
+              try await database.transaction({ sql in try await orders.move(orderId: order.id, from: .paid, to: .shipped, now: now, on: sql) })
+        else {
+            throw APIError.conflict("invalid_state", "The order is \(order.status.rawValue); only a paid order ships.")
+        }
+        return try await self.order(userId: sellerId, id: orderId)
+    }
+
+    /// The buyer confirms receipt of a shipped order: it completes, and the seller's money moves
+    /// from escrow to what we owe them, in one transaction.
+    package func complete(buyerId: String, orderId: String) async throws -> OrderResponse {
+        let order = try await buyersOrder(buyerId: buyerId, orderId: orderId)
+        let (orders, ledger, now) = (self.orders, self.ledger, clock.nowMillis())
+        let currency = order.totals.currency, proceeds = order.totals.subtotal + order.totals.shipping
+        guard order.status.canMove(to: .completed) else { throw APIError.conflict("invalid_state", "The order is \(order.status.rawValue); only a shipped order completes.") }
+        let completed = try await database.transaction { sql in
+            guard try await orders.move(orderId: order.id, from: .shipped, to: .completed, now: now, on: sql) else { return false }
+            let payable = try await ledger.openAccount(userId: order.sellerId, kind: .payable, currency: currency, now: now, on: sql)
+            let escrow = ledger.accountId(userId: order.sellerId, kind: .escrow, currency: currency)
+            try await ledger.post(.transfer(kind: "order_release", reference: order.id, amount: proceeds, from: escrow, to: payable), now: now, on: sql)
+            return true
+        }
+        guard completed else { throw APIError.conflict("invalid_state", "The order is \(order.status.rawValue); only a shipped order completes.") }
+        return try await self.order(userId: buyerId, id: orderId)
+    }
+
+    /// What the marketplace holds for a seller (`held`: paid orders not yet completed) and owes them
+    /// (`payable`: completed orders), in the marketplace's currency.
+    package func proceeds(sellerId: String) async throws -> ProceedsResponse {
+        let (ledger, currency) = (self.ledger, rates.currency)
+        return try await database.read { sql in
+            ProceedsResponse(
+                held: try await ledger.balance(userId: sellerId, kind: .escrow, currency: currency, on: sql),
+                payable: try await ledger.balance(userId: sellerId, kind: .payable, currency: currency, on: sql), currency: currency
+            )
+        }
+    }
+}
