@@ -61,4 +61,25 @@ struct OrderTests {
             #expect(try await server.client.get("/products/\(bid.productId)", token: buyer.token).decode(ProductResponse.self).available)
         }
     }
+
+    @Test("GET /bids/{id}/order: none yet, then the bid's order as it moves; only its buyer sees it", arguments: TestEngines.all)
+    func orderForBid(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let (seller, buyer, bid, _) = try await Self.acceptedBid(server)
+            let none = try await server.client.get("/bids/\(bid.id)/order", token: buyer.token)
+            #expect(none.status == 404 && none.errorCode == "order_not_found")
+            let order = try await server.client.post("/orders", CheckoutTotalsRequest(bidId: bid.id, delivery: "pickup", paymentMethod: .ideal), token: buyer.token).decode(OrderResponse.self)
+            #expect(try await server.client.get("/bids/\(bid.id)/order", token: buyer.token).decode(OrderResponse.self) == order)
+            for other in [seller, try await server.signup()] {
+                let hidden = try await server.client.get("/bids/\(bid.id)/order", token: other.token)
+                #expect(hidden.status == 404 && hidden.errorCode == "bid_not_found")
+            }
+            let unknown = try await server.client.get("/bids/bid_unknown/order", token: buyer.token)
+            #expect(unknown.status == 404 && unknown.errorCode == "bid_not_found")
+            // Withdrawn: the bid's last order is still the one returned, now CANCELED.
+            #expect(try await server.client.post("/bids/\(bid.id)/withdraw", token: buyer.token).status == 200)
+            let closed = try await server.client.get("/bids/\(bid.id)/order", token: buyer.token).decode(OrderResponse.self)
+            #expect(closed.id == order.id && closed.status == .canceled)
+        }
+    }
 }

@@ -43,6 +43,6 @@ extension CountersignAPIClient {
     }
 
     static func transferPath(_ id: String, _ action: String? = nil) -> String {
-        "/transfers/" + escape(id) + (action.map { "/" + $0 } ?? "")
+        path("transfers", id, action)
     }
 }

@@ -18,6 +18,9 @@ public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether the buyer may still change delivery and payment method.
     public var isEditable: Bool { self == .new }
 
+    /// Whether the payment was taken: paid, and perhaps shipped or completed since.
+    public var isPaid: Bool { self == .paid || self == .shipped || self == .completed }
+
     /// Whether a bid's order in this status still counts as the bid's open order.
     public var isOpen: Bool { self == .new || self == .paymentPending }
 

@@ -17,6 +17,7 @@ package struct MarketplaceController {
         group.get("bids/:id", use: getBid)
         group.post("bids/:id/accept", use: accept)
         group.post("bids/:id/withdraw", use: withdraw)
+        group.get("bids/:id/order", use: bidOrder)
         group.post("checkout/totals", use: totals)
         group.post("orders", use: placeOrder)
         group.get("orders/:id", use: order)
@@ -87,6 +88,11 @@ package struct MarketplaceController {
     /// `POST /bids/{id}/withdraw` (the buyer) → `CANCELED`.
     @Sendable func withdraw(_ request: Request, context: AppRequestContext) async throws -> BidResponse {
         try await marketplace.withdraw(buyerId: try context.requireUser(), bidId: try context.parameters.require("id"))
+    }
+
+    /// `GET /bids/{id}/order` (the buyer) → the bid's order, to resume it; 404 `order_not_found` when none.
+    @Sendable func bidOrder(_ request: Request, context: AppRequestContext) async throws -> OrderResponse {
+        try await marketplace.order(buyerId: try context.requireUser(), bidId: try context.parameters.require("id"))
     }
 
     /// `POST /checkout/totals` → `{subtotal, shipping, paymentFee, total, currency, lines}`.

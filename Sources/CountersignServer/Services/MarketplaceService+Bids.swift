@@ -90,6 +90,13 @@ extension MarketplaceService {
         return found
     }
 
+    /// The bid and its product, if `buyerId` is its buyer: to anyone else, the seller included, it does not exist.
+    func buyersBid(buyerId: String, id: String) async throws -> (bid: Bid, product: Product) {
+        let found = try await visibleBid(userId: buyerId, id: id)
+        guard found.bid.buyerId == buyerId else { throw APIError.notFound("bid_not_found", "No such bid.") }
+        return found
+    }
+
     /// Runs a write that may trip the one-holding-bid-per-product index (two concurrent buy-nows on
     /// PostgreSQL both pass the NOT EXISTS guard; the index lets one commit): that is a 409, not a 500.
     private func holdingProduct(_ write: () async throws -> Bool) async throws -> Bool {

@@ -38,6 +38,18 @@ extension MarketplaceService {
         return Self.response(found)
     }
 
+    /// The order of the buyer's bid: its open one, or the last it had (a bid has at most one, so the
+    /// payment screen can resume it). 404 `bid_not_found` unless the caller is the bid's buyer,
+    /// `order_not_found` when the bid has no order yet.
+    package func order(buyerId: String, bidId: String) async throws -> OrderResponse {
+        let (bid, _) = try await buyersBid(buyerId: buyerId, id: bidId)
+        let orders = self.orders
+        guard let order = try await database.read({ sql in try await orders.find(bidId: bid.id, on: sql) }) else {
+            throw APIError.notFound("order_not_found", "This bid has no order yet.")
+        }
+        return Self.response(order)
+    }
+
     static func response(_ order: Order) -> OrderResponse {
         OrderResponse(
             id: order.id, bidId: order.bidId, productId: order.productId, status: order.status, delivery: order.delivery,

@@ -10,8 +10,7 @@ extension MarketplaceService {
 
     /// The buyer's accepted bid, its product and the totals for the choices in `request`.
     func checkout(buyerId: String, _ request: CheckoutTotalsRequest) async throws -> (bid: Bid, product: Product, totals: CheckoutTotals) {
-        let (bid, product) = try await visibleBid(userId: buyerId, id: request.bidId)
-        guard bid.buyerId == buyerId else { throw APIError.notFound("bid_not_found", "No such bid.") }
+        let (bid, product) = try await buyersBid(buyerId: buyerId, id: request.bidId)
         guard bid.status == .accepted else { throw APIError.conflict("bid_not_accepted", "Only an accepted bid can be paid (this one is \(bid.status.rawValue)).") }
         let delivery: CheckoutTotals.Delivery
         if request.delivery == "pickup" {

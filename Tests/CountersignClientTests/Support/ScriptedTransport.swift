@@ -11,6 +11,7 @@ final class ScriptedTransport: HTTPTransport {
             case response(TransportResponse)
             case stream(status: Int, chunks: [[UInt8]], end: StreamEnd)
             case live(AsyncThrowingStream<[UInt8], any Error>)
+            case held(TransportResponse, gate: Channel<Void>)
             case noAnswer
         }
         var method: String
@@ -43,6 +44,11 @@ final class ScriptedTransport: HTTPTransport {
         append(Step(method: method, path: path, answer: .response(TransportResponse(status: status, headers: headers, body: Array(body.utf8))), sourceLocation: sourceLocation))
     }
 
+    /// Expects `method path` next and answers it with `status` and `body` once the test sends on `gate`.
+    func expectHeld(_ method: String, _ path: String, until gate: Channel<Void>, status: Int = 200, json body: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        append(Step(method: method, path: path, answer: .held(TransportResponse(status: status, body: Array(body.utf8)), gate: gate), sourceLocation: sourceLocation))
+    }
+
     /// Expects `method path` next and lets the connection fail without an answer.
     func expectNoAnswer(_ method: String, _ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
         append(Step(method: method, path: path, answer: .noAnswer, sourceLocation: sourceLocation))
@@ -72,6 +78,10 @@ final class ScriptedTransport: HTTPTransport {
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         switch try next(request) {
         case .response(let response): return response
+        case .held(let response, let gate):
+            // Not cancelled with the caller: a real answer arrives even for a request nobody waits for.
+            await Task { await gate.receive() }.value
+            return response
         case .noAnswer: throw ConnectionLost()
         case .stream, .live: throw Unexpected()
         }
@@ -86,6 +96,7 @@ final class ScriptedTransport: HTTPTransport {
         case .live(let body):
             return TransportStream(status: 200, headers: ["Content-Type": "text/event-stream"], body: body)
         case .noAnswer: throw ConnectionLost()
+        case .held: throw Unexpected()
         }
     }
 

@@ -1,0 +1,107 @@
+import CountersignAPI
+import CountersignCore
+
+extension CountersignAPIClient {
+    /// `GET /user/profile`: the merchant flag and the shipping addresses.
+    public func profile() async throws -> ProfileResponse {
+        try await call(request("GET", "/user/profile"))
+    }
+
+    /// `PUT /user/merchant`: sets the merchant flag; returns the profile.
+    public func setMerchant(_ isMerchant: Bool) async throws -> ProfileResponse {
+        try await call(request("PUT", "/user/merchant", json: MerchantRequest(isMerchant: isMerchant)))
+    }
+
+    /// `POST /user/addresses`: adds a shipping address; returns it with its id.
+    public func addAddress(_ address: AddressBody) async throws -> AddressBody {
+        try await call(request("POST", "/user/addresses", json: address))
+    }
+
+    /// `POST /products`: puts a product up for sale.
+    public func createProduct(_ body: CreateProductRequest) async throws -> ProductResponse {
+        try await call(request("POST", "/products", json: body))
+    }
+
+    /// `GET /products/{id}`: the product with its delivery methods.
+    public func product(id: String) async throws -> ProductResponse {
+        try await call(request("GET", Self.path("products", id)))
+    }
+
+    /// `POST /products/{id}/bids`: a `NEW` bid of `amount` minor units.
+    public func placeBid(productId: String, amount: Int64) async throws -> BidResponse {
+        try await call(request("POST", Self.path("products", productId, "bids"), json: CreateBidRequest(amount: amount)))
+    }
+
+    /// `POST /products/{id}/buy-now`: a bid at the asking price, `ACCEPTED` at once; `product_unavailable`
+    /// when another bid holds the product.
+    public func buyNow(productId: String) async throws -> BidResponse {
+        try await call(request("POST", Self.path("products", productId, "buy-now")))
+    }
+
+    /// `GET /bids/{id}`: the bid, for its buyer or the seller.
+    public func bid(id: String) async throws -> BidResponse {
+        try await call(request("GET", Self.path("bids", id)))
+    }
+
+    /// `POST /bids/{id}/accept`: the seller accepts the bid.
+    public func acceptBid(id: String) async throws -> BidResponse {
+        try await call(request("POST", Self.path("bids", id, "accept")))
+    }
+
+    /// `POST /bids/{id}/withdraw`: the buyer withdraws the bid (an abandoned buy-now), cancelling its
+    /// order, so the product can be bid on again. `payment_in_progress` while a payment is under way.
+    public func withdrawBid(id: String) async throws -> BidResponse {
+        try await call(request("POST", Self.path("bids", id, "withdraw")))
+    }
+
+    /// `GET /bids/{id}/order`: the bid's order, to resume it; nil when the bid has none yet.
+    public func order(bidId: String) async throws -> OrderResponse? {
+        do {
+            return try await call(request("GET", Self.path("bids", bidId, "order")))
+        } catch let error as CountersignClientError where error.code == "order_not_found" {
+            return nil
+        }
+    }
+
+    /// `POST /checkout/totals`: what the buyer pays for these choices, as only the server computes it.
+    public func totals(_ choices: CheckoutTotalsRequest) async throws -> CheckoutTotals {
+        try await call(request("POST", "/checkout/totals", json: choices))
+    }
+
+    /// `POST /orders`: creates the bid's order, or returns its open one (with these choices while it is
+    /// still `NEW`): never a second order for one bid, so retrying is safe.
+    public func placeOrder(_ choices: CheckoutTotalsRequest) async throws -> OrderResponse {
+        try await call(request("POST", "/orders", json: choices))
+    }
+
+    /// `GET /orders/{id}`: the order, for its buyer or the seller.
+    public func order(id: String) async throws -> OrderResponse {
+        try await call(request("GET", Self.path("orders", id)))
+    }
+
+    /// `POST /orders/{id}/pay`: starts the payment, or reports the one under way; the server takes at
+    /// most one payment per order, whatever the retries.
+    public func pay(orderId: String, _ body: PayOrderRequest) async throws -> OrderPaymentResponse {
+        try await call(request("POST", Self.path("orders", orderId, "pay"), json: body))
+    }
+
+    /// `GET /orders/{id}/payment`: the provider's current word on the payment, as the server applied it.
+    public func payment(orderId: String) async throws -> OrderPaymentResponse {
+        try await call(request("GET", Self.path("orders", orderId, "payment")))
+    }
+
+    /// `POST /payment-methods/cards`: saves a card with the payment provider.
+    public func addCard(_ card: AddCardRequest) async throws -> SavedCardResponse {
+        try await call(request("POST", "/payment-methods/cards", json: card))
+    }
+
+    /// `GET /payment-methods/cards`: the saved cards, oldest first.
+    public func cards() async throws -> [SavedCardResponse] {
+        try await call(request("GET", "/payment-methods/cards"), as: SavedCardList.self).cards
+    }
+
+    /// `/<collection>/<id>[/<action>]`, the id escaped.
+    static func path(_ collection: String, _ id: String, _ action: String? = nil) -> String {
+        "/" + collection + "/" + escape(id) + (action.map { "/" + $0 } ?? "")
+    }
+}
