@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 
 /// `countersign demo`: one command for a newcomer. An embedded server, two users with devices,
-/// and five payments through the SDK, each screen printed; exit 0 only if every outcome was the
+/// and eight payments through the SDK (transfers, airtime, marketplace checkouts), each screen printed; exit 0 only if every outcome was the
 /// expected one.
 struct Demo: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run an embedded server and five payments through the terminal app's screens.")
+    static let configuration = CommandConfiguration(abstract: "Run an embedded server and eight payments through the terminal app's screens.")
 
     func run() async throws {
         let started = ContinuousClock.now

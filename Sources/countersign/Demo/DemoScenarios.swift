@@ -9,8 +9,8 @@ struct DemoCheck: Sendable {
     let detail: String
 }
 
-/// The demo's five payments, each run through the terminal's screens and then checked against
-/// the server: status and balances.
+/// The demo's eight payments — five transfers and top-ups, three marketplace checkouts — each run
+/// through the terminal's screens and then checked against the server: status and balances.
 enum DemoScenarios {
     static func run(server: EmbeddedServer, directory: String) async throws -> [DemoCheck] {
         print("── Setting up ──")
@@ -18,7 +18,7 @@ enum DemoScenarios {
         let bola = try await DemoUser.create(name: "Bola", phone: "08030000002", accountPIN: "4321", localPIN: "1357", server: server, directory: directory + "/bola")
         let (_, funded) = try await server.services.wallets.fund(phone: ada.phone, amount: 500_000, reference: "demo-funding")
         print("  Operator funded Ada's wallet: balance \(Formatting.money(funded, "NGN"))")
-        return [
+        let payments = [
             try await transfer("(a) transfer: fees accepted, biometric", ada, bola, accept: true, .approve, pins: [ada.localPIN]) { $0.succeeded },
             try await transfer("(b) transfer: fees declined", ada, bola, accept: false, .approve, pins: []) {
                 if case .details(.declined(let document)) = $0 { document.status == .declined } else { false }
@@ -32,6 +32,7 @@ enum DemoScenarios {
                 expect: .pin(reason: .localAuth(.notAvailable))
             ),
         ]
+        return payments + (try await DemoCheckouts.run(server: server, buyer: ada, seller: bola))
     }
 
     /// A transfer of 1,000.00 from `payer` to `payee`; money moves only when `expected` is a success.

@@ -1,0 +1,75 @@
+import ArgumentParser
+import CountersignAPI
+import CountersignClient
+import CountersignCore
+
+/// `countersign buy PRODUCT [--bid AMOUNT]`: seed 001's payment screen. Without `--bid`, buy now;
+/// with it, an offer the seller must accept first (then `--bid-id` pays it). Exit 0 when the order
+/// is paid, 2 when the payment may still complete, 1 otherwise.
+struct Buy: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Buy a product: buy now, or pay an accepted bid (client).")
+
+    @OptionGroup var client: ClientOptions
+
+    @Argument(help: "The product id (prd_…).") var product: String
+    @Option(help: "Offer this much (minor units: 8000 = EUR 80.00) instead of buying now; the seller accepts it first.") var bid: Int64?
+    @Option(name: .customLong("bid-id"), help: "Pay this accepted bid of yours (after the seller accepted an offer).") var bidId: String?
+    @Option(help: "pickup or a shipping method id (asked when not given).") var delivery: String?
+    @Option(help: "The id of one of your addresses, for shipping.") var address: String?
+    @Option(help: "card, ideal or bancontact.") var method: PaymentMethodKind?
+    @Option(help: "The id of a saved card (pm_…), for --method card.") var card: String?
+    @Option(name: .customLong("card-number"), help: "Save this card (test numbers in the README) and pay with it.") var cardNumber: String?
+    @Option(help: "At the provider's page: ask (print the link, wait for Enter), authorize or fail (press the built-in simulator's button), abandon.")
+    var redirect: TerminalRedirectHandler.Mode = .ask
+    @Option(name: .customLong("poll-seconds"), help: "Seconds between polls of a pending payment (default 2).") var pollSeconds: Int = 2
+    @Flag(help: "Answer yes to \"Pay …?\".") var yes = false
+    @Flag(name: .customLong("withdraw-if-abandoned"), help: "After an abandoned buy-now payment, withdraw the bid.") var withdrawIfAbandoned = false
+    @Flag(name: .customLong("keep-if-abandoned"), help: "After an abandoned buy-now payment, keep the bid (pay later).") var keepIfAbandoned = false
+
+    func validate() throws {
+        if bid != nil && bidId != nil { throw ValidationError("--bid and --bid-id cannot both be given") }
+        if withdrawIfAbandoned && keepIfAbandoned { throw ValidationError("--withdraw-if-abandoned and --keep-if-abandoned cannot both be given") }
+        guard (0...60).contains(pollSeconds) else { throw ValidationError("--poll-seconds must be between 0 and 60") }
+    }
+
+    func run() async throws {
+        let (_, _, api) = try client.loggedIn()
+        let accepted: BidResponse
+        do {
+            if let bidId {
+                accepted = try await api.bid(id: bidId)
+            } else if let bid {
+                let offer = try await api.placeBid(productId: product, amount: bid)
+                print("Offer \(offer.id) of \(Formatting.money(offer.amount, offer.currency)) placed: \(offer.status.rawValue).")
+                guard offer.status == .accepted else {
+                    print("It waits for the seller. Once accepted: countersign buy \(product) --bid-id \(offer.id)")
+                    return
+                }
+                accepted = offer
+            } else {
+                accepted = try await api.buyNow(productId: product)
+                print("Buy now: bid \(accepted.id) at \(Formatting.money(accepted.amount, accepted.currency)) holds the product while you pay.")
+            }
+        } catch {
+            throw CommandFailure(Formatting.error(error))
+        }
+        if redirect == .ask { try TerminalInput.require(nil, flag: "--redirect authorize|fail|abandon", question: "Back from the provider's page?") }
+        if cardNumber == nil, method == nil { try TerminalInput.require(nil, flag: "--method", question: "Pay with") }
+        let answers = CheckoutAnswers(
+            delivery: delivery, address: address, method: method, card: card, cardNumber: cardNumber, pay: yes ? true : nil,
+            withdrawIfAbandoned: withdrawIfAbandoned ? true : (keepIfAbandoned ? false : nil)
+        )
+        let ending = await TerminalCheckout.run(
+            api: api, bidId: accepted.id, productId: product, answers: answers, redirects: TerminalRedirectHandler(mode: redirect),
+            timing: .init(pollInterval: .seconds(pollSeconds))
+        )
+        switch ending {
+        case .paid: return
+        case .pending: throw ExitCode(2)
+        case .failed, .withdrawn, .unavailable: throw ExitCode(1)
+        }
+    }
+}
+
+extension PaymentMethodKind: ExpressibleByArgument {}
+extension TerminalRedirectHandler.Mode: ExpressibleByArgument {}

@@ -1,0 +1,59 @@
+import AsyncHTTPClient
+import CountersignClient
+import Foundation
+import NIOCore
+
+/// The payer's trip to a provider's page (3-D Secure, iDEAL, Bancontact), in a terminal: the link is
+/// printed, and either the payer says when they are back, or — for scripts and the demo — the
+/// command acts on the built-in payment simulator's page itself.
+struct TerminalRedirectHandler: RedirectHandler {
+    /// What happens at the provider's page.
+    enum Mode: String, CaseIterable, Sendable {
+        /// Print the link and wait for the payer to press Enter (or type `a` if they gave up).
+        case ask
+        /// Press "Authorize" on the simulator's page.
+        case authorize
+        /// Press "Fail" on the simulator's page.
+        case fail
+        /// Walk away: print the link and come back without finishing.
+        case abandon
+    }
+
+    let mode: Mode
+
+    func open(_ url: URL) async -> RedirectOutcome {
+        print("  Pay at the provider's page: \(url.absoluteString)")
+        switch mode {
+        case .ask:
+            print("  Press Enter when you are back (type a and Enter if you gave up): ", terminator: "")
+            fflush(nil)
+            guard TerminalInput.isInteractive, let line = readLine() else { return .abandoned }
+            return line.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("a") ? .abandoned : .returned
+        case .abandon:
+            print("  (walked away without finishing)")
+            return .abandoned
+        case .authorize, .fail:
+            return await press(mode.rawValue, on: url)
+        }
+    }
+
+    /// POSTs the simulator page's button; the server then knows the outcome and the poll reads it.
+    /// Any other page cannot be followed from a terminal: the payer counts as not back.
+    private func press(_ button: String, on url: URL) async -> RedirectOutcome {
+        guard url.path.hasPrefix("/sim/pay/") else {
+            print("  --redirect \(button) follows only the built-in payment simulator's page; open the link in a browser")
+            return .abandoned
+        }
+        var request = HTTPClientRequest(url: url.absoluteString + "/" + button)
+        request.method = .POST
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 20)
+            print("  (pressed \"\(button)\" on the simulator's page: HTTP \(response.status.code))")
+            return .returned
+        } catch {
+            print("  could not reach the simulator's page: \(error)")
+            return .abandoned
+        }
+    }
+}
