@@ -52,6 +52,7 @@ let package = Package(
                 "CountersignAPI",
                 "CountersignCore",
                 "WebAuthn",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
