@@ -112,6 +112,7 @@ let package = Package(
                 "CountersignClient",
                 "CountersignServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
