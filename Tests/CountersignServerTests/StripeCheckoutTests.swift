@@ -21,6 +21,21 @@ struct StripeCheckoutTests {
         }
     }
 
+    /// A card order waiting to be paid, and the buyer's card `number` saved with Stripe.
+    static func cardOrder(_ server: LiveServer, _ number: String) async throws -> (buyer: TestUser, order: OrderResponse, card: String) {
+        let (buyer, order) = try await OrderPaymentTests.order(server, method: .card)
+        return (buyer, order, try await OrderPaymentTests.card(server, buyer, number))
+    }
+
+    /// An order paid by redirect whose payer authorized at Stripe; nobody has told the server yet.
+    static func authorizedAtStripe(_ server: LiveServer, _ fake: FakeStripe, method: PaymentMethodKind) async throws -> (buyer: TestUser, order: OrderResponse, intentId: String) {
+        let (buyer, order) = try await OrderPaymentTests.order(server, method: method)
+        _ = try await pay(server, buyer, order)
+        let intent = try #require(intents(fake, order: order).first)
+        try fake.completeRedirect(intent.id)
+        return (buyer, order, intent.id)
+    }
+
     /// The fake's intents for `order`.
     static func intents(_ fake: FakeStripe, order: OrderResponse) -> [FakePaymentIntent] {
         fake.intents.filter { $0.metadata["order_id"] == order.id }
@@ -41,8 +56,7 @@ struct StripeCheckoutTests {
     @Test("a card that succeeds pays the order once, for the server's total; a second pay is refused", arguments: TestEngines.all)
     func cardSucceeds(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
-            let (buyer, order) = try await OrderPaymentTests.order(server, method: .card)
-            let card = try await OrderPaymentTests.card(server, buyer, "4242 4242 4242 4242")
+            let (buyer, order, card) = try await Self.cardOrder(server, "4242 4242 4242 4242")
             #expect(fake.paymentMethod(card)?.customer != nil, "the card is Stripe's, attached to the buyer's customer")
             #expect(try await server.client.get("/payment-methods/cards", token: buyer.token).decode(SavedCardList.self).cards.map(\.id) == [card])
             let paid = try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self)
@@ -61,8 +75,7 @@ struct StripeCheckoutTests {
     @Test("3-D Secure: a redirect to Stripe, then the poll sees PAID once the payer authenticated", arguments: TestEngines.all)
     func threeDSecure(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
-            let (buyer, order) = try await OrderPaymentTests.order(server, method: .card)
-            let card = try await OrderPaymentTests.card(server, buyer, "4000 0027 6000 3184")
+            let (buyer, order, card) = try await Self.cardOrder(server, "4000 0027 6000 3184")
             let started = try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self)
             #expect(started.orderStatus == .paymentPending && started.paymentStatus == "requires_action")
             #expect(started.redirectURL?.hasPrefix("https://hooks.stripe.com/3d_secure_2/hosted?") == true)
@@ -108,15 +121,12 @@ struct StripeCheckoutTests {
     @Test("a Stripe-signed webhook settles the order; duplicates and out-of-order events are harmless", arguments: TestEngines.all)
     func stripeWebhookSettles(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
-            let (buyer, order) = try await OrderPaymentTests.order(server, method: .bancontact)
-            _ = try await Self.pay(server, buyer, order)
-            let intent = try #require(Self.intents(fake, order: order).first)
-            try fake.completeRedirect(intent.id)
-            let succeeded = try fake.event("payment_intent.succeeded", intentId: intent.id)
+            let (buyer, order, intentId) = try await Self.authorizedAtStripe(server, fake, method: .bancontact)
+            let succeeded = try fake.event("payment_intent.succeeded", intentId: intentId)
             #expect(try await Self.webhook(server, succeeded).status == 200)
             #expect(try await Self.storedStatus(server, order) == "PAID")
             #expect(try await Self.webhook(server, succeeded).status == 200)
-            #expect(try await Self.webhook(server, try fake.event("payment_intent.payment_failed", intentId: intent.id)).status == 200)
+            #expect(try await Self.webhook(server, try fake.event("payment_intent.payment_failed", intentId: intentId)).status == 200)
             #expect(try await server.client.get("/orders/\(order.id)", token: buyer.token).decode(OrderResponse.self).status == .paid)
             #expect(try await server.client.get("/bids/\(order.bidId)", token: buyer.token).decode(BidResponse.self).status == .completed)
         }
@@ -125,11 +135,8 @@ struct StripeCheckoutTests {
     @Test("a badly signed, stale or wrongly keyed Stripe webhook is 400 and changes nothing", arguments: TestEngines.all)
     func badStripeSignature(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
-            let (buyer, order) = try await OrderPaymentTests.order(server, method: .ideal)
-            _ = try await Self.pay(server, buyer, order)
-            let intent = try #require(Self.intents(fake, order: order).first)
-            try fake.completeRedirect(intent.id)
-            let body = try fake.event("payment_intent.succeeded", intentId: intent.id)
+            let (_, order, intentId) = try await Self.authorizedAtStripe(server, fake, method: .ideal)
+            let body = try fake.event("payment_intent.succeeded", intentId: intentId)
             let forged = try await Self.webhook(server, body, secret: "whsec_someoneElse0123456789abcdef")
             #expect(forged.status == 400 && forged.errorCode == "invalid_signature")
             let countersignSecret = try await Self.webhook(server, body, secret: LiveServer.webhookSecret)
@@ -146,8 +153,7 @@ struct StripeCheckoutTests {
     @Test("eight concurrent pays on one order take one payment", arguments: TestEngines.all)
     func concurrentPays(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
-            let (buyer, order) = try await OrderPaymentTests.order(server, method: .card)
-            let card = try await OrderPaymentTests.card(server, buyer, "4242 4242 4242 4242")
+            let (buyer, order, card) = try await Self.cardOrder(server, "4242 4242 4242 4242")
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<8 { group.addTask { try await Self.pay(server, buyer, order, card: card).status } }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -161,8 +167,7 @@ struct StripeCheckoutTests {
     @Test("Stripe failing mid-payment is a 502; the order waits; the next poll reaches the same intent", arguments: TestEngines.all)
     func stripeUnavailable(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
-            let (buyer, order) = try await OrderPaymentTests.order(server, method: .card)
-            let card = try await OrderPaymentTests.card(server, buyer, "4242 4242 4242 4242")
+            let (buyer, order, card) = try await Self.cardOrder(server, "4242 4242 4242 4242")
             fake.failNext(status: 500)
             let failed = try await Self.pay(server, buyer, order, card: card)
             #expect(failed.status == 502 && failed.errorCode == "payment_provider_unavailable", "\(failed.text)")

@@ -38,7 +38,7 @@ struct StripeProviderErrorTests {
 
     @Test("no answer, a refused key, Stripe's failures and timeouts are providerUnavailable; a retry reaches the same intent", arguments: TestEngines.all)
     func unavailable(engine: DatabaseEngine) async throws {
-        try await Provider.withProvider(engine, timeout: .milliseconds(500)) { provider, fake, database in
+        try await Provider.withProvider(engine, timeout: .seconds(2)) { provider, fake, database in
             let customer = try await Provider.user(database)
             fake.failNext(status: 500)
             await #expect(throws: ProviderError.providerUnavailable) { try await Provider.pay(provider, method: .ideal, customer: customer, key: "k1") }
@@ -46,9 +46,9 @@ struct StripeProviderErrorTests {
             await #expect(throws: ProviderError.providerUnavailable) { try await provider.retrievePaymentIntent(id: "pi_1") }
 
             // Stripe finishes a request whose client gave up: the retry with the same key is a replay.
-            fake.stallNext(.seconds(2))
+            fake.stallNext(.seconds(4))
             await #expect(throws: ProviderError.providerUnavailable) { try await Provider.pay(provider, method: .ideal, customer: customer, key: "k2") }
-            try await Task.sleep(for: .seconds(2))
+            try await Task.sleep(for: .seconds(3))
             let retried = try await Provider.pay(provider, method: .ideal, customer: customer, key: "k2")
             #expect(retried.status == .requiresAction)
             #expect(fake.intents.count == 1 && fake.replays == 1)
@@ -80,7 +80,7 @@ struct StripeProviderErrorTests {
     @Test("the secret key appears in no log line, whatever happens")
     func secretNeverLogged() async throws {
         let lines = RecordingLogHandler.Lines()
-        try await Provider.withProvider(.sqlite, timeout: .milliseconds(300), logger: RecordingLogHandler.logger(lines)) { provider, fake, database in
+        try await Provider.withProvider(.sqlite, timeout: .seconds(2), logger: RecordingLogHandler.logger(lines)) { provider, fake, database in
             let customer = try await Provider.user(database)
             for number in ["4242424242424242", "4000000000000002"] {
                 let card = try await provider.addCard(customerId: customer, number: number, expMonth: 12, expYear: Provider.expYear)
@@ -90,7 +90,7 @@ struct StripeProviderErrorTests {
             _ = try? await Provider.pay(provider, method: .ideal, customer: customer, amount: 1)
             fake.failNext(status: 500)
             _ = try? await provider.listCards(customerId: customer)
-            fake.stallNext(.seconds(1))
+            fake.stallNext(.seconds(3))
             _ = try? await provider.listCards(customerId: customer)
             try await Task.sleep(for: .seconds(1))
         }
