@@ -122,6 +122,7 @@ struct StripeProviderErrorTests {
 
         #expect(throws: StripeConfigurationError.self) { try StripeConfiguration(secretKey: "pk_test_publishable0123456789") }
         #expect(throws: StripeConfigurationError.self) { try StripeConfiguration(secretKey: FakeStripe.secretKey, baseURL: "http://api.example.com") }
+        #expect(throws: StripeConfigurationError.self) { try StripeConfiguration(secretKey: FakeStripe.secretKey, baseURL: "http://127.0.0.1.example.com") }
         #expect(throws: StripeConfigurationError.self) {
             try StripeConfiguration.load(secretKey: nil, secretKeyFile: nil, webhookSecret: FakeStripe.webhookSecret, webhookSecretFile: nil, baseURL: nil)
         }

@@ -28,7 +28,9 @@ package struct StripeConfiguration: Sendable, CustomStringConvertible {
         guard Self.keyPrefixes.contains(where: key.hasPrefix), key.count > 12, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
             throw StripeConfigurationError("the Stripe secret key must be a secret or restricted key (sk_test_…, sk_live_…, rk_test_…, rk_live_…)")
         }
-        guard baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://127.0.0.1") || baseURL.hasPrefix("http://localhost") else {
+        let address = URLComponents(string: baseURL)
+        let loopback = address?.scheme == "http" && ["127.0.0.1", "localhost"].contains(address?.host ?? "")
+        guard address?.scheme == "https" && address?.host?.isEmpty == false || loopback else {
             throw StripeConfigurationError("the Stripe API base URL must be https (plain http only on loopback, for a local fake)")
         }
         if let webhookSecret, webhookSecret.isEmpty { throw StripeConfigurationError("STRIPE_WEBHOOK_SECRET is empty") }
