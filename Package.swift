@@ -52,6 +52,7 @@ let package = Package(
                 "CountersignAPI",
                 "CountersignCore",
                 "WebAuthn",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -111,6 +112,7 @@ let package = Package(
                 "CountersignClient",
                 "CountersignServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

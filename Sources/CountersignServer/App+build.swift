@@ -63,7 +63,9 @@ package enum CountersignApp {
             database: services.database, clock: services.clock
         ).addRoutes(to: router.group("user").add(middleware: sessions))
         TransferController(transfers: services.transfers).addRoutes(to: router.group("transfers").add(middleware: sessions))
-        PaymentWebhookController(marketplace: services.marketplace, signature: services.webhookSignature, clock: services.clock).addRoutes(to: router.group("webhooks"))
+        PaymentWebhookController(
+            marketplace: services.marketplace, signature: services.webhookSignature, stripeSignature: services.stripeWebhookSignature, clock: services.clock
+        ).addRoutes(to: router.group("webhooks"))
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
         // The payer's browser, not a signed-in client: no session.
         if let simulator = services.paymentProvider as? SimulatedPaymentProvider {

@@ -14,8 +14,10 @@ package struct AppServices: Sendable {
     package let marketplace: MarketplaceService
     /// Takes marketplace payments: the simulator unless another provider is configured.
     package let paymentProvider: any PaymentProvider
-    /// Checks payment-provider webhooks.
+    /// Checks payment-provider webhooks signed with `Countersign-Signature`.
     package let webhookSignature: WebhookSignature
+    /// Checks Stripe's webhooks (`Stripe-Signature`), when Stripe and its webhook secret are configured.
+    package let stripeWebhookSignature: WebhookSignature?
     /// Opens when `prepareStore()` has migrated the schema.
     package let storeReadiness = StoreReadiness()
     let logger: Logger
@@ -45,6 +47,7 @@ package struct AppServices: Sendable {
         webhookSecret: [UInt8], logger: Logger
     ) async {
         self.webhookSignature = WebhookSignature(secret: webhookSecret)
+        self.stripeWebhookSignature = configuration.stripe?.webhookSecret.map { WebhookSignature(secret: $0, headerName: "Stripe-Signature") }
         let users = UserSQLRepository()
         let ledger = LedgerSQLRepository()
         let transactions = WalletTransactionSQLRepository()
@@ -74,7 +77,11 @@ package struct AppServices: Sendable {
             idempotencyKeys: IdempotencySQLRepository(),
             tokens: tokens, pins: pins, lock: lock, intents: intents, supplier: supplier, clock: clock, logger: logger
         )
-        let paymentProvider = SimulatedPaymentProvider(database: database, clock: clock, publicBaseURL: configuration.publicBaseURL)
+        let paymentProvider: any PaymentProvider = if let stripe = configuration.stripe {
+            StripePaymentProvider(configuration: stripe, database: database, users: users, clock: clock, logger: logger)
+        } else {
+            SimulatedPaymentProvider(database: database, clock: clock, publicBaseURL: configuration.publicBaseURL)
+        }
         self.paymentProvider = paymentProvider
         self.marketplace = MarketplaceService(
             database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(), provider: paymentProvider,

@@ -63,6 +63,9 @@ package struct ServerConfiguration: Sendable {
     /// nil means read or generate `<data-dir>/secrets/payment-webhook`.
     package var paymentWebhookSecret: [UInt8]?
     package var pinPepper: [UInt8]?
+    /// Stripe, when a secret key is configured (`STRIPE_SECRET_KEY` or `--stripe-secret-key-file`);
+    /// nil means the built-in payment simulator.
+    package var stripe: StripeConfiguration?
 
     package init() {}
 

@@ -50,6 +50,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("stream-fallback-seconds"), help: "How often an event stream re-reads the store without a change signal (default 5).")
     var streamFallbackSeconds: Int64?
 
+    @Option(name: .customLong("stripe-secret-key-file"), help: "A 0600 file holding the Stripe secret key (sk_test_… or sk_live_…); with it, or env STRIPE_SECRET_KEY, payments go to Stripe instead of the simulator.")
+    var stripeSecretKeyFile: String?
+
+    @Option(name: .customLong("stripe-webhook-secret-file"), help: "A 0600 file holding the Stripe webhook signing secret (whsec_…; env STRIPE_WEBHOOK_SECRET).")
+    var stripeWebhookSecretFile: String?
+
+    @Option(name: .customLong("stripe-api-base-url"), help: "Stripe's API address (env STRIPE_API_BASE_URL; default https://api.stripe.com).")
+    var stripeAPIBaseURL: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
     var logLevel: String?
 
@@ -84,6 +93,15 @@ struct Serve: AsyncParsableCommand {
             guard (1...3_600).contains(streamFallbackSeconds) else { throw ValidationError("--stream-fallback-seconds must be between 1 and 3600") }
             configuration.streamFallbackSeconds = streamFallbackSeconds
         }
+        do {
+            configuration.stripe = try StripeConfiguration.load(
+                secretKey: environment["STRIPE_SECRET_KEY"], secretKeyFile: stripeSecretKeyFile,
+                webhookSecret: environment["STRIPE_WEBHOOK_SECRET"], webhookSecretFile: stripeWebhookSecretFile,
+                baseURL: stripeAPIBaseURL ?? environment["STRIPE_API_BASE_URL"]
+            )
+        } catch {
+            throw ValidationError("\(error)")
+        }
         var logger = Logger(label: "countersign")
         logger.logLevel = (logLevel ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
         let database = try await CountersignApp.openDatabase(configuration, logger: logger)
@@ -91,7 +109,11 @@ struct Serve: AsyncParsableCommand {
         logger.info("starting", metadata: [
             "address": "\(configuration.host):\(configuration.port)", "store": "\(database.engine)",
             "rpId": "\(configuration.rpId)", "origins": "\(configuration.relyingParty.origins.sorted())",
+            "payments": "\(configuration.stripe.map(String.init(describing:)) ?? "simulator")",
         ])
+        if let stripe = configuration.stripe, stripe.webhookSecret == nil {
+            logger.warning("no STRIPE_WEBHOOK_SECRET: Stripe's webhooks will be refused; orders settle by polling and the sweeper")
+        }
         try await app.runService()
     }
 

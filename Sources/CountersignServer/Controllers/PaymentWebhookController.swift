@@ -7,26 +7,40 @@ import NIOCore
 /// `/webhooks/payments`: events from the payment provider, signed with the shared secret.
 package struct PaymentWebhookController {
     let marketplace: MarketplaceService
+    /// `Countersign-Signature`, the simulator's events.
     let signature: WebhookSignature
+    /// `Stripe-Signature`, Stripe's events; nil when no `STRIPE_WEBHOOK_SECRET` is configured.
+    let stripeSignature: WebhookSignature?
     let clock: WallClock
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("payments", use: receive)
     }
 
-    /// `POST /webhooks/payments` with `Countersign-Signature` → 200 `{"received": true}`; 400 for a bad
-    /// or stale signature or body, and nothing changes. The order is refreshed from the provider.
+    /// `POST /webhooks/payments` with `Stripe-Signature` (Stripe) or `Countersign-Signature` (the
+    /// simulator) → 200 `{"received": true}`; 400 for a bad or stale signature or body, and nothing
+    /// changes. Either way the event only names an order: it is refreshed from the provider.
     @Sendable func receive(_ request: Request, context: AppRequestContext) async throws -> Response {
         var request = request
         let body = try await request.bodyBytes(context: context)
         let bytes = Array(body.readableBytesView)
-        try signature.verify(header: request.headers[.countersignSignature], body: bytes, nowMillis: clock.nowMillis())
+        if let header = request.headers.value(named: "Stripe-Signature") {
+            guard let stripeSignature else {
+                throw APIError.badRequest("invalid_signature", "Stripe-Signature cannot be checked: no STRIPE_WEBHOOK_SECRET is configured.")
+            }
+            try stripeSignature.verify(header: header, body: bytes, nowMillis: clock.nowMillis())
+        } else {
+            try signature.verify(header: request.headers.value(named: "Countersign-Signature"), body: bytes, nowMillis: clock.nowMillis())
+        }
         let event = try JSONBody.decode(PaymentWebhookEvent.self, from: body)
         try await marketplace.handleWebhook(event)
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: #"{"received":true}"#)))
     }
 }
 
-extension HTTPField.Name {
-    static let countersignSignature = Self("Countersign-Signature")!
+extension HTTPFields {
+    /// The first value of the field `name`, compared case-insensitively as HTTP does.
+    fileprivate func value(named name: String) -> String? {
+        first { $0.name.canonicalName == name.lowercased() }?.value
+    }
 }

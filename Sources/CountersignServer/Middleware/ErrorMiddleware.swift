@@ -3,8 +3,9 @@ import Hummingbird
 import Logging
 
 /// The outermost middleware: every error leaves as JSON with a stable code. Our own `APIError`s
-/// pass through; Hummingbird's (unknown route, body too large) are given codes; anything else is
-/// logged with its cause and answered with a bare 500.
+/// pass through; Hummingbird's (unknown route, body too large) are given codes; a payment
+/// provider's keep theirs (502 when it is unavailable); anything else is logged with its cause and
+/// answered with a bare 500.
 package struct ErrorMiddleware: RouterMiddleware {
     package typealias Context = AppRequestContext
 
@@ -19,6 +20,12 @@ package struct ErrorMiddleware: RouterMiddleware {
             return try failure.response(from: request, context: context)
         } catch let error as HTTPError {
             throw Self.translate(error)
+        } catch let refused as ProviderError {
+            // The payment provider's refusal or unavailability (502), with its own status and code.
+            if refused.status.code >= 500 {
+                context.logger.error("payment provider unavailable", metadata: ["error": "\(refused)", "path": "\(request.uri.path)"])
+            }
+            throw APIError(refused.status, refused.code, refused.message)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             throw APIError(.internalServerError, "internal_error", "Something went wrong on our side. Nothing was charged twice; try again.")

@@ -13,7 +13,7 @@ package enum Migrator {
     /// Every migration, in order. Never edit a released one: append a new one.
     package static let all: [Migration] = [
         Migration0001Core.migration, Migration0002Transfers.migration, Migration0003Marketplace.migration,
-        Migration0004Orders.migration, Migration0005SimulatedProvider.migration,
+        Migration0004Orders.migration, Migration0005SimulatedProvider.migration, Migration0006StripeCustomers.migration,
     ]
 
     /// Brings `database` up to date and returns the versions it applied.

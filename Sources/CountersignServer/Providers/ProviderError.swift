@@ -47,6 +47,26 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
         ProviderError(status: .unprocessableContent, code: "invalid_request", message: message)
     }
 
+    /// 502: the provider could not be reached, did not answer in time, refused our credentials or
+    /// failed on its side. Nothing about the order changes; the same request later reaches the same
+    /// intent (the idempotency key is the order's attempt). The cause is logged, not shown.
+    package static let providerUnavailable = ProviderError(
+        status: .badGateway, code: "payment_provider_unavailable",
+        message: "The payment provider is unavailable; the order is unchanged. Try again shortly."
+    )
+
+    /// 422: in live mode card numbers never reach this server; the app collects them with Stripe.
+    package static let cardEntryNotSupported = ProviderError(
+        status: .unprocessableContent, code: "card_entry_not_supported",
+        message: "Card numbers are not accepted here in live mode: the app collects cards with Stripe Elements or Stripe's mobile SDK (a SetupIntent), so the number only ever goes to Stripe."
+    )
+
+    /// 422: in Stripe's test mode only the documented test numbers can be saved.
+    package static let unsupportedTestCard = ProviderError(
+        status: .unprocessableContent, code: "unsupported_test_card",
+        message: "In Stripe test mode use a documented test card: 4242 4242 4242 4242, 4000 0027 6000 3184, 4000 0000 0000 0002 or 4000 0000 0000 9995."
+    )
+
     /// `code: message`.
     package var description: String { "\(code): \(message)" }
 }

@@ -71,12 +71,7 @@ package struct SimulatedPaymentProvider: PaymentProvider {
 
     package func addCard(customerId: String, number: String, expMonth: Int, expYear: Int) async throws -> SavedCard {
         guard let card = TestCard(number: number) else { throw ProviderError.invalidCardNumber }
-        let now = Date(timeIntervalSince1970: Double(clock.nowMillis()) / 1000)
-        let today = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: now)
-        let current = (today.year ?? 0) * 12 + (today.month ?? 1)
-        guard (1...12).contains(expMonth), expYear <= (today.year ?? 0) + 50, expYear * 12 + expMonth >= current else {
-            throw ProviderError.invalidExpiry
-        }
+        try CardExpiry.check(month: expMonth, year: expYear, nowMillis: clock.nowMillis())
         guard !customerId.isEmpty else { throw ProviderError.invalidRequest("customerId is empty.") }
         let saved = SavedCard(id: Identifier.make("pm"), brand: card.brand, last4: card.last4, expMonth: expMonth, expYear: expYear)
         let createdAt = clock.nowMillis()

@@ -6,8 +6,18 @@ import CountersignCore
 package struct PaymentWebhookEvent: Decodable, Sendable {
     package struct Payload: Decodable, Sendable {
         package struct Intent: Decodable, Sendable {
+            /// `orderId` as the simulator writes it, `order_id` as the Stripe provider does.
             package struct Metadata: Decodable, Sendable {
                 package let orderId: String?
+
+                enum CodingKeys: String, CodingKey {
+                    case orderId, stripeOrderId = "order_id"
+                }
+
+                package init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    orderId = try container.decodeIfPresent(String.self, forKey: .orderId) ?? container.decodeIfPresent(String.self, forKey: .stripeOrderId)
+                }
             }
             package let id: String
             package let metadata: Metadata?

@@ -12,11 +12,7 @@ package enum SecretStore {
         let directory = (dataDirectory as NSString).appendingPathComponent("secrets")
         let path = (directory as NSString).appendingPathComponent(name)
         let fileManager = FileManager.default
-        if let data = fileManager.contents(atPath: path) {
-            let attributes = try fileManager.attributesOfItem(atPath: path)
-            if let permissions = attributes[.posixPermissions] as? NSNumber, permissions.intValue & 0o077 != 0 {
-                throw SecretError.permissions(path)
-            }
+        if let data = try contents(ofSecretFile: path) {
             guard data.count >= 32 else { throw SecretError.tooShort(path) }
             return Array(data)
         }
@@ -26,6 +22,19 @@ package enum SecretStore {
             throw SecretError.unwritable(path)
         }
         return secret
+    }
+}
+
+extension SecretStore {
+    /// The bytes of a secret file, nil if there is none; refused if others may read it.
+    package static func contents(ofSecretFile path: String) throws -> Data? {
+        let fileManager = FileManager.default
+        guard let data = fileManager.contents(atPath: path) else { return nil }
+        let attributes = try fileManager.attributesOfItem(atPath: path)
+        if let permissions = attributes[.posixPermissions] as? NSNumber, permissions.intValue & 0o077 != 0 {
+            throw SecretError.permissions(path)
+        }
+        return data
     }
 }
 

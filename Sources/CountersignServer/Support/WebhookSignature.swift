@@ -3,15 +3,20 @@ import Foundation
 import WebAuthn
 
 /// The signature on a payment provider's webhook, in Stripe's scheme: the header
-/// `Countersign-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`. A request
-/// older (or newer) than the tolerance is refused, so a captured webhook cannot be replayed later.
+/// `<name>: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, where the name is
+/// `Countersign-Signature` (the simulator's events) or `Stripe-Signature` (Stripe's, with the
+/// `whsec_…` secret as the key). A request older (or newer) than the tolerance is refused, so a
+/// captured webhook cannot be replayed later.
 package struct WebhookSignature: Sendable {
     let secret: [UInt8]
+    /// The header it arrives in, for messages.
+    let headerName: String
     /// Seconds a signature stays acceptable either side of now.
     let toleranceSeconds: Int64
 
-    package init(secret: [UInt8], toleranceSeconds: Int64 = 300) {
+    package init(secret: [UInt8], headerName: String = "Countersign-Signature", toleranceSeconds: Int64 = 300) {
         self.secret = secret
+        self.headerName = headerName
         self.toleranceSeconds = toleranceSeconds
     }
 
@@ -22,7 +27,7 @@ package struct WebhookSignature: Sendable {
 
     /// Checks `header` against `body` at `nowMillis`; 400 `invalid_signature` or `stale_signature`.
     package func verify(header: String?, body: [UInt8], nowMillis: Int64) throws(APIError) {
-        guard let header else { throw .badRequest("invalid_signature", "Countersign-Signature is missing.") }
+        guard let header else { throw .badRequest("invalid_signature", "\(headerName) is missing.") }
         var timestamp: Int64?
         var signatures: [[UInt8]] = []
         for part in header.split(separator: ",") {
@@ -31,7 +36,7 @@ package struct WebhookSignature: Sendable {
             if pair[0] == "t" { timestamp = Int64(pair[1]) }
             if pair[0] == "v1", let bytes = Self.bytes(hex: pair[1]) { signatures.append(bytes) }
         }
-        guard let timestamp, !signatures.isEmpty else { throw .badRequest("invalid_signature", "Countersign-Signature must carry t= and v1=.") }
+        guard let timestamp, !signatures.isEmpty else { throw .badRequest("invalid_signature", "\(headerName) must carry t= and v1=.") }
         guard abs(nowMillis / 1000 - timestamp) <= toleranceSeconds else {
             throw .badRequest("stale_signature", "The webhook's timestamp is outside the \(toleranceSeconds) s tolerance.")
         }
