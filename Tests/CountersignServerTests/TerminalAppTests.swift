@@ -6,15 +6,17 @@ import Testing
 /// `countersign serve` process, and the all-in-one `countersign demo`.
 @Suite("Terminal app", .serialized)
 struct TerminalAppTests {
-    @Test("countersign demo runs the five payments and every outcome is the expected one")
+    @Test("countersign demo runs the eight payments and every outcome is the expected one")
     func demo() throws {
         let result = try CommandLineTests.run(["demo"])
         #expect(result.status == 0, "\(result.output)")
         for scenario in ["(a) transfer: fees accepted", "(b) transfer: fees declined", "(c) transfer: biometric denied",
-                         "(d) airtime: biometric", "(e) airtime: biometric unavailable, account PIN"] {
+                         "(d) airtime: biometric", "(e) airtime: biometric unavailable, account PIN",
+                         "(f) checkout: card, 3-D Secure", "(g) checkout: iDEAL, pickup", "(h) checkout: buy-now abandoned, withdrawn"] {
             #expect(result.output.contains("PASS  \(scenario)"), "\(scenario) missing or failed")
         }
-        #expect(result.output.contains("5 of 5 outcomes as expected"))
+        #expect(result.output.contains("8 of 8 outcomes as expected"))
+        #expect(result.output.contains("Total                        EUR 110.05"), "the payment screen shows the server's totals")
         #expect(!result.output.contains("FAIL "))
         #expect(result.output.contains("Total fees  NGN 15.00"), "the details screen shows the fee breakdown")
     }

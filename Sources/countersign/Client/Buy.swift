@@ -34,6 +34,9 @@ struct Buy: AsyncParsableCommand {
 
     func run() async throws {
         let (_, _, api) = try client.loggedIn()
+        // A buy-now always needs a method: refuse before it holds the product. (An offer waits for the
+        // seller first; a bid whose payment is under way keeps its method; the screen asks when it must.)
+        if bidId == nil, bid == nil { try TerminalInput.require(method, flag: "--method", question: "Pay with") }
         let accepted: BidResponse
         do {
             if let bidId {
@@ -53,8 +56,6 @@ struct Buy: AsyncParsableCommand {
         } catch {
             throw CommandFailure(Formatting.error(error))
         }
-        if redirect == .ask { try TerminalInput.require(nil, flag: "--redirect authorize|fail|abandon", question: "Back from the provider's page?") }
-        if cardNumber == nil, method == nil { try TerminalInput.require(nil, flag: "--method", question: "Pay with") }
         let answers = CheckoutAnswers(
             delivery: delivery, address: address, method: method, card: card, cardNumber: cardNumber, pay: yes ? true : nil,
             withdrawIfAbandoned: withdrawIfAbandoned ? true : (keepIfAbandoned ? false : nil)

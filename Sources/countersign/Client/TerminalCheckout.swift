@@ -73,13 +73,13 @@ enum TerminalCheckout {
             return nil
         }
         let deliveries = checkout.deliveryOptions.map { Option(id: $0.id, label: $0.name, disabled: $0.disabled.map(reason)) }
-        guard let delivery = pick("Delivery", deliveries, preset: answers.delivery, current: checkout.choices.delivery) else {
+        guard let delivery = pick("Delivery", deliveries, preset: answers.delivery, current: checkout.choices.delivery, flag: "--delivery") else {
             return .failed("no delivery chosen")
         }
         guard await model.chooseDelivery(delivery) else { return .failed("delivery \(delivery) cannot be chosen") }
         if delivery != "pickup" {
             let addresses = checkout.profile.addresses.map { Option(id: $0.id ?? "", label: "\($0.name), \($0.line1), \($0.city) \($0.country)", disabled: nil) }
-            guard let address = pick("Ship to", addresses, preset: answers.address, current: checkout.choices.addressId) else {
+            guard let address = pick("Ship to", addresses, preset: answers.address, current: checkout.choices.addressId, flag: "--address") else {
                 return .failed("no address chosen")
             }
             guard await model.chooseAddress(address) else { return .failed("address \(address) cannot be chosen") }
@@ -94,14 +94,14 @@ enum TerminalCheckout {
         }
         let current = model.screen.value.checkout ?? checkout
         let methods = current.paymentOptions.map { Option(id: $0.kind.rawValue, label: label($0.kind), disabled: $0.disabled.map(reason)) }
-        guard let method = pick("Pay with", methods, preset: answers.method?.rawValue, current: current.choices.paymentMethod?.rawValue).flatMap(PaymentMethodKind.init(rawValue:)) else {
+        guard let method = pick("Pay with", methods, preset: answers.method?.rawValue, current: current.choices.paymentMethod?.rawValue, flag: "--method").flatMap(PaymentMethodKind.init(rawValue:)) else {
             return .failed("no payment method chosen")
         }
         guard await model.choosePaymentMethod(method) else { return .failed("\(method.rawValue) cannot be chosen") }
         if method == .card {
             let cards = (model.screen.value.checkout ?? current).cards.map { Option(id: $0.id, label: "\($0.brand) •••• \($0.last4), \($0.expMonth)/\($0.expYear)", disabled: nil) }
             let preset = answers.card ?? (answers.cardNumber != nil ? model.screen.value.checkout?.choices.cardId : nil)
-            guard let card = pick("Card", cards, preset: preset, current: model.screen.value.checkout?.choices.cardId) else { return .failed("no card chosen") }
+            guard let card = pick("Card", cards, preset: preset, current: model.screen.value.checkout?.choices.cardId, flag: "--card") else { return .failed("no card chosen") }
             guard await model.chooseCard(card) else { return .failed("card \(card) cannot be chosen") }
         }
         if case .failed(let error)? = await model.settledTotals() {
@@ -118,7 +118,7 @@ enum TerminalCheckout {
 
     /// Prints the options and returns the chosen id: `preset` when given (echoed), else the typed
     /// number or id, else (no terminal, nothing typed) `current`. A disabled or unknown choice is nil.
-    private static func pick(_ title: String, _ options: [Option], preset: String?, current: String?) -> String? {
+    private static func pick(_ title: String, _ options: [Option], preset: String?, current: String?, flag: String) -> String? {
         print("  \(title):")
         for (index, option) in options.enumerated() {
             let marker = option.id == current ? "•" : " "
@@ -137,7 +137,7 @@ enum TerminalCheckout {
             if let current { print("    → \(current)  (the screen's choice; no terminal to ask)") }
         }
         guard let answer, let option = options.first(where: { $0.id == answer }) else {
-            print("    \(answer.map { "\($0) is not one of the options" } ?? "nothing chosen")")
+            print("    \(answer.map { "\($0) is not one of the options" } ?? "nothing chosen (no terminal to ask; pass \(flag))")")
             return nil
         }
         if let disabled = option.disabled {

@@ -25,9 +25,13 @@ struct TerminalRedirectHandler: RedirectHandler {
         print("  Pay at the provider's page: \(url.absoluteString)")
         switch mode {
         case .ask:
+            guard TerminalInput.isInteractive else {
+                print("  (no terminal to wait on: the payment waits; pass --redirect authorize|fail|abandon in scripts)")
+                return .abandoned
+            }
             print("  Press Enter when you are back (type a and Enter if you gave up): ", terminator: "")
             fflush(nil)
-            guard TerminalInput.isInteractive, let line = readLine() else { return .abandoned }
+            guard let line = readLine() else { return .abandoned }
             return line.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("a") ? .abandoned : .returned
         case .abandon:
             print("  (walked away without finishing)")

@@ -1,0 +1,67 @@
+import CountersignAPI
+import CountersignCore
+import CountersignServer
+import Foundation
+import Testing
+
+/// `countersign buy` against a `countersign serve` process with the payment simulator: the exit
+/// status says paid (0), failed or given up (1), or pending (2), and the server agrees.
+@Suite("countersign buy")
+struct BuyCommandTests {
+    @Test("card with 3-D Secure, a declined card, an abandoned buy-now withdrawn, a pending one resumed, an offer paid once accepted", arguments: TestEngines.all)
+    func buy(engine: DatabaseEngine) async throws {
+        try await ServeProcess.with(engine) { server, _ in
+            let api = server.client
+            let seller = try await api.post("/auth/signup", SignupRequest(phone: TestPhones.next(), name: "Seller", pin: "1234")).decode(SessionResponse.self)
+            let buyerPhone = TestPhones.next()
+            let buyer = try await api.post("/auth/signup", SignupRequest(phone: buyerPhone, name: "Buyer", pin: "1234")).decode(SessionResponse.self)
+            let address = try await api.post("/user/addresses", AddressBody(name: "B", line1: "Dam 1", city: "Amsterdam", postalCode: "1012", country: "NL"), token: buyer.sessionToken)
+            try #require(address.status == 201)
+            var products: [String] = []
+            for title in ["Chair", "Table", "Lamp", "Rug", "Desk"] {
+                let product = try await api.post("/products", CreateProductRequest(title: title, askingPrice: 10_000, shipFromCountry: "NL", pickup: true, shippingMethods: ["postnl_standard"]), token: seller.sessionToken)
+                products.append(try product.decode(ProductResponse.self).id)
+            }
+            let profile = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-buy-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: profile) }
+            let environment = ["COUNTERSIGN_SERVER": api.baseURL, "COUNTERSIGN_PROFILE": profile, "DATABASE_URL": ""]
+            let run = { (arguments: [String]) in try CommandLineTests.run(arguments, environment: environment) }
+            #expect(try run(["login", "--phone", buyerPhone, "--pin", "1234"]).status == 0)
+            let fast = ["--poll-seconds", "0"]
+
+            let card = try run(["buy", products[0], "--delivery", "postnl_standard", "--method", "card", "--card-number", "4000 0027 6000 3184", "--redirect", "authorize", "--yes"] + fast)
+            #expect(card.status == 0, "\(card.output)")
+            #expect(card.output.contains("Total                        EUR 110.05") && card.output.contains("Order confirmed"), "\(card.output)")
+            let proceeds = try await api.get("/user/proceeds", token: seller.sessionToken).decode(ProceedsResponse.self)
+            #expect(proceeds == ProceedsResponse(held: 10_695, payable: 0, currency: "EUR"), "the seller's escrow holds the item and the shipping")
+
+            let declined = try run(["buy", products[1], "--method", "card", "--card-number", "4000000000000002", "--yes"] + fast)
+            #expect(declined.status == 1 && declined.output.contains("card_declined"), "\(declined.output)")
+
+            let abandoned = try run(["buy", products[2], "--method", "ideal", "--redirect", "abandon", "--yes", "--withdraw-if-abandoned"] + fast)
+            #expect(abandoned.status == 1 && abandoned.output.contains("Buy-now withdrawn"), "\(abandoned.output)")
+            #expect(try await api.get("/products/\(products[2])", token: seller.sessionToken).decode(ProductResponse.self).available, "biddable again")
+
+            let left = try run(["buy", products[3], "--method", "bancontact", "--redirect", "abandon", "--yes", "--keep-if-abandoned"] + fast)
+            #expect(left.status == 2, "\(left.output)")
+            let bidId = try #require(left.output.firstMatch(of: /bid (bid_[A-Za-z0-9_-]+)/)?.1).description
+            let resumed = try run(["buy", products[3], "--bid-id", bidId, "--redirect", "authorize", "--yes"] + fast)
+            #expect(resumed.status == 0 && resumed.output.contains("under way"), "Pay resumes the same payment: \(resumed.output)")
+            let order = try await api.get("/bids/\(bidId)/order", token: buyer.sessionToken).decode(OrderResponse.self)
+            #expect(order.status == .paid && order.paymentMethod == .bancontact)
+
+            let offer = try run(["buy", products[4], "--bid", "8000"])
+            #expect(offer.status == 0 && offer.output.contains("waits for the seller"), "\(offer.output)")
+            let offerId = try #require(offer.output.firstMatch(of: /Offer (bid_[A-Za-z0-9_-]+)/)?.1).description
+            let early = try run(["buy", products[4], "--bid-id", offerId, "--method", "ideal", "--redirect", "authorize", "--yes"] + fast)
+            #expect(early.status == 1 && early.output.contains("only an accepted bid"), "\(early.output)")
+            #expect(try await api.post("/bids/\(offerId)/accept", token: seller.sessionToken).status == 200)
+            let paid = try run(["buy", products[4], "--bid-id", offerId, "--method", "ideal", "--delivery", "pickup", "--redirect", "authorize", "--yes"] + fast)
+            #expect(paid.status == 0 && paid.output.contains("EUR 81.99"), "€80 + iDEAL €1.99: \(paid.output)")
+
+            let noTerminal = try run(["buy", products[2]])
+            #expect(noTerminal.status != 0 && noTerminal.output.contains("pass --method"), "without a terminal, a prompt names its flag: \(noTerminal.output)")
+            #expect(try await api.get("/products/\(products[2])", token: seller.sessionToken).decode(ProductResponse.self).available, "and nothing was held")
+        }
+    }
+}
