@@ -32,6 +32,11 @@ struct OrderPaymentTests {
             #expect(try await server.client.get("/payment-methods/cards", token: buyer.token).decode(SavedCardList.self).cards.map(\.last4) == ["4242"])
             let noCard = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(), token: buyer.token)
             #expect(noCard.status == 400 && noCard.errorCode == "payment_method_required")
+            for bad in ["javascript:alert(1)", "/relative", "https://app.example/\r\nSet-Cookie: x=1", "https://" + String(repeating: "a", count: 2048), "", "1x://y"] {
+                let refused = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card, returnURL: bad), token: buyer.token)
+                #expect(refused.status == 400 && refused.errorCode == "invalid_return_url", "\(bad.prefix(40)): \(refused.text)")
+            }
+            #expect(try await Self.intents(server, order: order.id) == 0, "a refused pay reaches no provider")
             let paid = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: buyer.token).decode(OrderPaymentResponse.self)
             #expect(paid.orderStatus == .paid && paid.paymentStatus == "succeeded")
             #expect(try await server.client.get("/bids/\(order.bidId)", token: buyer.token).decode(BidResponse.self).status == .completed)

@@ -18,6 +18,9 @@ extension MarketplaceService {
         case .new:
             break
         }
+        if let returnURL = request.returnURL, !Self.isReturnURL(returnURL) {
+            throw APIError.badRequest("invalid_return_url", "returnURL must be an absolute URL (https://… or an app scheme such as myapp://…) of at most 2048 characters.")
+        }
         if order.paymentMethod == .card, request.paymentMethodId == nil {
             throw APIError.badRequest("payment_method_required", "A card payment needs paymentMethodId, one of your saved cards.")
         }
@@ -106,6 +109,17 @@ extension MarketplaceService {
                 return false
             }
         }
+    }
+
+    /// Where a provider's page may send the payer back: an absolute URL with a scheme (https, http, or
+    /// an app's own), printable ASCII only, so it can go into a `Location` header as it is.
+    static func isReturnURL(_ url: String) -> Bool {
+        guard (1...2048).contains(url.utf8.count), url.utf8.allSatisfy({ (0x21...0x7E).contains($0) }),
+              let colon = url.firstIndex(of: ":"), url[url.index(after: colon)...].hasPrefix("//")
+        else { return false }
+        let scheme = url[..<colon]
+        guard let first = scheme.first, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) } && url.count > scheme.count + 3
     }
 
     func buyersOrder(buyerId: String, orderId: String) async throws -> Order {
