@@ -21,6 +21,8 @@ struct Buy: AsyncParsableCommand {
     @Option(name: .customLong("card-number"), help: "Save this card (test numbers in the README) and pay with it.") var cardNumber: String?
     @Option(help: "At the provider's page: ask (print the link, wait for Enter), authorize or fail (press the built-in simulator's button), abandon.")
     var redirect: TerminalRedirectHandler.Mode = .ask
+    @Option(name: .customLong("return-url"), help: "Where the provider's page sends the payer back (needed for iDEAL and Bancontact with Stripe; the simulator shows a done page without one).")
+    var returnURL: String?
     @Option(name: .customLong("poll-seconds"), help: "Seconds between polls of a pending payment (default 2).") var pollSeconds: Int = 2
     @Flag(help: "Answer yes to \"Pay …?\".") var yes = false
     @Flag(name: .customLong("withdraw-if-abandoned"), help: "After an abandoned buy-now payment, withdraw the bid.") var withdrawIfAbandoned = false
@@ -62,7 +64,7 @@ struct Buy: AsyncParsableCommand {
         )
         let ending = await TerminalCheckout.run(
             api: api, bidId: accepted.id, productId: product, answers: answers, redirects: TerminalRedirectHandler(mode: redirect),
-            timing: .init(pollInterval: .seconds(pollSeconds))
+            returnURL: returnURL, timing: .init(pollInterval: .seconds(pollSeconds))
         )
         switch ending {
         case .paid: return

@@ -42,9 +42,9 @@ enum CheckoutEnding: Sendable, Equatable {
 enum TerminalCheckout {
     static func run(
         api: CountersignAPIClient, bidId: String, productId: String, answers: CheckoutAnswers, redirects: any RedirectHandler,
-        timing: PaymentScreenModel.Timing = .init()
+        returnURL: String? = nil, timing: PaymentScreenModel.Timing = .init()
     ) async -> CheckoutEnding {
-        let model = PaymentScreenModel(client: api, redirects: redirects, returnURL: nil, timing: timing)
+        let model = PaymentScreenModel(client: api, redirects: redirects, returnURL: returnURL, timing: timing)
         print("── Payment ──")
         guard case .ready(let checkout) = await model.load(bidId: bidId, productId: productId) else {
             return unavailable(model.screen.value)
