@@ -42,8 +42,6 @@ enum Migration0003Marketplace {
         )
         """,
         "CREATE INDEX bids_product ON bids (product_id, status)",
-        // The expiry sweep's queue.
-        "CREATE INDEX bids_expiry ON bids (status, updated_at)",
         // A product has at most one bid that holds it: accepted (awaiting payment) or completed (sold).
         "CREATE UNIQUE INDEX bids_one_holding ON bids (product_id) WHERE status IN ('ACCEPTED', 'COMPLETED')",
     ])
