@@ -190,3 +190,43 @@ extension PaymentScreenModelTests {
         ordinary.transport.verifyAllUsed()
     }
 }
+
+extension PaymentScreenModelTests {
+    @Test("an abandoned iDEAL payment is canceled: the order is NEW again and the buyer may choose another method")
+    func cancelAbandoned() async throws {
+        let harness = Harness(redirects: ScriptedRedirectHandler(.abandoned))
+        _ = try await Self.resumed(harness)
+        harness.transport.expectPlaceOrder(CheckoutFixture.order())
+        harness.transport.expectPay(Self.requiresAction)
+        harness.transport.expectPoll(Self.requiresAction)
+        let waiting = try #require(await harness.model.pay().readyCheckout)
+        #expect(!waiting.isEditable)
+        harness.transport.expect(
+            "POST", "/orders/\(CheckoutFixture.orderId)/payment/cancel",
+            json: CheckoutFixture.json(CheckoutFixture.payment(.new, intent: "canceled", error: .init(code: "payment_canceled", message: "The payment was canceled.")))
+        )
+        let reopened = try #require(await harness.model.cancelPayment().readyCheckout)
+        #expect(reopened.isEditable && reopened.notice == nil && reopened.choices == waiting.choices)
+        harness.transport.expectTotals(10_290)
+        #expect(await harness.model.choosePaymentMethod(.card), "another method can be chosen now")
+        await harness.model.settledTotals()
+        #expect(await harness.model.cancelPayment().readyCheckout?.isEditable == true, "nothing under way: nothing sent")
+        harness.transport.verifyAllUsed()
+    }
+
+    @Test("canceling a payment that went through meanwhile shows the confirmation")
+    func cancelTooLate() async throws {
+        let harness = Harness(redirects: ScriptedRedirectHandler(.abandoned))
+        _ = try await Self.resumed(harness)
+        harness.transport.expectPlaceOrder(CheckoutFixture.order())
+        harness.transport.expectPay(Self.requiresAction)
+        harness.transport.expectPoll(Self.requiresAction)
+        _ = await harness.model.pay()
+        harness.transport.expect("POST", "/orders/\(CheckoutFixture.orderId)/payment/cancel", status: 409, json: #"{"error":{"code":"order_paid","message":"This order is paid already."}}"#)
+        var paid = CheckoutFixture.order()
+        paid.status = .paid
+        harness.transport.expect("GET", "/bids/\(CheckoutFixture.bidId)/order", json: CheckoutFixture.json(paid))
+        #expect(await harness.model.cancelPayment() == .confirmed(paid))
+        harness.transport.verifyAllUsed()
+    }
+}

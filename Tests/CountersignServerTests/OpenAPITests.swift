@@ -45,6 +45,7 @@ struct OpenAPITests {
         APIRoute("GET", "/orders/{id}"),
         APIRoute("POST", "/orders/{id}/pay"),
         APIRoute("GET", "/orders/{id}/payment"),
+        APIRoute("POST", "/orders/{id}/payment/cancel"),
         APIRoute("POST", "/orders/{id}/ship"),
         APIRoute("POST", "/orders/{id}/complete"),
         APIRoute("GET", "/user/proceeds"),

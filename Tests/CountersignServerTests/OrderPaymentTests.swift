@@ -118,3 +118,35 @@ struct OrderPaymentTests {
         }
     }
 }
+
+extension OrderPaymentTests {
+    @Test("an abandoned iDEAL payment canceled by the buyer: the order is NEW, the intent canceled, and a card then pays once", arguments: TestEngines.all)
+    func cancelThenPayByCard(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let (buyer, order, intentId, _) = try await PaymentWebhookTests.pendingIdeal(server)
+            let stranger = try await server.signup()
+            #expect(try await server.client.post("/orders/\(order.id)/payment/cancel", token: stranger.token).errorCode == "order_not_found")
+            let canceled = try await server.client.post("/orders/\(order.id)/payment/cancel", token: buyer.token)
+            #expect(canceled.status == 200, "\(canceled.text)")
+            let answer = try canceled.decode(OrderPaymentResponse.self)
+            #expect(answer.orderStatus == .new && answer.error?.code == "payment_canceled")
+            let intentStatus = try await server.database.read { sql in
+                try await sql.first("SELECT status FROM sim_payment_intents WHERE id = $1", [.text(intentId)])?.string("status")
+            }
+            #expect(intentStatus == "canceled")
+            let again = try await server.client.post("/orders/\(order.id)/payment/cancel", token: buyer.token).decode(OrderPaymentResponse.self)
+            #expect(again.orderStatus == .new, "nothing under way: reported as it is")
+
+            let byCard = try await server.client.post("/orders", CheckoutTotalsRequest(bidId: order.bidId, delivery: "pickup", paymentMethod: .card), token: buyer.token)
+            #expect(byCard.status == 200)
+            #expect(try byCard.decode(OrderResponse.self).id == order.id, "the same order, now by card")
+            let card = try await Self.card(server, buyer, "4242 4242 4242 4242")
+            let paid = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: buyer.token).decode(OrderPaymentResponse.self)
+            #expect(paid.orderStatus == .paid)
+            let late = try await server.client.post("/orders/\(order.id)/payment/cancel", token: buyer.token)
+            #expect(late.status == 409 && late.errorCode == "order_paid")
+            #expect(try await Self.intents(server, order: order.id) == 2)
+            #expect(try await OrderMoneyTests.bookings(server, order: order.id) == 1)
+        }
+    }
+}

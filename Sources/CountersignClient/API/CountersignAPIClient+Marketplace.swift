@@ -90,6 +90,11 @@ extension CountersignAPIClient {
         try await call(request("GET", Self.path("orders", orderId, "payment")))
     }
 
+    /// `POST /orders/{id}/payment/cancel`: stops a payment left waiting; the order returns to `NEW`.
+    public func cancelPayment(orderId: String) async throws -> OrderPaymentResponse {
+        try await call(request("POST", Self.path("orders", orderId, "payment/cancel")))
+    }
+
     /// `POST /payment-methods/cards`: saves a card with the payment provider.
     public func addCard(_ card: AddCardRequest) async throws -> SavedCardResponse {
         try await call(request("POST", "/payment-methods/cards", json: card))

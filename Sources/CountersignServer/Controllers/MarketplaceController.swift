@@ -23,6 +23,7 @@ package struct MarketplaceController {
         group.get("orders/:id", use: order)
         group.post("orders/:id/pay", use: pay)
         group.get("orders/:id/payment", use: payment)
+        group.post("orders/:id/payment/cancel", use: cancelPayment)
         group.post("orders/:id/ship", use: ship)
         group.post("orders/:id/complete", use: complete)
         group.get("user/proceeds", use: proceeds)
@@ -129,6 +130,11 @@ extension MarketplaceController {
     /// `GET /orders/{id}/payment` → the provider's current word on the payment, applied to the order.
     @Sendable func payment(_ request: Request, context: AppRequestContext) async throws -> OrderPaymentResponse {
         try await marketplace.payment(userId: try context.requireUser(), orderId: try context.parameters.require("id"))
+    }
+
+    /// `POST /orders/{id}/payment/cancel` (the buyer) → the order back in `NEW`, its payment canceled.
+    @Sendable func cancelPayment(_ request: Request, context: AppRequestContext) async throws -> OrderPaymentResponse {
+        try await marketplace.cancelPayment(buyerId: try context.requireUser(), orderId: try context.parameters.require("id"))
     }
 
     /// `POST /orders/{id}/ship` (the seller) → the order, `SHIPPED`.

@@ -28,5 +28,20 @@ extension MarketplaceService {
         }
     }
 
+    /// `POST /orders/{id}/payment/cancel`: the buyer stops a payment left waiting (an abandoned
+    /// redirect) to choose again. The provider's intent is canceled and the order returns to `NEW`
+    /// with the choices it had; if the payment went through meanwhile, 409 `order_paid` and the order
+    /// stands. An order with no payment under way is reported as it is.
+    package func cancelPayment(buyerId: String, orderId: String) async throws -> OrderPaymentResponse {
+        let order = try await buyersOrder(buyerId: buyerId, orderId: orderId)
+        switch order.status {
+        case .paid, .shipped, .completed: throw APIError.conflict("order_paid", "This order is paid already.")
+        case .canceled, .expired: throw APIError.conflict("order_closed", "This order is \(order.status.rawValue).")
+        case .new, .paymentPending: break
+        }
+        try await abandonPayment(bidId: order.bidId)
+        return try await refresh(try await buyersOrder(buyerId: buyerId, orderId: orderId))
+    }
+
     static let paymentInProgress = APIError.conflict("payment_in_progress", "A payment for this bid is under way; wait for its outcome.")
 }
