@@ -8,6 +8,11 @@ import Testing
 /// status says paid (0), failed or given up (1), or pending (2), and the server agrees.
 @Suite("countersign buy")
 struct BuyCommandTests {
+    /// The buy-now bid a run of `buy` placed, from its first line.
+    func declinedBid(_ output: String) -> String {
+        output.firstMatch(of: /bid (bid_[A-Za-z0-9_-]+)/).map { String($0.1) } ?? "no bid in the output"
+    }
+
     @Test("card with 3-D Secure, a declined card, an abandoned buy-now withdrawn, a pending one resumed, an offer paid once accepted", arguments: TestEngines.all)
     func buy(engine: DatabaseEngine) async throws {
         try await ServeProcess.with(engine) { server, _ in
@@ -49,6 +54,14 @@ struct BuyCommandTests {
             #expect(resumed.status == 0 && resumed.output.contains("under way"), "Pay resumes the same payment: \(resumed.output)")
             let order = try await api.get("/bids/\(bidId)/order", token: buyer.sessionToken).decode(OrderResponse.self)
             #expect(order.status == .paid && order.paymentMethod == .bancontact)
+
+            // Left waiting again, then canceled from the terminal and paid another way.
+            let switching = try run(["buy", products[1], "--bid-id", declinedBid(declined.output), "--method", "ideal", "--redirect", "abandon", "--yes", "--keep-if-abandoned"] + fast)
+            #expect(switching.status == 2, "\(switching.output)")
+            let switched = try run(["buy", products[1], "--bid-id", declinedBid(declined.output), "--cancel-pending", "--method", "bancontact", "--redirect", "authorize", "--yes"] + fast)
+            #expect(switched.status == 0 && switched.output.contains("was canceled"), "\(switched.output)")
+            let switchedOrder = try await api.get("/bids/\(declinedBid(declined.output))/order", token: buyer.sessionToken).decode(OrderResponse.self)
+            #expect(switchedOrder.status == .paid && switchedOrder.paymentMethod == .bancontact)
 
             let offer = try run(["buy", products[4], "--bid", "8000"])
             #expect(offer.status == 0 && offer.output.contains("waits for the seller"), "\(offer.output)")

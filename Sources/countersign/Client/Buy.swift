@@ -25,6 +25,8 @@ struct Buy: AsyncParsableCommand {
     var returnURL: String?
     @Option(name: .customLong("poll-seconds"), help: "Seconds between polls of a pending payment (default 2).") var pollSeconds: Int = 2
     @Flag(help: "Answer yes to \"Pay …?\".") var yes = false
+    @Flag(name: .customLong("cancel-pending"), help: "Cancel a payment left waiting on the bid's order (nothing taken), then choose again.")
+    var cancelPending = false
     @Flag(name: .customLong("withdraw-if-abandoned"), help: "After an abandoned buy-now payment, withdraw the bid.") var withdrawIfAbandoned = false
     @Flag(name: .customLong("keep-if-abandoned"), help: "After an abandoned buy-now payment, keep the bid (pay later).") var keepIfAbandoned = false
 
@@ -60,7 +62,7 @@ struct Buy: AsyncParsableCommand {
         }
         let answers = CheckoutAnswers(
             delivery: delivery, address: address, method: method, card: card, cardNumber: cardNumber, pay: yes ? true : nil,
-            withdrawIfAbandoned: withdrawIfAbandoned ? true : (keepIfAbandoned ? false : nil)
+            withdrawIfAbandoned: withdrawIfAbandoned ? true : (keepIfAbandoned ? false : nil), cancelPending: cancelPending
         )
         let ending = await TerminalCheckout.run(
             api: api, bidId: accepted.id, productId: product, answers: answers, redirects: TerminalRedirectHandler(mode: redirect),

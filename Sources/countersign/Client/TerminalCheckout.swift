@@ -20,6 +20,8 @@ struct CheckoutAnswers: Sendable {
     var pay: Bool?
     /// After an abandoned buy-now payment: withdraw the bid (true) or keep it for later (false).
     var withdrawIfAbandoned: Bool?
+    /// A payment left waiting on the bid's order is canceled first, so the choices can change.
+    var cancelPending = false
 }
 
 /// How a checkout ended, for the exit status and the demo's verdict.
@@ -50,7 +52,17 @@ enum TerminalCheckout {
             return unavailable(model.screen.value)
         }
         print("  \(checkout.product.title) — \(Formatting.money(checkout.bid.amount, checkout.bid.currency))\(checkout.bid.buyNow ? " (buy now)" : " (your accepted bid)")")
-        if let ending = await choose(model, checkout, answers) { return ending }
+        var screen = checkout
+        if answers.cancelPending, !checkout.isEditable {
+            switch await model.cancelPayment() {
+            case .ready(let reopened) where reopened.isEditable:
+                print("  The payment left waiting was canceled; nothing was taken. Choose again.")
+                screen = reopened
+            case let other:
+                return await finish(model, other, answers)
+            }
+        }
+        if let ending = await choose(model, screen, answers) { return ending }
         guard case .ready(let ready) = model.screen.value, case .ready(let totals) = ready.totals else {
             return .failed("no totals for these choices")
         }
