@@ -47,6 +47,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("quote-seconds"), help: "How long a transfer quote waits for authorization (default 300).")
     var quoteSeconds: Int64?
 
+    @Option(name: .customLong("bid-hours"), help: "How long a bid waits for the seller to accept it before it expires (default 168: 7 days).")
+    var bidHours: Int64?
+
+    @Option(name: .customLong("accepted-bid-hours"), help: "How long an accepted bid waits for its payment before it expires and frees the product (default 48).")
+    var acceptedBidHours: Int64?
+
+    @Option(name: .customLong("buy-now-minutes"), help: "How long a buy-now waits for its payment before it expires and frees the product (default 30).")
+    var buyNowMinutes: Int64?
+
     @Option(name: .customLong("stream-fallback-seconds"), help: "How often an event stream re-reads the store without a change signal (default 5).")
     var streamFallbackSeconds: Int64?
 
@@ -102,6 +111,7 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        configuration.marketplaceTimeouts = try marketplaceTimeouts()
         var logger = Logger(label: "countersign")
         logger.logLevel = (logLevel ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
         let database = try await CountersignApp.openDatabase(configuration, logger: logger)
@@ -115,6 +125,24 @@ struct Serve: AsyncParsableCommand {
             logger.warning("no STRIPE_WEBHOOK_SECRET: Stripe's webhooks will be refused; orders settle by polling and the sweeper")
         }
         try await app.runService()
+    }
+
+    /// The bid lifetimes from the flags, each checked against a sensible range.
+    func marketplaceTimeouts() throws -> MarketplaceTimeouts {
+        var timeouts = MarketplaceTimeouts()
+        if let bidHours {
+            guard (1...2_160).contains(bidHours) else { throw ValidationError("--bid-hours must be between 1 and 2160 (90 days)") }
+            timeouts.bidSeconds = bidHours * 3_600
+        }
+        if let acceptedBidHours {
+            guard (1...720).contains(acceptedBidHours) else { throw ValidationError("--accepted-bid-hours must be between 1 and 720 (30 days)") }
+            timeouts.acceptedSeconds = acceptedBidHours * 3_600
+        }
+        if let buyNowMinutes {
+            guard (5...1_440).contains(buyNowMinutes) else { throw ValidationError("--buy-now-minutes must be between 5 and 1440") }
+            timeouts.buyNowSeconds = buyNowMinutes * 60
+        }
+        return timeouts
     }
 
     /// Reads and checks a fee schedule file, naming what is wrong.

@@ -101,6 +101,17 @@ struct CommandLineTests {
         }
     }
 
+    @Test("serve refuses bid lifetimes out of range, naming the flag, before it opens a store")
+    func bidLifetimeFlags() throws {
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-flags-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        for (flag, value) in [("--bid-hours", "0"), ("--accepted-bid-hours", "721"), ("--buy-now-minutes", "4")] {
+            let result = try Self.run(["serve", "--data-dir", dataDirectory, flag, value], environment: ["DATABASE_URL": ""])
+            #expect(result.status != 0 && result.output.contains(flag), "\(flag) \(value): \(result.output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory + "/countersign.sqlite"), "nothing was created")
+    }
+
     @Test("in CI, PostgreSQL is not optional")
     func postgresPresentInCI() {
         if ProcessInfo.processInfo.environment["CI"] == "true" {
