@@ -17,35 +17,44 @@ struct BuyCommandTests {
     func buy(engine: DatabaseEngine) async throws {
         try await ServeProcess.with(engine) { server, _ in
             let api = server.client
-            let seller = try await api.post("/auth/signup", SignupRequest(phone: TestPhones.next(), name: "Seller", pin: "1234")).decode(SessionResponse.self)
             let buyerPhone = TestPhones.next()
             let buyer = try await api.post("/auth/signup", SignupRequest(phone: buyerPhone, name: "Buyer", pin: "1234")).decode(SessionResponse.self)
             let address = try await api.post("/user/addresses", AddressBody(name: "B", line1: "Dam 1", city: "Amsterdam", postalCode: "1012", country: "NL"), token: buyer.sessionToken)
             try #require(address.status == 201)
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-buy-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let run = { (arguments: [String]) in
+                try CommandLineTests.run(arguments, environment: ["COUNTERSIGN_SERVER": api.baseURL, "COUNTERSIGN_PROFILE": root + "/buyer", "DATABASE_URL": ""])
+            }
+            let asSeller = { (arguments: [String]) in try run(arguments + ["--profile", root + "/seller"]) }
+            #expect(try asSeller(["signup", "--phone", TestPhones.next(), "--name", "Seller", "--pin", "1234"]).status == 0)
             var products: [String] = []
             for title in ["Chair", "Table", "Lamp", "Rug", "Desk"] {
-                let product = try await api.post("/products", CreateProductRequest(title: title, askingPrice: 10_000, shipFromCountry: "NL", pickup: true, shippingMethods: ["postnl_standard"]), token: seller.sessionToken)
-                products.append(try product.decode(ProductResponse.self).id)
+                let listed = try asSeller(["sell", "--title", title, "--price", "10000", "--shipping", "postnl_standard"])
+                products.append(try #require(listed.output.firstMatch(of: /Listed (prd_[A-Za-z0-9_-]+)/).map { String($0.1) }, "\(listed.output)"))
             }
-            let profile = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-buy-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: profile) }
-            let environment = ["COUNTERSIGN_SERVER": api.baseURL, "COUNTERSIGN_PROFILE": profile, "DATABASE_URL": ""]
-            let run = { (arguments: [String]) in try CommandLineTests.run(arguments, environment: environment) }
+            let refusedListing = try asSeller(["sell", "--title", "Nothing", "--price", "0"])
+            #expect(refusedListing.status == 1 && refusedListing.output.contains("invalid_amount"), "\(refusedListing.output)")
             #expect(try run(["login", "--phone", buyerPhone, "--pin", "1234"]).status == 0)
             let fast = ["--poll-seconds", "0"]
 
             let card = try run(["buy", products[0], "--delivery", "postnl_standard", "--method", "card", "--card-number", "4000 0027 6000 3184", "--redirect", "authorize", "--yes"] + fast)
             #expect(card.status == 0, "\(card.output)")
             #expect(card.output.contains("Total                        EUR 110.05") && card.output.contains("Order confirmed"), "\(card.output)")
-            let proceeds = try await api.get("/user/proceeds", token: seller.sessionToken).decode(ProceedsResponse.self)
-            #expect(proceeds == ProceedsResponse(held: 10_695, payable: 0, currency: "EUR"), "the seller's escrow holds the item and the shipping")
+            #expect(try asSeller(["order", "proceeds"]).output.contains("Held in escrow  EUR 106.95"), "the seller's escrow holds the item and the shipping")
+            let cardOrder = try #require(card.output.firstMatch(of: /Order (ord_[A-Za-z0-9_-]+)/).map { String($0.1) })
+            #expect(try run(["order", "ship", cardOrder]).output.contains("not_seller"), "the buyer does not ship")
+            #expect(try asSeller(["order", "ship", cardOrder]).output.contains("SHIPPED"))
+            #expect(try run(["order", "complete", cardOrder]).output.contains("COMPLETED"))
+            let proceeds = try asSeller(["order", "proceeds"]).output
+            #expect(proceeds.contains("Held in escrow  EUR 0.00") && proceeds.contains("Payable to you  EUR 106.95"), "\(proceeds)")
 
             let declined = try run(["buy", products[1], "--method", "card", "--card-number", "4000000000000002", "--yes"] + fast)
             #expect(declined.status == 1 && declined.output.contains("card_declined"), "\(declined.output)")
 
             let abandoned = try run(["buy", products[2], "--method", "ideal", "--redirect", "abandon", "--yes", "--withdraw-if-abandoned"] + fast)
             #expect(abandoned.status == 1 && abandoned.output.contains("Buy-now withdrawn"), "\(abandoned.output)")
-            #expect(try await api.get("/products/\(products[2])", token: seller.sessionToken).decode(ProductResponse.self).available, "biddable again")
+            #expect(try await api.get("/products/\(products[2])", token: buyer.sessionToken).decode(ProductResponse.self).available, "biddable again")
 
             let left = try run(["buy", products[3], "--method", "bancontact", "--redirect", "abandon", "--yes", "--keep-if-abandoned"] + fast)
             #expect(left.status == 2, "\(left.output)")
@@ -68,13 +77,14 @@ struct BuyCommandTests {
             let offerId = try #require(offer.output.firstMatch(of: /Offer (bid_[A-Za-z0-9_-]+)/)?.1).description
             let early = try run(["buy", products[4], "--bid-id", offerId, "--method", "ideal", "--redirect", "authorize", "--yes"] + fast)
             #expect(early.status == 1 && early.output.contains("only an accepted bid"), "\(early.output)")
-            #expect(try await api.post("/bids/\(offerId)/accept", token: seller.sessionToken).status == 200)
+            #expect(try run(["bid", "accept", offerId]).output.contains("not_seller"), "the buyer does not accept their own offer")
+            #expect(try asSeller(["bid", "accept", offerId]).output.contains("Accepted"))
             let paid = try run(["buy", products[4], "--bid-id", offerId, "--method", "ideal", "--delivery", "pickup", "--redirect", "authorize", "--yes"] + fast)
             #expect(paid.status == 0 && paid.output.contains("EUR 81.99"), "€80 + iDEAL €1.99: \(paid.output)")
 
             let noTerminal = try run(["buy", products[2]])
             #expect(noTerminal.status != 0 && noTerminal.output.contains("pass --method"), "without a terminal, a prompt names its flag: \(noTerminal.output)")
-            #expect(try await api.get("/products/\(products[2])", token: seller.sessionToken).decode(ProductResponse.self).available, "and nothing was held")
+            #expect(try await api.get("/products/\(products[2])", token: buyer.sessionToken).decode(ProductResponse.self).available, "and nothing was held")
         }
     }
 }

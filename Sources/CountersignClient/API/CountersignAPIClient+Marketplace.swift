@@ -95,6 +95,21 @@ extension CountersignAPIClient {
         try await call(request("POST", Self.path("orders", orderId, "payment/cancel")))
     }
 
+    /// `POST /orders/{id}/ship`: the seller marks a paid order shipped.
+    public func shipOrder(id: String) async throws -> OrderResponse {
+        try await call(request("POST", Self.path("orders", id, "ship")))
+    }
+
+    /// `POST /orders/{id}/complete`: the buyer confirms receipt; the seller's money leaves escrow.
+    public func completeOrder(id: String) async throws -> OrderResponse {
+        try await call(request("POST", Self.path("orders", id, "complete")))
+    }
+
+    /// `GET /user/proceeds`: what the marketplace holds for and owes the seller.
+    public func proceeds() async throws -> ProceedsResponse {
+        try await call(request("GET", "/user/proceeds"))
+    }
+
     /// `POST /payment-methods/cards`: saves a card with the payment provider.
     public func addCard(_ card: AddCardRequest) async throws -> SavedCardResponse {
         try await call(request("POST", "/payment-methods/cards", json: card))

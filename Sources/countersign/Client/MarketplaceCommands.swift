@@ -1,0 +1,124 @@
+import ArgumentParser
+import CountersignAPI
+import CountersignClient
+import CountersignCore
+
+/// `countersign sell`: list a product for sale (client).
+struct Sell: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List a product for sale (client).")
+
+    @OptionGroup var client: ClientOptions
+
+    @Option(help: "What it is.") var title: String
+    @Option(help: "The asking price in minor units (10000 = EUR 100.00).") var price: Int64
+    @Option(name: .customLong("ship-from"), help: "The country it ships from (ISO code; default NL).") var shipFrom = "NL"
+    @Option(help: "Shipping methods offered, comma-separated (e.g. postnl_standard,postnl_registered); none for pickup only.") var shipping: String = ""
+    @Flag(name: .customLong("no-pickup"), help: "Do not offer pickup.") var noPickup = false
+
+    func run() async throws {
+        let (_, _, api) = try client.loggedIn()
+        let methods = shipping.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let product = try await Marketplace.call {
+            try await api.createProduct(CreateProductRequest(title: title, askingPrice: price, shipFromCountry: shipFrom, pickup: !noPickup, shippingMethods: methods))
+        }
+        print("Listed \(product.id): \(product.title) for \(Formatting.money(product.askingPrice, product.currency)); delivery: \(product.deliveryMethods.map(\.name).joined(separator: ", "))")
+    }
+}
+
+/// `countersign bid show|accept BID`: a seller's side of an offer (client).
+struct BidCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "bid", abstract: "Show or accept a bid (client).", subcommands: [Show.self, Accept.self])
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A bid, for its buyer or the product's seller.")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "The bid id.") var bid: String
+
+        func run() async throws {
+            let (_, _, api) = try client.loggedIn()
+            let found = try await Marketplace.call { try await api.bid(id: bid) }
+            print("\(found.id): \(Formatting.money(found.amount, found.currency)) on \(found.productId), \(found.status.rawValue)\(found.buyNow ? " (buy now)" : "")")
+        }
+    }
+
+    struct Accept: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Accept an offer on your product: the buyer can then pay it.")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "The bid id.") var bid: String
+
+        func run() async throws {
+            let (_, _, api) = try client.loggedIn()
+            let accepted = try await Marketplace.call { try await api.acceptBid(id: bid) }
+            print("Accepted \(accepted.id): \(Formatting.money(accepted.amount, accepted.currency)); the product is held for the buyer's payment.")
+        }
+    }
+}
+
+/// `countersign order show|ship|complete ORDER` and `countersign order proceeds` (client).
+struct OrderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "order", abstract: "An order after payment: ship it (seller), confirm receipt (buyer), proceeds (client).",
+        subcommands: [Show.self, Ship.self, Complete.self, Proceeds.self]
+    )
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "An order, for its buyer or seller.")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "The order id.") var order: String
+
+        func run() async throws {
+            let (_, _, api) = try client.loggedIn()
+            Marketplace.print(try await Marketplace.call { try await api.order(id: order) })
+        }
+    }
+
+    struct Ship: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark a paid order shipped (or handed over, for pickup).")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "The order id.") var order: String
+
+        func run() async throws {
+            let (_, _, api) = try client.loggedIn()
+            Marketplace.print(try await Marketplace.call { try await api.shipOrder(id: order) })
+        }
+    }
+
+    struct Complete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Confirm you received a shipped order; the seller is paid from escrow.")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "The order id.") var order: String
+
+        func run() async throws {
+            let (_, _, api) = try client.loggedIn()
+            Marketplace.print(try await Marketplace.call { try await api.completeOrder(id: order) })
+        }
+    }
+
+    struct Proceeds: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "What the marketplace holds for you (paid, not yet received) and owes you.")
+        @OptionGroup var client: ClientOptions
+
+        func run() async throws {
+            let (_, _, api) = try client.loggedIn()
+            let proceeds = try await Marketplace.call { try await api.proceeds() }
+            print("Held in escrow  \(Formatting.money(proceeds.held, proceeds.currency))")
+            print("Payable to you  \(Formatting.money(proceeds.payable, proceeds.currency))")
+        }
+    }
+}
+
+/// What the marketplace commands share.
+enum Marketplace {
+    /// Runs a call, turning a refusal into the command's message (exit 1).
+    static func call<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw CommandFailure(Formatting.error(error))
+        }
+    }
+
+    static func print(_ order: OrderResponse) {
+        Swift.print("\(order.id): \(order.status.rawValue), \(Formatting.money(order.totals.total, order.totals.currency)) by \(TerminalCheckout.label(order.paymentMethod)), delivery \(order.delivery)")
+    }
+}
