@@ -93,8 +93,11 @@ package struct AppServices: Sendable {
     /// Migrates the schema and opens the system accounts; run before serving.
     package func prepareStore() async throws {
         try await Migrator.migrate(database, logger: logger)
-        let (ledger, currency, now) = (LedgerSQLRepository(), configuration.currency, clock.nowMillis())
-        try await database.transaction { sql in try await ledger.openSystemAccounts(currency: currency, now: now, on: sql) }
+        // The wallets' currency and the marketplace's: system accounts exist before money moves.
+        let (ledger, currencies, now) = (LedgerSQLRepository(), Set([configuration.currency, configuration.marketplaceRates.currency]), clock.nowMillis())
+        try await database.transaction { sql in
+            for currency in currencies.sorted() { try await ledger.openSystemAccounts(currency: currency, now: now, on: sql) }
+        }
         storeReadiness.open()
     }
 }

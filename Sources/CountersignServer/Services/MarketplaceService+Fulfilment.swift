@@ -4,10 +4,9 @@ import CountersignCore
 extension MarketplaceService {
     /// Books a succeeded payment, in the transaction that marks the order paid: the provider owes
     /// us the total; the seller's escrow holds the price and the shipping until the buyer confirms
-    /// receipt; the payment-method fee is ours.
+    /// receipt; the payment-method fee is ours. (The system accounts are opened at start-up.)
     static func bookPayment(_ order: Order, ledger: LedgerSQLRepository, now: Int64, on sql: any SQLExecutor) async throws {
         let totals = order.totals
-        try await ledger.openSystemAccounts(currency: totals.currency, now: now, on: sql)
         let escrow = try await ledger.openAccount(userId: order.sellerId, kind: .escrow, currency: totals.currency, now: now, on: sql)
         var postings = [
             Posting(accountId: SystemAccount.providerClearing(totals.currency), amount: -totals.total),
