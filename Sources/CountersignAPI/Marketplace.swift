@@ -144,8 +144,11 @@ public struct BidResponse: Codable, Sendable, Equatable {
     public var status: BidStatus
     /// Whether it was a buy-now at the asking price.
     public var buyNow: Bool
+    /// When a `NEW` bid expires unless the seller accepts it, or an `ACCEPTED` one unless it is paid
+    /// (a payment under way holds it), ISO 8601; nil in the other states.
+    public var expiresAt: String?
     /// A bid.
-    public init(id: String, productId: String, buyerId: String, amount: Int64, currency: String, status: BidStatus, buyNow: Bool) {
+    public init(id: String, productId: String, buyerId: String, amount: Int64, currency: String, status: BidStatus, buyNow: Bool, expiresAt: String? = nil) {
         self.id = id
         self.productId = productId
         self.buyerId = buyerId
@@ -153,6 +156,7 @@ public struct BidResponse: Codable, Sendable, Equatable {
         self.currency = currency
         self.status = status
         self.buyNow = buyNow
+        self.expiresAt = expiresAt
     }
 }
 

@@ -26,12 +26,12 @@ extension MarketplaceService {
         )
         let placed = try await holdingProduct { try await database.transaction { sql in try await marketplace.insert(bid, on: sql) } }
         guard placed else { throw Self.productUnavailable }
-        return Self.response(bid)
+        return response(bid)
     }
 
     /// The bid, for its buyer or the product's seller; 404 for anyone else.
     package func bid(userId: String, id: String) async throws -> BidResponse {
-        Self.response(try await visibleBid(userId: userId, id: id).bid)
+        response(try await visibleBid(userId: userId, id: id).bid)
     }
 
     /// The seller accepts a `NEW` bid; 409 if another bid holds the product.
@@ -73,7 +73,7 @@ extension MarketplaceService {
         var next = bid
         next.status = status
         next.updatedAt = now
-        return Self.response(next)
+        return response(next)
     }
 
     /// The bid and its product, if `userId` is its buyer or the seller.
@@ -109,7 +109,15 @@ extension MarketplaceService {
 
     static let productUnavailable = APIError.conflict("product_unavailable", "Another bid holds this product, or it is sold.")
 
-    static func response(_ bid: Bid) -> BidResponse {
-        BidResponse(id: bid.id, productId: bid.productId, buyerId: bid.buyerId, amount: bid.amount, currency: bid.currency, status: bid.status, buyNow: bid.buyNow)
+    func response(_ bid: Bid) -> BidResponse {
+        let lifetime: Int64? = switch bid.status {
+        case .new: timeouts.bidSeconds
+        case .accepted: bid.buyNow ? timeouts.buyNowSeconds : timeouts.acceptedSeconds
+        case .canceled, .expired, .completed: nil
+        }
+        return BidResponse(
+            id: bid.id, productId: bid.productId, buyerId: bid.buyerId, amount: bid.amount, currency: bid.currency, status: bid.status, buyNow: bid.buyNow,
+            expiresAt: lifetime.map { WallClock.iso8601(millis: bid.updatedAt + $0 * 1000) }
+        )
     }
 }

@@ -55,7 +55,7 @@ struct Buy: AsyncParsableCommand {
                 accepted = offer
             } else {
                 accepted = try await api.buyNow(productId: product)
-                print("Buy now: bid \(accepted.id) at \(Formatting.money(accepted.amount, accepted.currency)) holds the product while you pay.")
+                print("Buy now: bid \(accepted.id) at \(Formatting.money(accepted.amount, accepted.currency)) holds the product while you pay\(accepted.expiresAt.map { " (until \($0))" } ?? "").")
             }
         } catch {
             throw CommandFailure(Formatting.error(error))
