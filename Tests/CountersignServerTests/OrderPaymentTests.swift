@@ -32,7 +32,7 @@ struct OrderPaymentTests {
             #expect(try await server.client.get("/payment-methods/cards", token: buyer.token).decode(SavedCardList.self).cards.map(\.last4) == ["4242"])
             let noCard = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(), token: buyer.token)
             #expect(noCard.status == 400 && noCard.errorCode == "payment_method_required")
-            for bad in ["javascript:alert(1)", "/relative", "https://app.example/\r\nSet-Cookie: x=1", "https://" + String(repeating: "a", count: 2048), "", "1x://y"] {
+            for bad in ["javascript:alert(1)", "/relative", "https://app.example/\r\nSet-Cookie: x=1", "https://" + String(repeating: "a", count: 2048), "", "1x://y", "javascript://%0Aalert(1)", "DATA://text/html,x"] {
                 let refused = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card, returnURL: bad), token: buyer.token)
                 #expect(refused.status == 400 && refused.errorCode == "invalid_return_url", "\(bad.prefix(40)): \(refused.text)")
             }
@@ -147,6 +147,18 @@ extension OrderPaymentTests {
             #expect(late.status == 409 && late.errorCode == "order_paid")
             #expect(try await Self.intents(server, order: order.id) == 2)
             #expect(try await OrderMoneyTests.bookings(server, order: order.id) == 1)
+        }
+    }
+}
+
+extension OrderPaymentTests {
+    @Test("return URLs: web and app schemes pass; relative, script, control characters and overlong ones do not")
+    func returnURLs() {
+        for good in ["https://app.example/return", "http://localhost:8080/r?x=1", "myapp://checkout/return", "com.example.app://pay"] {
+            #expect(MarketplaceService.isReturnURL(good), "\(good)")
+        }
+        for bad in ["", "/return", "app.example/return", "javascript://x", "VBScript://x", "file:///etc/passwd", "https://a b", "https://x\u{7F}", "https:/x", "9app://x", "https://"] {
+            #expect(!MarketplaceService.isReturnURL(bad), "\(bad)")
         }
     }
 }

@@ -113,18 +113,21 @@ extension MarketplaceService {
 
     /// Where a provider's page may send the payer back: an absolute URL with a scheme (https, http, or
     /// an app's own), printable ASCII only, so it can go into a `Location` header as it is.
-    static func isReturnURL(_ url: String) -> Bool {
+    package static func isReturnURL(_ url: String) -> Bool {
         guard (1...2048).contains(url.utf8.count), url.utf8.allSatisfy({ (0x21...0x7E).contains($0) }),
               let colon = url.firstIndex(of: ":"), url[url.index(after: colon)...].hasPrefix("//")
         else { return false }
         let scheme = url[..<colon]
-        guard let first = scheme.first, first.isLetter else { return false }
+        guard let first = scheme.first, first.isLetter, !Self.scriptSchemes.contains(scheme.lowercased()) else { return false }
         return scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) } && url.count > scheme.count + 3
     }
 
+    /// Schemes a browser would run or read locally rather than navigate to.
+    private static let scriptSchemes: Set<String> = ["javascript", "vbscript", "data", "file", "blob"]
+
     func buyersOrder(buyerId: String, orderId: String) async throws -> Order {
         let order = try await visibleOrder(userId: buyerId, orderId: orderId)
-        guard order.buyerId == buyerId else { throw APIError(.forbidden, "not_buyer", "Only the buyer pays an order.") }
+        guard order.buyerId == buyerId else { throw APIError(.forbidden, "not_buyer", "Only the order's buyer may do this.") }
         return order
     }
 
