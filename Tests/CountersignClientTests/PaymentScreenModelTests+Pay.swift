@@ -192,14 +192,19 @@ extension PaymentScreenModelTests {
 }
 
 extension PaymentScreenModelTests {
-    @Test("an abandoned iDEAL payment is canceled: the order is NEW again and the buyer may choose another method")
-    func cancelAbandoned() async throws {
-        let harness = Harness(redirects: ScriptedRedirectHandler(.abandoned))
+    /// Pays by iDEAL and walks away from the bank's page: back on the screen, the payment waiting.
+    static func leftWaiting(_ harness: Harness) async throws -> Checkout {
         _ = try await Self.resumed(harness)
         harness.transport.expectPlaceOrder(CheckoutFixture.order())
         harness.transport.expectPay(Self.requiresAction)
         harness.transport.expectPoll(Self.requiresAction)
-        let waiting = try #require(await harness.model.pay().readyCheckout)
+        return try #require(await harness.model.pay().readyCheckout)
+    }
+
+    @Test("an abandoned iDEAL payment is canceled: the order is NEW again and the buyer may choose another method")
+    func cancelAbandoned() async throws {
+        let harness = Harness(redirects: ScriptedRedirectHandler(.abandoned))
+        let waiting = try await Self.leftWaiting(harness)
         #expect(!waiting.isEditable)
         harness.transport.expect(
             "POST", "/orders/\(CheckoutFixture.orderId)/payment/cancel",
@@ -217,11 +222,7 @@ extension PaymentScreenModelTests {
     @Test("canceling a payment that went through meanwhile shows the confirmation")
     func cancelTooLate() async throws {
         let harness = Harness(redirects: ScriptedRedirectHandler(.abandoned))
-        _ = try await Self.resumed(harness)
-        harness.transport.expectPlaceOrder(CheckoutFixture.order())
-        harness.transport.expectPay(Self.requiresAction)
-        harness.transport.expectPoll(Self.requiresAction)
-        _ = await harness.model.pay()
+        _ = try await Self.leftWaiting(harness)
         harness.transport.expect("POST", "/orders/\(CheckoutFixture.orderId)/payment/cancel", status: 409, json: #"{"error":{"code":"order_paid","message":"This order is paid already."}}"#)
         var paid = CheckoutFixture.order()
         paid.status = .paid
