@@ -50,14 +50,20 @@ struct TerminalRedirectHandler: RedirectHandler {
         }
         var request = HTTPClientRequest(url: url.absoluteString + "/" + button)
         request.method = .POST
+        // The page answers with a redirect to the app's return URL, which is the app's to open, not
+        // ours: the outcome is read from the server by the poll that follows.
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        let outcome: RedirectOutcome
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let response = try await http.execute(request, timeout: .seconds(30))
             _ = try await response.body.collect(upTo: 1 << 20)
             print("  (pressed \"\(button)\" on the simulator's page: HTTP \(response.status.code))")
-            return .returned
+            outcome = .returned
         } catch {
             print("  could not reach the simulator's page: \(error)")
-            return .abandoned
+            outcome = .abandoned
         }
+        try? await http.shutdown()
+        return outcome
     }
 }
