@@ -58,6 +58,8 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // For the SQLite amalgamation it vendors (module VaporCSQLite), which the embedded
+                // store calls directly; SQLiteNIO's own connection type is not used.
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -1,48 +1,55 @@
 import Logging
-import NIOCore
-import SQLiteNIO
+import NIOPosix
 import ServiceLifecycle
 import Synchronization
 
 /// The embedded store: one SQLite file in WAL mode with durable commits (`synchronous=FULL`).
 ///
-/// SQLite allows one writer at a time, so every transaction runs on the single writer connection
-/// under a FIFO lock; reads run on a small pool of reader connections, which WAL lets proceed
-/// while a write is in progress.
+/// SQLite allows one writer at a time, so every transaction runs on the single writer connection;
+/// reads run on a small pool of reader connections, which WAL lets proceed while a write is in
+/// progress. Reads run their statements on the calling task's thread (see
+/// `SQLiteConnectionHandle`); transactions run, batch by batch, on a thread of the writer's own.
 package final class SQLiteDatabase: Database {
     package let engine = DatabaseEngine.sqlite
-    private let writer: SQLiteConnection
+    private let writer: SQLiteConnectionHandle
     private let writerLock = AsyncLock()
-    private let readers: [(connection: SQLiteConnection, lock: AsyncLock)]
-    private let nextReader = Atomic<Int>(0)
+    private let readers: ReaderPool
     private let closed = Atomic<Bool>(false)
     private let pending = Mutex<(queue: [PendingWrite], draining: Bool)>(([], false))
     /// At most this many transactions share one commit, to bound the latency of the first.
     private static let maximumBatch = 64
-    private let logger: Logger
+    /// Where batches run: bodies, `BEGIN IMMEDIATE` (which may wait for another process's lock)
+    /// and `COMMIT` (which waits for `fsync`).
+    private let writerThread = DedicatedThreadExecutor(name: "sqlite-writer")
 
-    private init(writer: SQLiteConnection, readers: [SQLiteConnection], logger: Logger) {
+    private init(writer: SQLiteConnectionHandle, readers: [SQLiteConnectionHandle]) {
         self.writer = writer
-        self.readers = readers.map { ($0, AsyncLock()) }
-        self.logger = logger
+        self.readers = ReaderPool(readers)
     }
 
     /// Opens (creating if needed) the database file at `path` with `readerCount` reader connections.
-    package static func open(path: String, readerCount: Int = 2, logger: Logger) async throws -> SQLiteDatabase {
-        let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-        // WAL: readers don't block the writer. synchronous=FULL: a commit that returned survives
-        // power loss. busy_timeout: a second process (the operator CLI) waits instead of failing.
-        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"] {
-            try await writer.query(pragma, [])
+    package static func open(path: String, readerCount: Int = 4, logger: Logger) async throws -> SQLiteDatabase {
+        try await NIOThreadPool.singleton.runIfActive {
+            let writer = try SQLiteConnectionHandle(path: path)
+            // WAL: readers don't block the writer. synchronous=FULL: a commit that returned survives
+            // power loss. The busy timeout (set by the handle) makes a second process (the operator
+            // CLI) wait instead of failing.
+            for pragma in [
+                "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
+                // Each transaction of a batch runs in a savepoint, whose undo copies of pages (the
+                // statement journal) need not go through a temporary file.
+                "PRAGMA temp_store=MEMORY",
+            ] {
+                try writer.execute(pragma)
+            }
+            var readers: [SQLiteConnectionHandle] = []
+            for _ in 0..<max(readerCount, 1) {
+                let reader = try SQLiteConnectionHandle(path: path)
+                try reader.execute("PRAGMA query_only=ON")
+                readers.append(reader)
+            }
+            return SQLiteDatabase(writer: writer, readers: readers)
         }
-        var readers: [SQLiteConnection] = []
-        for _ in 0..<readerCount {
-            let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-            try await reader.query("PRAGMA busy_timeout=5000", [])
-            try await reader.query("PRAGMA query_only=ON", [])
-            readers.append(reader)
-        }
-        return SQLiteDatabase(writer: writer, readers: readers, logger: logger)
     }
 
     /// Group commit: transactions that arrive while a commit is being made durable wait in a queue;
@@ -78,7 +85,7 @@ package final class SQLiteDatabase: Database {
                 state.draining = true
                 return true
             }
-            if startDrain { Task { await self.drain() } }
+            if startDrain { Task(executorPreference: writerThread) { await self.drain() } }
         }
     }
 
@@ -97,11 +104,12 @@ package final class SQLiteDatabase: Database {
     }
 
     private func commit(_ batch: [PendingWrite]) async {
+        let writer = self.writer
         let executor = SQLiteExecutor(connection: writer)
         do {
-            // IMMEDIATE takes the write lock up front, so a second process waits (busy_timeout)
+            // IMMEDIATE takes the write lock up front, so a second process waits (busy timeout)
             // rather than failing half-way with SQLITE_BUSY on its first write.
-            try await executor.execute("BEGIN IMMEDIATE")
+            try writer.execute("BEGIN IMMEDIATE")
         } catch {
             batch.forEach { $0.complete(error) }
             return
@@ -109,25 +117,25 @@ package final class SQLiteDatabase: Database {
         var failures: [(any Error)?] = []
         for (index, write) in batch.enumerated() {
             do {
-                try await executor.execute("SAVEPOINT w\(index)")
+                try writer.execute("SAVEPOINT w\(index)")
                 if let error = await write.run(executor) {
                     failures.append(error)
-                    try await executor.execute("ROLLBACK TO w\(index)")
+                    try writer.execute("ROLLBACK TO w\(index)")
                 } else {
                     failures.append(nil)
                 }
-                try await executor.execute("RELEASE w\(index)")
+                try writer.execute("RELEASE w\(index)")
             } catch {
                 // The connection could not even manage the savepoint: give up on the whole batch.
-                try? await executor.execute("ROLLBACK")
+                try? writer.execute("ROLLBACK")
                 batch.forEach { $0.complete(error) }
                 return
             }
         }
         do {
-            try await executor.execute("COMMIT")
+            try writer.execute("COMMIT")
         } catch {
-            try? await executor.execute("ROLLBACK")
+            try? writer.execute("ROLLBACK")
             batch.forEach { $0.complete(error) }
             return
         }
@@ -135,12 +143,9 @@ package final class SQLiteDatabase: Database {
     }
 
     package func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        guard !readers.isEmpty else {
-            return try await writerLock.withLock { try await body(SQLiteExecutor(connection: self.writer)) }
-        }
-        let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count
-        let reader = readers[index]
-        return try await reader.lock.withLock { try await body(SQLiteExecutor(connection: reader.connection)) }
+        let reader = await readers.borrow()
+        defer { readers.giveBack(reader) }
+        return try await body(SQLiteExecutor(connection: reader))
     }
 
     package func run() async throws {
@@ -157,50 +162,20 @@ package final class SQLiteDatabase: Database {
 
     package func notify(channel: String, payload: String, on sql: any SQLExecutor) async throws {}
 
-    /// Closes every connection; later calls do nothing.
+    /// Closes every connection, after the transaction and reads in progress; later calls fail.
     package func close() async throws {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        try await writerLock.withLock { try await self.writer.close() }
-        for reader in readers {
-            try await reader.lock.withLock { try await reader.connection.close() }
-        }
+        try await writerLock.withLock { self.writer.close() }
+        await readers.closeAll()
     }
 }
 
 /// Runs statements on one SQLite connection, translating `$N` placeholders to SQLite's `?N`.
 struct SQLiteExecutor: SQLExecutor {
-    let connection: SQLiteConnection
+    let connection: SQLiteConnectionHandle
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        let sqliteBinds: [SQLiteData] = binds.map {
-            switch $0 {
-            case .integer(let value): .integer(SQLiteInt64(value))
-            case .text(let value): .text(value)
-            case .null: .null
-            }
-        }
-        let rows = RowCollector()
-        do {
-            try await connection.query(PlaceholderCache.shared.sqlite(for: sql), sqliteBinds) { row in
-                var values: [String: SQLValue] = [:]
-                for column in row.columns {
-                    switch column.data {
-                    case .integer(let value): values[column.name] = .integer(Int64(value))
-                    case .text(let value): values[column.name] = .text(value)
-                    case .null: values[column.name] = .null
-                    // The schema stores no REAL or BLOB: leave the column out, so reading it fails
-                    // loudly as a decoding error instead of yielding a coerced value.
-                    case .float, .blob: continue
-                    }
-                }
-                rows.append(SQLRow(values: values))
-            }
-        } catch let error as SQLiteError {
-            // `.constraint` and its extended codes (`.constraintCheckFailed`, …).
-            if "\(error.reason)".hasPrefix("constraint") { throw DatabaseError.constraintViolation(error.message) }
-            throw DatabaseError.engine(error.description)
-        }
-        return rows.rows
+        try connection.query(sql, binds)
     }
 }
 
@@ -211,24 +186,48 @@ private struct PendingWrite: Sendable {
     let complete: @Sendable ((any Error)?) -> Void
 }
 
-/// Collects rows from sqlite-nio's row callback, which runs on its thread pool.
-private final class RowCollector: Sendable {
-    private let storage = Mutex<[SQLRow]>([])
-    func append(_ row: SQLRow) { storage.withLock { $0.append(row) } }
-    var rows: [SQLRow] { storage.withLock { $0 } }
-}
+/// The reader connections: a read borrows one for its whole body and waits, in order, when all are lent.
+private final class ReaderPool: Sendable {
+    private let state: Mutex<(idle: [SQLiteConnectionHandle], waiters: [CheckedContinuation<SQLiteConnectionHandle, Never>])>
+    private let count: Int
 
-/// The SQLite spelling of each statement, rewritten once: the same few dozen statements run on
-/// every request.
-final class PlaceholderCache: Sendable {
-    static let shared = PlaceholderCache()
-    private let cache = Mutex<[String: String]>([:])
+    init(_ readers: [SQLiteConnectionHandle]) {
+        state = Mutex((readers, []))
+        count = readers.count
+    }
 
-    func sqlite(for sql: String) -> String {
-        if let cached = cache.withLock({ $0[sql] }) { return cached }
-        let rewritten = sql.replacingDollarPlaceholders()
-        cache.withLock { $0[sql] = rewritten }
-        return rewritten
+    func borrow() async -> SQLiteConnectionHandle {
+        if let reader = state.withLock({ $0.idle.popLast() }) { return reader }
+        return await withCheckedContinuation { continuation in
+            let reader = state.withLock { state -> SQLiteConnectionHandle? in
+                if let reader = state.idle.popLast() { return reader }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let reader { continuation.resume(returning: reader) }
+        }
+    }
+
+    func giveBack(_ reader: SQLiteConnectionHandle) {
+        let waiter = state.withLock { state -> CheckedContinuation<SQLiteConnectionHandle, Never>? in
+            guard !state.waiters.isEmpty else {
+                state.idle.append(reader)
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        waiter?.resume(returning: reader)
+    }
+
+    /// Borrows every reader in turn (so reads in progress finish first) and closes it.
+    func closeAll() async {
+        var closed: [SQLiteConnectionHandle] = []
+        for _ in 0..<count {
+            let reader = await borrow()
+            reader.close()
+            closed.append(reader)
+        }
+        closed.forEach(giveBack)
     }
 }
 

@@ -1,0 +1,158 @@
+import VaporCSQLite
+
+/// One connection to the SQLite file, through SQLite's C API (the amalgamation sqlite-nio vendors).
+///
+/// Statements run synchronously on the calling thread: a statement touches pages in memory and
+/// takes microseconds, far less than a hop to a thread pool and back. The writer's steps that can
+/// block for long, `BEGIN IMMEDIATE` (another process may hold the write lock) and `COMMIT` (waits
+/// for `fsync`), run on the writer's own thread (see `SQLiteDatabase`).
+///
+/// Not thread-safe by itself: exactly one caller uses a handle at a time (the writer's lock or the
+/// reader pool guarantees it). Compiled statements are kept per SQL text and reused.
+final class SQLiteConnectionHandle: @unchecked Sendable {
+    private var raw: OpaquePointer?
+    private var statements: [String: CompiledStatement] = [:]
+    /// Statement texts are static in this codebase; the bound only guards against a caller that
+    /// builds SQL dynamically (each distinct text would otherwise stay compiled forever).
+    private static let maximumCachedStatements = 256
+    /// How long a statement waits for another process's lock before failing with SQLITE_BUSY.
+    static let busyTimeoutMilliseconds: Int32 = 5000
+
+    private struct CompiledStatement {
+        let pointer: OpaquePointer
+        let columns: [String]
+    }
+
+    /// `sqlite3_initialize` once per process, before the first open: concurrent first opens race on
+    /// SQLite's global configuration otherwise.
+    private static let initialized: Void = { _ = sqlite_nio_sqlite3_initialize() }()
+
+    /// Opens (creating if needed) the database file at `path`.
+    init(path: String) throws {
+        Self.initialized
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_EXRESCODE
+        let status = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "status \(status)"
+            sqlite_nio_sqlite3_close_v2(handle)
+            throw DatabaseError.engine("cannot open the SQLite database at \(path): \(message)")
+        }
+        raw = handle
+        setBusyTimeout(Self.busyTimeoutMilliseconds)
+    }
+
+    deinit { close() }
+
+    /// How long the next statements wait on another process's lock (0: fail at once with SQLITE_BUSY).
+    func setBusyTimeout(_ milliseconds: Int32) {
+        guard let raw else { return }
+        _ = sqlite_nio_sqlite3_busy_timeout(raw, milliseconds)
+    }
+
+    /// Runs one statement, written with `$N` placeholders, and returns its rows. REAL and BLOB
+    /// columns are left out of the row (the schema has none), so reading one fails as a decoding error.
+    func query(_ sql: String, _ binds: [SQLValue]) throws -> [SQLRow] {
+        let statement = try compiled(sql)
+        let pointer = statement.pointer
+        defer {
+            sqlite_nio_sqlite3_reset(pointer)
+            sqlite_nio_sqlite3_clear_bindings(pointer)
+        }
+        for (index, bind) in binds.enumerated() {
+            let position = Int32(index + 1)
+            let status: Int32
+            switch bind {
+            case .integer(let value):
+                status = sqlite_nio_sqlite3_bind_int64(pointer, position, value)
+            case .text(let value):
+                status = sqlite_nio_sqlite3_bind_text64(
+                    pointer, position, value, UInt64(value.utf8.count), sqliteTransient, UInt8(SQLITE_UTF8)
+                )
+            case .null:
+                status = sqlite_nio_sqlite3_bind_null(pointer, position)
+            }
+            guard status == SQLITE_OK else { throw failure(status) }
+        }
+        var rows: [SQLRow] = []
+        while true {
+            let status = sqlite_nio_sqlite3_step(pointer)
+            if status == SQLITE_DONE { return rows }
+            guard status == SQLITE_ROW else { throw failure(status) }
+            var values: [String: SQLValue] = Dictionary(minimumCapacity: statement.columns.count)
+            for (index, name) in statement.columns.enumerated() {
+                let column = Int32(index)
+                switch sqlite_nio_sqlite3_column_type(pointer, column) {
+                case SQLITE_INTEGER:
+                    values[name] = .integer(sqlite_nio_sqlite3_column_int64(pointer, column))
+                case SQLITE_TEXT:
+                    // column_text before column_bytes: the byte count is of the text form.
+                    let text = sqlite_nio_sqlite3_column_text(pointer, column)
+                    let count = Int(sqlite_nio_sqlite3_column_bytes(pointer, column))
+                    values[name] = .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+                case SQLITE_NULL:
+                    values[name] = .null
+                default:
+                    continue
+                }
+            }
+            rows.append(SQLRow(values: values))
+        }
+    }
+
+    /// Runs one statement for its effect.
+    func execute(_ sql: String) throws {
+        _ = try query(sql, [])
+    }
+
+    /// Finalizes every statement and closes the connection; later calls fail with an engine error.
+    func close() {
+        guard let raw else { return }
+        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.pointer) }
+        statements = [:]
+        sqlite_nio_sqlite3_close_v2(raw)
+        self.raw = nil
+    }
+
+    private func compiled(_ sql: String) throws -> CompiledStatement {
+        if let cached = statements[sql] { return cached }
+        guard let raw else { throw DatabaseError.engine("the SQLite connection is closed") }
+        if statements.count >= Self.maximumCachedStatements {
+            for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.pointer) }
+            statements = [:]
+        }
+        var pointer: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let text = sql.replacingDollarPlaceholders()
+        let status = text.withCString { start in
+            let status = sqlite_nio_sqlite3_prepare_v3(raw, start, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, &tail)
+            // Only one statement per call: SQLite would silently ignore the rest.
+            if status == SQLITE_OK, let tail, !String(cString: tail).allSatisfy({ $0 == ";" || $0.isWhitespace }) {
+                return SQLITE_MISUSE
+            }
+            return status
+        }
+        guard status == SQLITE_OK, let pointer else {
+            if let pointer { sqlite_nio_sqlite3_finalize(pointer) }
+            if status == SQLITE_MISUSE { throw DatabaseError.engine("one SQL statement per call: \(sql)") }
+            throw failure(status == SQLITE_OK ? SQLITE_MISUSE : status)
+        }
+        let columns = (0..<sqlite_nio_sqlite3_column_count(pointer)).map { index in
+            sqlite_nio_sqlite3_column_name(pointer, index).map { String(cString: $0) } ?? ""
+        }
+        let statement = CompiledStatement(pointer: pointer, columns: columns)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// The error for a failed call: constraint violations apart, since repositories turn them into
+    /// domain refusals (a duplicate key, a failed CHECK).
+    private func failure(_ status: Int32) -> DatabaseError {
+        let message = raw.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "SQLite status \(status)"
+        if status & 0xFF == SQLITE_CONSTRAINT { return .constraintViolation(message) }
+        return .engine(message)
+    }
+}
+
+/// `SQLITE_TRANSIENT`: SQLite copies a bound value before the call returns.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,0 +1,135 @@
+@testable import CountersignServer
+import Foundation
+import Testing
+
+/// The embedded engine's own behaviour: statements compiled once and reused, values round-tripped
+/// exactly, one statement per call, another process's write lock waited for, and a closed store
+/// that refuses work instead of crashing.
+@Suite("SQLite store")
+struct SQLiteStoreTests {
+    /// A fresh file-backed store in its own directory, removed afterwards.
+    static func withStore<T: Sendable>(_ body: @Sendable (SQLiteDatabase, String) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let database = try await SQLiteDatabase.open(path: path, logger: TestDatabase.logger)
+        do {
+            try await database.transaction { sql in
+                try await sql.execute("CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT, amount BIGINT)")
+            }
+            let result = try await body(database, path)
+            try await database.close()
+            return result
+        } catch {
+            try? await database.close()
+            throw error
+        }
+    }
+
+    @Test("one compiled statement serves every bind; text, extreme integers and NULL come back exactly")
+    func roundTrip() async throws {
+        try await Self.withStore { database, _ in
+            let rows: [(String, String?, Int64?)] = [
+                ("a", "naïve ₦500 — 'quoted' \"and\" emoji 💳", Int64.max),
+                ("b", nil, Int64.min),
+                ("c", "", nil),
+                ("d", "$1 is not a placeholder inside a literal's value", 0),
+            ]
+            try await database.transaction { sql in
+                for (id, body, amount) in rows {
+                    try await sql.execute(
+                        "INSERT INTO notes (id, body, amount) VALUES ($1, $2, $3)",
+                        [.text(id), .text(body), amount.map { .integer($0) } ?? .null]
+                    )
+                }
+            }
+            for (id, body, amount) in rows {
+                let row = try #require(try await database.read { sql in
+                    try await sql.first("SELECT body, amount FROM notes WHERE id = $1", [.text(id)])
+                })
+                #expect(try row.optionalString("body") == body)
+                #expect(try row.optionalInt("amount") == amount)
+            }
+            // A literal containing `$` is left alone by the placeholder rewrite.
+            let literal = try #require(try await database.read { sql in try await sql.first("SELECT '$1' AS text") })
+            #expect(try literal.string("text") == "$1")
+        }
+    }
+
+    @Test("two statements in one call are refused before either runs")
+    func oneStatementPerCall() async throws {
+        try await Self.withStore { database, _ in
+            await #expect(throws: DatabaseError.self) {
+                try await database.transaction { sql in
+                    try await sql.execute("INSERT INTO notes (id) VALUES ('x'); INSERT INTO notes (id) VALUES ('y')")
+                }
+            }
+            let count = try await database.read { sql in try await sql.first("SELECT COUNT(*) AS n FROM notes")?.int("n") }
+            #expect(count == 0)
+            // A trailing semicolon is one statement.
+            try await database.transaction { sql in try await sql.execute("INSERT INTO notes (id) VALUES ('z');") }
+            #expect(try await database.read { sql in try await sql.first("SELECT COUNT(*) AS n FROM notes")?.int("n") } == 1)
+        }
+    }
+
+    @Test("a unique key violation is a constraint violation, and the batch's other transactions commit")
+    func constraintInBatch() async throws {
+        try await Self.withStore { database, _ in
+            let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        do {
+                            try await database.transaction { sql in
+                                // Every even transaction reuses the key "dup": only one of them can win.
+                                let id = index.isMultiple(of: 2) ? "dup" : "n\(index)"
+                                try await sql.execute("INSERT INTO notes (id, amount) VALUES ($1, $2)", [.text(id), .int(index)])
+                            }
+                            return true
+                        } catch DatabaseError.constraintViolation {
+                            return false
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == 11)
+            let count = try await database.read { sql in try await sql.first("SELECT COUNT(*) AS n FROM notes")?.int("n") }
+            #expect(count == 11)
+        }
+    }
+
+    @Test("a transaction waits for another connection's write lock (the operator CLI) instead of failing")
+    func waitsForAnotherWriter() async throws {
+        try await Self.withStore { database, path in
+            let other = try await SQLiteDatabase.open(path: path, logger: TestDatabase.logger)
+            let holding = AsyncStream.makeStream(of: Void.self)
+            async let otherWrite: Void = other.transaction { sql in
+                try await sql.execute("INSERT INTO notes (id) VALUES ('other')")
+                holding.continuation.yield()
+                // Hold the write lock for a while: the store's BEGIN IMMEDIATE must wait it out.
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            var signal = holding.stream.makeAsyncIterator()
+            await signal.next()
+            try await database.transaction { sql in try await sql.execute("INSERT INTO notes (id) VALUES ('ours')") }
+            try await otherWrite
+            try await other.close()
+            let ids = try await database.read { sql in try await sql.query("SELECT id FROM notes ORDER BY id", []).map { try $0.string("id") } }
+            #expect(ids == ["other", "ours"])
+        }
+    }
+
+    @Test("a closed store refuses reads and transactions with an error")
+    func closed() async throws {
+        try await Self.withStore { database, _ in
+            try await database.close()
+            await #expect(throws: DatabaseError.self) {
+                try await database.read { sql in try await sql.execute("SELECT 1") }
+            }
+            await #expect(throws: DatabaseError.self) {
+                try await database.transaction { sql in try await sql.execute("INSERT INTO notes (id) VALUES ('late')") }
+            }
+        }
+    }
+}
