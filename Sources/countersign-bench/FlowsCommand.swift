@@ -76,7 +76,7 @@ struct FlowsCommand: AsyncParsableCommand {
             let funding = min(OperatorCLI.maximumFunding, Int64(maxFlows) * FlowClient.amount)
             let users = try await BenchUser.prepare(count: clients, api: api, cli: OperatorCLI(server: serverUnderTest), funding: funding)
             Console.say("\(users.count) users enrolled and funded; running")
-            let report = try await FlowLoad(server: serverUnderTest, users: users, api: api, warmupSeconds: warmup, seconds: seconds, maxFlows: maxFlows)
+            let report = try await FlowLoad(server: serverUnderTest, users: users, warmupSeconds: warmup, seconds: seconds, maxFlows: maxFlows)
                 .run(machine: machine)
             try? await http.shutdown()
             serverUnderTest.stop()

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// The flows benchmark still runs end to end: it starts the real server, enrols and funds users,
+/// and its load clients (their own HTTP/1.1 client over loopback) complete flows without errors.
+/// A smoke test, not a measurement: a few flows, a debug build, and no figure is checked.
+@Suite("Benchmark smoke test")
+struct BenchSmokeTests {
+    @Test("countersign-bench flows completes flows on SQLite with no errors and writes its JSON")
+    func flows() throws {
+        let bench = try CommandLineTests.executable().deletingLastPathComponent().appendingPathComponent("countersign-bench")
+        try #require(FileManager.default.isExecutableFile(atPath: bench.path), "countersign-bench not built next to countersign")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-bench-smoke-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("flows.json")
+
+        let process = Process()
+        process.executableURL = bench
+        process.arguments = ["flows", "--clients", "2", "--warmup", "0.5", "--seconds", "1.5", "--max-flows", "400", "--json", json.path]
+        // The bench strips DATABASE_URL from the server's environment itself; SQLite here.
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
+        process.standardInput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any], "\(output)")
+        #expect(report["engine"] as? String == "sqlite")
+        let flows = try #require(report["flows"] as? Int)
+        #expect(flows > 0, "\(output)")
+        #expect((report["errors"] as? [String: Int])?.isEmpty == true, "\(output)")
+        #expect(report["warmupErrors"] as? Int == 0, "\(output)")
+        // Every completed flow has one latency per call.
+        let latencies = try #require(report["latencies"] as? [[String: Any]])
+        #expect(latencies.count == 4)
+        #expect(latencies.allSatisfy { $0["count"] as? Int == flows }, "\(latencies)")
+    }
+}
