@@ -48,6 +48,7 @@ package final class SQLiteDatabase: Database {
                 try reader.execute("PRAGMA query_only=ON")
                 readers.append(reader)
             }
+            logger.debug("opened the SQLite store", metadata: ["path": "\(path)", "readers": "\(readers.count)"])
             return SQLiteDatabase(writer: writer, readers: readers)
         }
     }
