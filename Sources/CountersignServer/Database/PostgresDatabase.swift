@@ -84,24 +84,49 @@ struct PostgresExecutor: SQLExecutor {
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         var bindings = PostgresBindings(capacity: binds.count)
+        var types: [PostgresDataType] = []
+        types.reserveCapacity(binds.count)
         for bind in binds {
             switch bind {
-            case .integer(let value): bindings.append(value)
-            case .text(let value): bindings.append(value)
-            case .null: bindings.appendNull()
+            case .integer(let value):
+                bindings.append(value)
+                types.append(.int8)
+            case .text(let value):
+                bindings.append(value)
+                types.append(.text)
+            case .null:
+                bindings.appendNull()
+                types.append(.null)  // unspecified: PostgreSQL infers it from the statement
             }
         }
         do {
-            let sequence = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
-            var rows: [SQLRow] = []
-            for try await row in sequence {
+            let rows: [PostgresRow]
+            if PreparedStatements.isPreparable(sql) {
+                let name = PreparedStatements.name(sql: sql, types: types)
+                do {
+                    rows = try await PreparedStatements.run(sql, name: name, types: types, bindings: bindings, on: connection, logger: logger)
+                } catch let error as PSQLError {
+                    // A constraint, serialization or deadlock failure happens when the statement
+                    // runs, not when it is prepared: the name is still good. Anything else may have
+                    // been a failed preparation, which PostgresNIO would keep failing on this connection.
+                    let state = error.serverInfo?[.sqlState] ?? ""
+                    if !state.hasPrefix("23"), !state.hasPrefix("40") { PreparedStatements.retire(sql: sql, types: types) }
+                    throw error
+                }
+            } else {
+                var collected: [PostgresRow] = []
+                for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
+                    collected.append(row)
+                }
+                rows = collected
+            }
+            return try rows.map { row in
                 var values: [String: SQLValue] = [:]
                 for cell in row {
                     values[cell.columnName] = try Self.value(of: cell)
                 }
-                rows.append(SQLRow(values: values))
+                return SQLRow(values: values)
             }
-            return rows
         } catch let error as PSQLError {
             let state = error.serverInfo?[.sqlState] ?? ""
             // 23xxx: integrity constraint violations (unique, check, foreign key).
