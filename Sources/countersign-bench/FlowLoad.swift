@@ -64,7 +64,8 @@ struct FlowLoad {
 
     /// Runs each client on a thread of its own (each blocks on its socket) and merges their samples.
     private static func onThreads(_ clients: [@Sendable () -> FlowSamples]) async -> FlowSamples {
-        await withCheckedContinuation { continuation in
+        guard !clients.isEmpty else { return FlowSamples() }
+        return await withCheckedContinuation { continuation in
             let collected = Mutex<(samples: FlowSamples, remaining: Int)>((FlowSamples(), clients.count))
             for client in clients {
                 Thread {

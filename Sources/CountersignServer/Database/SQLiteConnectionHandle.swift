@@ -44,8 +44,8 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
 
     deinit { close() }
 
-    /// How long the next statements wait on another process's lock (0: fail at once with SQLITE_BUSY).
-    func setBusyTimeout(_ milliseconds: Int32) {
+    /// How long the next statements wait on another process's lock.
+    private func setBusyTimeout(_ milliseconds: Int32) {
         guard let raw else { return }
         _ = sqlite_nio_sqlite3_busy_timeout(raw, milliseconds)
     }

@@ -10,8 +10,8 @@ import Synchronization
 /// call is being made (it builds its request from them before the first suspension); if a future
 /// version read them later, every statement would go out with empty SQL and fail at once, loudly.
 enum PreparedStatements {
-    /// A fresh name for `sql` with these parameter types: `cs_<hash>_<generation>`.
-    private static let names = Mutex<(byKey: [String: String], generations: [String: Int])>(([:], [:]))
+    /// The name in use for each statement (parameter types and SQL), and the number of the next name.
+    private static let names = Mutex<(byKey: [String: String], next: Int)>(([:], 0))
 
     /// Statements PostgreSQL can prepare: the rest (DDL, `SET`, `LISTEN`) run unnamed.
     static func isPreparable(_ sql: String) -> Bool {
@@ -20,13 +20,14 @@ enum PreparedStatements {
         return ["SELECT", "INSERT", "UPDATE", "DELETE"].contains(word) || word.hasPrefix("WITH ")
     }
 
+    /// The name for `sql` with these parameter types: `cs_<n>`, numbered in order of first use in
+    /// this process, so two statements never share a name.
     static func name(sql: String, types: [PostgresDataType]) -> String {
-        let key = types.map { String($0.rawValue) }.joined(separator: ",") + "|" + sql
+        let key = key(sql: sql, types: types)
         return names.withLock { state in
             if let name = state.byKey[key] { return name }
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-            for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-            let name = "cs_\(String(hash, radix: 16))_\(state.generations[key, default: 0])"
+            let name = "cs_\(state.next)"
+            state.next += 1
             state.byKey[key] = name
             return name
         }
@@ -38,11 +39,12 @@ enum PreparedStatements {
     /// later use of that name there; a preparation sent inside an already-aborted transaction
     /// (SQLSTATE 25P02) would otherwise poison the name until the connection closes.
     static func retire(sql: String, types: [PostgresDataType]) {
-        let key = types.map { String($0.rawValue) }.joined(separator: ",") + "|" + sql
-        names.withLock { state in
-            state.byKey[key] = nil
-            state.generations[key, default: 0] += 1
-        }
+        let key = key(sql: sql, types: types)
+        names.withLock { state in state.byKey[key] = nil }
+    }
+
+    private static func key(sql: String, types: [PostgresDataType]) -> String {
+        types.map { String($0.rawValue) }.joined(separator: ",") + "|" + sql
     }
 
     /// Runs `sql` prepared under `name` on `connection` and returns its rows.
