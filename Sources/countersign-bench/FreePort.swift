@@ -17,10 +17,7 @@ enum FreePort {
         #endif
         guard descriptor >= 0 else { throw BenchError("socket() failed: errno \(errno)") }
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = address(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -31,6 +28,15 @@ enum FreePort {
         }
         guard named == 0 else { throw BenchError("getsockname failed: errno \(errno)") }
         return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// 127.0.0.1:`port` (0: let the kernel choose) as a socket address.
+    static func address(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
     }
 }
 

@@ -15,6 +15,8 @@ final class LoopbackHTTPConnection {
     private var socket: Int32 = -1
     /// Bytes read past the end of the last response (none, in practice: one request at a time).
     private var pending: [UInt8] = []
+    /// What each `recv` reads into, reused.
+    private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
     /// How long one `recv` may wait before the request counts as failed.
     static let timeoutSeconds = 10
 
@@ -63,10 +65,7 @@ final class LoopbackHTTPConnection {
         var timeout = timeval(tv_sec: Self.timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = FreePort.address(port: port)
         let status = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Foundation.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -98,7 +97,6 @@ final class LoopbackHTTPConnection {
 
     /// Reads at least one more chunk from the socket into `pending`.
     private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         let received = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         if received == 0 { throw BenchError("the server closed the connection") }
         guard received > 0 else { throw BenchError(errno == EAGAIN ? "no answer within \(Self.timeoutSeconds) s" : "recv: errno \(errno)") }
