@@ -10,7 +10,9 @@ enum CardExpiry {
         calendar.timeZone = .gmt
         let today = calendar.dateComponents([.year, .month], from: now)
         let (thisYear, thisMonth) = (today.year ?? 0, today.month ?? 1)
-        guard (1...12).contains(month), year <= thisYear + 50, year * 12 + month >= thisYear * 12 + thisMonth else {
+        // Range-check the year before any arithmetic: it comes from the client, and `year * 12`
+        // trapped on Int.min.
+        guard (1...12).contains(month), (thisYear...thisYear + 50).contains(year), year > thisYear || month >= thisMonth else {
             throw ProviderError.invalidExpiry
         }
     }

@@ -37,7 +37,10 @@ package struct WebhookSignature: Sendable {
             if pair[0] == "v1", let bytes = Self.bytes(hex: pair[1]) { signatures.append(bytes) }
         }
         guard let timestamp, !signatures.isEmpty else { throw .badRequest("invalid_signature", "\(headerName) must carry t= and v1=.") }
-        guard abs(nowMillis / 1000 - timestamp) <= toleranceSeconds else {
+        // The timestamp is the sender's: any Int64 may arrive, so the difference is taken without
+        // trapping (t = Int64.min once overflowed `now - t` and stopped the process).
+        let (age, overflow) = (nowMillis / 1000).subtractingReportingOverflow(timestamp)
+        guard !overflow, age.magnitude <= toleranceSeconds.magnitude else {
             throw .badRequest("stale_signature", "The webhook's timestamp is outside the \(toleranceSeconds) s tolerance.")
         }
         let expected = mac(body: body, timestamp: timestamp)
