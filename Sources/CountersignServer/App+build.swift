@@ -11,8 +11,7 @@ package enum CountersignApp {
         if let url = configuration.databaseURL {
             return try PostgresDatabase(url: url, logger: logger)
         }
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let path = (configuration.dataDirectory as NSString).appendingPathComponent("countersign.sqlite")
+        let path = try DataDirectory.prepareDatabaseFile(in: configuration.dataDirectory)
         return try await SQLiteDatabase.open(path: path, logger: logger)
     }
 
@@ -62,7 +61,7 @@ package enum CountersignApp {
             topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
             database: services.database, clock: services.clock
         ).addRoutes(to: router.group("user").add(middleware: sessions))
-        TransferController(transfers: services.transfers).addRoutes(to: router.group("transfers").add(middleware: sessions))
+        TransferController(transfers: services.transfers, accounts: services.accounts).addRoutes(to: router.group("transfers").add(middleware: sessions))
         PaymentWebhookController(
             marketplace: services.marketplace, signature: services.webhookSignature, stripeSignature: services.stripeWebhookSignature, clock: services.clock
         ).addRoutes(to: router.group("webhooks"))

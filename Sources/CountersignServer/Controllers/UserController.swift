@@ -1,4 +1,5 @@
 import CountersignAPI
+import CountersignCore
 import Crypto
 import Foundation
 import HTTPTypes
@@ -25,7 +26,7 @@ package struct UserController {
     @Sendable func topUp(_ request: Request, context: AppRequestContext) async throws -> Response {
         var request = request
         let userId = try context.requireUser()
-        let bytes = try await request.bodyBytes(context: context)
+        let bytes = try await request.jsonBodyBytes(context: context)
         let body = try JSONBody.decode(TopUpRequest.self, from: bytes)
         let intent = try topUps.validate(body)
         guard let key = request.headers[.idempotencyKey] else {
@@ -34,9 +35,7 @@ package struct UserController {
         guard (1...255).contains(key.utf8.count) else {
             throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.")
         }
-        // "Same body" means the same request, whatever the key order or white space of its JSON.
-        let canonical = try Self.canonicalEncoder.encode(body)
-        let hash = Base64URL.encode(Array(SHA256.hash(data: canonical)))
+        let hash = Self.requestHash(intent: intent, useCashback: body.useCashback ?? false)
         let (idempotency, now) = (self.idempotency, clock.nowMillis())
         let staleBefore = now - Self.abandonedClaimMillis
         let claim = try await database.transaction { sql in
@@ -84,11 +83,16 @@ package struct UserController {
         return try await wallets.transactions(userId: try context.requireUser(), cursor: query["cursor"].map(String.init), limit: limit)
     }
 
-    private static let canonicalEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
+    /// What makes two top-ups "the same request": the canonical payment intent and whether cashback
+    /// is spent, never the factor that authorized it. The PIN and the verification token stay out,
+    /// so a stored hash cannot be inverted to a PIN, and a retry answers the same whatever secret
+    /// it carries (a different PIN once answered 422 and the right one replayed: a PIN oracle).
+    static func requestHash(intent: PaymentIntent, useCashback: Bool) -> String {
+        var hasher = SHA256()
+        hasher.update(data: intent.canonicalBytes)
+        hasher.update(data: [useCashback ? 1 : 0])
+        return Base64URL.encode(Array(hasher.finalize()))
+    }
 
     static func json(_ value: TopUpResponse) throws -> Response {
         json(try TopUpResponse.encodedForReplay(value))

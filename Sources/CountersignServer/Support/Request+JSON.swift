@@ -14,12 +14,29 @@ extension Request {
 
     /// Decodes a JSON body, turning every decoding failure into a 400 that names the field.
     package mutating func decodeJSON<T: Decodable>(as type: T.Type, context: AppRequestContext) async throws -> T {
-        try JSONBody.decode(type, from: try await bodyBytes(context: context))
+        try JSONBody.decode(type, from: try await jsonBodyBytes(context: context))
+    }
+
+    /// The whole body of a request that must be JSON: anything but `Content-Type: application/json`
+    /// is 415 before the body is read. A browser sends `text/plain`, form and multipart bodies
+    /// cross-site without asking (no CORS preflight); `application/json` it never sends unasked.
+    package mutating func jsonBodyBytes(context: AppRequestContext) async throws -> ByteBuffer {
+        guard JSONBody.isJSON(contentType: headers[.contentType]) else {
+            throw APIError(.unsupportedMediaType, "unsupported_media_type", "The request body must be sent as Content-Type: application/json.")
+        }
+        return try await bodyBytes(context: context)
     }
 }
 
 /// JSON decoding with errors clients can act on.
 package enum JSONBody {
+    /// Whether a `Content-Type` names JSON: `application/json`, any case, with parameters allowed.
+    static func isJSON(contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+    }
+
     package static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         guard buffer.readableBytes > 0 else { throw APIError.badRequest("invalid_json", "The request body must be a JSON object.") }
         do {

@@ -43,11 +43,13 @@ struct APIClient: Sendable {
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         for (name, value) in extra { request.headers.add(name: name, value: value) }
+        // JSON unless the test says otherwise (a `Content-Type` among `extra`).
+        let contentType = request.headers.contains(name: "Content-Type") ? [] : [("Content-Type", "application/json")]
         if let json {
-            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(contentsOf: contentType)
             request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(json)))
         } else if let raw {
-            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(contentsOf: contentType)
             request.body = .bytes(ByteBuffer(bytes: raw))
         }
         let response = try await http.execute(request, timeout: timeout)
