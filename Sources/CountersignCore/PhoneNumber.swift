@@ -1,29 +1,89 @@
-/// A phone number as the user typed it, checked for shape and reduced to a canonical form.
+/// A phone number in E.164 (`+` and 8 to 15 digits), however the user typed it.
 ///
-/// The canonical form keeps an optional leading `+` and the digits; spaces and dashes are removed.
-/// Two numbers are the same recipient only if their canonical forms are equal.
+/// One number has one form, so `08055501234` and `+2348055501234` are the same account and the same
+/// payee: a number cannot be registered twice by writing it another way. A number written without
+/// its country code is read in a `PhoneRegion` (Nigeria unless configured).
 public struct PhoneNumber: Sendable, Hashable, CustomStringConvertible {
-    /// The canonical text: an optional `+` followed by 7 to 15 digits.
+    /// The E.164 text: `+`, the country code, the national number.
     public let value: String
 
-    /// Parses a phone number; returns nil when it is not 7–15 digits with an optional leading `+`.
-    public init?(_ text: String) {
-        var result = ""
+    /// Parses `text` (digits, with spaces, dashes, dots and parentheses allowed) into E.164; nil if it
+    /// is not a number: `+CC…` or `00CC…` as given, a national number with or without the region's
+    /// trunk prefix, or the region's country code without the `+`.
+    public init?(_ text: String, region: PhoneRegion = .nigeria) {
+        // Written with 16 characters to spare; anything longer is not a phone number.
+        guard text.utf8.count <= 32 else { return nil }
+        var digits = ""
+        var international = false
         for (index, character) in text.enumerated() {
-            if character == "+" && index == 0 {
-                result.append(character)
-            } else if character.isASCII, character.isNumber {
-                result.append(character)
-            } else if character == " " || character == "-" {
-                continue
-            } else {
+            if character == "+", index == 0 {
+                international = true
+            } else if let ascii = character.asciiValue, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(ascii) {
+                digits.append(character)
+            } else if !" -.()".contains(character) {
                 return nil
             }
         }
-        let digits = result.hasPrefix("+") ? result.count - 1 : result.count
-        guard (7...15).contains(digits) else { return nil }
-        self.value = result
+        if !international, digits.hasPrefix("00") {
+            international = true
+            digits.removeFirst(2)
+        }
+        if !international {
+            guard let national = region.nationalNumber(of: digits) else { return nil }
+            digits = region.countryCode + national
+        }
+        // E.164: at most 15 digits; a country code and a subscriber number make at least 8.
+        guard (8...15).contains(digits.count), digits.first != "0" else { return nil }
+        self.value = "+" + digits
     }
 
     public var description: String { value }
+}
+
+/// How numbers written without a country code are read: its country code, its trunk prefix and the
+/// lengths of its national numbers.
+public struct PhoneRegion: Sendable, Hashable {
+    /// ISO 3166 alpha-2, e.g. `NG`.
+    public let code: String
+    /// E.g. `234`.
+    public let countryCode: String
+    /// Dialled before a national number within the country, e.g. `0`.
+    public let trunkPrefix: String
+    /// How many digits a national number has, without the trunk prefix.
+    public let nationalLengths: Set<Int>
+
+    /// Nigeria: +234, trunk 0, ten-digit national numbers (`0803 123 4567`).
+    public static let nigeria = PhoneRegion(code: "NG", countryCode: "234", trunkPrefix: "0", nationalLengths: [10])
+    /// The Netherlands: +31, trunk 0, nine digits.
+    public static let netherlands = PhoneRegion(code: "NL", countryCode: "31", trunkPrefix: "0", nationalLengths: [9])
+    /// Belgium: +32, trunk 0, eight or nine digits.
+    public static let belgium = PhoneRegion(code: "BE", countryCode: "32", trunkPrefix: "0", nationalLengths: [8, 9])
+    /// The regions a server may be configured with (`--phone-region`).
+    public static let known: [PhoneRegion] = [.nigeria, .netherlands, .belgium]
+
+    /// The region with ISO code `code` (any case), if known.
+    public init?(code: String) {
+        guard let region = Self.known.first(where: { $0.code == code.uppercased() }) else { return nil }
+        self = region
+    }
+
+    public init(code: String, countryCode: String, trunkPrefix: String, nationalLengths: Set<Int>) {
+        self.code = code
+        self.countryCode = countryCode
+        self.trunkPrefix = trunkPrefix
+        self.nationalLengths = nationalLengths
+    }
+
+    /// The national number in `digits` written without `+`: trunk prefix and national number, the
+    /// national number alone, or the country code and national number.
+    func nationalNumber(of digits: String) -> String? {
+        if digits.hasPrefix(trunkPrefix), nationalLengths.contains(digits.count - trunkPrefix.count) {
+            return String(digits.dropFirst(trunkPrefix.count))
+        }
+        if digits.hasPrefix(countryCode), nationalLengths.contains(digits.count - countryCode.count) {
+            return String(digits.dropFirst(countryCode.count))
+        }
+        if nationalLengths.contains(digits.count), !digits.hasPrefix(trunkPrefix) { return digits }
+        return nil
+    }
 }

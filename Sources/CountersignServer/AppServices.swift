@@ -53,17 +53,18 @@ package struct AppServices: Sendable {
         let transactions = WalletTransactionSQLRepository()
         let pins = PinHasher(pepper: pepper, rounds: configuration.pinHashRounds)
         let tokens = await VerificationTokens(secret: tokenSecret)
-        let intents = IntentValidator(currency: configuration.currency)
+        let intents = IntentValidator(currency: configuration.currency, phoneRegion: configuration.phoneRegion)
         let lock = PaymentLock(database: database, users: users, clock: clock, threshold: configuration.paymentFailureThreshold, lockSeconds: configuration.paymentLockSeconds)
+        let pinGuard = PinGuard(database: database, users: users, pins: pins, clock: clock, threshold: configuration.paymentFailureThreshold, lockSeconds: configuration.paymentLockSeconds)
         let relyingParty = configuration.relyingParty
         self.configuration = configuration
         self.database = database
         self.clock = clock
         self.logger = logger
-        self.accounts = AccountService(database: database, users: users, sessions: SessionSQLRepository(), ledger: ledger, pins: pins, clock: clock, configuration: configuration)
+        self.accounts = AccountService(database: database, users: users, sessions: SessionSQLRepository(), ledger: ledger, pins: pins, pinGuard: pinGuard, clock: clock, configuration: configuration)
         let biometric = BiometricService(
             database: database, users: users, credentials: CredentialSQLRepository(), challenges: ChallengeSQLRepository(),
-            tokens: tokens, lock: lock, intents: intents, clock: clock, configuration: configuration,
+            tokens: tokens, lock: lock, pinGuard: pinGuard, intents: intents, clock: clock, configuration: configuration,
             registrationVerifier: RegistrationVerifier(relyingParty: relyingParty, attestationPolicy: configuration.acceptUnverifiedAttestation ? .verifiedOrUnverifiable : .verifiedOnly),
             assertionVerifier: AssertionVerifier(relyingParty: relyingParty)
         )
@@ -75,7 +76,7 @@ package struct AppServices: Sendable {
         self.topUps = TopUpService(
             database: database, users: users, ledger: ledger, transactions: transactions, consumedTokens: ConsumedTokenSQLRepository(),
             idempotencyKeys: IdempotencySQLRepository(),
-            tokens: tokens, pins: pins, lock: lock, intents: intents, supplier: supplier, clock: clock, logger: logger
+            tokens: tokens, pinGuard: pinGuard, lock: lock, intents: intents, supplier: supplier, clock: clock, logger: logger
         )
         let paymentProvider: any PaymentProvider = if let stripe = configuration.stripe {
             StripePaymentProvider(configuration: stripe, database: database, users: users, clock: clock, logger: logger)
@@ -87,7 +88,7 @@ package struct AppServices: Sendable {
             database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(), provider: paymentProvider,
             clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts
         )
-        self.wallets = WalletService(database: database, users: users, ledger: ledger, transactions: transactions, clock: clock, currency: configuration.currency)
+        self.wallets = WalletService(database: database, users: users, ledger: ledger, transactions: transactions, clock: clock, currency: configuration.currency, phoneRegion: configuration.phoneRegion)
     }
 
     /// Migrates the schema and opens the system accounts; run before serving.

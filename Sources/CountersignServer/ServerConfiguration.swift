@@ -25,8 +25,10 @@ package struct ServerConfiguration: Sendable {
     package var challengeTimeoutMillis: Int64 = 120_000
     /// How long a verification token lives, in seconds (announced as `expiresIn`).
     package var verificationTokenSeconds: Int64 = 300
-    /// How long a session lives, in seconds.
+    /// How long a session lives at most, in seconds (`--session-days`).
     package var sessionSeconds: Int64 = 30 * 24 * 3600
+    /// A session unused for this long ends, in seconds (`--session-idle-minutes`).
+    package var sessionIdleSeconds: Int64 = 12 * 3600
     /// Consecutive failed payment authentications before the lock, and its length.
     package var paymentFailureThreshold: Int64 = 5
     package var paymentLockSeconds: Int64 = 15 * 60
@@ -34,6 +36,8 @@ package struct ServerConfiguration: Sendable {
     package var pinHashRounds = 210_000
     /// The wallet currency.
     package var currency = "NGN"
+    /// How phone numbers written without a country code are read (`--phone-region`).
+    package var phoneRegion = PhoneRegion.nigeria
     /// The largest request body accepted, in bytes.
     package var maxBodyBytes = 64 * 1024
     /// Transfer fees per currency (`--fee-schedule FILE`, JSON; see the README for the defaults).

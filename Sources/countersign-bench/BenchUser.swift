@@ -13,8 +13,8 @@ struct BenchUser: Sendable {
     /// Phone numbers unique to this run (a random 6-digit run prefix), so runs against a reused
     /// PostgreSQL database never collide with earlier users.
     static func phones(count: Int) -> [String] {
-        let run = Int.random(in: 0..<1_000_000)
-        return (0..<count).map { "09" + String(format: "%06d%04d", run, $0) }
+        let run = Int.random(in: 0..<100_000)
+        return (0..<count).map { "09" + String(format: "%05d%04d", run, $0) }
     }
 
     /// Signup → registration options → software device key → registration verify, over HTTP.
@@ -23,7 +23,7 @@ struct BenchUser: Sendable {
         guard signup.status == 201 else { throw BenchError("signup \(phone): \(signup.status) \(signup.errorCode ?? "")") }
         let session = try signup.decode(SessionResponse.self)
 
-        let optionsResponse = try await api.post("/biometric/register/options", token: session.sessionToken)
+        let optionsResponse = try await api.post("/biometric/register/options", RegistrationOptionsRequest(pin: "1234"), token: session.sessionToken)
         guard optionsResponse.status == 200 else { throw BenchError("register options: \(optionsResponse.status) \(optionsResponse.errorCode ?? "")") }
         let options = try optionsResponse.decode(RegistrationOptionsResponse.self)
         guard let challenge = Base64URL.decode(options.challenge) else { throw BenchError("register options: challenge is not base64url") }

@@ -56,6 +56,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("buy-now-minutes"), help: "How long a buy-now waits for its payment before it expires and frees the product (default 30).")
     var buyNowMinutes: Int64?
 
+    @Option(name: .customLong("phone-region"), help: "How numbers without a country code are read: NG (default), NL or BE (env COUNTERSIGN_PHONE_REGION).")
+    var phoneRegion: String?
+
+    @Option(name: .customLong("session-days"), help: "The longest a session lives, in days (default 30).")
+    var sessionDays: Int64?
+
+    @Option(name: .customLong("session-idle-minutes"), help: "A session unused this long ends, in minutes (default 720: 12 hours).")
+    var sessionIdleMinutes: Int64?
+
     @Option(name: .customLong("stream-fallback-seconds"), help: "How often an event stream re-reads the store without a change signal (default 5).")
     var streamFallbackSeconds: Int64?
 
@@ -97,6 +106,20 @@ struct Serve: AsyncParsableCommand {
         if let quoteSeconds {
             guard (30...3_600).contains(quoteSeconds) else { throw ValidationError("--quote-seconds must be between 30 and 3600") }
             configuration.quoteSeconds = quoteSeconds
+        }
+        if let code = phoneRegion ?? environment["COUNTERSIGN_PHONE_REGION"] {
+            guard let region = PhoneRegion(code: code) else {
+                throw ValidationError("--phone-region must be one of \(PhoneRegion.known.map(\.code).joined(separator: ", "))")
+            }
+            configuration.phoneRegion = region
+        }
+        if let sessionDays {
+            guard (1...365).contains(sessionDays) else { throw ValidationError("--session-days must be between 1 and 365") }
+            configuration.sessionSeconds = sessionDays * 86_400
+        }
+        if let sessionIdleMinutes {
+            guard (5...43_200).contains(sessionIdleMinutes) else { throw ValidationError("--session-idle-minutes must be between 5 and 43200 (30 days)") }
+            configuration.sessionIdleSeconds = sessionIdleMinutes * 60
         }
         if let streamFallbackSeconds {
             guard (1...3_600).contains(streamFallbackSeconds) else { throw ValidationError("--stream-fallback-seconds must be between 1 and 3600") }

@@ -8,13 +8,27 @@ struct MoneyTests {
         #expect(TopUpLimits.cashback(for: amount) == expected)
     }
 
-    @Test("phone numbers: digits with an optional +, spaces and dashes dropped")
+    @Test("phone numbers become E.164: one number, one form, however it was written")
     func phones() {
-        #expect(PhoneNumber("0801 234-5678")?.value == "08012345678")
-        #expect(PhoneNumber("+2348012345678")?.value == "+2348012345678")
-        for bad in ["", "123456", "1234567890123456", "08012345678+", "0801234567a", "٠٨٠١٢٣٤٥٦٧٨", "+ 123"] {
+        for written in ["08055501234", "0805 550-1234", "+2348055501234", "2348055501234", "002348055501234", "8055501234", "(0805) 550.1234"] {
+            #expect(PhoneNumber(written)?.value == "+2348055501234", "\(written)")
+        }
+        #expect(PhoneNumber("+31 6 12345678")?.value == "+31612345678", "another country, with its code")
+        #expect(PhoneNumber("0612345678", region: .netherlands)?.value == "+31612345678")
+        #expect(PhoneNumber("0612345678")  == nil, "nine national digits are not a Nigerian number")
+        for bad in ["", "123456", "0801234567", "080123456789", "+0123456789", "+1234567890123456", "08012345678+", "0801234567a",
+                    "٠٨٠١٢٣٤٥٦٧٨", "+ 123", "+", "00", String(repeating: "1", count: 40)] {
             #expect(PhoneNumber(bad) == nil, "\(bad)")
         }
+    }
+
+    @Test("a display name loses bidi overrides, zero-width and control characters")
+    func displayNames() {
+        #expect(DisplayText.sanitized("Ada\u{202E}gnp.exe") == "Adagnp.exe")
+        #expect(DisplayText.sanitized("  Ada\u{200B}\u{2066} Obi\n\t ") == "Ada Obi")
+        #expect(DisplayText.sanitized("Ada\u{2028}Obi\u{0000}") == "AdaObi")
+        #expect(DisplayText.sanitized("Adéọlá  Ọ̀ṣun 👩🏾") == "Adéọlá Ọ̀ṣun 👩🏾")
+        #expect(DisplayText.sanitized("\u{202E}\u{202E}").isEmpty)
     }
 
     @Test("every network has a product code that maps back")

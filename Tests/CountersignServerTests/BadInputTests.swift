@@ -78,7 +78,7 @@ struct BadInputTests {
             #expect(unknownResponse.errorCode == "unknown_credential")
 
             // Registration: an attestation object cut short.
-            let registrationOptions = try await server.client.post("/biometric/register/options", token: user.token).decode(RegistrationOptionsResponse.self)
+            let registrationOptions = try await RegistrationTests.options(server, user)
             let registration = device.makeRegistration(challenge: try #require(Base64URL.decode(registrationOptions.challenge)))
             let cut = RegistrationResponseJSON(
                 id: Base64URL.encode(device.credentialId), rawId: Base64URL.encode(device.credentialId),

@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignClient
+import CountersignCore
 import CountersignServer
 import Testing
 import WebAuthn
@@ -8,7 +9,7 @@ import WebAuthn
 @Suite("Registration")
 struct RegistrationTests {
     static func options(_ server: LiveServer, _ user: TestUser) async throws -> RegistrationOptionsResponse {
-        try await server.client.post("/biometric/register/options", token: user.token).decode(RegistrationOptionsResponse.self)
+        try await server.client.post("/biometric/register/options", RegistrationOptionsRequest(pin: user.pin), token: user.token).decode(RegistrationOptionsResponse.self)
     }
 
     static func body(_ device: DeviceAuthenticator, challenge: String, attestation: DeviceAuthenticator.Attestation = .none) throws -> RegistrationResponseJSON {
@@ -25,7 +26,7 @@ struct RegistrationTests {
             let user = try await server.signup()
             let options = try await Self.options(server, user)
             #expect(options.rp.id == LiveServer.rpId)
-            #expect(options.user.name == user.phone)
+            #expect(options.user.name == PhoneNumber(user.phone)?.value, "the E.164 form")
             #expect(options.user.id != user.userId, "the user handle is random, not an internal id")
             #expect(options.pubKeyCredParams.map(\.alg) == [-7, -8, -35, -36, -257])
             #expect(options.authenticatorSelection.userVerification == "required")

@@ -41,7 +41,7 @@ struct SDKClientTests {
             let client = CountersignAPIClient(transport: AsyncHTTPClientTransport(baseURL: server.client.baseURL, client: server.client.http))
             let phone = TestPhones.next()
             try await client.signup(SignupRequest(phone: phone, name: "Ada", pin: "2468"))
-            let options = try await client.registrationOptions()
+            let options = try await client.registrationOptions(stepUp: RegistrationOptionsRequest(pin: "2468"))
             let device = DeviceAuthenticator(rpId: options.rp.id, origin: LiveServer.origin)
             let registration = device.makeRegistration(challenge: try #require(Base64URL.decode(options.challenge)))
             let id = Base64URL.encode(device.credentialId)

@@ -18,7 +18,7 @@ struct SDKTransferFlowTests {
 
     /// A registered device: its key sealed in a temp directory under the local PIN "4321".
     static func enrol(_ client: CountersignAPIClient, keyDirectory: String) async throws -> DeviceKeySigner {
-        let options = try await client.registrationOptions()
+        let options = try await client.registrationOptions(stepUp: RegistrationOptionsRequest(pin: "2468"))
         let store = FileDeviceKeyStore(directory: keyDirectory, iterations: 1_000)
         _ = try store.create(rpId: options.rp.id, origin: LiveServer.origin, pin: "4321")
         let device = try store.load(pin: "4321")

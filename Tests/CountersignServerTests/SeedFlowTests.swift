@@ -20,9 +20,10 @@ struct SeedFlowTests {
             #expect(options.rpId == LiveServer.rpId)
             #expect(options.userVerification == "required")
             #expect(options.allowCredentials.map(\.id) == [Base64URL.encode(try #require(user.device).credentialId)])
-            #expect(options.transaction == .init(kind: "airtime_topup", amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn"))
+            // The recipient as the server understood it: E.164, however it was typed.
+            #expect(options.transaction == .init(kind: "airtime_topup", amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "+2348012345678", supplierSlug: "mtn"))
             // The client can recompute the challenge from the nonce and the intent before it signs.
-            let intent = PaymentIntent(amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn")
+            let intent = PaymentIntent(amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "+2348012345678", supplierSlug: "mtn")
             #expect(Base64URL.encode(intent.challenge(nonce: try #require(Base64URL.decode(options.nonce)))) == options.challenge)
 
             // Call 2: the signed proof.

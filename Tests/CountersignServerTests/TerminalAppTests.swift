@@ -48,7 +48,7 @@ struct TerminalAppTests {
         let payee = try run(["signup", "--phone", bola, "--name", "Bola", "--pin", "4321", "--profile", root + "/bola"])
         #expect(payee.status == 0, "\(payee.output)")
 
-        let register = try run(["device", "register", "--local-pin", "2468"])
+        let register = try run(["device", "register", "--pin", "1234", "--local-pin", "2468"])
         #expect(register.status == 0, "\(register.output)")
         #expect(register.output.contains("origin http://localhost:\(port)"))
         #expect(try permissions(adaProfile + "/device-key.json") == 0o600)

@@ -61,7 +61,7 @@ struct TransferTests {
             #expect(payerHistory.transactions.first?.type == "transfer_out")
             #expect(payerHistory.transactions.first?.amount == 11_050)
             #expect(payerHistory.transactions.first?.authorizedBy == "biometric")
-            #expect(payerHistory.transactions.first?.recipientPhone == payee.phone)
+            #expect(payerHistory.transactions.first?.recipientPhone == PhoneNumber(payee.phone)?.value)
             let payeeHistory = try await server.client.get("/user/transactions", token: payee.token).decode(TransactionPage.self)
             #expect(payeeHistory.transactions.map(\.type) == ["transfer_in"])
             try await LedgerAudit.check(server.database)

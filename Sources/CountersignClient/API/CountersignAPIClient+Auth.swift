@@ -25,9 +25,34 @@ extension CountersignAPIClient {
         _ = try await send(outgoing)
     }
 
-    /// `POST /biometric/register/options`: what a new device credential must be created with.
-    public func registrationOptions() async throws -> RegistrationOptionsResponse {
-        try await call(request("POST", "/biometric/register/options"))
+    /// `POST /auth/logout-all`: ends every session of the user, this one included.
+    public func logoutEverywhere() async throws {
+        let outgoing = try request("POST", "/auth/logout-all")
+        setSessionToken(nil)
+        _ = try await send(outgoing)
+    }
+
+    /// `POST /biometric/register/options`: what a new device credential must be created with. A
+    /// session alone is not enough: `stepUp` carries the account PIN, or an assertion from a key
+    /// the user already has over `stepUpOptions()`'s challenge.
+    public func registrationOptions(stepUp: RegistrationOptionsRequest) async throws -> RegistrationOptionsResponse {
+        try await call(request("POST", "/biometric/register/options", json: stepUp))
+    }
+
+    /// `POST /biometric/step-up/options`: a challenge that authorizes adding a device key, to sign
+    /// with a key the user already has.
+    public func stepUpOptions() async throws -> StepUpOptionsResponse {
+        try await call(request("POST", "/biometric/step-up/options"))
+    }
+
+    /// `GET /biometric/credentials`: the user's device keys.
+    public func credentials() async throws -> CredentialList {
+        try await call(request("GET", "/biometric/credentials"))
+    }
+
+    /// `DELETE /biometric/credentials/{id}`: revokes one of the user's keys.
+    public func revokeCredential(id: String) async throws {
+        _ = try await send(try request("DELETE", "/biometric/credentials/\(Self.escape(id))"))
     }
 
     /// `POST /biometric/register/verify`: registers the device credential.

@@ -9,6 +9,7 @@ package struct AuthController {
         group.post("signup", use: signup)
         group.post("login", use: login)
         group.add(middleware: sessions).post("logout", use: logout)
+        group.add(middleware: sessions).post("logout-all", use: logoutEverywhere)
     }
 
     /// `POST /auth/signup` → 201 `{userId, sessionToken}`.
@@ -26,7 +27,14 @@ package struct AuthController {
 
     /// `POST /auth/logout` → 204; the session's token stops working at once.
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        if let token = context.sessionToken { try await accounts.logout(token: token) }
+        if let token = context.sessionToken { try await accounts.logout(token: token, userId: try context.requireUser()) }
+        return .noContent
+    }
+
+    /// `POST /auth/logout-all` → 204; every session of the user, this one included, ends at once,
+    /// and so do their open event streams.
+    @Sendable func logoutEverywhere(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        _ = try await accounts.logoutEverywhere(userId: try context.requireUser())
         return .noContent
     }
 }

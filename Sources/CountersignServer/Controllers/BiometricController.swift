@@ -8,14 +8,41 @@ package struct BiometricController {
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("register/options", use: registrationOptions)
         group.post("register/verify", use: registrationVerify)
+        group.post("step-up/options", use: stepUpOptions)
+        group.get("credentials", use: credentials)
+        group.delete("credentials/:id", use: revokeCredential)
         group.get("auth/options", use: authenticationOptionsFromQuery)
         group.post("auth/options", use: authenticationOptionsFromBody)
         group.post("auth/verify", use: authenticationVerify)
     }
 
-    /// `POST /biometric/register/options` → WebAuthn creation options.
+    /// `POST /biometric/register/options {pin} | {assertion}` → WebAuthn creation options, after
+    /// the step-up; 401 `step_up_required` without one.
     @Sendable func registrationOptions(_ request: Request, context: AppRequestContext) async throws -> RegistrationOptionsResponse {
-        try await biometric.registrationOptions(userId: try context.requireUser())
+        var request = request
+        // No body at all is a request without a step-up (401 step_up_required), not malformed JSON.
+        var body = RegistrationOptionsRequest()
+        let bodyBytes = try await request.bodyBytes(context: context).readableBytes
+        if request.headers[.contentType] != nil || bodyBytes > 0 {
+            body = try await request.decodeJSON(as: RegistrationOptionsRequest.self, context: context)
+        }
+        return try await biometric.registrationOptions(userId: try context.requireUser(), stepUp: body)
+    }
+
+    /// `POST /biometric/step-up/options` → request options for an assertion that authorizes adding a key.
+    @Sendable func stepUpOptions(_ request: Request, context: AppRequestContext) async throws -> StepUpOptionsResponse {
+        try await biometric.stepUpOptions(userId: try context.requireUser())
+    }
+
+    /// `GET /biometric/credentials` → `{credentials: [...]}`, the user's live keys.
+    @Sendable func credentials(_ request: Request, context: AppRequestContext) async throws -> CredentialList {
+        try await biometric.credentialList(userId: try context.requireUser())
+    }
+
+    /// `DELETE /biometric/credentials/{id}` → 204; the key authorizes nothing from now on.
+    @Sendable func revokeCredential(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        try await biometric.revokeCredential(userId: try context.requireUser(), id: try context.parameters.require("id"))
+        return .noContent
     }
 
     /// `POST /biometric/register/verify` → 201 `{verified, credentialId}`.
@@ -68,3 +95,5 @@ extension RegistrationOptionsResponse: ResponseEncodable {}
 extension RegistrationVerifyResponse: ResponseEncodable {}
 extension AuthenticationOptionsResponse: ResponseEncodable {}
 extension AuthenticationVerifyResponse: ResponseEncodable {}
+extension StepUpOptionsResponse: ResponseEncodable {}
+extension CredentialList: ResponseEncodable {}

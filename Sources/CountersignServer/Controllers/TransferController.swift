@@ -8,6 +8,7 @@ import WebAuthn
 /// `/transfers`: transfers with fee quotes, as live documents the server moves on.
 package struct TransferController {
     let transfers: TransferService
+    let accounts: AccountService
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post(use: create)
@@ -53,7 +54,8 @@ package struct TransferController {
             }
             lastSent = value
         }
-        let stream = TransferEventStream(transfers: transfers, transferId: transfer.id, lastSent: lastSent)
+        let session = TransferEventStream.Session(accounts: accounts, userId: try context.requireUser(), token: context.sessionToken ?? "")
+        let stream = TransferEventStream(transfers: transfers, transferId: transfer.id, lastSent: lastSent, session: session)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"],

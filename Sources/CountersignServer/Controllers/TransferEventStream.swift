@@ -12,6 +12,19 @@ struct TransferEventStream: Sendable {
     let transferId: String
     /// The last sequence the client has; nothing at or before it is sent.
     let lastSent: Int64
+    /// The session the stream was opened with: when it ends (logout, log out everywhere, expiry),
+    /// so does the stream.
+    let session: Session
+
+    struct Session: Sendable {
+        let accounts: AccountService
+        let userId: String
+        let token: String
+
+        var isLive: Bool {
+            get async throws { try await accounts.userId(forToken: token) == userId }
+        }
+    }
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
         let watch = transfers.feed.watch(transferId)
@@ -37,7 +50,9 @@ struct TransferEventStream: Sendable {
         // Last-Event-ID), rather than holding the drain open for the stream's lifetime.
         let shutdown = Task { try? await gracefulShutdown(); watch.ring() }
         defer { shutdown.cancel() }
-        while ContinuousClock.now < deadline, !Task.isShuttingDownGracefully {
+        let loggedOut = session.accounts.sessionSignals.observe(userId: session.userId) { watch.ring() }
+        defer { loggedOut.cancel() }
+        while ContinuousClock.now < deadline, !Task.isShuttingDownGracefully, try await session.isLive {
             let after = lastSent
             let events = try await database.read { sql in try await repository.events(transferId: transferId, after: after, on: sql) }
             if events.isEmpty {

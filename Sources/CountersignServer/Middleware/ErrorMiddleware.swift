@@ -16,6 +16,8 @@ package struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch is PinChecksBusy {
+            throw APIError.pinChecksBusy
         } catch let failure as VerificationFailure {
             return try failure.response(from: request, context: context)
         } catch let error as HTTPError {

@@ -15,6 +15,9 @@ package struct StoredCredential: Sendable, Equatable {
     /// Set when the credential misbehaved (a sign-count regression suggests a cloned key); a
     /// flagged credential authorizes nothing until it is registered again.
     package let flaggedAt: Int64?
+    /// When it was registered and last used (milliseconds); 0 and nil before it is stored.
+    package var createdAt: Int64 = 0
+    package var lastUsedAt: Int64?
 }
 
 /// Credentials by user.
@@ -27,6 +30,9 @@ package protocol CredentialRepository: Sendable {
     /// past `signCount` first (a concurrent replay or a cloned key).
     func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64, on sql: any SQLExecutor) async throws -> Bool
     func flag(id: String, reason: String, now: Int64, on sql: any SQLExecutor) async throws
+    /// Revokes the user's credential; false if they have no such live credential. A revoked
+    /// credential is neither found nor listed, and authorizes nothing.
+    func revoke(id: String, userId: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool
 }
 
 /// `CredentialRepository` in shared SQL.
@@ -52,11 +58,11 @@ package struct CredentialSQLRepository: CredentialRepository {
     }
 
     package func find(id: String, on sql: any SQLExecutor) async throws -> StoredCredential? {
-        try await sql.first("SELECT * FROM credentials WHERE id = $1", [.text(id)]).map(Self.credential(from:))
+        try await sql.first("SELECT * FROM credentials WHERE id = $1 AND revoked_at IS NULL", [.text(id)]).map(Self.credential(from:))
     }
 
     package func list(userId: String, on sql: any SQLExecutor) async throws -> [StoredCredential] {
-        try await sql.query("SELECT * FROM credentials WHERE user_id = $1 ORDER BY created_at, id", [.text(userId)]).map(Self.credential(from:))
+        try await sql.query("SELECT * FROM credentials WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at, id", [.text(userId)]).map(Self.credential(from:))
     }
 
     package func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
@@ -64,7 +70,7 @@ package struct CredentialSQLRepository: CredentialRepository {
         let rows = try await sql.query(
             """
             UPDATE credentials SET sign_count = $2, backup_state = $3, last_used_at = $4
-            WHERE id = $1 AND flagged_at IS NULL AND (sign_count < $2 OR ($2 = 0 AND sign_count = 0)) RETURNING id
+            WHERE id = $1 AND flagged_at IS NULL AND revoked_at IS NULL AND (sign_count < $2 OR ($2 = 0 AND sign_count = 0)) RETURNING id
             """,
             [.text(id), .integer(signCount), .bool(backupState), .integer(now)]
         )
@@ -78,6 +84,14 @@ package struct CredentialSQLRepository: CredentialRepository {
         )
     }
 
+    package func revoke(id: String, userId: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+        let rows = try await sql.query(
+            "UPDATE credentials SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id",
+            [.text(id), .text(userId), .integer(now)]
+        )
+        return !rows.isEmpty
+    }
+
     static func credential(from row: SQLRow) throws -> StoredCredential {
         let transports = try row.string("transports")
         return StoredCredential(
@@ -86,7 +100,7 @@ package struct CredentialSQLRepository: CredentialRepository {
             backupEligible: try row.bool("backup_eligible"), backupState: try row.bool("backup_state"),
             transports: transports.isEmpty ? [] : transports.split(separator: ",").map(String.init),
             attestationFormat: try row.string("attestation_format"), attestationVerified: try row.bool("attestation_verified"),
-            flaggedAt: try row.optionalInt("flagged_at")
+            flaggedAt: try row.optionalInt("flagged_at"), createdAt: try row.int("created_at"), lastUsedAt: try row.optionalInt("last_used_at")
         )
     }
 }

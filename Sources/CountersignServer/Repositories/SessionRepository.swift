@@ -1,9 +1,19 @@
+/// A live session: whose it is and when it was last seen (milliseconds).
+package struct LiveSession: Sendable, Equatable {
+    package let userId: String
+    package let lastSeenAt: Int64
+}
+
 /// Bearer sessions, stored by the SHA-256 of their token.
 package protocol SessionRepository: Sendable {
     func create(tokenHash: String, userId: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor) async throws
-    /// The user of a live (unexpired, unrevoked) session.
-    func userId(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws -> String?
+    /// The session if it is live: unrevoked, before its expiry, and seen after `idleBefore`.
+    func find(tokenHash: String, now: Int64, idleBefore: Int64, on sql: any SQLExecutor) async throws -> LiveSession?
+    /// Records that the session was used at `now`.
+    func touch(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws
     func revoke(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws
+    /// Revokes every live session of the user ("log out everywhere"); returns how many.
+    func revokeAll(userId: String, now: Int64, on sql: any SQLExecutor) async throws -> Int
 }
 
 /// `SessionRepository` in shared SQL.
@@ -12,19 +22,31 @@ package struct SessionSQLRepository: SessionRepository {
 
     package func create(tokenHash: String, userId: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor) async throws {
         try await sql.execute(
-            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $3)",
             [.text(tokenHash), .text(userId), .integer(now), .integer(expiresAt)]
         )
     }
 
-    package func userId(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws -> String? {
-        try await sql.first(
-            "SELECT user_id FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2",
-            [.text(tokenHash), .integer(now)]
-        )?.string("user_id")
+    package func find(tokenHash: String, now: Int64, idleBefore: Int64, on sql: any SQLExecutor) async throws -> LiveSession? {
+        guard let row = try await sql.first(
+            "SELECT user_id, last_seen_at FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3",
+            [.text(tokenHash), .integer(now), .integer(idleBefore)]
+        ) else { return nil }
+        return LiveSession(userId: try row.string("user_id"), lastSeenAt: try row.int("last_seen_at"))
+    }
+
+    package func touch(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws {
+        try await sql.execute("UPDATE sessions SET last_seen_at = $2 WHERE token_hash = $1 AND last_seen_at < $2", [.text(tokenHash), .integer(now)])
     }
 
     package func revoke(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws {
         try await sql.execute("UPDATE sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL", [.text(tokenHash), .integer(now)])
+    }
+
+    package func revokeAll(userId: String, now: Int64, on sql: any SQLExecutor) async throws -> Int {
+        try await sql.query(
+            "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL RETURNING token_hash",
+            [.text(userId), .integer(now)]
+        ).count
     }
 }

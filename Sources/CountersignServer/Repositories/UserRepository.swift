@@ -8,8 +8,6 @@ package struct User: Sendable, Equatable {
     package let userHandle: String
     package let failedPaymentAuths: Int64
     package let paymentLockedUntil: Int64
-    package let failedLogins: Int64
-    package let loginLockedUntil: Int64
 }
 
 /// Users and their failure counters.
@@ -22,8 +20,15 @@ package protocol UserRepository: Sendable {
     /// resets and payment authorization locks until `lockUntil`. Returns the lock end if it locked.
     func recordPaymentFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64?
     func resetPaymentFailures(userId: String, on sql: any SQLExecutor) async throws
-    func recordLoginFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64?
-    func resetLoginFailures(userId: String, on sql: any SQLExecutor) async throws
+    /// Counts one more PIN attempt before it is judged, in one statement so concurrent attempts
+    /// cannot overtake the count: refused while the PIN is locked, or while `threshold` attempts
+    /// are counted already (failed, or still being judged). A lapsed lock starts the count again.
+    func reservePinAttempt(userId: String, threshold: Int64, now: Int64, on sql: any SQLExecutor) async throws -> PinReservation
+    /// A reserved attempt was wrong: if `threshold` attempts are counted, the PIN locks until
+    /// `lockUntil` (returned when this call locked it).
+    func recordPinFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64?
+    /// A correct PIN: the count and any lock are cleared.
+    func resetPinFailures(userId: String, on sql: any SQLExecutor) async throws
 }
 
 /// `UserRepository` in SQL shared by SQLite and PostgreSQL.
@@ -58,12 +63,40 @@ package struct UserSQLRepository: UserRepository {
         try await sql.execute("UPDATE users SET failed_payment_auths = 0 WHERE id = $1 AND failed_payment_auths <> 0", [.text(userId)])
     }
 
-    package func recordLoginFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64? {
-        try await recordFailure(counter: "failed_logins", lock: "login_locked_until", userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
+    package func reservePinAttempt(userId: String, threshold: Int64, now: Int64, on sql: any SQLExecutor) async throws -> PinReservation {
+        // A lapsed lock starts a new count; otherwise at most `threshold` attempts may be counted
+        // (judged wrong, or still being judged) before a correct PIN clears them.
+        let reserved = try await sql.first(
+            """
+            UPDATE users SET
+                failed_pin_attempts = CASE WHEN pin_locked_until <> 0 THEN 1 ELSE failed_pin_attempts + 1 END,
+                pin_locked_until = 0
+            WHERE id = $1 AND pin_locked_until <= $3 AND (pin_locked_until <> 0 OR failed_pin_attempts < $2)
+            RETURNING failed_pin_attempts
+            """,
+            [.text(userId), .integer(threshold), .integer(now)]
+        )
+        if reserved != nil { return .reserved }
+        let lockedUntil = try await sql.first("SELECT pin_locked_until FROM users WHERE id = $1", [.text(userId)])?.int("pin_locked_until") ?? 0
+        return lockedUntil > now ? .locked(until: lockedUntil) : .busy
     }
 
-    package func resetLoginFailures(userId: String, on sql: any SQLExecutor) async throws {
-        try await sql.execute("UPDATE users SET failed_logins = 0 WHERE id = $1 AND failed_logins <> 0", [.text(userId)])
+    package func recordPinFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64? {
+        let row = try await sql.first(
+            """
+            UPDATE users SET pin_locked_until = $3
+            WHERE id = $1 AND failed_pin_attempts >= $2 AND pin_locked_until = 0 RETURNING pin_locked_until
+            """,
+            [.text(userId), .integer(threshold), .integer(lockUntil)]
+        )
+        return try row?.int("pin_locked_until")
+    }
+
+    package func resetPinFailures(userId: String, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            "UPDATE users SET failed_pin_attempts = 0, pin_locked_until = 0 WHERE id = $1 AND (failed_pin_attempts <> 0 OR pin_locked_until <> 0)",
+            [.text(userId)]
+        )
     }
 
     /// One statement, so concurrent failures cannot both read the old count (no lost increments).
@@ -86,8 +119,7 @@ package struct UserSQLRepository: UserRepository {
         User(
             id: try row.string("id"), phone: try row.string("phone"), name: try row.string("name"),
             pinHash: try row.string("pin_hash"), userHandle: try row.string("user_handle"),
-            failedPaymentAuths: try row.int("failed_payment_auths"), paymentLockedUntil: try row.int("payment_locked_until"),
-            failedLogins: try row.int("failed_logins"), loginLockedUntil: try row.int("login_locked_until")
+            failedPaymentAuths: try row.int("failed_payment_auths"), paymentLockedUntil: try row.int("payment_locked_until")
         )
     }
 }

@@ -10,15 +10,18 @@ package struct AccountService: Sendable {
     let sessions: any SessionRepository
     let ledger: any LedgerRepository
     let pins: PinHasher
+    let pinGuard: PinGuard
     let clock: WallClock
     let configuration: ServerConfiguration
+    /// Wakes this process's event streams when a user's sessions end.
+    package let sessionSignals = SessionSignals()
 
     /// Creates a user with a wallet and returns a new session.
     package func signup(_ request: SignupRequest) async throws -> SessionResponse {
-        guard let phone = PhoneNumber(request.phone) else {
-            throw APIError.badRequest("invalid_phone", "phone must be 7 to 15 digits, optionally starting with +.")
+        guard let phone = PhoneNumber(request.phone, region: configuration.phoneRegion) else {
+            throw APIError.badRequest("invalid_phone", "phone must be a phone number: +country code and number, or a national number.")
         }
-        let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = DisplayText.sanitized(request.name)
         guard !name.isEmpty, name.count <= 100 else { throw APIError.badRequest("invalid_name", "name must be 1 to 100 characters.") }
         guard PinHasher.isWellFormed(request.pin) else { throw APIError.badRequest("invalid_pin", "pin must be 4 to 6 digits.") }
         let pinHash = try await pins.hash(request.pin)
@@ -40,42 +43,59 @@ package struct AccountService: Sendable {
     /// Checks phone and PIN and returns a new session. Five failures lock login for 15 minutes.
     package func login(_ request: LoginRequest) async throws -> SessionResponse {
         let failure = APIError(.unauthorized, "invalid_credentials", "Phone number or PIN is incorrect.")
-        guard let phone = PhoneNumber(request.phone), PinHasher.isWellFormed(request.pin) else { throw failure }
+        guard let phone = PhoneNumber(request.phone, region: configuration.phoneRegion), PinHasher.isWellFormed(request.pin) else { throw failure }
         let users = self.users
         guard let user = try await database.read({ sql in try await users.find(phone: phone.value, on: sql) }) else {
             // Spend the same time as a real check, so response time does not reveal registered numbers.
             _ = try await pins.verify(request.pin, against: "pbkdf2-sha256$\(configuration.pinHashRounds)$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
             throw failure
         }
+        let verdict: PinGuard.Verdict
+        do {
+            verdict = try await pinGuard.check(request.pin, user: user)
+        } catch let locked as PinLocked {
+            throw APIError(.init(code: 423, reasonPhrase: "Locked"), "login_locked", "Too many failed PIN attempts. Try again later.", retryAfter: locked.retryAfter)
+        }
+        guard verdict == .correct else { throw failure }
         let now = clock.nowMillis()
-        if user.loginLockedUntil > now {
-            throw APIError(.init(code: 423, reasonPhrase: "Locked"), "login_locked", "Too many failed logins. Try again later.", retryAfter: Int((user.loginLockedUntil - now + 999) / 1000))
-        }
-        guard try await pins.verify(request.pin, against: user.pinHash) else {
-            let (threshold, lockUntil) = (configuration.paymentFailureThreshold, now + configuration.paymentLockSeconds * 1000)
-            _ = try await database.transaction { sql in
-                try await users.recordLoginFailure(userId: user.id, threshold: threshold, lockUntil: lockUntil, on: sql)
-            }
-            throw failure
-        }
         let token = Base64URL.encode(Identifier.randomBytes(32))
         let (sessions, expiry) = (self.sessions, now + configuration.sessionSeconds * 1000)
         try await database.transaction { sql in
-            try await users.resetLoginFailures(userId: user.id, on: sql)
             try await sessions.create(tokenHash: Identifier.digest(token), userId: user.id, now: now, expiresAt: expiry, on: sql)
         }
         return SessionResponse(userId: user.id, sessionToken: token)
     }
 
-    /// Revokes the session whose token is `token`.
-    package func logout(token: String) async throws {
+    /// Revokes the session whose token is `token`; the user's open streams on it end.
+    package func logout(token: String, userId: String) async throws {
         let (sessions, now) = (self.sessions, clock.nowMillis())
         try await database.transaction { sql in try await sessions.revoke(tokenHash: Identifier.digest(token), now: now, on: sql) }
+        sessionSignals.sessionsEnded(userId: userId)
     }
 
-    /// The user a bearer token belongs to, if its session is live.
-    package func userId(forToken token: String) async throws -> String? {
+    /// Revokes every session of the user, this one included ("log out everywhere"); returns how many.
+    package func logoutEverywhere(userId: String) async throws -> Int {
         let (sessions, now) = (self.sessions, clock.nowMillis())
-        return try await database.read { sql in try await sessions.userId(tokenHash: Identifier.digest(token), now: now, on: sql) }
+        let count = try await database.transaction { sql in try await sessions.revokeAll(userId: userId, now: now, on: sql) }
+        sessionSignals.sessionsEnded(userId: userId)
+        return count
     }
+
+    /// The user a bearer token belongs to, if its session is live: unrevoked, within its lifetime,
+    /// and used within the idle limit. Use is recorded at most once a minute per session, so
+    /// the hot path stays a read.
+    package func userId(forToken token: String) async throws -> String? {
+        let (sessions, now, tokenHash) = (self.sessions, clock.nowMillis(), Identifier.digest(token))
+        let idleBefore = now - configuration.sessionIdleSeconds * 1000
+        guard let session = try await database.read({ sql in try await sessions.find(tokenHash: tokenHash, now: now, idleBefore: idleBefore, on: sql) }) else {
+            return nil
+        }
+        if now - session.lastSeenAt >= Self.touchIntervalMillis {
+            try await database.transaction { sql in try await sessions.touch(tokenHash: tokenHash, now: now, on: sql) }
+        }
+        return session.userId
+    }
+
+    /// How stale `last_seen_at` may get before a request refreshes it.
+    static let touchIntervalMillis: Int64 = 60_000
 }

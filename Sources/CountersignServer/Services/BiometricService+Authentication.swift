@@ -13,13 +13,31 @@ extension BiometricService {
     /// intent is returned.
     package func verifyAuthentication(userId: String, _ body: AuthenticationResponseJSON) async throws -> AuthenticationVerifyResponse {
         do {
-            return try await verifyAssertion(userId: userId, body)
+            let (credentialId, digest) = try await verifyAssertion(userId: userId, body, for: .payment)
+            let token = try await tokens.issue(
+                userId: userId, intentDigest: digest, credentialId: credentialId, now: clock.nowMillis(),
+                lifetimeSeconds: configuration.verificationTokenSeconds
+            )
+            return AuthenticationVerifyResponse(
+                verified: true, verificationToken: token, expiresIn: Int(configuration.verificationTokenSeconds),
+                message: "Authentication successful", code: nil, retryAfter: nil
+            )
         } catch let error as APIError {
             throw VerificationFailure(error: error)
         }
     }
 
-    private func verifyAssertion(userId: String, _ body: AuthenticationResponseJSON) async throws -> AuthenticationVerifyResponse {
+    /// What an assertion's challenge must have been issued for.
+    enum AssertionPurpose {
+        /// A payment intent: any authentication challenge but a step-up one.
+        case payment
+        /// Adding a device key (`StepUp.intentDigest`).
+        case stepUp
+    }
+
+    /// Verifies `body` against a live authentication challenge of this user issued for `purpose`
+    /// and returns the credential that signed and the digest of the intent the challenge covered.
+    func verifyAssertion(userId: String, _ body: AuthenticationResponseJSON, for purpose: AssertionPurpose) async throws -> (credentialId: String, intentDigest: String) {
         let decoded = try DecodedAssertion(body)
         let (credentialId, clientData, authenticatorData, signature, challengeText) =
             (decoded.credentialId, decoded.clientData, decoded.authenticatorData, decoded.signature, decoded.challenge)
@@ -40,7 +58,9 @@ extension BiometricService {
         guard credential.flaggedAt == nil else {
             throw APIError(.unauthorized, "credential_flagged", "This credential was disabled after a security check; register it again.")
         }
-        guard let challenge, let expected = Base64URL.decode(challenge.challenge), let digest = challenge.intentDigest else {
+        guard let challenge, let expected = Base64URL.decode(challenge.challenge), let digest = challenge.intentDigest,
+              (digest == StepUp.intentDigest) == (purpose == .stepUp)
+        else {
             throw APIError(.unauthorized, "invalid_challenge", "The challenge is unknown, expired or already used.")
         }
         let result = checkAssertion(
@@ -88,14 +108,7 @@ extension BiometricService {
             }
             throw outcome
         }
-        let token = try await tokens.issue(
-            userId: userId, intentDigest: digest, credentialId: credential.id, now: now,
-            lifetimeSeconds: configuration.verificationTokenSeconds
-        )
-        return AuthenticationVerifyResponse(
-            verified: true, verificationToken: token, expiresIn: Int(configuration.verificationTokenSeconds),
-            message: "Authentication successful", code: nil, retryAfter: nil
-        )
+        return (credential.id, digest)
     }
 
     /// Runs the verifier (WebAuthn §7.2 steps 7–21) against the stored key.

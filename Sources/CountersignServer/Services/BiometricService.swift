@@ -12,6 +12,7 @@ package struct BiometricService: Sendable {
     let challenges: any ChallengeRepository
     let tokens: VerificationTokens
     let lock: PaymentLock
+    let pinGuard: PinGuard
     let intents: IntentValidator
     let clock: WallClock
     let configuration: ServerConfiguration
@@ -21,8 +22,9 @@ package struct BiometricService: Sendable {
     /// Algorithms offered at registration, in order of preference (COSE ids).
     static let offeredAlgorithms = [-7, -8, -35, -36, -257]
 
-    /// Creation options with a fresh single-use challenge.
-    package func registrationOptions(userId: String) async throws -> RegistrationOptionsResponse {
+    /// Creation options with a fresh single-use challenge, once `stepUp` checks out.
+    package func registrationOptions(userId: String, stepUp: RegistrationOptionsRequest) async throws -> RegistrationOptionsResponse {
+        try await checkStepUp(userId: userId, stepUp)
         let user = try await loadUser(userId)
         let challenge = Base64URL.encode(Identifier.randomBytes(32))
         let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())

@@ -5,8 +5,12 @@ import CountersignCore
 /// The options call and the top-up call both go through here, so they canonicalize identically.
 package struct IntentValidator: Sendable {
     package let currency: String
+    package let phoneRegion: PhoneRegion
 
-    package init(currency: String) { self.currency = currency }
+    package init(currency: String, phoneRegion: PhoneRegion = .nigeria) {
+        self.currency = currency
+        self.phoneRegion = phoneRegion
+    }
 
     /// The airtime intent for these fields.
     package func airtime(amount: Int64, productCode: String, recipientPhone: String, supplierSlug: String?) throws(APIError) -> PaymentIntent {
@@ -25,8 +29,8 @@ package struct IntentValidator: Sendable {
             }
             throw .badRequest("supplier_mismatch", "supplierSlug \(supplierSlug) does not sell \(productCode).")
         }
-        guard let phone = PhoneNumber(recipientPhone) else {
-            throw .badRequest("invalid_phone", "recipientPhone must be 7 to 15 digits, optionally starting with +.")
+        guard let phone = PhoneNumber(recipientPhone, region: phoneRegion) else {
+            throw .badRequest("invalid_phone", "recipientPhone must be a phone number: +country code and number, or a national number.")
         }
         return PaymentIntent(
             amount: amount, currency: currency, productCode: productCode,

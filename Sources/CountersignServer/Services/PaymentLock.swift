@@ -1,5 +1,6 @@
 /// Five consecutive failed payment authentications (PIN or device signature, counted together)
-/// lock payment authorization for a while. A success resets the count.
+/// lock payment authorization for a while. A success resets this count; PIN failures are also
+/// counted, per account, by `PinGuard`, which only a correct PIN clears.
 package struct PaymentLock: Sendable {
     let database: any Database
     let users: any UserRepository
@@ -26,5 +27,20 @@ package struct PaymentLock: Sendable {
         let lockUntil = clock.nowMillis() + lockSeconds * 1000
         let lockedUntil = try await users.recordPaymentFailure(userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
         return lockedUntil == nil ? failure : APIError.paymentLocked(retryAfter: Int(lockSeconds))
+    }
+
+    /// Judges a PIN offered to authorize a payment: 423 while the PIN or payments are locked (nothing
+    /// judged), 401 `authorization_failed` if it is wrong (423 if that failure locked either).
+    package func checkPIN(_ pin: String, user: User, guard pinGuard: PinGuard) async throws {
+        let verdict: PinGuard.Verdict
+        do {
+            verdict = try await pinGuard.check(pin, user: user)
+        } catch let locked as PinLocked {
+            throw APIError.paymentLocked(retryAfter: locked.retryAfter)
+        }
+        guard case .wrong(let pinLockedFor) = verdict else { return }
+        let failure = try await recordFailure(userId: user.id, failure: .authorizationFailed)
+        if let pinLockedFor { throw APIError.paymentLocked(retryAfter: pinLockedFor) }
+        throw failure
     }
 }

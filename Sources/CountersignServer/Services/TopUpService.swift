@@ -14,7 +14,7 @@ package struct TopUpService: Sendable {
     let consumedTokens: any ConsumedTokenRepository
     let idempotencyKeys: any IdempotencyRepository
     let tokens: VerificationTokens
-    let pins: PinHasher
+    let pinGuard: PinGuard
     let lock: PaymentLock
     let intents: IntentValidator
     let supplier: any AirtimeSupplier
@@ -77,9 +77,7 @@ package struct TopUpService: Sendable {
             }
             return (.token(claims), user)
         }
-        guard try await pins.verify(request.pin ?? "", against: user.pinHash) else {
-            throw try await lock.recordFailure(userId: userId, failure: .authorizationFailed)
-        }
+        try await lock.checkPIN(request.pin ?? "", user: user, guard: pinGuard)
         return (.pin, user)
     }
 }

@@ -133,7 +133,7 @@ package struct TransferProcessor: Service {
         }
         var next = current.moved(to: .pendingQuote, now: now)
         next.payeeId = payee.id
-        next.payeeName = payee.name
+        next.payeeName = DisplayText.sanitized(payee.name)
         return next
     }
 

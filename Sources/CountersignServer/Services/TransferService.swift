@@ -21,8 +21,8 @@ package struct TransferService: Sendable {
     /// Creates a transfer in `PENDING_PAYEE_LOOKUP`. A retry with the same key and request returns
     /// the transfer the first call made (`replayed`); the same key with another request is 422.
     package func create(payerId: String, _ request: CreateTransferRequest, idempotencyKey: String, requestHash: String) async throws -> (transfer: Transfer, replayed: Bool) {
-        guard let payee = PhoneNumber(request.payeePhone) else {
-            throw APIError.badRequest("invalid_phone", "payeePhone must be 7 to 15 digits, optionally starting with +.")
+        guard let payee = PhoneNumber(request.payeePhone, region: configuration.phoneRegion) else {
+            throw APIError.badRequest("invalid_phone", "payeePhone must be a phone number: +country code and number, or a national number.")
         }
         guard request.amount > 0, request.amount <= configuration.feeSchedule.maximumAmount else {
             throw APIError.badRequest("invalid_amount", "amount must be between 1 and \(configuration.feeSchedule.maximumAmount) minor units.")

@@ -10,6 +10,7 @@ package struct WalletService: Sendable {
     let transactions: any WalletTransactionRepository
     let clock: WallClock
     let currency: String
+    let phoneRegion: PhoneRegion
 
     /// The largest single funding, in minor units (1,000,000.00).
     package static let maximumFunding: Int64 = 100_000_000
@@ -46,7 +47,7 @@ package struct WalletService: Sendable {
 
     /// Credits a user's wallet from the funding account (the operator's `wallet fund` command).
     package func fund(phone: String, amount: Int64, reference: String?) async throws -> (transactionId: String, balance: Int64) {
-        guard let phone = PhoneNumber(phone) else { throw APIError.badRequest("invalid_phone", "phone must be 7 to 15 digits.") }
+        guard let phone = PhoneNumber(phone, region: phoneRegion) else { throw APIError.badRequest("invalid_phone", "phone must be a phone number: +country code and number, or a national number.") }
         guard (1...Self.maximumFunding).contains(amount) else {
             throw APIError.badRequest("amount_out_of_range", "amount must be between 1 and \(Self.maximumFunding) minor units.")
         }

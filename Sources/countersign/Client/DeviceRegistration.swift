@@ -6,14 +6,19 @@ import WebAuthn
 /// Creates this terminal's device key and registers it with the server: registration options →
 /// a fresh P-256 key sealed under the local PIN → `DeviceAuthenticator.makeRegistration` → verify.
 enum DeviceRegistration {
-    /// Registers a new key for the logged-in user of `api`; the key file and the local PIN hash go
-    /// into `profile`. A key that the server refuses is deleted again.
-    static func register(api: CountersignAPIClient, profile: ClientProfile, localPIN: String, origin: String) async throws -> RegistrationVerifyResponse {
+    /// Registers a new key for the logged-in user of `api`, stepping up with the account PIN; the
+    /// key file and the local PIN hash go into `profile`. A key that the server refuses is deleted again.
+    static func register(api: CountersignAPIClient, profile: ClientProfile, accountPIN: String, localPIN: String, origin: String) async throws -> RegistrationVerifyResponse {
         let store = profile.keyStore
         guard !store.exists() else {
             throw CommandFailure("this profile already has a device key (\(store.filePath)); use another --profile")
         }
-        let options = try await api.registrationOptions()
+        let options: RegistrationOptionsResponse
+        do {
+            options = try await api.registrationOptions(stepUp: RegistrationOptionsRequest(pin: accountPIN))
+        } catch {
+            throw CommandFailure("the server refused the step-up: \(Formatting.error(error))")
+        }
         guard let challenge = Base64URL.decode(options.challenge) else { throw CommandFailure("the server sent a challenge that is not base64url") }
         let device = try store.create(rpId: options.rp.id, origin: origin, pin: localPIN)
         let made = device.makeRegistration(challenge: challenge)

@@ -20,7 +20,7 @@ struct DemoUser: Sendable {
         let api = CountersignAPIClient(transport: AsyncHTTPClientTransport(baseURL: server.baseURL))
         let session = try await api.signup(SignupRequest(phone: phone, name: name, pin: accountPIN))
         try profile.save(.init(server: server.baseURL, phone: phone, sessionToken: session.sessionToken))
-        let registered = try await DeviceRegistration.register(api: api, profile: profile, localPIN: localPIN, origin: server.origin)
+        let registered = try await DeviceRegistration.register(api: api, profile: profile, accountPIN: accountPIN, localPIN: localPIN, origin: server.origin)
         print("  \(name) (\(phone)) signed up; device key \(registered.credentialId.prefix(12))… registered for \(server.origin)")
         return DemoUser(name: name, phone: phone, accountPIN: accountPIN, localPIN: localPIN, profile: profile, api: api)
     }

@@ -33,6 +33,8 @@ struct LiveServer: Sendable {
         configuration.paymentWebhookSecret = Array(webhookSecret.utf8)
         configuration.transferPollMillis = 100
         configuration.streamFallbackSeconds = 1
+        // Some tests move the clock on by days (bid expiry); the idle limit has its own test.
+        configuration.sessionIdleSeconds = 30 * 86_400
         return configuration
     }
 

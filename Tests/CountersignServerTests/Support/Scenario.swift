@@ -27,7 +27,7 @@ extension LiveServer {
     /// Registers a software device key for `user` (none attestation) over HTTP.
     func registerDevice(_ user: TestUser, attestation: DeviceAuthenticator.Attestation = .none) async throws -> TestUser {
         var user = user
-        user.device = try await client.registerDevice(token: user.token, attestation: attestation)
+        user.device = try await client.registerDevice(token: user.token, pin: user.pin, attestation: attestation)
         return user
     }
 
@@ -69,9 +69,9 @@ extension LiveServer {
 }
 
 extension APIClient {
-    /// Registers a new software device key (P-256) for the session `token`.
-    func registerDevice(token: String, attestation: DeviceAuthenticator.Attestation = .none) async throws -> DeviceAuthenticator {
-        let optionsResponse = try await post("/biometric/register/options", token: token)
+    /// Registers a new software device key (P-256) for the session `token`, stepping up with `pin`.
+    func registerDevice(token: String, pin: String = "1234", attestation: DeviceAuthenticator.Attestation = .none) async throws -> DeviceAuthenticator {
+        let optionsResponse = try await post("/biometric/register/options", RegistrationOptionsRequest(pin: pin), token: token)
         try #require(optionsResponse.status == 200, "register options: \(optionsResponse.text)")
         let options = try optionsResponse.decode(RegistrationOptionsResponse.self)
         let device = DeviceAuthenticator(rpId: options.rp.id, origin: LiveServer.origin)

@@ -1,0 +1,78 @@
+/// Every check of an account PIN — login, a PIN payment, the step-up before a new device key —
+/// goes through here, against one count of PIN failures per account.
+///
+/// The attempt is reserved in the database before the (deliberately slow) hash runs, so however
+/// many guesses arrive at once, at most `threshold` are judged before the PIN locks: while that
+/// many are counted (wrong, or still being judged), later ones are refused unhashed (429 while some
+/// are in flight, 423 once the lock is set). Only a correct PIN clears the count; a good device
+/// signature does not.
+package struct PinGuard: Sendable {
+    let database: any Database
+    let users: any UserRepository
+    let pins: PinHasher
+    let clock: WallClock
+    let threshold: Int64
+    let lockSeconds: Int64
+
+    /// What a judged PIN turned out to be.
+    package enum Verdict: Sendable, Equatable {
+        case correct
+        /// Wrong; `lockedFor` is set when this failure locked the PIN (seconds until it unlocks).
+        case wrong(lockedFor: Int?)
+    }
+
+    /// Reserves an attempt and judges `pin` against `user`'s hash. Throws `PinLocked` while the PIN
+    /// is locked, and `PinChecksBusy` while `threshold` attempts are still being judged; neither hashes.
+    package func check(_ pin: String, user: User) async throws -> Verdict {
+        let (users, now, threshold) = (self.users, clock.nowMillis(), self.threshold)
+        let reservation = try await database.transaction { sql in
+            try await users.reservePinAttempt(userId: user.id, threshold: threshold, now: now, on: sql)
+        }
+        switch reservation {
+        case .locked(let until): throw PinLocked(retryAfter: Self.seconds(from: now, to: until))
+        case .busy: throw PinChecksBusy()
+        case .reserved: break
+        }
+        if try await pins.verify(pin, against: user.pinHash) {
+            try await database.transaction { sql in try await users.resetPinFailures(userId: user.id, on: sql) }
+            return .correct
+        }
+        let lockUntil = clock.nowMillis() + lockSeconds * 1000
+        let locked = try await database.transaction { sql in
+            try await users.recordPinFailure(userId: user.id, threshold: threshold, lockUntil: lockUntil, on: sql)
+        }
+        return .wrong(lockedFor: locked == nil ? nil : Int(lockSeconds))
+    }
+
+    /// Whole seconds from `now` until `until`, at least 1.
+    static func seconds(from now: Int64, to until: Int64) -> Int {
+        let (difference, overflow) = until.subtractingReportingOverflow(now)
+        guard !overflow, difference > 0 else { return 1 }
+        return Int(min(difference / 1000 + (difference % 1000 == 0 ? 0 : 1), Int64(Int32.max)))
+    }
+}
+
+/// The PIN is locked after too many failures; nothing was judged.
+package struct PinLocked: Error, Sendable {
+    package let retryAfter: Int
+}
+
+/// As many PIN checks as the lockout allows are still being judged: this one was not (429).
+package struct PinChecksBusy: Error, Sendable {}
+
+extension APIError {
+    /// 429: the account's PIN checks are all in flight; retry in a second.
+    package static let pinChecksBusy = APIError(
+        .tooManyRequests, "pin_checks_busy", "Other PIN checks for this account are still running. Retry in a moment.", retryAfter: 1
+    )
+}
+
+/// The outcome of reserving a PIN attempt.
+package enum PinReservation: Sendable, Equatable {
+    /// Counted: judge it.
+    case reserved
+    /// The PIN is locked until this instant (milliseconds).
+    case locked(until: Int64)
+    /// As many attempts as the lockout allows are counted and not yet cleared or locked.
+    case busy
+}
