@@ -23,9 +23,10 @@ package enum CountersignApp {
         let pepper = try SecretStore.secret(named: "pin-pepper", configured: configuration.pinPepper, dataDirectory: configuration.dataDirectory)
         let tokenSecret = try SecretStore.secret(named: "token-hmac", configured: configuration.tokenSecret, dataDirectory: configuration.dataDirectory)
         let webhookSecret = try SecretStore.secret(named: "payment-webhook", configured: configuration.paymentWebhookSecret, dataDirectory: configuration.dataDirectory)
+        let returnURLs = try ReturnURLPolicy(allowing: configuration.returnOrigins.isEmpty ? [configuration.publicBaseURL] : configuration.returnOrigins)
         return await AppServices(
             configuration: configuration, database: database, clock: clock, supplier: supplier, pepper: pepper, tokenSecret: tokenSecret,
-            webhookSecret: webhookSecret, logger: logger
+            webhookSecret: webhookSecret, returnURLs: returnURLs, logger: logger
         )
     }
 
@@ -54,14 +55,15 @@ package enum CountersignApp {
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: ErrorMiddleware())
         let sessions = SessionMiddleware(accounts: services.accounts)
-        SystemController(database: services.database).addRoutes(to: router)
-        AuthController(accounts: services.accounts).addRoutes(to: router.group("auth"), sessions: sessions)
-        BiometricController(biometric: services.biometric).addRoutes(to: router.group("biometric").add(middleware: sessions))
+        SystemController(database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode).addRoutes(to: router)
+        AuthController(accounts: services.accounts, throttle: services.throttle).addRoutes(to: router.group("auth"), sessions: sessions)
+        BiometricController(biometric: services.biometric, throttle: services.throttle).addRoutes(to: router.group("biometric").add(middleware: sessions))
         UserController(
+            throttle: services.throttle,
             topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
             database: services.database, clock: services.clock
         ).addRoutes(to: router.group("user").add(middleware: sessions))
-        TransferController(transfers: services.transfers, accounts: services.accounts).addRoutes(to: router.group("transfers").add(middleware: sessions))
+        TransferController(transfers: services.transfers, accounts: services.accounts, throttle: services.throttle).addRoutes(to: router.group("transfers").add(middleware: sessions))
         PaymentWebhookController(
             marketplace: services.marketplace, signature: services.webhookSignature, stripeSignature: services.stripeWebhookSignature, clock: services.clock
         ).addRoutes(to: router.group("webhooks"))

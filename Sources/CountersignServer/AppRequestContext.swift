@@ -9,9 +9,12 @@ package struct AppRequestContext: RequestContext {
     package var userId: String?
     /// The bearer token the session was found by (for logout).
     package var sessionToken: String?
+    /// The peer of the connection: the client, or a proxy in front of it (see `ClientAddress`).
+    package let peerAddress: SocketAddress?
 
-    package init(source: Source) {
+    package init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.peerAddress = source.channel.remoteAddress
     }
 
     /// Bodies are small JSON documents; anything larger is refused with 413 before it is read whole.

@@ -18,6 +18,8 @@ package struct AppServices: Sendable {
     package let webhookSignature: WebhookSignature
     /// Checks Stripe's webhooks (`Stripe-Signature`), when Stripe and its webhook secret are configured.
     package let stripeWebhookSignature: WebhookSignature?
+    /// Counts requests against the rate limits.
+    package let throttle: RequestThrottle
     /// Opens when `prepareStore()` has migrated the schema.
     package let storeReadiness = StoreReadiness()
     let logger: Logger
@@ -44,7 +46,7 @@ package struct AppServices: Sendable {
 
     init(
         configuration: ServerConfiguration, database: any Database, clock: WallClock, supplier: any AirtimeSupplier, pepper: [UInt8], tokenSecret: [UInt8],
-        webhookSecret: [UInt8], logger: Logger
+        webhookSecret: [UInt8], returnURLs: ReturnURLPolicy, logger: Logger
     ) async {
         self.webhookSignature = WebhookSignature(secret: webhookSecret)
         self.stripeWebhookSignature = configuration.stripe?.webhookSecret.map { WebhookSignature(secret: $0, headerName: "Stripe-Signature") }
@@ -58,6 +60,9 @@ package struct AppServices: Sendable {
         let pinGuard = PinGuard(database: database, users: users, pins: pins, clock: clock, threshold: configuration.paymentFailureThreshold, lockSeconds: configuration.paymentLockSeconds)
         let relyingParty = configuration.relyingParty
         self.configuration = configuration
+        self.throttle = RequestThrottle(
+            limiter: RateLimiter(limits: configuration.rateLimits, clock: clock), clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies)
+        )
         self.database = database
         self.clock = clock
         self.logger = logger
@@ -86,7 +91,7 @@ package struct AppServices: Sendable {
         self.paymentProvider = paymentProvider
         self.marketplace = MarketplaceService(
             database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(), provider: paymentProvider,
-            clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts
+            clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts, returnURLs: returnURLs
         )
         self.wallets = WalletService(database: database, users: users, ledger: ledger, transactions: transactions, clock: clock, currency: configuration.currency, phoneRegion: configuration.phoneRegion)
     }

@@ -29,6 +29,10 @@ package struct ServerConfiguration: Sendable {
     package var sessionSeconds: Int64 = 30 * 24 * 3600
     /// A session unused for this long ends, in seconds (`--session-idle-minutes`).
     package var sessionIdleSeconds: Int64 = 12 * 3600
+    /// Requests per client address and per account before 429 (`--rate-limit`, `--no-rate-limits`).
+    package var rateLimits = RateLimits()
+    /// Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); nobody else's is read.
+    package var trustedProxies: [String] = []
     /// Consecutive failed payment authentications before the lock, and its length.
     package var paymentFailureThreshold: Int64 = 5
     package var paymentLockSeconds: Int64 = 15 * 60
@@ -61,6 +65,9 @@ package struct ServerConfiguration: Sendable {
         set { configuredPublicBaseURL = newValue.hasSuffix("/") ? String(newValue.dropLast()) : newValue }
     }
     private var configuredPublicBaseURL: String?
+    /// Where a payment provider's page may send the payer back: origins (`https://shop.example`) and
+    /// app schemes (`myapp:`); empty means the public base URL only (`--return-origin`).
+    package var returnOrigins: [String] = []
     /// Secrets; nil means read or generate them in the data directory.
     package var tokenSecret: [UInt8]?
     /// The secret payment-provider webhooks are signed with (`COUNTERSIGN_PAYMENT_WEBHOOK_SECRET`);
@@ -72,6 +79,9 @@ package struct ServerConfiguration: Sendable {
     package var stripe: StripeConfiguration?
 
     package init() {}
+
+    /// Whether payments are only pretend: the built-in simulator, or Stripe's test mode.
+    package var paymentsInTestMode: Bool { stripe.map { $0.mode == .test } ?? true }
 
     /// The relying party the verifiers check against.
     package var relyingParty: RelyingParty {

@@ -31,7 +31,9 @@ struct ServerUnderTest: Sendable {
         }
         let port = try FreePort.loopback()
         var arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory,
-                         "--origin", origin, "--rp-id", rpId]
+                         "--origin", origin, "--rp-id", rpId,
+                         // Every simulated user signs up from 127.0.0.1, far past the signup limit.
+                         "--no-rate-limits"]
         if let databaseURL { arguments += ["--database-url", databaseURL] }
         let logPath = dataDirectory + "/server.log"
         let process = try ChildProcess.spawn(executable, arguments, environment: ChildProcess.cleanEnvironment(), outputPath: logPath)

@@ -29,6 +29,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("public-base-url"), help: "Where payers' browsers reach this server, for the payment simulator's hosted page (env COUNTERSIGN_PUBLIC_BASE_URL; default http://localhost:<port>).")
     var publicBaseURL: String?
 
+    @Option(name: .customLong("return-origin"), help: "Where a payment provider's page may send the payer back, repeatable: an origin (https://shop.example) or an app scheme (myapp:) (env COUNTERSIGN_RETURN_ORIGINS, comma-separated; default the public base URL).")
+    var returnOrigins: [String] = []
+
     @Flag(name: .customLong("allow-cross-origin"), help: "Accept cross-origin (iframe) WebAuthn ceremonies.")
     var allowCrossOrigin = false
 
@@ -59,6 +62,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("phone-region"), help: "How numbers without a country code are read: NG (default), NL or BE (env COUNTERSIGN_PHONE_REGION).")
     var phoneRegion: String?
 
+    @Option(name: .customLong("rate-limit"), help: "Change one rate limit, repeatable: NAME=COUNT/SECONDS, NAME one of \(RateLimits.Bucket.allCases.map(\.rawValue).joined(separator: ", ")) (see the README for the defaults).")
+    var rateLimits: [String] = []
+
+    @Flag(name: .customLong("no-rate-limits"), help: "Turn the rate limits off (a benchmark from one address; never in production).")
+    var noRateLimits = false
+
+    @Option(name: .customLong("trusted-proxy"), help: "A proxy whose X-Forwarded-For names the client, repeatable: its address as the server sees it (env COUNTERSIGN_TRUSTED_PROXIES, comma-separated). Nobody else's X-Forwarded-For is read.")
+    var trustedProxies: [String] = []
+
     @Option(name: .customLong("session-days"), help: "The longest a session lives, in days (default 30).")
     var sessionDays: Int64?
 
@@ -77,6 +89,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("stripe-api-base-url"), help: "Stripe's API address (env STRIPE_API_BASE_URL; default https://api.stripe.com).")
     var stripeAPIBaseURL: String?
 
+    @Flag(name: .customLong("require-live-payments"), help: "Refuse to start unless payments go to Stripe with a live key: never the simulator (env COUNTERSIGN_REQUIRE_LIVE_PAYMENTS=1).")
+    var requireLivePayments = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
     var logLevel: String?
 
@@ -89,6 +104,12 @@ struct Serve: AsyncParsableCommand {
         if let rpName = rpName ?? environment["COUNTERSIGN_RP_NAME"] { configuration.rpName = rpName }
         configuration.origins = origins.isEmpty ? (environment["COUNTERSIGN_ORIGINS"]?.split(separator: ",").map(String.init) ?? []) : origins
         if let url = publicBaseURL ?? environment["COUNTERSIGN_PUBLIC_BASE_URL"] { configuration.publicBaseURL = url }
+        configuration.returnOrigins = returnOrigins.isEmpty ? (environment["COUNTERSIGN_RETURN_ORIGINS"]?.split(separator: ",").map(String.init) ?? []) : returnOrigins
+        do {
+            _ = try ReturnURLPolicy(allowing: configuration.returnOrigins)
+        } catch {
+            throw ValidationError("--return-origin: \(error)")
+        }
         configuration.allowCrossOrigin = allowCrossOrigin
         configuration.acceptUnverifiedAttestation = !verifiedAttestationOnly
         if let userVerification {
@@ -113,6 +134,17 @@ struct Serve: AsyncParsableCommand {
             }
             configuration.phoneRegion = region
         }
+        for setting in rateLimits {
+            do {
+                try configuration.rateLimits.apply(setting)
+            } catch {
+                throw ValidationError("--rate-limit \(error)")
+            }
+        }
+        if noRateLimits { configuration.rateLimits.enabled = false }
+        configuration.trustedProxies = trustedProxies.isEmpty
+            ? (environment["COUNTERSIGN_TRUSTED_PROXIES"]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+            : trustedProxies
         if let sessionDays {
             guard (1...365).contains(sessionDays) else { throw ValidationError("--session-days must be between 1 and 365") }
             configuration.sessionSeconds = sessionDays * 86_400
@@ -134,6 +166,9 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        if configuration.paymentsInTestMode, requireLivePayments || environment["COUNTERSIGN_REQUIRE_LIVE_PAYMENTS"] == "1" {
+            throw ValidationError("--require-live-payments: payments would go to \(configuration.stripe.map(String.init(describing:)) ?? "the payment simulator"); configure a live Stripe key (STRIPE_SECRET_KEY=sk_live_…)")
+        }
         configuration.marketplaceTimeouts = try marketplaceTimeouts()
         var logger = Logger(label: "countersign")
         logger.logLevel = (logLevel ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -144,6 +179,9 @@ struct Serve: AsyncParsableCommand {
             "rpId": "\(configuration.rpId)", "origins": "\(configuration.relyingParty.origins.sorted())",
             "payments": "\(configuration.stripe.map(String.init(describing:)) ?? "simulator")",
         ])
+        if configuration.stripe == nil {
+            logger.warning("TEST MODE: payments go to the built-in simulator, whose hosted page lets any payer mark their own order paid. Never take real orders like this: configure Stripe, and --require-live-payments")
+        }
         if let stripe = configuration.stripe, stripe.webhookSecret == nil {
             logger.warning("no STRIPE_WEBHOOK_SECRET: Stripe's webhooks will be refused; orders settle by polling and the sweeper")
         }

@@ -15,7 +15,7 @@ struct BuyCommandTests {
 
     @Test("card with 3-D Secure, a declined card, an abandoned buy-now withdrawn, a pending one resumed, an offer paid once accepted", arguments: TestEngines.all)
     func buy(engine: DatabaseEngine) async throws {
-        try await ServeProcess.with(engine) { server, _ in
+        try await ServeProcess.with(engine, extra: ["--return-origin", "https://app.countersign.invalid"]) { server, _ in
             let api = server.client
             let buyerPhone = TestPhones.next()
             let buyer = try await api.post("/auth/signup", SignupRequest(phone: buyerPhone, name: "Buyer", pin: "1234")).decode(SessionResponse.self)

@@ -80,7 +80,10 @@ struct CommandLineTests {
                 ["serve", "--port", String(port), "--log-level", "warning"] + store
             }
             let client = server.client
-            #expect(try await client.get("/health").text.contains(engine.rawValue))
+            let health = try await client.get("/health").text
+            #expect(health.contains(engine.rawValue))
+            #expect(health.contains(#""paymentsTestMode":true"#), "the simulator is no real provider, and /health says so: \(health)")
+            #expect(server.output.contains("TEST MODE"), "and so does the start-up log: \(server.output)")
 
             let phone = "0805" + String(Int.random(in: 1_000_000..<9_999_999))
             let session = try await client.post("/auth/signup", SignupRequest(phone: phone, name: "Operator test", pin: "1234")).decode(SessionResponse.self)
@@ -101,11 +104,26 @@ struct CommandLineTests {
         }
     }
 
-    @Test("serve refuses bid lifetimes out of range, naming the flag, before it opens a store")
+    @Test("--require-live-payments refuses to start on the simulator or a Stripe test key, before it opens a store")
+    func requireLivePayments() throws {
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-live-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        let simulator = try Self.run(["serve", "--data-dir", dataDirectory, "--require-live-payments"], environment: ["DATABASE_URL": "", "STRIPE_SECRET_KEY": ""])
+        #expect(simulator.status != 0 && simulator.output.contains("simulator"), "\(simulator.output)")
+        let testKey = try Self.run(["serve", "--data-dir", dataDirectory], environment: ["DATABASE_URL": "", "STRIPE_SECRET_KEY": "sk_test_0123456789abcdefghijklmn", "COUNTERSIGN_REQUIRE_LIVE_PAYMENTS": "1"])
+        #expect(testKey.status != 0 && testKey.output.contains("test mode"), "\(testKey.output)")
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory + "/countersign.sqlite"), "nothing was created")
+    }
+
+    @Test("serve refuses flags out of range, naming the flag, before it opens a store")
     func bidLifetimeFlags() throws {
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-flags-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-        for (flag, value) in [("--bid-hours", "0"), ("--accepted-bid-hours", "721"), ("--buy-now-minutes", "4")] {
+        let flags = [
+            ("--bid-hours", "0"), ("--accepted-bid-hours", "721"), ("--buy-now-minutes", "4"), ("--session-days", "0"),
+            ("--session-idle-minutes", "1"), ("--phone-region", "XX"), ("--return-origin", "javascript:"), ("--return-origin", "shop.example"),
+        ]
+        for (flag, value) in flags {
             let result = try Self.run(["serve", "--data-dir", dataDirectory, flag, value], environment: ["DATABASE_URL": ""])
             #expect(result.status != 0 && result.output.contains(flag), "\(flag) \(value): \(result.output)")
         }

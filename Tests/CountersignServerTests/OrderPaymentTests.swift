@@ -152,6 +152,32 @@ extension OrderPaymentTests {
 }
 
 extension OrderPaymentTests {
+    @Test("return URLs lead only to configured origins and app schemes: the simulator's page is no open redirect")
+    func returnURLPolicy() throws {
+        let policy = try ReturnURLPolicy(allowing: ["https://Shop.Example", "http://localhost:8080", "myapp:"])
+        for good in ["https://shop.example/return?o=1", "https://shop.example:443/r", "http://localhost:8080/r", "MyApp://checkout/return"] {
+            #expect(policy.permits(good), "\(good)")
+        }
+        for bad in ["https://evil.example/return", "https://shop.example.evil.example/r", "https://shop.example@evil.example/r",
+                    "https://evil.example\\@shop.example/", "http://shop.example/r", "https://shop.example:8443/r", "http://localhost:8081/r",
+                    "otherapp://x", "javascript://shop.example/%0aalert(1)", "https://localhost:8080/r"] {
+            #expect(!policy.permits(bad), "\(bad)")
+        }
+        #expect(throws: ReturnURLPolicyError.self) { try ReturnURLPolicy(allowing: ["javascript:"]) }
+        #expect(throws: ReturnURLPolicyError.self) { try ReturnURLPolicy(allowing: ["shop.example"]) }
+    }
+
+    @Test("pay refuses a return URL outside the configured origins, and nothing is started", arguments: TestEngines.all)
+    func openRedirectRefused(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let (buyer, order) = try await Self.order(server, method: .ideal)
+            let refused = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(returnURL: "https://evil.example/return"), token: buyer.token)
+            #expect(refused.status == 400 && refused.errorCode == "invalid_return_url", "\(refused.text)")
+            #expect(try await Self.intents(server, order: order.id) == 0)
+            #expect(try await server.client.get("/orders/\(order.id)", token: buyer.token).decode(OrderResponse.self).status == .new)
+        }
+    }
+
     @Test("return URLs: web and app schemes pass; relative, script, control characters and overlong ones do not")
     func returnURLs() {
         for good in ["https://app.example/return", "http://localhost:8080/r?x=1", "myapp://checkout/return", "com.example.app://pay"] {

@@ -1,9 +1,11 @@
 import CountersignAPI
+import CountersignCore
 import Hummingbird
 
 /// `/auth`: signup, login and logout.
 package struct AuthController {
     let accounts: AccountService
+    let throttle: RequestThrottle
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>, sessions: SessionMiddleware) {
         group.post("signup", use: signup)
@@ -14,6 +16,7 @@ package struct AuthController {
 
     /// `POST /auth/signup` → 201 `{userId, sessionToken}`.
     @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
+        try throttle.check(request, context: context, address: [.signupAddress])
         var request = request
         let body = try await request.decodeJSON(as: SignupRequest.self, context: context)
         return .init(status: .created, response: try await accounts.signup(body))
@@ -22,7 +25,10 @@ package struct AuthController {
     /// `POST /auth/login` → 200 `{userId, sessionToken}`.
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> SessionResponse {
         var request = request
-        return try await accounts.login(try await request.decodeJSON(as: LoginRequest.self, context: context))
+        let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
+        let phone = PhoneNumber(body.phone, region: accounts.configuration.phoneRegion)?.value ?? String(body.phone.prefix(32))
+        try throttle.check(request, context: context, address: [.loginAddress], account: [.loginPhone], key: phone)
+        return try await accounts.login(body)
     }
 
     /// `POST /auth/logout` → 204; the session's token stops working at once.

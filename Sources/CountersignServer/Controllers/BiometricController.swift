@@ -4,6 +4,7 @@ import Hummingbird
 /// `/biometric`: WebAuthn registration and transaction-bound authentication.
 package struct BiometricController {
     let biometric: BiometricService
+    let throttle: RequestThrottle
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("register/options", use: registrationOptions)
@@ -26,12 +27,17 @@ package struct BiometricController {
         if request.headers[.contentType] != nil || bodyBytes > 0 {
             body = try await request.decodeJSON(as: RegistrationOptionsRequest.self, context: context)
         }
-        return try await biometric.registrationOptions(userId: try context.requireUser(), stepUp: body)
+        let userId = try context.requireUser()
+        try throttle.check(
+            request, context: context, address: [.challengeAddress], account: [.challengeAccount] + (body.pin == nil ? [] : [.pinAccount]), key: userId
+        )
+        return try await biometric.registrationOptions(userId: userId, stepUp: body)
     }
 
     /// `POST /biometric/step-up/options` → request options for an assertion that authorizes adding a key.
     @Sendable func stepUpOptions(_ request: Request, context: AppRequestContext) async throws -> StepUpOptionsResponse {
-        try await biometric.stepUpOptions(userId: try context.requireUser())
+        try throttle.check(request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: try context.requireUser())
+        return try await biometric.stepUpOptions(userId: try context.requireUser())
     }
 
     /// `GET /biometric/credentials` → `{credentials: [...]}`, the user's live keys.
@@ -68,6 +74,7 @@ package struct BiometricController {
             amount: amount, productCode: try required("productCode"), recipientPhone: try required("recipientPhone"),
             supplierSlug: query["supplierSlug"].map(String.init)
         )
+        try throttle.check(request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: try context.requireUser())
         return try await biometric.authenticationOptions(userId: try context.requireUser(), intent)
     }
 
@@ -75,6 +82,7 @@ package struct BiometricController {
     @Sendable func authenticationOptionsFromBody(_ request: Request, context: AppRequestContext) async throws -> AuthenticationOptionsResponse {
         var request = request
         let intent = try await request.decodeJSON(as: AuthenticationOptionsRequest.self, context: context)
+        try throttle.check(request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: try context.requireUser())
         return try await biometric.authenticationOptions(userId: try context.requireUser(), intent)
     }
 

@@ -4,13 +4,16 @@ import Hummingbird
 /// `/health` and `/openapi.yaml`.
 package struct SystemController {
     let database: any Database
+    /// Whether payments are pretend (the simulator, or Stripe's test mode): `/health` says so.
+    let paymentsInTestMode: Bool
 
     package func addRoutes(to router: Router<AppRequestContext>) {
         router.get("health", use: health)
         router.get("openapi.yaml", use: openAPI)
     }
 
-    /// `GET /health` → 200 `{"status": "ok", "database": "sqlite|postgres"}` when the store answers.
+    /// `GET /health` → 200 `{"status": "ok", "database": "sqlite|postgres", "paymentsTestMode": true|false}`
+    /// when the store answers.
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
         do {
             _ = try await database.read { sql in try await sql.first("SELECT 1 AS one") }
@@ -19,7 +22,7 @@ package struct SystemController {
         }
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok","database":"\#(database.engine)"}"#))
+            body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok","database":"\#(database.engine)","paymentsTestMode":\#(paymentsInTestMode)}"#))
         )
     }
 

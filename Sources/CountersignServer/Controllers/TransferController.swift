@@ -9,6 +9,7 @@ import WebAuthn
 package struct TransferController {
     let transfers: TransferService
     let accounts: AccountService
+    let throttle: RequestThrottle
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post(use: create)
@@ -31,6 +32,8 @@ package struct TransferController {
             throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.")
         }
         let body = try await request.decodeJSON(as: CreateTransferRequest.self, context: context)
+        // Each transfer is issued a challenge once quoted.
+        try throttle.check(request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: userId)
         let hash = Base64URL.encode(Array(SHA256.hash(data: Array(try TransferSQLRepository.json(body).utf8))))
         let (transfer, replayed) = try await transfers.create(payerId: userId, body, idempotencyKey: key, requestHash: hash)
         var response = try Self.json(transfer.document, status: replayed ? .ok : .created)

@@ -8,6 +8,7 @@ import WebAuthn
 
 /// `/user`: top-ups, wallet and history.
 package struct UserController {
+    let throttle: RequestThrottle
     let topUps: TopUpService
     let wallets: WalletService
     let idempotency: any IdempotencyRepository
@@ -28,6 +29,7 @@ package struct UserController {
         let userId = try context.requireUser()
         let bytes = try await request.jsonBodyBytes(context: context)
         let body = try JSONBody.decode(TopUpRequest.self, from: bytes)
+        if body.pin != nil { try throttle.check(request, context: context, account: [.pinAccount], key: userId) }
         let intent = try topUps.validate(body)
         guard let key = request.headers[.idempotencyKey] else {
             return try Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body))

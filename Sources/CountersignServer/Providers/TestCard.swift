@@ -35,7 +35,7 @@ package struct TestCard: Sendable, Equatable {
     /// The Luhn (mod 10) check: every second digit from the right doubled.
     static func passesLuhn(_ digits: String) -> Bool {
         let sum = digits.reversed().enumerated().reduce(0) { sum, pair in
-            let digit = Int(pair.element.asciiValue! - 48)
+            let digit = Int(pair.element.wholeNumberValue ?? 0)
             let value = pair.offset % 2 == 1 ? digit * 2 : digit
             return sum + (value > 9 ? value - 9 : value)
         }

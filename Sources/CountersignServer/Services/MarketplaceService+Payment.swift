@@ -18,8 +18,8 @@ extension MarketplaceService {
         case .new:
             break
         }
-        if let returnURL = request.returnURL, !Self.isReturnURL(returnURL) {
-            throw APIError.badRequest("invalid_return_url", "returnURL must be an absolute URL (https://… or an app scheme such as myapp://…) of at most 2048 characters.")
+        if let returnURL = request.returnURL, !returnURLs.permits(returnURL) {
+            throw APIError.badRequest("invalid_return_url", "returnURL must be an absolute URL of at most 2048 characters at one of this server's return origins or app schemes.")
         }
         if order.paymentMethod == .card, request.paymentMethodId == nil {
             throw APIError.badRequest("payment_method_required", "A card payment needs paymentMethodId, one of your saved cards.")

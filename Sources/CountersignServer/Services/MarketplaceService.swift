@@ -12,6 +12,8 @@ package struct MarketplaceService: Sendable {
     let rates: MarketplaceRates
     /// How long bids and unpaid accepted bids live.
     var timeouts = MarketplaceTimeouts()
+    /// Where a payment's redirect may send the payer back.
+    let returnURLs: ReturnURLPolicy
     let ledger = LedgerSQLRepository()
 
     /// The largest price or bid, in minor units (€10 million).

@@ -208,8 +208,9 @@ final class StepAttempts: Sendable {
     /// Counts one more failure of `transferId` and returns the count.
     func record(_ transferId: String) -> Int {
         state.withLock { state in
-            state.counts[transferId, default: 0] += 1
-            return state.counts[transferId]!
+            let count = state.counts[transferId, default: 0] + 1
+            state.counts[transferId] = count
+            return count
         }
     }
 

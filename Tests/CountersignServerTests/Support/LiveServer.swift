@@ -33,6 +33,9 @@ struct LiveServer: Sendable {
         configuration.paymentWebhookSecret = Array(webhookSecret.utf8)
         configuration.transferPollMillis = 100
         configuration.streamFallbackSeconds = 1
+        configuration.returnOrigins = ["https://app.example", "https://shop.test", "myapp:"]
+        // Tests sign up and log in far faster than people do; the limits have their own test.
+        configuration.rateLimits = .off
         // Some tests move the clock on by days (bid expiry); the idle limit has its own test.
         configuration.sessionIdleSeconds = 30 * 86_400
         return configuration

@@ -85,7 +85,7 @@ final class ServeProcess: @unchecked Sendable {  // Process is thread-safe for w
     /// Runs `body` against a `countersign serve` process on a fresh store of `engine`, with a
     /// `fund(phone, amount)` that credits a wallet through the operator command; stops the process.
     static func with<T: Sendable>(
-        _ engine: DatabaseEngine,
+        _ engine: DatabaseEngine, extra: [String] = [],
         _ body: @escaping @Sendable (_ server: ServeProcess, _ fund: @Sendable (String, Int64) throws -> Void) async throws -> T
     ) async throws -> T {
         let run: @Sendable (String?) async throws -> T = { url in
@@ -97,7 +97,7 @@ final class ServeProcess: @unchecked Sendable {  // Process is thread-safe for w
                 try #require(result.status == 0, "wallet fund: \(result.output)")
             }
             return try await withHTTPClient { http in
-                let server = try await ServeProcess(databaseURL: url, dataDirectory: dataDirectory, http: http)
+                let server = try await ServeProcess(databaseURL: url, dataDirectory: dataDirectory, http: http, extra: extra)
                 let result: T
                 do {
                     result = try await body(server, fund)
