@@ -53,7 +53,8 @@ package enum CountersignApp {
     /// Every route, behind the error and session middleware.
     package static func makeRouter(_ services: AppServices) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
-        router.add(middleware: ErrorMiddleware())
+        let routes = RouteMethods()
+        router.add(middleware: ErrorMiddleware(routes: routes))
         let sessions = SessionMiddleware(accounts: services.accounts)
         SystemController(database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode).addRoutes(to: router)
         AuthController(accounts: services.accounts, throttle: services.throttle).addRoutes(to: router.group("auth"), sessions: sessions)
@@ -72,6 +73,7 @@ package enum CountersignApp {
         if let simulator = services.paymentProvider as? SimulatedPaymentProvider {
             SimulatedProviderController(simulator: simulator).addRoutes(to: router.group("sim/pay"))
         }
+        routes.load(router.routes)
         return router
     }
 }

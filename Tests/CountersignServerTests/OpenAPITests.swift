@@ -159,21 +159,28 @@ struct OpenAPITests {
         }
     }
 
-    @Test("the probe tells a missing route or method from an existing one")
+    @Test("a missing path is 404; a path without that method is 405 with Allow, signed in or not")
     func unknownRoutesAreNotFound() async throws {
         try await LiveServer.run(.sqlite) { server in
-            let absent: [(HTTPMethod, String)] = [
-                (.GET, "/no-such-endpoint"),
-                (.GET, "/user/no-such-endpoint"),
-                (.POST, "/user/wallet"),
-                (.GET, "/user/topup"),
-                (.DELETE, "/biometric/auth/options"),
-                (.GET, "/auth/signup"),
+            for path in ["/no-such-endpoint", "/user/no-such-endpoint", "/transfers/a/b/c/d", "/" + String(repeating: "a/", count: 40)] {
+                let response = try await server.client.send(.GET, path)
+                #expect(response.status == 404 && response.errorCode == "not_found", "GET \(path): \(response.status) \(response.text)")
+            }
+            let user = try await server.signup()
+            let wrongMethods: [(HTTPMethod, String, String)] = [
+                (.POST, "/user/wallet", "GET"),
+                (.GET, "/user/topup", "POST"),
+                (.DELETE, "/biometric/auth/options", "GET, POST"),
+                (.GET, "/auth/signup", "POST"),
+                (.PUT, "/transfers/tr_1", "GET"),
+                (.GET, "/biometric/credentials/abc", "DELETE"),
             ]
-            for (method, path) in absent {
-                let response = try await server.client.send(method, path)
-                #expect(response.status == 404, "\(method) \(path): \(response.status) \(response.text)")
-                #expect(response.errorCode == "not_found", "\(method) \(path): \(response.text)")
+            for (method, path, allow) in wrongMethods {
+                for token in [nil, user.token] {
+                    let response = try await server.client.send(method, path, token: token)
+                    #expect(response.status == 405 && response.errorCode == "method_not_allowed", "\(method) \(path): \(response.status) \(response.text)")
+                    #expect(response.headers.first(name: "Allow") == allow, "\(method) \(path)")
+                }
             }
         }
     }

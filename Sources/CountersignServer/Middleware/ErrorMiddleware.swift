@@ -8,8 +8,12 @@ import Logging
 /// answered with a bare 500.
 package struct ErrorMiddleware: RouterMiddleware {
     package typealias Context = AppRequestContext
+    /// The router's paths and their methods, for 405.
+    let routes: RouteMethods
 
-    package init() {}
+    package init(routes: RouteMethods) {
+        self.routes = routes
+    }
 
     package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -21,6 +25,9 @@ package struct ErrorMiddleware: RouterMiddleware {
         } catch let failure as VerificationFailure {
             return try failure.response(from: request, context: context)
         } catch let error as HTTPError {
+            if error.status == .notFound, case let allowed = routes.allowed(for: request.uri.path), !allowed.isEmpty {
+                throw APIError(.methodNotAllowed, "method_not_allowed", "This path answers \(allowed.joined(separator: ", ")) only.", allow: allowed)
+            }
             throw Self.translate(error)
         } catch let refused as ProviderError {
             // The payment provider's refusal or unavailability (502), with its own status and code.

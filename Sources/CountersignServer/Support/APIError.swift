@@ -10,17 +10,21 @@ package struct APIError: HTTPResponseError, Sendable, Equatable {
     package let code: String
     package let message: String
     package var retryAfter: Int?
+    /// The methods a path does answer, sent as `Allow` with 405.
+    package var allow: [String]?
 
-    package init(_ status: HTTPResponse.Status, _ code: String, _ message: String, retryAfter: Int? = nil) {
+    package init(_ status: HTTPResponse.Status, _ code: String, _ message: String, retryAfter: Int? = nil, allow: [String]? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
+        self.allow = allow
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if let allow { headers[.allow] = allow.joined(separator: ", ") }
         let body = ErrorResponse(error: .init(code: code, message: message, retryAfter: retryAfter))
         let data = try JSONEncoder().encode(body)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
