@@ -7,23 +7,31 @@ public struct PhoneNumber: Sendable, Hashable, CustomStringConvertible {
     /// The E.164 text: `+`, the country code, the national number.
     public let value: String
 
-    /// Parses `text` (digits, with spaces, dashes, dots and parentheses allowed) into E.164; nil if it
-    /// is not a number: `+CC…` or `00CC…` as given, a national number with or without the region's
-    /// trunk prefix, or the region's country code without the `+`.
+    /// Parses `text` into E.164; nil if it is not a number. Accepted: `+CC…` or `00CC…`, a national
+    /// number with or without the region's trunk prefix, or the region's country code without the
+    /// `+`; digits may be grouped by single spaces or dashes (`0803 123-4567`). openapi.yaml's `Phone`
+    /// pattern describes exactly this for the default region.
     public init?(_ text: String, region: PhoneRegion = .nigeria) {
-        // Written with 16 characters to spare; anything longer is not a phone number.
+        // Written with room to spare; anything longer is not a phone number.
         guard text.utf8.count <= 32 else { return nil }
         var digits = ""
         var international = false
-        for (index, character) in text.enumerated() {
-            if character == "+", index == 0 {
+        var previous: UInt8?
+        for (index, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "+") where index == 0:
                 international = true
-            } else if let ascii = character.asciiValue, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(ascii) {
-                digits.append(character)
-            } else if !" -.()".contains(character) {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits.unicodeScalars.append(Unicode.Scalar(byte))
+            // A separator only between two digits.
+            case UInt8(ascii: " "), UInt8(ascii: "-"):
+                guard let previous, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(previous) else { return nil }
+            default:
                 return nil
             }
+            previous = byte
         }
+        guard let previous, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(previous) else { return nil }
         if !international, digits.hasPrefix("00") {
             international = true
             digits.removeFirst(2)

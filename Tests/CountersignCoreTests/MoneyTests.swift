@@ -10,10 +10,12 @@ struct MoneyTests {
 
     @Test("phone numbers become E.164: one number, one form, however it was written")
     func phones() {
-        for written in ["08055501234", "0805 550-1234", "+2348055501234", "2348055501234", "002348055501234", "8055501234", "(0805) 550.1234"] {
+        for written in ["08055501234", "0805 550-1234", "+2348055501234", "+234 805 550 1234", "2348055501234", "002348055501234", "8055501234"] {
             #expect(PhoneNumber(written)?.value == "+2348055501234", "\(written)")
         }
         #expect(PhoneNumber("+31 6 12345678")?.value == "+31612345678", "another country, with its code")
+        #expect(PhoneNumber("0805  5501234") == nil && PhoneNumber(" 08055501234") == nil && PhoneNumber("0805-") == nil, "one separator, between digits")
+        #expect(PhoneNumber("(0805) 5501234") == nil && PhoneNumber("0805.550.1234") == nil)
         #expect(PhoneNumber("0612345678", region: .netherlands)?.value == "+31612345678")
         #expect(PhoneNumber("0612345678")  == nil, "nine national digits are not a Nigerian number")
         for bad in ["", "123456", "0801234567", "080123456789", "+0123456789", "+1234567890123456", "08012345678+", "0801234567a",

@@ -5,9 +5,9 @@ public struct Country: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The code for `text` (upper-cased), or nil unless it is two ASCII letters.
     public init?(_ text: String) {
-        let code = text.uppercased()
-        guard code.utf8.count == 2, code.utf8.allSatisfy({ (65...90).contains($0) }) else { return nil }
-        self.code = code
+        // Checked before upper-casing: "ß".uppercased() is "SS".
+        guard text.utf8.count == 2, text.utf8.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) }) else { return nil }
+        self.code = text.uppercased()
     }
 
     public var description: String { code }

@@ -60,9 +60,9 @@ package struct BiometricController {
 
     /// `GET /biometric/auth/options?amount=&productCode=&recipientPhone=&supplierSlug=`.
     @Sendable func authenticationOptionsFromQuery(_ request: Request, context: AppRequestContext) async throws -> AuthenticationOptionsResponse {
-        let query = request.uri.queryParameters
+        let query = FormQuery(request)
         func required(_ name: String) throws -> String {
-            guard let value = query[name[...]].map(String.init), !value.isEmpty else {
+            guard let value = query[name], !value.isEmpty else {
                 throw APIError.badRequest("missing_field", "\(name) is required.")
             }
             return value
@@ -72,7 +72,7 @@ package struct BiometricController {
         }
         let intent = AuthenticationOptionsRequest(
             amount: amount, productCode: try required("productCode"), recipientPhone: try required("recipientPhone"),
-            supplierSlug: query["supplierSlug"].map(String.init)
+            supplierSlug: query["supplierSlug"]
         )
         try throttle.check(request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: try context.requireUser())
         return try await biometric.authenticationOptions(userId: try context.requireUser(), intent)

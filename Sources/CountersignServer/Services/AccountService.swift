@@ -22,7 +22,7 @@ package struct AccountService: Sendable {
             throw APIError.badRequest("invalid_phone", "phone must be a phone number: +country code and number, or a national number.")
         }
         let name = DisplayText.sanitized(request.name)
-        guard !name.isEmpty, name.count <= 100 else { throw APIError.badRequest("invalid_name", "name must be 1 to 100 characters.") }
+        guard !name.isEmpty, request.name.unicodeScalars.count <= 100 else { throw APIError.badRequest("invalid_name", "name must be 1 to 100 characters.") }
         guard PinHasher.isWellFormed(request.pin) else { throw APIError.badRequest("invalid_pin", "pin must be 4 to 6 digits.") }
         let pinHash = try await pins.hash(request.pin)
         let now = clock.nowMillis()

@@ -27,7 +27,7 @@ package struct IntentValidator: Sendable {
             guard AirtimeNetwork(rawValue: supplierSlug) != nil else {
                 throw .badRequest("unknown_supplier", "supplierSlug must be one of \(AirtimeNetwork.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
-            throw .badRequest("supplier_mismatch", "supplierSlug \(supplierSlug) does not sell \(productCode).")
+            throw .unprocessable("supplier_mismatch", "supplierSlug \(supplierSlug) does not sell \(productCode).")
         }
         guard let phone = PhoneNumber(recipientPhone, region: phoneRegion) else {
             throw .badRequest("invalid_phone", "recipientPhone must be a phone number: +country code and number, or a national number.")

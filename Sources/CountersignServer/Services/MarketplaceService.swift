@@ -40,7 +40,7 @@ package struct MarketplaceService: Sendable {
 
     package func addAddress(userId: String, _ body: AddressBody) async throws -> AddressBody {
         for (field, value) in [("name", body.name), ("line1", body.line1), ("city", body.city), ("postalCode", body.postalCode)] {
-            guard !value.isEmpty, value.count <= 200 else { throw APIError.badRequest("invalid_\(field)", "\(field) must be 1 to 200 characters.") }
+            guard !value.isEmpty, value.unicodeScalars.count <= 200 else { throw APIError.badRequest("invalid_\(field)", "\(field) must be 1 to 200 characters.") }
         }
         guard let country = Country(body.country) else { throw APIError.badRequest("invalid_country", "country must be an ISO 3166-1 alpha-2 code, e.g. NL.") }
         let address = Address(id: Identifier.make("adr"), userId: userId, name: body.name, line1: body.line1, city: body.city, postalCode: body.postalCode, country: country)
@@ -50,7 +50,7 @@ package struct MarketplaceService: Sendable {
     }
 
     package func createProduct(sellerId: String, _ request: CreateProductRequest) async throws -> ProductResponse {
-        guard !request.title.isEmpty, request.title.count <= 200 else { throw APIError.badRequest("invalid_title", "title must be 1 to 200 characters.") }
+        guard !request.title.isEmpty, request.title.unicodeScalars.count <= 200 else { throw APIError.badRequest("invalid_title", "title must be 1 to 200 characters.") }
         guard (1...Self.maximumAmount).contains(request.askingPrice) else {
             throw APIError.badRequest("invalid_amount", "askingPrice must be between 1 and \(Self.maximumAmount) minor units.")
         }

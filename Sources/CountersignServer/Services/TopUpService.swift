@@ -35,6 +35,9 @@ package struct TopUpService: Sendable {
         case (nil, nil): throw .badRequest("authorization_required", "Send a verificationToken or a pin.")
         case (.some, .some): throw .badRequest("ambiguous_authorization", "Send a verificationToken or a pin, not both.")
         case (nil, .some(let pin)) where !PinHasher.isWellFormed(pin): throw .badRequest("invalid_pin", "pin must be 4 to 6 digits.")
+        // Checked here, with the rest of the shape, before any lock or state is consulted.
+        case (.some(let token), nil) where token.unicodeScalars.count > 4095:
+            throw .badRequest("invalid_verification_token", "verificationToken must be at most 4095 characters.")
         default: return intent
         }
     }

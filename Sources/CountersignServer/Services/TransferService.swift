@@ -31,7 +31,7 @@ package struct TransferService: Sendable {
             throw APIError.unprocessable("unsupported_currency", "Transfers are in \(configuration.currency) only.")
         }
         if let note = request.note {
-            guard note.count <= Self.maximumNoteLength, !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            guard note.unicodeScalars.count <= Self.maximumNoteLength, !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw APIError.badRequest("invalid_note", "note must be at most \(Self.maximumNoteLength) characters, without control characters.")
             }
         }

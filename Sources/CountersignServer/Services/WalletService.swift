@@ -37,11 +37,15 @@ package struct WalletService: Sendable {
         return TransactionPage(transactions: page.map(\.summary), nextCursor: next)
     }
 
+    static let base64URLAlphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
     /// A cursor is base64url of `createdAt|id` of the last row shown.
     static func parseCursor(_ cursor: String) throws(APIError) -> (Int64, String) {
-        guard let bytes = Base64URL.decode(cursor), let text = String(validating: bytes, as: UTF8.self),
-              let separator = text.firstIndex(of: "|"), let createdAt = Int64(text[..<separator])
-        else { throw .badRequest("invalid_cursor", "cursor must be a nextCursor from an earlier page.") }
+        // Characters outside base64url are malformed (400); anything else that is not one of ours is
+        // unknown (422), as openapi.yaml's Base64URL pattern says.
+        guard cursor.utf8.allSatisfy({ Self.base64URLAlphabet.contains($0) }) else { throw .badRequest("invalid_cursor", "cursor must be base64url.") }
+        guard let bytes = Base64URL.decode(cursor), let text = String(validating: bytes, as: UTF8.self), let separator = text.firstIndex(of: "|"), let createdAt = Int64(text[..<separator])
+        else { throw .unprocessable("unknown_cursor", "cursor must be a nextCursor from an earlier page.") }
         return (createdAt, String(text[text.index(after: separator)...]))
     }
 
