@@ -71,7 +71,8 @@ struct CBORLimitTests {
         let error = TestSupport.error { () throws(WebAuthnError) in
             try RegistrationVerifier(relyingParty: TestSupport.relyingParty).verify(
                 clientDataJSON: Array(#"{"type":"webauthn.create","challenge":"AQ","origin":"https://pay.countersign.test"}"#.utf8),
-                attestationObject: bytes, rawId: [1], expectedChallenge: [1], userVerificationRequired: false)
+                attestationObject: bytes, rawId: [1], expectedChallenge: [1], userVerificationRequired: false,
+                allowedAlgorithms: [.es256])
         }
         #expect(error?.code == .malformedCBOR)
         #expect(error?.code.rawValue.hasPrefix("malformed") == true)

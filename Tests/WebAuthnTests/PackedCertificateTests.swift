@@ -68,7 +68,7 @@ struct PackedCertificateTests {
         let verifier = RegistrationVerifier(relyingParty: TestSupport.relyingParty, attestationPolicy: .verifiedOnly)
         return Result { () throws(WebAuthnError) in
             try verifier.verify(clientDataJSON: registration.clientDataJSON, attestationObject: object, rawId: device.credentialId,
-                                expectedChallenge: challenge, userVerificationRequired: false)
+                                expectedChallenge: challenge, userVerificationRequired: false, allowedAlgorithms: [.es256])
         }
     }
 

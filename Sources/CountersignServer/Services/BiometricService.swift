@@ -18,8 +18,8 @@ package struct BiometricService: Sendable {
     let registrationVerifier: RegistrationVerifier
     let assertionVerifier: AssertionVerifier
 
-    /// Algorithms offered at registration, in order of preference (COSE ids).
-    static let offeredAlgorithms = [-7, -8, -35, -36, -257]
+    /// Algorithms offered at registration, in order of preference; registration refuses any other.
+    static let offeredAlgorithms: [COSEAlgorithm] = [.es256, .edDSA, .es384, .es512, .rs256]
 
     /// Creation options with a fresh single-use challenge.
     package func registrationOptions(userId: String) async throws -> RegistrationOptionsResponse {
@@ -38,7 +38,7 @@ package struct BiometricService: Sendable {
             challenge: challenge,
             rp: .init(id: configuration.rpId, name: configuration.rpName),
             user: .init(id: user.userHandle, name: user.phone, displayName: user.name),
-            pubKeyCredParams: Self.offeredAlgorithms.map { .init(type: "public-key", alg: $0) },
+            pubKeyCredParams: Self.offeredAlgorithms.map { .init(type: "public-key", alg: $0.rawValue) },
             timeout: Int(configuration.challengeTimeoutMillis),
             attestation: "direct",
             authenticatorSelection: .init(authenticatorAttachment: nil, residentKey: "preferred", userVerification: configuration.userVerification),
@@ -64,7 +64,8 @@ package struct BiometricService: Sendable {
         let outcome = Result { () throws(WebAuthnError) -> VerifiedRegistration in
             try registrationVerifier.verify(
                 clientDataJSON: clientData, attestationObject: attestationObject, rawId: rawId,
-                expectedChallenge: expected, userVerificationRequired: stored.userVerification == "required"
+                expectedChallenge: expected, userVerificationRequired: stored.userVerification == "required",
+                allowedAlgorithms: Set(Self.offeredAlgorithms)
             )
         }
         let verified: VerifiedRegistration
