@@ -4,7 +4,7 @@ import CountersignServer
 import Testing
 import WebAuthn
 
-/// What registration accepts beyond a valid ceremony: offered algorithms only.
+/// What registration accepts beyond a valid ceremony: offered algorithms only, verifiable attestation by default.
 @Suite("Registration policy")
 struct RegistrationPolicyTests {
     /// The device's registration for `challenge`, with its attestation object rebuilt: another statement, or its
@@ -28,6 +28,8 @@ struct RegistrationPolicyTests {
         )
     }
 
+    static let garbageSafetyNet = CBORValue.map([CBORPair(.text("ver"), .text("1")), CBORPair(.text("response"), .bytes([0x6A, 0x75, 0x6E, 0x6B]))])
+
     @Test("a credential whose algorithm was not in pubKeyCredParams is refused with unexpected_algorithm", arguments: TestEngines.all)
     func algorithmNotOffered(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
@@ -44,6 +46,37 @@ struct RegistrationPolicyTests {
             options = try await RegistrationTests.options(server, user)
             let accepted = try await server.client.post("/biometric/register/verify", try Self.body(device, challenge: options.challenge), token: user.token)
             #expect(accepted.status == 201)
+        }
+    }
+
+    @Test("an unverifiable attestation format (garbage android-safetynet) is refused by default", arguments: TestEngines.all)
+    func unverifiableRefusedByDefault(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.signup()
+            let options = try await RegistrationTests.options(server, user)
+            let device = DeviceAuthenticator(rpId: LiveServer.rpId, origin: LiveServer.origin)
+            let response = try await server.client.post(
+                "/biometric/register/verify", try Self.body(device, challenge: options.challenge, fmt: "android-safetynet", statement: Self.garbageSafetyNet),
+                token: user.token)
+            #expect(response.status == 401)
+            #expect(response.errorCode == "unsupported_attestation_format")
+            #expect(try await LedgerAudit.count("credentials", server.database) == 0)
+        }
+    }
+
+    @Test("with --accept-unverified-attestation it is stored as unverified", arguments: TestEngines.all)
+    func unverifiableAcceptedWhenOptedIn(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine, configure: { $0.acceptUnverifiedAttestation = true }) { server in
+            let user = try await server.signup()
+            let options = try await RegistrationTests.options(server, user)
+            let device = DeviceAuthenticator(rpId: LiveServer.rpId, origin: LiveServer.origin)
+            let response = try await server.client.post(
+                "/biometric/register/verify", try Self.body(device, challenge: options.challenge, fmt: "android-safetynet", statement: Self.garbageSafetyNet),
+                token: user.token)
+            #expect(response.status == 201)
+            let stored = try await server.database.read { sql in try await sql.first("SELECT attestation_format, attestation_verified FROM credentials") }
+            #expect(try stored?.string("attestation_format") == "android-safetynet")
+            #expect(try stored?.bool("attestation_verified") == false)
         }
     }
 }

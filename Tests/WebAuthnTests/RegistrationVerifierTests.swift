@@ -80,14 +80,18 @@ struct RegistrationVerifierTests {
         #expect(verify(try rebuilt(fmt: "x-unknown", statement: .map([]))).failure?.code == .unsupportedAttestationFormat)
     }
 
-    @Test("unverifiable formats follow the attestation policy")
+    @Test("unverifiable formats are refused by default and accepted as unverified only by opt-in")
     func policy() throws {
         let safetynet = try rebuilt(fmt: "android-safetynet", statement: .map([CBORPair(.text("ver"), .text("1")), CBORPair(.text("response"), .bytes([1]))]))
-        let accepted = try verify(safetynet).get()
+        #expect(verify(safetynet).failure?.code == .unsupportedAttestationFormat, "the default policy")
+        #expect(verify(safetynet, policy: .verifiedOnly).failure?.code == .unsupportedAttestationFormat)
+        let accepted = try verify(safetynet, policy: .verifiedOrUnverifiable).get()
         #expect(!accepted.attestationVerified)
         #expect(accepted.attestationType == .unverified)
-        #expect(verify(safetynet, policy: .verifiedOnly).failure?.code == .unsupportedAttestationFormat)
+        // `none` is no claim at all, so no policy refuses it.
+        #expect(try verify(authenticator.makeRegistration(challenge: challenge)).get().attestationType == .none)
         #expect(try verify(authenticator.makeRegistration(challenge: challenge), policy: .verifiedOnly).get().attestationVerified)
+        #expect(verify(try rebuilt(fmt: "x-unknown", statement: .map([])), policy: .verifiedOrUnverifiable).failure?.code == .unsupportedAttestationFormat)
     }
 
     @Test("a credential whose algorithm was not offered is refused (§7.1 step 20)")

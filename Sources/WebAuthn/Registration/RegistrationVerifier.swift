@@ -7,8 +7,8 @@ public struct RegistrationVerifier: Sendable {
     /// What to do with attestation formats that cannot be verified here.
     public let attestationPolicy: AttestationPolicy
 
-    /// Creates a verifier.
-    public init(relyingParty: RelyingParty, attestationPolicy: AttestationPolicy = .verifiedOrUnverifiable) {
+    /// Creates a verifier. By default only attestation statements that verify (or `none`) are accepted.
+    public init(relyingParty: RelyingParty, attestationPolicy: AttestationPolicy = .verifiedOnly) {
         self.relyingParty = relyingParty
         self.attestationPolicy = attestationPolicy
     }
