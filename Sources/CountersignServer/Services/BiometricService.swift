@@ -1,6 +1,7 @@
 import CountersignAPI
 import CountersignCore
 import Foundation
+import NIOPosix
 import WebAuthn
 
 /// WebAuthn registration of device keys and passkeys, and transaction-bound authentication that
@@ -61,12 +62,15 @@ package struct BiometricService: Sendable {
         guard let stored = consumed, let expected = Base64URL.decode(stored.challenge) else {
             throw APIError(.unauthorized, "invalid_challenge", "The challenge is unknown, expired or already used.")
         }
-        let outcome = Result { () throws(WebAuthnError) -> VerifiedRegistration in
-            try registrationVerifier.verify(
-                clientDataJSON: clientData, attestationObject: attestationObject, rawId: rawId,
-                expectedChallenge: expected, userVerificationRequired: stored.userVerification == "required",
-                allowedAlgorithms: Set(Self.offeredAlgorithms)
-            )
+        let (verifier, userVerificationRequired) = (registrationVerifier, stored.userVerification == "required")
+        // Off the event loop: RSA, Ed448 and X.509 chain checks can take milliseconds.
+        let outcome = try await NIOThreadPool.singleton.runIfActive {
+            Result { () throws(WebAuthnError) -> VerifiedRegistration in
+                try verifier.verify(
+                    clientDataJSON: clientData, attestationObject: attestationObject, rawId: rawId, expectedChallenge: expected,
+                    userVerificationRequired: userVerificationRequired, allowedAlgorithms: Set(Self.offeredAlgorithms)
+                )
+            }
         }
         let verified: VerifiedRegistration
         switch outcome {
