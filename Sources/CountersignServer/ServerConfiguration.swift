@@ -17,8 +17,9 @@ package struct ServerConfiguration: Sendable {
     package var origins: [String] = []
     /// Cross-origin (iframe) ceremonies are refused unless this is set.
     package var allowCrossOrigin = false
-    /// Whether attestation formats the verifier cannot check are accepted (unverified).
-    package var acceptUnverifiedAttestation = true
+    /// Whether registered attestation formats the verifier cannot check (android-safetynet, compound) are
+    /// accepted as unverified. Off by default: a payments server should not store claims it cannot check.
+    package var acceptUnverifiedAttestation = false
     /// `required` (the default: a payment needs the biometric) or `preferred`.
     package var userVerification = "required"
     /// How long a challenge lives, in milliseconds (announced as `timeout`).

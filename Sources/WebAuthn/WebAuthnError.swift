@@ -28,6 +28,8 @@ public struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible
         case malformedPublicKey = "malformed_public_key"
         /// The COSE algorithm or key type is not one this verifier implements.
         case unsupportedAlgorithm = "unsupported_algorithm"
+        /// The credential's algorithm was not among those the relying party offered in `pubKeyCredParams`.
+        case unexpectedAlgorithm = "unexpected_algorithm"
         /// The assertion signature does not verify with the credential public key.
         case badSignature = "bad_signature"
         /// The signature counter did not rise although one of the counters is non-zero: a possible cloned authenticator.

@@ -35,7 +35,11 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("allow-cross-origin"), help: "Accept cross-origin (iframe) WebAuthn ceremonies.")
     var allowCrossOrigin = false
 
-    @Flag(name: .customLong("verified-attestation-only"), help: "Refuse registrations whose attestation format cannot be verified.")
+    @Flag(name: .customLong("accept-unverified-attestation"), help: "Accept registrations whose attestation format cannot be verified here (android-safetynet, compound), stored as unverified. Refused by default.")
+    var acceptUnverifiedAttestation = false
+
+    // The former opt-out, now the default; kept so existing command lines still start.
+    @Flag(name: .customLong("verified-attestation-only"), help: .hidden)
     var verifiedAttestationOnly = false
 
     @Option(name: .customLong("user-verification"), help: "required (default) or preferred.")
@@ -111,7 +115,10 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--return-origin: \(error)")
         }
         configuration.allowCrossOrigin = allowCrossOrigin
-        configuration.acceptUnverifiedAttestation = !verifiedAttestationOnly
+        guard !(acceptUnverifiedAttestation && verifiedAttestationOnly) else {
+            throw ValidationError("--accept-unverified-attestation contradicts --verified-attestation-only")
+        }
+        configuration.acceptUnverifiedAttestation = acceptUnverifiedAttestation
         if let userVerification {
             guard ["required", "preferred"].contains(userVerification) else {
                 throw ValidationError("--user-verification must be required or preferred")

@@ -34,14 +34,15 @@ struct CommandLineTests {
     }
 
     static var vectorsDirectory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/vectors/webauthn")
+        // Tests/Fixtures/webauthn, next to this test target.
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/webauthn")
     }
 
-    @Test("webauthn check passes the shared vectors and fails on a wrong expectation")
+    @Test("webauthn check passes the fixture vectors and fails on a wrong expectation")
     func webauthnCheck() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.vectorsDirectory.path).filter { $0.hasSuffix(".json") }.sorted()
-        try #require(files.count >= 30, "shared vectors missing at \(Self.vectorsDirectory.path)")
+        try #require(files.count >= 30, "vectors missing at \(Self.vectorsDirectory.path)")
         let result = try Self.run(["webauthn", "check"] + files.map { Self.vectorsDirectory.appendingPathComponent($0).path })
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("w3c/none-ES256"), "one line per vector, by name")

@@ -38,9 +38,13 @@ struct PackedCertificateTests {
         return serializer.serializedBytes
     }
 
-    func leaf(ou: String = "Authenticator Attestation", ca: Bool = false, aaguid: [UInt8]? = nil) throws -> [UInt8] {
+    func leaf(ou: String = "Authenticator Attestation", ca: Bool = false, aaguid: [UInt8]? = nil, padding: Int = 0) throws -> [UInt8] {
         var extensions = try Certificate.Extensions {
             Critical(ca ? BasicConstraints.isCertificateAuthority(maxPathLength: nil) : .notCertificateAuthority)
+        }
+        if padding > 0 {
+            // A non-critical extension of an unregistered OID, only to make the certificate big.
+            try extensions.append(Certificate.Extension(oid: [1, 3, 6, 1, 4, 1, 99999, 1], critical: false, value: [UInt8](repeating: 0x41, count: padding)[...]))
         }
         if let aaguid {
             var serializer = DER.Serializer()
@@ -68,7 +72,7 @@ struct PackedCertificateTests {
         let verifier = RegistrationVerifier(relyingParty: TestSupport.relyingParty, attestationPolicy: .verifiedOnly)
         return Result { () throws(WebAuthnError) in
             try verifier.verify(clientDataJSON: registration.clientDataJSON, attestationObject: object, rawId: device.credentialId,
-                                expectedChallenge: challenge, userVerificationRequired: false)
+                                expectedChallenge: challenge, userVerificationRequired: false, allowedAlgorithms: [.es256])
         }
     }
 
@@ -88,5 +92,17 @@ struct PackedCertificateTests {
         #expect(try register(x5c: [try leaf(aaguid: [UInt8](repeating: 1, count: 16))]).failure?.code == .attestationFailed)
         let stranger = PackedCertificateTests()  // another CA key under the same name
         #expect(try register(x5c: [try leaf(), try stranger.rootCertificate()]).failure?.code == .attestationFailed)
+    }
+
+    @Test("x5c is bounded: at most 5 certificates of at most 8 KB each, refused as malformed before any signature check")
+    func chainBounds() throws {
+        let root = try rootCertificate()
+        // A self-signed root repeated is a chain that verifies link by link: only the bound refuses it.
+        #expect(try register(x5c: [try leaf()] + Array(repeating: root, count: 4)).get().attestationTrustPath.count == 5)
+        #expect(try register(x5c: [try leaf()] + Array(repeating: root, count: 5)).failure?.code == .malformedAttestation)
+        let big = try leaf(padding: 8200)
+        #expect(big.count > 8192)
+        #expect(try register(x5c: [big]).failure?.code == .malformedAttestation)
+        #expect(try register(x5c: [try leaf(padding: 6000)]).get().attestationVerified)
     }
 }

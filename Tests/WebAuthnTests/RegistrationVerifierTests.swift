@@ -10,13 +10,15 @@ struct RegistrationVerifierTests {
 
     func verify(
         _ registration: (clientDataJSON: [UInt8], attestationObject: [UInt8]), rawId: [UInt8]? = nil, challenge: [UInt8]? = nil,
-        uv: Bool = false, policy: AttestationPolicy = .verifiedOrUnverifiable
+        uv: Bool = false, policy: AttestationPolicy? = nil, allowed: Set<COSEAlgorithm> = [.es256]
     ) -> Result<VerifiedRegistration, WebAuthnError> {
-        let verifier = RegistrationVerifier(relyingParty: TestSupport.relyingParty, attestationPolicy: policy)
+        let verifier = policy.map { RegistrationVerifier(relyingParty: TestSupport.relyingParty, attestationPolicy: $0) }
+            ?? RegistrationVerifier(relyingParty: TestSupport.relyingParty)
         return Result { () throws(WebAuthnError) in
             try verifier.verify(
                 clientDataJSON: registration.clientDataJSON, attestationObject: registration.attestationObject,
-                rawId: rawId ?? authenticator.credentialId, expectedChallenge: challenge ?? self.challenge, userVerificationRequired: uv)
+                rawId: rawId ?? authenticator.credentialId, expectedChallenge: challenge ?? self.challenge, userVerificationRequired: uv,
+                allowedAlgorithms: allowed)
         }
     }
 
@@ -78,14 +80,35 @@ struct RegistrationVerifierTests {
         #expect(verify(try rebuilt(fmt: "x-unknown", statement: .map([]))).failure?.code == .unsupportedAttestationFormat)
     }
 
-    @Test("unverifiable formats follow the attestation policy")
+    @Test("unverifiable formats are refused by default and accepted as unverified only by opt-in")
     func policy() throws {
         let safetynet = try rebuilt(fmt: "android-safetynet", statement: .map([CBORPair(.text("ver"), .text("1")), CBORPair(.text("response"), .bytes([1]))]))
-        let accepted = try verify(safetynet).get()
+        #expect(verify(safetynet).failure?.code == .unsupportedAttestationFormat, "the default policy")
+        #expect(verify(safetynet, policy: .verifiedOnly).failure?.code == .unsupportedAttestationFormat)
+        let accepted = try verify(safetynet, policy: .verifiedOrUnverifiable).get()
         #expect(!accepted.attestationVerified)
         #expect(accepted.attestationType == .unverified)
-        #expect(verify(safetynet, policy: .verifiedOnly).failure?.code == .unsupportedAttestationFormat)
+        // `none` is no claim at all, so no policy refuses it.
+        #expect(try verify(authenticator.makeRegistration(challenge: challenge)).get().attestationType == .none)
         #expect(try verify(authenticator.makeRegistration(challenge: challenge), policy: .verifiedOnly).get().attestationVerified)
+        #expect(verify(try rebuilt(fmt: "x-unknown", statement: .map([])), policy: .verifiedOrUnverifiable).failure?.code == .unsupportedAttestationFormat)
+    }
+
+    @Test("a credential whose algorithm was not offered is refused (§7.1 step 20)")
+    func algorithmNotOffered() throws {
+        let registration = authenticator.makeRegistration(challenge: challenge)
+        #expect(verify(registration, allowed: [.rs256, .edDSA]).failure?.code == .unexpectedAlgorithm)
+        #expect(verify(registration, allowed: []).failure?.code == .unexpectedAlgorithm)
+        #expect(try verify(registration, allowed: [.rs256, .es256]).get().algorithm == .es256)
+        // ESP256 is the same P-256 key under another identifier: offering ES256 does not offer it.
+        let esp256 = try rebuilt(fmt: "none", statement: .map([])) { authData in
+            let keyStart = 37 + 16 + 2 + authenticator.credentialId.count
+            var key = try! CBORDecoder.decode(Array(authData[keyStart...])).mapValue!
+            key[1].value = .int(-9)
+            return Array(authData[0..<keyStart]) + CBOREncoder.encode(.map(key))
+        }
+        #expect(verify(esp256).failure?.code == .unexpectedAlgorithm)
+        #expect(try verify(esp256, allowed: [.esp256]).get().algorithm == .esp256)
     }
 
     @Test("authenticatorData must carry attested credential data with a supported key")

@@ -1,14 +1,12 @@
 import Foundation
 
-/// Locates the shared test vectors: the repository's sibling `shared/vectors/webauthn` (and its `mldsa/`).
+/// Locates the WebAuthn test vectors checked in under `Tests/Fixtures/webauthn` (and its `mldsa/`).
 enum VectorFiles {
-    /// `<repo>/../shared/vectors/webauthn`, computed from this file's path.
+    /// `Tests/Fixtures/webauthn`, computed from this file's path.
     static let directory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // WebAuthnTests
         .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // repository root
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/vectors/webauthn")
+        .appendingPathComponent("Fixtures/webauthn")
 
     /// Every `*.json` under the directory and `mldsa/`, sorted; a missing directory yields a sentinel that fails.
     static let all: [String] = {

@@ -11,7 +11,7 @@ struct VectorTests {
     @Test("the vector directory exists and holds the expected files")
     func directoryIsPresent() throws {
         let files = VectorFiles.all.filter { $0 != VectorFiles.missingSentinel }
-        #expect(!files.isEmpty, "no vectors found at \(VectorFiles.directory.path): the shared/ sibling of the repository is missing")
+        #expect(!files.isEmpty, "no vectors found at \(VectorFiles.directory.path): Tests/Fixtures/webauthn is missing")
         #expect(files.count >= 30, "only \(files.count) vector files found under \(VectorFiles.directory.path)")
     }
 

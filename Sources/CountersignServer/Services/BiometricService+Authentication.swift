@@ -1,4 +1,5 @@
 import CountersignAPI
+import NIOPosix
 import WebAuthn
 
 /// A refusal at `POST /biometric/auth/verify`, which answers in the seed's shape
@@ -63,7 +64,7 @@ extension BiometricService {
         else {
             throw APIError(.unauthorized, "invalid_challenge", "The challenge is unknown, expired or already used.")
         }
-        let result = checkAssertion(
+        let result = try await checkAssertion(
             credential: credential, challenge: expected, userVerificationRequired: challenge.userVerification == "required",
             clientData: clientData, authenticatorData: authenticatorData, signature: signature
         )
@@ -112,14 +113,18 @@ extension BiometricService {
     }
 
     /// Runs the verifier (WebAuthn §7.2 steps 7–21) against the stored key.
-    func checkAssertion(credential: StoredCredential, challenge: [UInt8], userVerificationRequired: Bool, clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) -> Result<VerifiedAssertion, WebAuthnError> {
-        Result { () throws(WebAuthnError) -> VerifiedAssertion in
-            let publicKey = try CredentialPublicKey(cose: Base64URL.decode(credential.publicKey) ?? [])
-            return try assertionVerifier.verify(
-                clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature,
-                expectedChallenge: challenge, credentialPublicKey: publicKey,
-                storedSignCount: UInt32(clamping: credential.signCount), userVerificationRequired: userVerificationRequired
-            )
+    func checkAssertion(credential: StoredCredential, challenge: [UInt8], userVerificationRequired: Bool, clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) async throws -> Result<VerifiedAssertion, WebAuthnError> {
+        let verifier = assertionVerifier
+        // Off the event loop: RSA, Ed448 and ML-DSA verification can take milliseconds.
+        return try await NIOThreadPool.singleton.runIfActive {
+            Result { () throws(WebAuthnError) -> VerifiedAssertion in
+                let publicKey = try CredentialPublicKey(cose: Base64URL.decode(credential.publicKey) ?? [])
+                return try verifier.verify(
+                    clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature,
+                    expectedChallenge: challenge, credentialPublicKey: publicKey,
+                    storedSignCount: UInt32(clamping: credential.signCount), userVerificationRequired: userVerificationRequired
+                )
+            }
         }
     }
 

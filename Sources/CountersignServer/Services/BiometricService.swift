@@ -1,6 +1,7 @@
 import CountersignAPI
 import CountersignCore
 import Foundation
+import NIOPosix
 import WebAuthn
 
 /// WebAuthn registration of device keys and passkeys, and transaction-bound authentication that
@@ -19,8 +20,8 @@ package struct BiometricService: Sendable {
     let registrationVerifier: RegistrationVerifier
     let assertionVerifier: AssertionVerifier
 
-    /// Algorithms offered at registration, in order of preference (COSE ids).
-    static let offeredAlgorithms = [-7, -8, -35, -36, -257]
+    /// Algorithms offered at registration, in order of preference; registration refuses any other.
+    static let offeredAlgorithms: [COSEAlgorithm] = [.es256, .edDSA, .es384, .es512, .rs256]
 
     /// Creation options with a fresh single-use challenge, once `stepUp` checks out.
     package func registrationOptions(userId: String, stepUp: RegistrationOptionsRequest) async throws -> RegistrationOptionsResponse {
@@ -40,7 +41,7 @@ package struct BiometricService: Sendable {
             challenge: challenge,
             rp: .init(id: configuration.rpId, name: configuration.rpName),
             user: .init(id: user.userHandle, name: user.phone, displayName: user.name),
-            pubKeyCredParams: Self.offeredAlgorithms.map { .init(type: "public-key", alg: $0) },
+            pubKeyCredParams: Self.offeredAlgorithms.map { .init(type: "public-key", alg: $0.rawValue) },
             timeout: Int(configuration.challengeTimeoutMillis),
             attestation: "direct",
             authenticatorSelection: .init(authenticatorAttachment: nil, residentKey: "preferred", userVerification: configuration.userVerification),
@@ -63,11 +64,15 @@ package struct BiometricService: Sendable {
         guard let stored = consumed, let expected = Base64URL.decode(stored.challenge) else {
             throw APIError(.unauthorized, "invalid_challenge", "The challenge is unknown, expired or already used.")
         }
-        let outcome = Result { () throws(WebAuthnError) -> VerifiedRegistration in
-            try registrationVerifier.verify(
-                clientDataJSON: clientData, attestationObject: attestationObject, rawId: rawId,
-                expectedChallenge: expected, userVerificationRequired: stored.userVerification == "required"
-            )
+        let (verifier, userVerificationRequired) = (registrationVerifier, stored.userVerification == "required")
+        // Off the event loop: RSA, Ed448 and X.509 chain checks can take milliseconds.
+        let outcome = try await NIOThreadPool.singleton.runIfActive {
+            Result { () throws(WebAuthnError) -> VerifiedRegistration in
+                try verifier.verify(
+                    clientDataJSON: clientData, attestationObject: attestationObject, rawId: rawId, expectedChallenge: expected,
+                    userVerificationRequired: userVerificationRequired, allowedAlgorithms: Set(Self.offeredAlgorithms)
+                )
+            }
         }
         let verified: VerifiedRegistration
         switch outcome {

@@ -31,7 +31,7 @@ extension TransferService {
         let refusal: WebAuthnError?
         var verified: VerifiedAssertion?
         if let credential, credential.userId == payerId, credential.flaggedAt == nil {
-            switch biometric.checkAssertion(
+            switch try await biometric.checkAssertion(
                 credential: credential, challenge: expected, userVerificationRequired: challenge.userVerification == "required",
                 clientData: assertion.clientData, authenticatorData: assertion.authenticatorData, signature: assertion.signature
             ) {

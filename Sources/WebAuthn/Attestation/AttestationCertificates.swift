@@ -7,15 +7,27 @@ package enum AttestationCertificates {
     /// The AAGUID extension of FIDO attestation certificates (§8.2.1), `id-fido-gen-ce-aaguid`.
     static let aaguidExtension: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 45724, 1, 1, 4]
 
+    /// Most certificates accepted in x5c: leaf, intermediates and root. Android key attestation chains,
+    /// the longest in practice, have four; each one costs a signature check.
+    static let maximumChainLength = 5
+    /// Largest certificate accepted, in bytes. Attestation certificates are 0.5–2 KB.
+    static let maximumCertificateSize = 8192
+
     /// Parses attStmt.x5c: a non-empty array of DER certificates, leaf first.
     static func parse(_ x5c: CBORValue?) throws(WebAuthnError) -> (certificates: [Certificate], der: [[UInt8]]) {
         guard let items = x5c?.arrayValue, !items.isEmpty else {
             throw WebAuthnError(.malformedAttestation, "x5c is missing or empty")
         }
+        guard items.count <= maximumChainLength else {
+            throw WebAuthnError(.malformedAttestation, "x5c holds \(items.count) certificates, at most \(maximumChainLength) accepted")
+        }
         var certificates: [Certificate] = []
         var der: [[UInt8]] = []
         for (index, item) in items.enumerated() {
             guard let bytes = item.bytesValue else { throw WebAuthnError(.malformedAttestation, "x5c[\(index)] is not a byte string") }
+            guard bytes.count <= maximumCertificateSize else {
+                throw WebAuthnError(.malformedAttestation, "x5c[\(index)] is \(bytes.count) bytes, at most \(maximumCertificateSize) accepted")
+            }
             do {
                 certificates.append(try Certificate(derEncoded: bytes))
             } catch {

@@ -1,10 +1,19 @@
 /// A strict, non-trapping CBOR decoder for definite-length items (RFC 8949 §3).
 ///
-/// Every length is checked against the bytes that remain before anything is allocated,
-/// nesting is bounded, and text must be valid UTF-8, so hostile input ends in `malformedCBOR`.
+/// Every length is checked against the bytes that remain before anything is allocated; input size,
+/// nesting, and the entries of each map and array are bounded to what WebAuthn needs, so the work per
+/// byte is constant; text must be valid UTF-8. Hostile input ends in `malformedCBOR`.
 package struct CBORDecoder {
     /// Deepest nesting accepted. COSE keys and attestation objects need 4; 16 leaves room.
     package static let maximumDepth = 16
+    /// Most entries in one map. The largest WebAuthn maps (a TPM attStmt, an RSA COSE_Key) have 6;
+    /// extension outputs a handful more.
+    package static let maximumMapEntries = 64
+    /// Most items in one array. WebAuthn's arrays are x5c chains of a few certificates.
+    package static let maximumArrayItems = 64
+    /// Largest input accepted, in bytes. An ML-DSA-87 registration (2.6 KB key, 4.6 KB signature) with a
+    /// few certificates stays well below it.
+    package static let maximumInputSize = 65_536
 
     private let bytes: [UInt8]
     private var position: Int
@@ -23,6 +32,7 @@ package struct CBORDecoder {
 
     /// Decodes one item starting at `offset`; returns it and the offset just past it.
     package static func decodePrefix(_ bytes: [UInt8], at offset: Int) throws(WebAuthnError) -> (CBORValue, Int) {
+        guard bytes.count <= maximumInputSize else { throw failure("\(bytes.count) bytes, at most \(maximumInputSize) accepted") }
         guard offset >= 0, offset <= bytes.count else { throw failure("offset out of range") }
         var decoder = CBORDecoder(bytes, position: offset)
         let value = try decoder.item(depth: 0)
@@ -78,6 +88,7 @@ package struct CBORDecoder {
             guard let text = String(validating: utf8, as: UTF8.self) else { throw Self.failure("text is not valid UTF-8") }
             return .text(text)
         case 4:
+            guard argument <= UInt64(Self.maximumArrayItems) else { throw Self.failure("array of \(argument) items, at most \(Self.maximumArrayItems) accepted") }
             // Each element takes at least one byte, so a count above what remains is malformed.
             guard argument <= UInt64(bytes.count - position) else { throw Self.failure("array of \(argument) items is truncated") }
             var items: [CBORValue] = []
@@ -85,12 +96,16 @@ package struct CBORDecoder {
             for _ in 0..<argument { items.append(try item(depth: depth + 1)) }
             return .array(items)
         case 5:
+            guard argument <= UInt64(Self.maximumMapEntries) else { throw Self.failure("map of \(argument) entries, at most \(Self.maximumMapEntries) accepted") }
             guard argument <= UInt64(bytes.count - position) / 2 else { throw Self.failure("map of \(argument) entries is truncated") }
             var pairs: [CBORPair] = []
             pairs.reserveCapacity(Int(argument))
+            // RFC 8949 §5.6: keys are compared as data items, so compare their shortest-form encodings
+            // (`01` and `18 01` are the same key); a hash set keeps this linear in the map's size.
+            var keys = Set<[UInt8]>(minimumCapacity: Int(argument))
             for _ in 0..<argument {
                 let key = try item(depth: depth + 1)
-                guard !pairs.contains(where: { $0.key == key }) else { throw Self.failure("duplicate map key") }
+                guard keys.insert(CBOREncoder.encode(key)).inserted else { throw Self.failure("duplicate map key") }
                 pairs.append(CBORPair(key, try item(depth: depth + 1)))
             }
             return .map(pairs)

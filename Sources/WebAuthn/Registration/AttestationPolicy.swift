@@ -1,9 +1,10 @@
-/// What a registration does with attestation statement formats this library cannot verify.
+/// What a registration does with attestation statement formats this library cannot verify: registered
+/// formats it has no verifier for (android-safetynet, compound). `none` (no statement) is always accepted,
+/// unknown formats are always refused, and every format verified here must verify under either policy.
 public enum AttestationPolicy: Sendable {
-    /// Formats that are verified here must verify; known formats that cannot be verified here
-    /// (android-safetynet, compound) are accepted with `attestationVerified == false`.
+    /// Unverifiable formats are accepted with `attestationVerified == false`: an operator's opt-in.
     case verifiedOrUnverifiable
-    /// Only statements that were verified are accepted; unverifiable formats are refused.
+    /// Only statements that were verified (or `none`) are accepted; unverifiable formats are refused. The default.
     case verifiedOnly
 }
 

@@ -7,17 +7,20 @@ public struct RegistrationVerifier: Sendable {
     /// What to do with attestation formats that cannot be verified here.
     public let attestationPolicy: AttestationPolicy
 
-    /// Creates a verifier.
-    public init(relyingParty: RelyingParty, attestationPolicy: AttestationPolicy = .verifiedOrUnverifiable) {
+    /// Creates a verifier. By default only attestation statements that verify (or `none`) are accepted.
+    public init(relyingParty: RelyingParty, attestationPolicy: AttestationPolicy = .verifiedOnly) {
         self.relyingParty = relyingParty
         self.attestationPolicy = attestationPolicy
     }
 
     /// WebAuthn §7.1 in full, except trust in attestation roots (§7.1 steps 23–24) and the caller's own
-    /// checks that the credential ID is new and the algorithm was offered. Throws `WebAuthnError` otherwise.
+    /// check that the credential ID is new. Throws `WebAuthnError` otherwise.
+    ///
+    /// `allowedAlgorithms` are the algorithms offered in the creation options' `pubKeyCredParams`; a
+    /// credential with any other algorithm is refused with `unexpectedAlgorithm` (§7.1 step 20).
     public func verify(
         clientDataJSON: [UInt8], attestationObject: [UInt8], rawId: [UInt8],
-        expectedChallenge: [UInt8], userVerificationRequired: Bool
+        expectedChallenge: [UInt8], userVerificationRequired: Bool, allowedAlgorithms: Set<COSEAlgorithm>
     ) throws(WebAuthnError) -> VerifiedRegistration {
         // §7.1 steps 5–10: clientDataJSON, type, challenge, origin, topOrigin.
         let clientData = try CollectedClientData(json: clientDataJSON)
@@ -43,6 +46,10 @@ public struct RegistrationVerifier: Sendable {
         }
         // §7.1 step 19: the credential key must use an algorithm we can verify.
         let credentialKey = try CredentialPublicKey(coseKey: attested.publicKey)
+        // §7.1 step 20: …and one the relying party offered in pubKeyCredParams.
+        guard allowedAlgorithms.contains(credentialKey.algorithm) else {
+            throw WebAuthnError(.unexpectedAlgorithm, "credential algorithm \(credentialKey.algorithm) was not offered in pubKeyCredParams")
+        }
 
         // §7.1 steps 21–22: verify the attestation statement for its format.
         let statement = AttestationInput(

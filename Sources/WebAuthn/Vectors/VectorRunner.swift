@@ -43,7 +43,8 @@ public enum VectorRunner {
             attestationObject: try decode(response.attestationObject, "attestationObject"),
             rawId: try decode(vector.response.rawId, "rawId"),
             expectedChallenge: try decode(vector.challenge, "challenge"),
-            userVerificationRequired: vector.userVerificationRequired)
+            // The vectors carry no pubKeyCredParams: every algorithm the verifier supports counts as offered.
+            userVerificationRequired: vector.userVerificationRequired, allowedAlgorithms: Set(COSEAlgorithm.allCases))
         if let format = vector.attestationFormat, format != verified.attestationFormat {
             return "attestation format \(verified.attestationFormat), expected \(format)"
         }

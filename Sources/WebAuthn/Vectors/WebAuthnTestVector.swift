@@ -1,4 +1,4 @@
-/// One relying-party test vector file (shared/vectors/webauthn/README.md): a registration and/or an
+/// One relying-party test vector file (Tests/Fixtures/webauthn/README.md): a registration and/or an
 /// authentication, each with the verdict a conforming verifier must reach. Binary fields stay base64url text.
 public struct WebAuthnTestVector: Decodable, Sendable {
     /// The vector's name, e.g. `w3c/none-ES256`.
