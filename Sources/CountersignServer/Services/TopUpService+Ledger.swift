@@ -18,7 +18,7 @@ extension TopUpService {
         do {
             return try await database.transaction { sql in
                 if case .token(let claims) = authorization {
-                    guard try await consumedTokens.consume(jti: claims.jti, userId: userId, expiresAt: claims.exp * 1000, now: now, on: sql) else {
+                    guard try await consumedTokens.consume(jti: claims.jti, userId: userId, expiresAt: claims.exp.multipliedReportingOverflow(by: 1000).overflow ? .max : claims.exp * 1000, now: now, on: sql) else {
                         throw APIError(.unauthorized, "token_replayed", "This verification token has already been used.")
                     }
                 }

@@ -51,7 +51,8 @@ package struct VerificationTokens: Sendable {
         guard token.utf8.count < 4096, let claims = try? await keys.verify(token, as: VerificationClaims.self) else {
             throw APIError(.unauthorized, "invalid_token", "The verification token is not valid.")
         }
-        guard claims.exp * 1000 > now else {
+        // Compared in seconds: no multiplication of a value that came in with the request.
+        guard claims.exp > now / 1000 else {
             throw APIError(.unauthorized, "token_expired", "The verification token has expired; authorize again.")
         }
         return claims
