@@ -63,9 +63,6 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("buy-now-minutes"), help: "How long a buy-now waits for its payment before it expires and frees the product (default 30).")
     var buyNowMinutes: Int64?
 
-    @Option(name: .customLong("phone-region"), help: "How numbers without a country code are read: NG (default), NL or BE (env COUNTERSIGN_PHONE_REGION).")
-    var phoneRegion: String?
-
     @Option(name: .customLong("rate-limit"), help: "Change one rate limit, repeatable: NAME=COUNT/SECONDS, NAME one of \(RateLimits.Bucket.allCases.map(\.rawValue).joined(separator: ", ")) (see the README for the defaults).")
     var rateLimits: [String] = []
 
@@ -134,12 +131,6 @@ struct Serve: AsyncParsableCommand {
         if let quoteSeconds {
             guard (30...3_600).contains(quoteSeconds) else { throw ValidationError("--quote-seconds must be between 30 and 3600") }
             configuration.quoteSeconds = quoteSeconds
-        }
-        if let code = phoneRegion ?? environment["COUNTERSIGN_PHONE_REGION"] {
-            guard let region = PhoneRegion(code: code) else {
-                throw ValidationError("--phone-region must be one of \(PhoneRegion.known.map(\.code).joined(separator: ", "))")
-            }
-            configuration.phoneRegion = region
         }
         for setting in rateLimits {
             do {
