@@ -12,6 +12,8 @@ package struct UserController {
     let idempotency: any IdempotencyRepository
     let database: any Database
     let clock: WallClock
+    /// This process: the owner its claims record.
+    let instance: ServerInstance
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("topup", use: topUp)
@@ -34,13 +36,11 @@ package struct UserController {
         guard (1...255).contains(key.utf8.count) else {
             throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.")
         }
-        // "Same body" means the same request, whatever the key order or white space of its JSON.
-        let canonical = try Self.canonicalEncoder.encode(body)
-        let hash = Base64URL.encode(Array(SHA256.hash(data: canonical)))
-        let (idempotency, now) = (self.idempotency, clock.nowMillis())
+        let hash = try Self.requestHash(body)
+        let (idempotency, now, owner) = (self.idempotency, clock.nowMillis(), instance.id)
         let staleBefore = now - Self.abandonedClaimMillis
         let claim = try await database.transaction { sql in
-            try await idempotency.claim(userId: userId, key: key, requestHash: hash, now: now, staleBefore: staleBefore, on: sql)
+            try await idempotency.claim(userId: userId, key: key, requestHash: hash, owner: owner, now: now, staleBefore: staleBefore, on: sql)
         }
         let claimId: String
         switch claim {
@@ -66,6 +66,7 @@ package struct UserController {
     }
 
     /// A claim this old that never moved money belonged to a request that died; a retry takes it over.
+    /// (A claim whose process is gone is taken over at once; this is for claims that name no owner.)
     static let abandonedClaimMillis: Int64 = 5 * 60 * 1000
 
     /// `GET /user/wallet` → `{balance, cashback, currency}`.
@@ -82,6 +83,12 @@ package struct UserController {
             limit = parsed
         }
         return try await wallets.transactions(userId: try context.requireUser(), cursor: query["cursor"].map(String.init), limit: limit)
+    }
+
+    /// What an idempotency key is bound to. "Same body" means the same request, whatever the key
+    /// order or white space of its JSON.
+    static func requestHash(_ body: TopUpRequest) throws -> String {
+        Base64URL.encode(Array(SHA256.hash(data: try canonicalEncoder.encode(body))))
     }
 
     private static let canonicalEncoder: JSONEncoder = {
