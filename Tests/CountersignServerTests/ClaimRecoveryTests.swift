@@ -63,8 +63,11 @@ struct ClaimRecoveryTests {
             _ = try await server.services.wallets.fund(phone: user.phone, amount: 10_000, reference: nil)
             let database = server.database
             let now = server.clock.wallClock.nowMillis()
-            let body = TopUpRequest(amount: 500, productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: nil, useCashback: nil, verificationToken: nil, pin: user.pin)
-            let hash = try UserController.requestHash(body)
+            // The hash the server binds this request's keys to, from a first request with it.
+            #expect(try await server.topUp(user, pin: user.pin, idempotencyKey: "probe").status == 200)
+            let hash = try #require(try await database.read { sql in
+                try await sql.first("SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = 'probe'", [.text(user.userId)])
+            }).string("request_hash")
             let peer = ServerInstance(id: "inst-peer", pid: Int64(getppid()), pidNamespace: ServerInstance.currentPIDNamespace)
             try await database.transaction { sql in
                 try await ServerInstanceSQLRepository().renew(
@@ -85,23 +88,27 @@ struct ClaimRecoveryTests {
             let taken = try await server.topUp(user, pin: user.pin, idempotencyKey: "dead-key")
             #expect(taken.status == 200, "\(taken.text)")
             #expect(taken.headers.first(name: "Idempotent-Replayed") == nil)
-            #expect(try await server.wallet(user).balance == 9_500)
+            #expect(try await server.wallet(user).balance == 9_000)
 
             // A request of a dead process that had debited the wallet: never taken over, and the
             // sweeper settles it at once (no two-minute wait), after which the retry replays.
             let linkedClaim = try await claim("linked-key", owner: "inst-gone")
-            let intent = try server.services.topUps.validate(body)
+            let intent = PaymentIntent(amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn")
             _ = try await server.services.topUps.debit(
                 userId: user.userId, intent: intent, useCashback: false, authorization: .pin,
                 idempotency: IdempotencyTicket(key: "linked-key", claimId: linkedClaim)
             )
-            #expect(try await server.wallet(user).balance == 9_000)
+            #expect(try await server.wallet(user).balance == 8_500)
             #expect(try await server.topUp(user, pin: user.pin, idempotencyKey: "linked-key").status == 409)
+            let owner = try await database.read { sql in
+                try await sql.first("SELECT claim_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = 'linked-key'", [.text(user.userId)])?.string("claim_id")
+            }
+            #expect(owner == linkedClaim, "the retry did not take the linked claim over")
             #expect(await server.services.pendingTopUpSweeper.sweep() == 1)
             let replay = try await server.topUp(user, pin: user.pin, idempotencyKey: "linked-key")
             #expect(replay.status == 200, "\(replay.text)")
             #expect(replay.headers.first(name: "Idempotent-Replayed") == "true")
-            #expect(try await server.wallet(user).balance == 9_000, "charged once")
+            #expect(try await server.wallet(user).balance == 8_500, "charged once")
             try await LedgerAudit.check(database)
         }
     }

@@ -36,9 +36,12 @@ package struct UserController {
         guard (1...255).contains(key.utf8.count) else {
             throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.")
         }
-        let hash = try Self.requestHash(body)
-        let (idempotency, now, owner) = (self.idempotency, clock.nowMillis(), instance.id)
+        // "Same body" means the same request, whatever the key order or white space of its JSON.
+        let canonical = try Self.canonicalEncoder.encode(body)
+        let hash = Base64URL.encode(Array(SHA256.hash(data: canonical)))
+        let (idempotency, now) = (self.idempotency, clock.nowMillis())
         let staleBefore = now - Self.abandonedClaimMillis
+        let owner = instance.id
         let claim = try await database.transaction { sql in
             try await idempotency.claim(userId: userId, key: key, requestHash: hash, owner: owner, now: now, staleBefore: staleBefore, on: sql)
         }
@@ -83,12 +86,6 @@ package struct UserController {
             limit = parsed
         }
         return try await wallets.transactions(userId: try context.requireUser(), cursor: query["cursor"].map(String.init), limit: limit)
-    }
-
-    /// What an idempotency key is bound to. "Same body" means the same request, whatever the key
-    /// order or white space of its JSON.
-    static func requestHash(_ body: TopUpRequest) throws -> String {
-        Base64URL.encode(Array(SHA256.hash(data: try canonicalEncoder.encode(body))))
     }
 
     private static let canonicalEncoder: JSONEncoder = {
