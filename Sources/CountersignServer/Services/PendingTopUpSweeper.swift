@@ -13,7 +13,7 @@ package struct PendingTopUpSweeper: Service {
     /// Opens when this instance is registered (and dead ones retired), after migrations.
     let ready: StoreReadiness
     /// Top-ups older than this are touched whoever debited them; younger ones only when the
-    /// process that debited them is gone (see `WalletTransactionRepository.pending`).
+    /// process that debited them is known to be gone (see `WalletTransactionRepository.pending`).
     let minimumAgeMillis: Int64
     let interval: Duration
 
@@ -33,11 +33,10 @@ package struct PendingTopUpSweeper: Service {
     /// One pass; returns how many top-ups it settled.
     @discardableResult
     package func sweep() async -> Int {
-        let (transactions, now, id) = (topUps.transactions, topUps.clock.nowMillis(), instance.id)
-        let cutoff = now - minimumAgeMillis
+        let (transactions, cutoff, id) = (topUps.transactions, topUps.clock.nowMillis() - minimumAgeMillis, instance.id)
         let pending: [WalletTransaction]
         do {
-            pending = try await topUps.database.read { sql in try await transactions.pending(olderThan: cutoff, orOrphanedAt: now, except: id, on: sql) }
+            pending = try await topUps.database.read { sql in try await transactions.pending(olderThan: cutoff, orOrphanedExcept: id, on: sql) }
         } catch {
             topUps.logger.error("pending top-up sweep failed", metadata: ["error": "\(error)"])
             return 0

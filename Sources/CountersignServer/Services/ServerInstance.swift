@@ -39,6 +39,10 @@ package struct ServerInstance: Sendable, Equatable {
         #endif
     }()
 
+    /// A process that has not renewed its lease for this long is gone: ten minutes is far beyond any
+    /// stall, and beyond the sweeper's own two-minute rule for pending top-ups.
+    package static let retireLapsedAfterMillis: Int64 = 10 * 60 * 1000
+
     /// Whether a process with this pid exists (in this PID namespace). A recycled pid reads as
     /// running, which only means falling back to the lease.
     package static func isRunning(pid: Int64) -> Bool {
@@ -47,12 +51,14 @@ package struct ServerInstance: Sendable, Equatable {
     }
 
     /// The instances among `others` that cannot be running when this one starts: on embedded SQLite
-    /// every other one (one serving process per file); on PostgreSQL those whose lease lapsed and
-    /// those in this PID namespace whose process is gone (or whose pid is now this process's).
+    /// every other one (one serving process per file); on PostgreSQL those in this PID namespace
+    /// whose process is gone (or whose pid is now this process's), and those whose lease lapsed over
+    /// `Self.retireLapsedAfterMillis` ago. (A lease lapsed more recently already frees its unlinked
+    /// claims; retiring also lets the sweeper settle its debits, which needs certainty.)
     package func deadAtStartUp(_ others: [ServerInstanceRecord], engine: DatabaseEngine, now: Int64) -> [String] {
         others.filter { other in
             guard other.id != id else { return false }
-            if engine == .sqlite || other.leaseExpiresAt <= now { return true }
+            if engine == .sqlite || other.leaseExpiresAt <= now - Self.retireLapsedAfterMillis { return true }
             guard let namespace = other.pidNamespace, namespace == pidNamespace else { return false }
             return other.pid == pid || !Self.isRunning(pid: other.pid)
         }.map(\.id)
