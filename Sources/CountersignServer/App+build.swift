@@ -40,12 +40,17 @@ package enum CountersignApp {
         var app = Application(
             router: makeRouter(services),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "countersign"),
-            services: [database, services.pendingTopUpSweeper, services.transferProcessor, services.transferChangeListener, services.pendingOrderSweeper],
+            services: [
+                database, services.instanceLease, services.pendingTopUpSweeper, services.transferProcessor, services.transferChangeListener,
+                services.pendingOrderSweeper,
+            ],
             onServerRunning: onServerRunning,
             logger: logger
         )
         app.beforeServerStarts {
             try await services.prepareStore()
+            // Before traffic: a retry of a request the last process died in must find its claim free.
+            try await services.instanceLease.start()
         }
         return app
     }
@@ -62,7 +67,7 @@ package enum CountersignApp {
         UserController(
             throttle: services.throttle,
             topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
-            database: services.database, clock: services.clock
+            database: services.database, clock: services.clock, instance: services.instance
         ).addRoutes(to: router.group("user").add(middleware: sessions))
         TransferController(transfers: services.transfers, accounts: services.accounts, throttle: services.throttle).addRoutes(to: router.group("transfers").add(middleware: sessions))
         PaymentWebhookController(

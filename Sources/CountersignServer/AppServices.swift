@@ -22,11 +22,20 @@ package struct AppServices: Sendable {
     package let throttle: RequestThrottle
     /// Opens when `prepareStore()` has migrated the schema.
     package let storeReadiness = StoreReadiness()
+    /// This process, as its idempotency claims name it.
+    package let instance = ServerInstance.current()
+    /// Opens when `instanceLease.start()` has registered this process.
+    package let instanceRegistered = StoreReadiness()
     let logger: Logger
 
     /// The background settlement of top-ups a stopped process left pending.
     package var pendingTopUpSweeper: PendingTopUpSweeper {
-        PendingTopUpSweeper(topUps: topUps, minimumAgeMillis: 120_000, interval: .seconds(60))
+        PendingTopUpSweeper(topUps: topUps, instance: instance, ready: instanceRegistered, minimumAgeMillis: 120_000, interval: .seconds(60))
+    }
+
+    /// This process's lease in `server_instances`, which keeps its idempotency claims its own.
+    package var instanceLease: InstanceLease {
+        InstanceLease(instance: instance, database: database, instances: ServerInstanceSQLRepository(), clock: clock, registered: instanceRegistered, logger: logger)
     }
 
     /// The background worker that moves transfers on.

@@ -116,7 +116,7 @@ struct RepositoryContractTests {
             let repository = IdempotencySQLRepository()
             func claim(_ key: String, _ hash: String, at now: Int64 = Self.now) async throws -> IdempotencyClaim {
                 try await database.transaction { sql in
-                    try await repository.claim(userId: "u3", key: key, requestHash: hash, now: now, staleBefore: now - 300_000, on: sql)
+                    try await repository.claim(userId: "u3", key: key, requestHash: hash, owner: "inst-test", now: now, staleBefore: now - 300_000, on: sql)
                 }
             }
             func claimId(_ claim: IdempotencyClaim) throws -> String {

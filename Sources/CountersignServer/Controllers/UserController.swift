@@ -14,6 +14,8 @@ package struct UserController {
     let idempotency: any IdempotencyRepository
     let database: any Database
     let clock: WallClock
+    /// This process: the owner its claims record.
+    let instance: ServerInstance
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("topup", use: topUp)
@@ -40,8 +42,9 @@ package struct UserController {
         let hash = Self.requestHash(intent: intent, useCashback: body.useCashback ?? false)
         let (idempotency, now) = (self.idempotency, clock.nowMillis())
         let staleBefore = now - Self.abandonedClaimMillis
+        let owner = instance.id
         let claim = try await database.transaction { sql in
-            try await idempotency.claim(userId: userId, key: key, requestHash: hash, now: now, staleBefore: staleBefore, on: sql)
+            try await idempotency.claim(userId: userId, key: key, requestHash: hash, owner: owner, now: now, staleBefore: staleBefore, on: sql)
         }
         let claimId: String
         switch claim {
@@ -67,6 +70,7 @@ package struct UserController {
     }
 
     /// A claim this old that never moved money belonged to a request that died; a retry takes it over.
+    /// (A claim whose process is gone is taken over at once; this is for claims that name no owner.)
     static let abandonedClaimMillis: Int64 = 5 * 60 * 1000
 
     /// `GET /user/wallet` → `{balance, cashback, currency}`.

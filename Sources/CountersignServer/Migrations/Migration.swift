@@ -14,7 +14,7 @@ package enum Migrator {
     package static let all: [Migration] = [
         Migration0001Core.migration, Migration0002Transfers.migration, Migration0003Marketplace.migration,
         Migration0004Orders.migration, Migration0005SimulatedProvider.migration, Migration0006StripeCustomers.migration,
-        Migration0007BidExpiry.migration, Migration0008Hardening.migration,
+        Migration0007BidExpiry.migration, Migration0008Hardening.migration, Migration0009ClaimOwners.migration,
     ]
 
     /// Brings `database` up to date and returns the versions it applied.

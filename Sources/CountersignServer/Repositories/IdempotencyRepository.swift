@@ -15,12 +15,15 @@ package enum IdempotencyClaim: Sendable, Equatable {
 ///
 /// A key's life: claimed (in flight) → linked to the wallet transaction its request debited, in the
 /// debit's own database transaction → completed with the response in the settlement's transaction.
-/// A request that dies before the debit leaves an unlinked claim, which a retry may take over once it
-/// is `staleAfter` old; one that dies after it leaves a linked claim, which the pending top-up sweeper
-/// completes when it settles the money. Either way no key is stuck and no request is charged twice.
+/// A request that dies before the debit leaves an unlinked claim, which a retry takes over as soon as
+/// the claim's owner (a `server_instances` row) has no live lease, or once it is `staleBefore` old;
+/// one that dies after it leaves a linked claim, which the pending top-up sweeper completes when it
+/// settles the money. Either way no key is stuck and no request is charged twice.
 package protocol IdempotencyRepository: Sendable {
-    /// Claims the key, or says why not. An unlinked claim created before `staleBefore` is taken over.
-    func claim(userId: String, key: String, requestHash: String, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> IdempotencyClaim
+    /// Claims the key for the request running in instance `owner`, or says why not. An unlinked claim
+    /// is taken over if its owner is another instance without a live lease at `now`, or if it was
+    /// created before `staleBefore` (claims made before owners were recorded).
+    func claim(userId: String, key: String, requestHash: String, owner: String, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> IdempotencyClaim
     /// Links the claim to the wallet transaction it debited; false if the claim was taken over.
     func link(userId: String, key: String, claimId: String, transactionId: String, on sql: any SQLExecutor) async throws -> Bool
     /// Stores the final response for replays.
@@ -34,15 +37,15 @@ package protocol IdempotencyRepository: Sendable {
 package struct IdempotencySQLRepository: IdempotencyRepository {
     package init() {}
 
-    package func claim(userId: String, key: String, requestHash: String, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> IdempotencyClaim {
+    package func claim(userId: String, key: String, requestHash: String, owner: String, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> IdempotencyClaim {
         let claimId = Identifier.make("clm")
         let inserted = try await sql.query(
             """
-            INSERT INTO idempotency_keys (user_id, idempotency_key, request_hash, claim_id, state, created_at)
-            VALUES ($1, $2, $3, $4, 'in_flight', $5)
+            INSERT INTO idempotency_keys (user_id, idempotency_key, request_hash, claim_id, state, created_at, owner_instance)
+            VALUES ($1, $2, $3, $4, 'in_flight', $5, $6)
             ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING state
             """,
-            [.text(userId), .text(key), .text(requestHash), .text(claimId), .integer(now)]
+            [.text(userId), .text(key), .text(requestHash), .text(claimId), .integer(now), .text(owner)]
         )
         if !inserted.isEmpty { return .claimed(claimId: claimId) }
         guard let row = try await sql.first(
@@ -56,14 +59,18 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
         if try row.string("state") == "done", let status = try row.optionalInt("response_status"), let body = try row.optionalString("response_body") {
             return .replay(status: Int(status), body: body)
         }
-        // An old claim that never moved money belonged to a request that died: take it over.
+        // A claim that never moved money and whose process is gone (no live lease; our own process
+        // is alive by definition) belonged to a request that died: take it over. So does one old
+        // enough, for claims that name no owner. A claim linked to a debit is never taken over.
         let takenOver = try await sql.query(
             """
-            UPDATE idempotency_keys SET claim_id = $3, created_at = $4
-            WHERE user_id = $1 AND idempotency_key = $2 AND state = 'in_flight' AND transaction_id IS NULL AND created_at < $5
+            UPDATE idempotency_keys SET claim_id = $3, created_at = $4, owner_instance = $6
+            WHERE user_id = $1 AND idempotency_key = $2 AND state = 'in_flight' AND transaction_id IS NULL
+              AND (created_at < $5 OR (owner_instance IS NOT NULL AND owner_instance <> $6 AND NOT EXISTS (
+                SELECT 1 FROM server_instances i WHERE i.id = idempotency_keys.owner_instance AND i.lease_expires_at > $4)))
             RETURNING claim_id
             """,
-            [.text(userId), .text(key), .text(claimId), .integer(now), .integer(staleBefore)]
+            [.text(userId), .text(key), .text(claimId), .integer(now), .integer(staleBefore), .text(owner)]
         )
         return takenOver.isEmpty ? .inFlight : .claimed(claimId: claimId)
     }

@@ -29,8 +29,12 @@ package protocol WalletTransactionRepository: Sendable {
     func find(type: String, externalReference: String, on sql: any SQLExecutor) async throws -> WalletTransaction?
     /// A page of the user's transactions older than `before` (created_at, id), newest first.
     func list(userId: String, before: (Int64, String)?, limit: Int, on sql: any SQLExecutor) async throws -> [WalletTransaction]
-    /// Pending transactions created before `olderThan`, for recovery after a crash.
-    func pending(olderThan: Int64, on sql: any SQLExecutor) async throws -> [WalletTransaction]
+    /// Pending transactions for recovery after a crash: those created before `olderThan`, and younger
+    /// ones whose idempotency claim belongs to an instance other than `except` that is known to be gone
+    /// (retired at a start-up, or stopped): the request that debited them died with its process. A
+    /// lapsed lease alone is not enough here, since settling races the supplier call of a process
+    /// that may only be stalled.
+    func pending(olderThan: Int64, orOrphanedExcept instance: String, on sql: any SQLExecutor) async throws -> [WalletTransaction]
 }
 
 /// `WalletTransactionRepository` in shared SQL.
@@ -88,10 +92,17 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         ).map(Self.transaction(from:))
     }
 
-    package func pending(olderThan: Int64, on sql: any SQLExecutor) async throws -> [WalletTransaction] {
+    package func pending(olderThan: Int64, orOrphanedExcept instance: String, on sql: any SQLExecutor) async throws -> [WalletTransaction] {
         try await sql.query(
-            "SELECT * FROM wallet_transactions WHERE status = 'pending' AND created_at < $1 ORDER BY created_at",
-            [.integer(olderThan)]
+            """
+            SELECT * FROM wallet_transactions w WHERE w.status = 'pending' AND (w.created_at < $1 OR EXISTS (
+                SELECT 1 FROM idempotency_keys k
+                WHERE k.user_id = w.user_id AND k.idempotency_key = w.idempotency_key AND k.transaction_id = w.id
+                  AND k.owner_instance IS NOT NULL AND k.owner_instance <> $2
+                  AND NOT EXISTS (SELECT 1 FROM server_instances i WHERE i.id = k.owner_instance)))
+            ORDER BY w.created_at
+            """,
+            [.integer(olderThan), .text(instance)]
         ).map(Self.transaction(from:))
     }
 

@@ -8,30 +8,35 @@ import ServiceLifecycle
 /// processes sweeping the same database settle each top-up once.
 package struct PendingTopUpSweeper: Service {
     let topUps: TopUpService
-    /// Only top-ups older than this are touched: younger ones may still be in a live request.
+    /// This process: its own requests' top-ups are never orphans.
+    let instance: ServerInstance
+    /// Opens when this instance is registered (and dead ones retired), after migrations.
+    let ready: StoreReadiness
+    /// Top-ups older than this are touched whoever debited them; younger ones only when the
+    /// process that debited them is known to be gone (see `WalletTransactionRepository.pending`).
     let minimumAgeMillis: Int64
     let interval: Duration
 
-    /// Sweeps every `interval` (the first after one interval, when migrations have run) until
+    /// Sweeps at once when the instance is registered, so that what a crashed process left behind
+    /// (and its retries) is settled within moments of a restart, then every `interval` until
     /// graceful shutdown.
     package func run() async throws {
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-            } catch {
-                return
+        try? await cancelWhenGracefulShutdown {
+            await ready.wait()
+            while !Task.isCancelled {
+                await sweep()
+                try await Task.sleep(for: interval)
             }
-            await sweep()
         }
     }
 
     /// One pass; returns how many top-ups it settled.
     @discardableResult
     package func sweep() async -> Int {
-        let (transactions, cutoff) = (topUps.transactions, topUps.clock.nowMillis() - minimumAgeMillis)
+        let (transactions, cutoff, id) = (topUps.transactions, topUps.clock.nowMillis() - minimumAgeMillis, instance.id)
         let pending: [WalletTransaction]
         do {
-            pending = try await topUps.database.read { sql in try await transactions.pending(olderThan: cutoff, on: sql) }
+            pending = try await topUps.database.read { sql in try await transactions.pending(olderThan: cutoff, orOrphanedExcept: id, on: sql) }
         } catch {
             topUps.logger.error("pending top-up sweep failed", metadata: ["error": "\(error)"])
             return 0
