@@ -85,6 +85,29 @@ struct PinLockoutTests {
         }
     }
 
+    @Test("checks a dead process left without a verdict stop counting after 10 s, so the PIN is not busy for good", arguments: TestEngines.all)
+    func staleChecks(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.signup()
+            // What a SIGKILL during five PIN checks leaves behind: five reservations, no verdicts.
+            let now = server.clock.wallClock.nowMillis()
+            try await server.database.transaction { sql in
+                try await sql.execute(
+                    "UPDATE users SET pin_checks_in_flight = 5, pin_checks_started_at = $2 WHERE id = $1", [.text(user.userId), .integer(now)]
+                )
+            }
+            let busy = try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin))
+            #expect(busy.status == 429 && busy.errorCode == "pin_checks_busy" && busy.headers.first(name: "Retry-After") == "1")
+            server.clock.advance(seconds: 11)
+            #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status == 200)
+            // Judged failures are not forgotten that way: they count until a correct PIN.
+            for _ in 0..<4 { #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status == 401) }
+            server.clock.advance(seconds: 60)
+            #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status == 401)
+            #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status == 423)
+        }
+    }
+
     @Test("a correct PIN clears the count", arguments: TestEngines.all)
     func correctPINClears(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in

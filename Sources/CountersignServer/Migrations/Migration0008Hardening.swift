@@ -5,6 +5,8 @@ enum Migration0008Hardening {
     static let migration = Migration(version: 8, name: "hardening", statements: [
         "ALTER TABLE users ADD COLUMN failed_pin_attempts BIGINT NOT NULL DEFAULT 0",
         "ALTER TABLE users ADD COLUMN pin_locked_until BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE users ADD COLUMN pin_checks_in_flight BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE users ADD COLUMN pin_checks_started_at BIGINT NOT NULL DEFAULT 0",
         "ALTER TABLE sessions ADD COLUMN last_seen_at BIGINT NOT NULL DEFAULT 0",
         "UPDATE sessions SET last_seen_at = created_at",
         "CREATE INDEX sessions_user ON sessions (user_id)",

@@ -20,15 +20,13 @@ package protocol UserRepository: Sendable {
     /// resets and payment authorization locks until `lockUntil`. Returns the lock end if it locked.
     func recordPaymentFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64?
     func resetPaymentFailures(userId: String, on sql: any SQLExecutor) async throws
-    /// Counts one more PIN attempt before it is judged, in one statement so concurrent attempts
-    /// cannot overtake the count: refused while the PIN is locked, or while `threshold` attempts
-    /// are counted already (failed, or still being judged). A lapsed lock starts the count again.
-    func reservePinAttempt(userId: String, threshold: Int64, now: Int64, on sql: any SQLExecutor) async throws -> PinReservation
-    /// A reserved attempt was wrong: if `threshold` attempts are counted, the PIN locks until
-    /// `lockUntil` (returned when this call locked it).
-    func recordPinFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64?
-    /// A correct PIN: the count and any lock are cleared.
-    func resetPinFailures(userId: String, on sql: any SQLExecutor) async throws
+    /// Counts one more PIN check before it is judged, in one statement so concurrent checks cannot
+    /// overtake the count: refused while the PIN is locked, or while `threshold` checks are counted
+    /// already (failed, or still being judged since `staleBefore`). A lapsed lock starts a new count.
+    func reservePinAttempt(userId: String, threshold: Int64, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> PinReservation
+    /// A reserved check's verdict: a correct PIN clears the count; a wrong one adds to it and, at
+    /// `threshold` failures, locks the PIN until `lockUntil`. Returns the lock's end if it is locked.
+    func recordPinVerdict(userId: String, correct: Bool, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64?
 }
 
 /// `UserRepository` in SQL shared by SQLite and PostgreSQL.
@@ -63,40 +61,47 @@ package struct UserSQLRepository: UserRepository {
         try await sql.execute("UPDATE users SET failed_payment_auths = 0 WHERE id = $1 AND failed_payment_auths <> 0", [.text(userId)])
     }
 
-    package func reservePinAttempt(userId: String, threshold: Int64, now: Int64, on sql: any SQLExecutor) async throws -> PinReservation {
-        // A lapsed lock starts a new count; otherwise at most `threshold` attempts may be counted
-        // (judged wrong, or still being judged) before a correct PIN clears them.
+    package func reservePinAttempt(userId: String, threshold: Int64, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> PinReservation {
+        // SET and WHERE read the row as it was. A lapsed lock starts a new count; checks begun
+        // before `staleBefore` belonged to a process that died (or a task that was torn down)
+        // before its verdict, and no longer count.
+        let failures = "CASE WHEN pin_locked_until <> 0 THEN 0 ELSE failed_pin_attempts END"
+        let inFlight = "CASE WHEN pin_checks_started_at < $4 THEN 0 ELSE pin_checks_in_flight END"
         let reserved = try await sql.first(
             """
             UPDATE users SET
-                failed_pin_attempts = CASE WHEN pin_locked_until <> 0 THEN 1 ELSE failed_pin_attempts + 1 END,
-                pin_locked_until = 0
-            WHERE id = $1 AND pin_locked_until <= $3 AND (pin_locked_until <> 0 OR failed_pin_attempts < $2)
-            RETURNING failed_pin_attempts
+                failed_pin_attempts = \(failures), pin_locked_until = 0,
+                pin_checks_in_flight = \(inFlight) + 1, pin_checks_started_at = $3
+            WHERE id = $1 AND pin_locked_until <= $3 AND \(failures) + \(inFlight) < $2
+            RETURNING pin_checks_in_flight
             """,
-            [.text(userId), .integer(threshold), .integer(now)]
+            [.text(userId), .integer(threshold), .integer(now), .integer(staleBefore)]
         )
         if reserved != nil { return .reserved }
         let lockedUntil = try await sql.first("SELECT pin_locked_until FROM users WHERE id = $1", [.text(userId)])?.int("pin_locked_until") ?? 0
         return lockedUntil > now ? .locked(until: lockedUntil) : .busy
     }
 
-    package func recordPinFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64? {
+    package func recordPinVerdict(userId: String, correct: Bool, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64? {
+        let remaining = "CASE WHEN pin_checks_in_flight > 0 THEN pin_checks_in_flight - 1 ELSE 0 END"
+        if correct {
+            try await sql.execute(
+                "UPDATE users SET failed_pin_attempts = 0, pin_locked_until = 0, pin_checks_in_flight = \(remaining) WHERE id = $1",
+                [.text(userId)]
+            )
+            return nil
+        }
         let row = try await sql.first(
             """
-            UPDATE users SET pin_locked_until = $3
-            WHERE id = $1 AND failed_pin_attempts >= $2 AND pin_locked_until = 0 RETURNING pin_locked_until
+            UPDATE users SET
+                failed_pin_attempts = failed_pin_attempts + 1, pin_checks_in_flight = \(remaining),
+                pin_locked_until = CASE WHEN failed_pin_attempts + 1 >= $2 AND pin_locked_until = 0 THEN $3 ELSE pin_locked_until END
+            WHERE id = $1 RETURNING pin_locked_until
             """,
             [.text(userId), .integer(threshold), .integer(lockUntil)]
         )
-        return try row?.int("pin_locked_until")
-    }
-
-    package func resetPinFailures(userId: String, on sql: any SQLExecutor) async throws {
-        try await sql.execute(
-            "UPDATE users SET failed_pin_attempts = 0, pin_locked_until = 0 WHERE id = $1 AND (failed_pin_attempts <> 0 OR pin_locked_until <> 0)",
-            [.text(userId)]
-        )
+        let lockedUntil = try row?.int("pin_locked_until") ?? 0
+        return lockedUntil == 0 ? nil : lockedUntil
     }
 
     /// One statement, so concurrent failures cannot both read the old count (no lost increments).

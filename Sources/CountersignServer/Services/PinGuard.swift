@@ -22,27 +22,33 @@ package struct PinGuard: Sendable {
     }
 
     /// Reserves an attempt and judges `pin` against `user`'s hash. Throws `PinLocked` while the PIN
-    /// is locked, and `PinChecksBusy` while `threshold` attempts are still being judged; neither hashes.
+    /// is locked, and `PinChecksBusy` while `threshold` attempts are counted and some still being
+    /// judged; neither hashes.
     package func check(_ pin: String, user: User) async throws -> Verdict {
         let (users, now, threshold) = (self.users, clock.nowMillis(), self.threshold)
+        let staleBefore = now - Self.staleCheckMillis
         let reservation = try await database.transaction { sql in
-            try await users.reservePinAttempt(userId: user.id, threshold: threshold, now: now, on: sql)
+            try await users.reservePinAttempt(userId: user.id, threshold: threshold, now: now, staleBefore: staleBefore, on: sql)
         }
         switch reservation {
         case .locked(let until): throw PinLocked(retryAfter: Self.seconds(from: now, to: until))
         case .busy: throw PinChecksBusy()
         case .reserved: break
         }
-        if try await pins.verify(pin, against: user.pinHash) {
-            try await database.transaction { sql in try await users.resetPinFailures(userId: user.id, on: sql) }
-            return .correct
-        }
+        let correct = try await pins.verify(pin, against: user.pinHash)
         let lockUntil = clock.nowMillis() + lockSeconds * 1000
         let locked = try await database.transaction { sql in
-            try await users.recordPinFailure(userId: user.id, threshold: threshold, lockUntil: lockUntil, on: sql)
+            try await users.recordPinVerdict(userId: user.id, correct: correct, threshold: threshold, lockUntil: lockUntil, on: sql)
         }
+        if correct { return .correct }
         return .wrong(lockedFor: locked == nil ? nil : Int(lockSeconds))
     }
+
+    /// A check reserved this long ago without a verdict belonged to a process that died (or a task
+    /// torn down) mid-hash: it stops counting, or a crash would leave the PIN busy for good. The hash
+    /// takes about 0.1 s; 10 s is ample even on a loaded machine. Its client never had an answer,
+    /// so nothing was learnt from it.
+    static let staleCheckMillis: Int64 = 10_000
 
     /// Whole seconds from `now` until `until`, at least 1.
     static func seconds(from now: Int64, to until: Int64) -> Int {
@@ -73,6 +79,6 @@ package enum PinReservation: Sendable, Equatable {
     case reserved
     /// The PIN is locked until this instant (milliseconds).
     case locked(until: Int64)
-    /// As many attempts as the lockout allows are counted and not yet cleared or locked.
+    /// As many attempts as the lockout allows are counted (failed or in flight), some in flight.
     case busy
 }
