@@ -47,6 +47,19 @@ struct StepUpTests {
         }
     }
 
+    @Test("one step-up assertion sent 20 times at once opens one registration", arguments: TestEngines.all)
+    func stepUpReplay(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser()
+            let body = RegistrationOptionsRequest(assertion: try await Self.stepUpAssertion(server, user))
+            let statuses = try await PinLockoutTests.parallel(20) {
+                try await server.client.post("/biometric/register/options", body, token: user.token)
+            }
+            #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses.sorted())")
+            #expect(statuses.allSatisfy { $0 == 200 || $0 == 401 }, "\(statuses.sorted())")
+        }
+    }
+
     @Test("keys are listed and revoked; a revoked key authorizes nothing; another user's id is 404", arguments: TestEngines.all)
     func listAndRevoke(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
