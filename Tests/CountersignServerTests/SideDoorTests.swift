@@ -38,6 +38,27 @@ struct SideDoorTests {
         }
     }
 
+    @Test("upgrading erases the request hashes stored when they still covered the PIN", arguments: TestEngines.all)
+    func upgradeErasesOldHashes(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine, migrate: false) { database in
+            // A store as version 7 left it, with one top-up's key.
+            try await database.transaction { sql in
+                try await sql.execute("CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)")
+                for migration in Migrator.all where migration.version <= 7 {
+                    for statement in migration.statements { try await sql.execute(statement) }
+                    try await sql.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, 0)", [.int(migration.version), .text(migration.name)])
+                }
+                try await sql.execute("INSERT INTO users (id, phone, name, pin_hash, user_handle, created_at) VALUES ('usr_1', '+2348055501234', 'Ada', 'x', 'h', 0)")
+                try await sql.execute(
+                    "INSERT INTO idempotency_keys (user_id, idempotency_key, request_hash, claim_id, state, created_at) VALUES ('usr_1', 'k', 'sha256-with-the-pin', 'c', 'done', 0)"
+                )
+            }
+            try await Migrator.migrate(database, logger: TestDatabase.logger)
+            let hash = try await database.read { sql in try await sql.first("SELECT request_hash FROM idempotency_keys")?.string("request_hash") }
+            #expect(hash == "erased")
+        }
+    }
+
     @Test("a JSON endpoint refuses text, form and multipart bodies with 415, and writes nothing", arguments: TestEngines.all)
     func onlyJSON(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in

@@ -11,5 +11,8 @@ enum Migration0008Hardening {
         "UPDATE sessions SET last_seen_at = created_at",
         "CREATE INDEX sessions_user ON sessions (user_id)",
         "ALTER TABLE credentials ADD COLUMN revoked_at BIGINT",
+        // Top-up request hashes stored before this version covered the PIN, and fall to 10,000
+        // guesses: erased. A retry with such an old key now answers 422 idempotency_key_reused.
+        "UPDATE idempotency_keys SET request_hash = 'erased'",
     ])
 }
