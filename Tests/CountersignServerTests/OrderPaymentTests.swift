@@ -164,7 +164,10 @@ extension OrderPaymentTests {
             #expect(!policy.permits(bad), "\(bad)")
         }
         #expect(throws: ReturnURLPolicyError.self) { try ReturnURLPolicy(allowing: ["javascript:"]) }
-        #expect(throws: ReturnURLPolicyError.self) { try ReturnURLPolicy(allowing: ["shop.example"]) }
+        for entry in ["shop.example", "https://shop.example/app", "https://shop.example/?x=1", "https://shop.example#f"] {
+            #expect(throws: ReturnURLPolicyError.self, "\(entry)") { try ReturnURLPolicy(allowing: [entry]) }
+        }
+        #expect((try? ReturnURLPolicy(allowing: ["https://shop.example/"])) != nil)
     }
 
     @Test("pay refuses a return URL outside the configured origins, and nothing is started", arguments: TestEngines.all)

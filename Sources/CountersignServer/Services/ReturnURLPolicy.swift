@@ -16,7 +16,7 @@ package struct ReturnURLPolicy: Sendable {
         for entry in entries {
             if entry.hasSuffix(":"), let scheme = Self.appScheme(String(entry.dropLast())) {
                 schemes.insert(scheme)
-            } else if let origin = Self.origin(of: entry), entry.trimmingCharacters(in: ["/"]) == entry || entry.hasSuffix("/") {
+            } else if let origin = Self.origin(of: entry), Self.isBare(entry) {
                 origins.insert(origin)
             } else {
                 throw ReturnURLPolicyError(entry: entry)
@@ -44,6 +44,13 @@ package struct ReturnURLPolicy: Sendable {
         let defaultPort = scheme == "https" ? 443 : 80
         let port = components.port.flatMap { $0 == defaultPort ? nil : $0 }
         return "\(scheme)://\(host)" + (port.map { ":\($0)" } ?? "")
+    }
+
+    /// Whether an http(s) URL is an origin alone: no path but `/`, no query, no fragment. An entry
+    /// `https://shop.example/app` would otherwise be read as all of `https://shop.example`.
+    static func isBare(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url) else { return false }
+        return ["", "/"].contains(components.path) && components.query == nil && components.fragment == nil
     }
 
     /// A scheme that is an app's own (not http, https or a script scheme), lowercased.
