@@ -52,12 +52,7 @@ struct RegistrationPolicyTests {
     @Test("an unverifiable attestation format (garbage android-safetynet) is refused by default", arguments: TestEngines.all)
     func unverifiableRefusedByDefault(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
-            let user = try await server.signup()
-            let options = try await RegistrationTests.options(server, user)
-            let device = DeviceAuthenticator(rpId: LiveServer.rpId, origin: LiveServer.origin)
-            let response = try await server.client.post(
-                "/biometric/register/verify", try Self.body(device, challenge: options.challenge, fmt: "android-safetynet", statement: Self.garbageSafetyNet),
-                token: user.token)
+            let response = try await Self.registerGarbageSafetyNet(server)
             #expect(response.status == 401)
             #expect(response.errorCode == "unsupported_attestation_format")
             #expect(try await LedgerAudit.count("credentials", server.database) == 0)
@@ -67,16 +62,21 @@ struct RegistrationPolicyTests {
     @Test("with --accept-unverified-attestation it is stored as unverified", arguments: TestEngines.all)
     func unverifiableAcceptedWhenOptedIn(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine, configure: { $0.acceptUnverifiedAttestation = true }) { server in
-            let user = try await server.signup()
-            let options = try await RegistrationTests.options(server, user)
-            let device = DeviceAuthenticator(rpId: LiveServer.rpId, origin: LiveServer.origin)
-            let response = try await server.client.post(
-                "/biometric/register/verify", try Self.body(device, challenge: options.challenge, fmt: "android-safetynet", statement: Self.garbageSafetyNet),
-                token: user.token)
+            let response = try await Self.registerGarbageSafetyNet(server)
             #expect(response.status == 201)
             let stored = try await server.database.read { sql in try await sql.first("SELECT attestation_format, attestation_verified FROM credentials") }
             #expect(try stored?.string("attestation_format") == "android-safetynet")
             #expect(try stored?.bool("attestation_verified") == false)
         }
+    }
+
+    /// A new user's registration with an `android-safetynet` statement of garbage.
+    static func registerGarbageSafetyNet(_ server: LiveServer) async throws -> APIResponse {
+        let user = try await server.signup()
+        let options = try await RegistrationTests.options(server, user)
+        let device = DeviceAuthenticator(rpId: LiveServer.rpId, origin: LiveServer.origin)
+        return try await server.client.post(
+            "/biometric/register/verify", try Self.body(device, challenge: options.challenge, fmt: "android-safetynet", statement: Self.garbageSafetyNet),
+            token: user.token)
     }
 }

@@ -54,7 +54,7 @@ package struct AccountService: Sendable {
         do {
             verdict = try await pinGuard.check(request.pin, user: user)
         } catch let locked as PinLocked {
-            throw APIError(.init(code: 423, reasonPhrase: "Locked"), "login_locked", "Too many failed PIN attempts. Try again later.", retryAfter: locked.retryAfter)
+            throw APIError(.locked, "login_locked", "Too many failed PIN attempts. Try again later.", retryAfter: locked.retryAfter)
         }
         guard verdict == .correct else { throw failure }
         let now = clock.nowMillis()

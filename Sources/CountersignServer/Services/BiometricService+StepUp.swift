@@ -65,6 +65,6 @@ extension BiometricService {
 extension APIError {
     /// 423: the PIN is locked after repeated failures.
     package static func pinLocked(retryAfter: Int) -> APIError {
-        APIError(.init(code: 423, reasonPhrase: "Locked"), "pin_locked", "Too many failed PIN attempts. Try again later.", retryAfter: retryAfter)
+        APIError(.locked, "pin_locked", "Too many failed PIN attempts. Try again later.", retryAfter: retryAfter)
     }
 }

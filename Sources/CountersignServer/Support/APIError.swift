@@ -46,11 +46,16 @@ extension APIError {
     package static func conflict(_ code: String, _ message: String) -> APIError { APIError(.conflict, code, message) }
     /// 423: payment authorization locked after repeated failures.
     package static func paymentLocked(retryAfter: Int) -> APIError {
-        APIError(.init(code: 423, reasonPhrase: "Locked"), "payment_locked", "Too many failed payment authorizations. Try again later.", retryAfter: retryAfter)
+        APIError(.locked, "payment_locked", "Too many failed payment authorizations. Try again later.", retryAfter: retryAfter)
     }
 }
 
 extension APIError: CustomStringConvertible {
     /// `code: message`, as the operator commands print it.
     package var description: String { "\(code): \(message)" }
+}
+
+extension HTTPResponse.Status {
+    /// 423: an action locked after repeated failures (payments, the PIN, login).
+    package static let locked = HTTPResponse.Status(code: 423, reasonPhrase: "Locked")
 }
