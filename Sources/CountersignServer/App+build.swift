@@ -24,9 +24,14 @@ package enum CountersignApp {
         let tokenSecret = try SecretStore.secret(named: "token-hmac", configured: configuration.tokenSecret, dataDirectory: configuration.dataDirectory)
         let webhookSecret = try SecretStore.secret(named: "payment-webhook", configured: configuration.paymentWebhookSecret, dataDirectory: configuration.dataDirectory)
         let returnURLs = try ReturnURLPolicy(allowing: configuration.returnOrigins.isEmpty ? [configuration.publicBaseURL] : configuration.returnOrigins)
+        let webFiles: WebFiles? = switch configuration.web {
+        case .bundled: try WebFiles.bundled()
+        case .directory(let path): try WebFiles.directory(path)
+        case .off: nil
+        }
         return await AppServices(
             configuration: configuration, database: database, clock: clock, supplier: supplier, pepper: pepper, tokenSecret: tokenSecret,
-            webhookSecret: webhookSecret, returnURLs: returnURLs, logger: logger
+            webhookSecret: webhookSecret, returnURLs: returnURLs, webFiles: webFiles, logger: logger
         )
     }
 
@@ -59,10 +64,15 @@ package enum CountersignApp {
     package static func makeRouter(_ services: AppServices) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
         let routes = RouteMethods()
+        let origins = BrowserOrigins(configuration: services.configuration)
+        let cookie = SessionCookie(configuration: services.configuration)
+        router.add(middleware: SecurityHeaders())
+        router.add(middleware: BrowserPolicyMiddleware(origins: origins))
         router.add(middleware: ErrorMiddleware(routes: routes))
-        let sessions = SessionMiddleware(accounts: services.accounts)
+        if let files = services.webFiles { router.add(middleware: WebFilesMiddleware(files: files)) }
+        let sessions = SessionMiddleware(accounts: services.accounts, cookie: cookie, origins: origins)
         SystemController(database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode).addRoutes(to: router)
-        AuthController(accounts: services.accounts, throttle: services.throttle).addRoutes(to: router.group("auth"), sessions: sessions)
+        AuthController(accounts: services.accounts, throttle: services.throttle, cookie: cookie).addRoutes(to: router.group("auth"), sessions: sessions)
         BiometricController(biometric: services.biometric, throttle: services.throttle).addRoutes(to: router.group("biometric").add(middleware: sessions))
         UserController(
             throttle: services.throttle,

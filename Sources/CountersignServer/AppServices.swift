@@ -20,6 +20,8 @@ package struct AppServices: Sendable {
     package let stripeWebhookSignature: WebhookSignature?
     /// Counts requests against the rate limits.
     package let throttle: RequestThrottle
+    /// The web app's files, or nil for an API-only server.
+    package let webFiles: WebFiles?
     /// Opens when `prepareStore()` has migrated the schema.
     package let storeReadiness = StoreReadiness()
     /// This process, as its idempotency claims name it.
@@ -55,8 +57,9 @@ package struct AppServices: Sendable {
 
     init(
         configuration: ServerConfiguration, database: any Database, clock: WallClock, supplier: any AirtimeSupplier, pepper: [UInt8], tokenSecret: [UInt8],
-        webhookSecret: [UInt8], returnURLs: ReturnURLPolicy, logger: Logger
+        webhookSecret: [UInt8], returnURLs: ReturnURLPolicy, webFiles: WebFiles?, logger: Logger
     ) async {
+        self.webFiles = webFiles
         self.webhookSignature = WebhookSignature(secret: webhookSecret)
         self.stripeWebhookSignature = configuration.stripe?.webhookSecret.map { WebhookSignature(secret: $0, headerName: "Stripe-Signature") }
         let users = UserSQLRepository()

@@ -69,6 +69,11 @@ package struct ServerConfiguration: Sendable {
     /// Where a payment provider's page may send the payer back: origins (`https://shop.example`) and
     /// app schemes (`myapp:`); empty means the public base URL only (`--return-origin`).
     package var returnOrigins: [String] = []
+    /// Other web origins whose pages may call the API from a browser (`--cors-origin`); none by default.
+    package var corsOrigins: [String] = []
+    /// Where the web app's files come from: the bundled app, a directory (`--web-root`), or none
+    /// for an API-only server (`--no-web`).
+    package var web = WebSource.bundled
     /// Secrets; nil means read or generate them in the data directory.
     package var tokenSecret: [UInt8]?
     /// The secret payment-provider webhooks are signed with (`COUNTERSIGN_PAYMENT_WEBHOOK_SECRET`);
@@ -80,6 +85,12 @@ package struct ServerConfiguration: Sendable {
     package var stripe: StripeConfiguration?
 
     package init() {}
+
+    package enum WebSource: Sendable, Equatable {
+        case bundled
+        case directory(String)
+        case off
+    }
 
     /// Whether payments are only pretend: the built-in simulator, or Stripe's test mode.
     package var paymentsInTestMode: Bool { stripe.map { $0.mode == .test } ?? true }

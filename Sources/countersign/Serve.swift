@@ -32,6 +32,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("return-origin"), help: "Where a payment provider's page may send the payer back, repeatable: an origin (https://shop.example) or an app scheme (myapp:) (env COUNTERSIGN_RETURN_ORIGINS, comma-separated; default the public base URL).")
     var returnOrigins: [String] = []
 
+    @Option(name: .customLong("cors-origin"), help: "Another web origin whose pages may call the API from a browser, repeatable: https://shop.example (env COUNTERSIGN_CORS_ORIGINS, comma-separated; none by default).")
+    var corsOrigins: [String] = []
+
+    @Option(name: .customLong("web-root"), help: "Serve the web app from this directory instead of the bundled copy (edits show on reload).")
+    var webRoot: String?
+
+    @Flag(name: .customLong("no-web"), help: "Serve the API only: no web app at /.")
+    var noWeb = false
+
     @Flag(name: .customLong("allow-cross-origin"), help: "Accept cross-origin (iframe) WebAuthn ceremonies.")
     var allowCrossOrigin = false
 
@@ -110,6 +119,18 @@ struct Serve: AsyncParsableCommand {
             _ = try ReturnURLPolicy(allowing: configuration.returnOrigins)
         } catch {
             throw ValidationError("--return-origin: \(error)")
+        }
+        configuration.corsOrigins = corsOrigins.isEmpty
+            ? (environment["COUNTERSIGN_CORS_ORIGINS"]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+            : corsOrigins
+        if let bad = configuration.corsOrigins.first(where: { !BrowserOrigins.isOrigin($0) }) {
+            throw ValidationError("--cors-origin \(bad): give an origin only, like https://shop.example (no path, no trailing slash)")
+        }
+        switch (webRoot, noWeb) {
+        case (.some, true): throw ValidationError("--web-root contradicts --no-web")
+        case (.some(let path), false): configuration.web = .directory(path)
+        case (nil, true): configuration.web = .off
+        case (nil, false): configuration.web = .bundled
         }
         configuration.allowCrossOrigin = allowCrossOrigin
         guard !(acceptUnverifiedAttestation && verifiedAttestationOnly) else {

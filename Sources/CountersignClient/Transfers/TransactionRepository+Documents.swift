@@ -16,8 +16,11 @@ extension TransactionRepository {
             var lastFailure = ""
             while !Task.isCancelled {
                 do {
+                    var received = false
                     for try await event in try await client.transferEvents(id: transferId, lastEventId: last) {
-                        guard event.event == "transfer" else { continue }
+                        // The server's events are unnamed (`message`); `transfer` is what servers before 0.10 sent.
+                        guard event.event == "message" || event.event == "transfer" else { continue }
+                        received = true
                         let document = try client.decode(TransferDocument.self, from: Array(event.data.utf8))
                         // A replay after reconnecting may repeat what was already yielded.
                         guard document.sequence > (last ?? 0) else { continue }
@@ -25,6 +28,16 @@ extension TransactionRepository {
                         last = document.sequence
                         failures = 0
                         if document.status.isFinal {
+                            continuation.finish()
+                            return
+                        }
+                    }
+                    if !received {
+                        // 204 (or an empty stream): the document is final and we have its last
+                        // version, or missed it; the document itself says which.
+                        let document = try await client.transfer(id: transferId)
+                        if document.status.isFinal {
+                            if document.sequence > (last ?? 0) { continuation.yield(document) }
                             continuation.finish()
                             return
                         }

@@ -6,6 +6,8 @@ import Hummingbird
 package struct AuthController {
     let accounts: AccountService
     let throttle: RequestThrottle
+    /// The web app's copy of the session: set with every new session, cleared at logout.
+    let cookie: SessionCookie
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>, sessions: SessionMiddleware) {
         group.post("signup", use: signup)
@@ -19,29 +21,31 @@ package struct AuthController {
         try throttle.check(request, context: context, address: [.signupAddress])
         var request = request
         let body = try await request.decodeJSON(as: SignupRequest.self, context: context)
-        return .init(status: .created, response: try await accounts.signup(body))
+        let session = try await accounts.signup(body)
+        return .init(status: .created, headers: [.setCookie: cookie.setting(session.sessionToken)], response: session)
     }
 
     /// `POST /auth/login` → 200 `{userId, sessionToken}`.
-    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> SessionResponse {
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
         var request = request
         let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
         let phone = PhoneNumber(body.phone, region: accounts.configuration.phoneRegion)?.value ?? String(body.phone.prefix(32))
         try throttle.check(request, context: context, address: [.loginAddress], account: [.loginPhone], key: phone)
-        return try await accounts.login(body)
+        let session = try await accounts.login(body)
+        return .init(headers: [.setCookie: cookie.setting(session.sessionToken)], response: session)
     }
 
     /// `POST /auth/logout` → 204; the session's token stops working at once.
-    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let token = context.sessionToken { try await accounts.logout(token: token, userId: try context.requireUser()) }
-        return .noContent
+        return Response(status: .noContent, headers: [.setCookie: cookie.clearing])
     }
 
     /// `POST /auth/logout-all` → 204; every session of the user, this one included, ends at once,
     /// and so do their open event streams.
-    @Sendable func logoutEverywhere(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable func logoutEverywhere(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await accounts.logoutEverywhere(userId: try context.requireUser())
-        return .noContent
+        return Response(status: .noContent, headers: [.setCookie: cookie.clearing])
     }
 }
 

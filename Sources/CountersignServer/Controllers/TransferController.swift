@@ -47,7 +47,7 @@ package struct TransferController {
     }
 
     /// `GET /transfers/{id}/events` → `text/event-stream` of the document's versions; with
-    /// `Last-Event-ID: N`, every version after N first.
+    /// `Last-Event-ID: N`, every version after N first; 204 once the client has the final version.
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
         let transfer = try await transfers.transfer(payerId: try context.requireUser(), id: try context.parameters.require("id"))
         var lastSent = max(0, transfer.sequence - 1)
@@ -56,6 +56,10 @@ package struct TransferController {
                 throw APIError.badRequest("invalid_last_event_id", "Last-Event-ID must be a non-negative integer.")
             }
             lastSent = value
+        }
+        // Nothing more will ever come: 204 ends a browser's EventSource instead of its reconnecting for good.
+        if transfer.status.isFinal, lastSent >= transfer.sequence {
+            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
         let session = TransferEventStream.Session(accounts: accounts, userId: try context.requireUser(), token: context.sessionToken ?? "")
         let stream = TransferEventStream(transfers: transfers, transferId: transfer.id, lastSent: lastSent, session: session)

@@ -4,9 +4,11 @@ import NIOCore
 import ServiceLifecycle
 
 /// One client's Server-Sent Events stream of a transfer: every stored version after `lastSent`,
-/// in order, each as `id: <sequence>`, `event: transfer`, `data: <document>`; then live versions as
-/// they are committed, until a final status has been sent, the client goes away, or the stream
-/// reaches its maximum age (the client reconnects with `Last-Event-ID` and loses nothing).
+/// in order, each as an unnamed event (`message`, what `EventSource.onmessage` receives) with
+/// `id: <sequence>` and `data: <document>`; then live versions as they are committed, until a
+/// final status has been sent, the client goes away, or the stream reaches its maximum age (the
+/// client reconnects with `Last-Event-ID` and loses nothing). A reconnect after the final version
+/// is answered 204 by the controller, which tells `EventSource` to stop.
 struct TransferEventStream: Sendable {
     let transfers: TransferService
     let transferId: String
@@ -59,7 +61,7 @@ struct TransferEventStream: Sendable {
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
             }
             for event in events {
-                try await writer.write(ByteBuffer(string: "id: \(event.sequence)\nevent: transfer\ndata: \(event.document)\n\n"))
+                try await writer.write(ByteBuffer(string: "id: \(event.sequence)\ndata: \(event.document)\n\n"))
                 lastSent = event.sequence
                 if event.status.isFinal {
                     try await writer.finish(nil)

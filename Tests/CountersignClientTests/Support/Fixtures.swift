@@ -45,7 +45,7 @@ enum Fixture {
 
     /// `document` as one server-sent event, the way the server frames it.
     static func event(_ document: TransferDocument) -> String {
-        "id: \(document.sequence)\nevent: transfer\ndata: \(json(document))\n\n"
+        "id: \(document.sequence)\ndata: \(json(document))\n\n"
     }
 
     /// The usual path up to the quote: lookup, quote pending, authorization required.
