@@ -72,7 +72,7 @@ package enum CountersignApp {
         if let files = services.webFiles { router.add(middleware: WebFilesMiddleware(files: files)) }
         let sessions = SessionMiddleware(accounts: services.accounts, cookie: cookie, origins: origins)
         SystemController(database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode).addRoutes(to: router)
-        AuthController(accounts: services.accounts, throttle: services.throttle, cookie: cookie).addRoutes(to: router.group("auth"), sessions: sessions)
+        AuthController(accounts: services.accounts, biometric: services.biometric, throttle: services.throttle, cookie: cookie).addRoutes(to: router.group("auth"), sessions: sessions)
         BiometricController(biometric: services.biometric, throttle: services.throttle).addRoutes(to: router.group("biometric").add(middleware: sessions))
         UserController(
             throttle: services.throttle,

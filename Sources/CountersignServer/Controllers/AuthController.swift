@@ -2,9 +2,10 @@ import CountersignAPI
 import CountersignCore
 import Hummingbird
 
-/// `/auth`: signup, login and logout.
+/// `/auth`: signup, login (PIN or passkey) and logout.
 package struct AuthController {
     let accounts: AccountService
+    let biometric: BiometricService
     let throttle: RequestThrottle
     /// The web app's copy of the session: set with every new session, cleared at logout.
     let cookie: SessionCookie
@@ -12,6 +13,8 @@ package struct AuthController {
     package func addRoutes(to group: RouterGroup<AppRequestContext>, sessions: SessionMiddleware) {
         group.post("signup", use: signup)
         group.post("login", use: login)
+        group.post("passkey/options", use: passkeyOptions)
+        group.post("passkey/verify", use: passkeyVerify)
         group.add(middleware: sessions).post("logout", use: logout)
         group.add(middleware: sessions).post("logout-all", use: logoutEverywhere)
     }
@@ -35,6 +38,21 @@ package struct AuthController {
         return .init(headers: [.setCookie: cookie.setting(session.sessionToken)], response: session)
     }
 
+    /// `POST /auth/passkey/options` → request options for signing in with a passkey.
+    @Sendable func passkeyOptions(_ request: Request, context: AppRequestContext) async throws -> PasskeySignInOptionsResponse {
+        try throttle.check(request, context: context, address: [.loginAddress])
+        return try await biometric.signInOptions()
+    }
+
+    /// `POST /auth/passkey/verify` with an AuthenticationResponseJSON → 200 `{userId, sessionToken}`.
+    @Sendable func passkeyVerify(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
+        try throttle.check(request, context: context, address: [.loginAddress])
+        var request = request
+        let body = try await request.decodeJSON(as: AuthenticationResponseJSON.self, context: context)
+        let session = try await accounts.openSession(userId: try await biometric.signIn(body))
+        return .init(headers: [.setCookie: cookie.setting(session.sessionToken)], response: session)
+    }
+
     /// `POST /auth/logout` → 204; the session's token stops working at once.
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let token = context.sessionToken { try await accounts.logout(token: token, userId: try context.requireUser()) }
@@ -50,3 +68,4 @@ package struct AuthController {
 }
 
 extension SessionResponse: ResponseEncodable {}
+extension PasskeySignInOptionsResponse: ResponseEncodable {}

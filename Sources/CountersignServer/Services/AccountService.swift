@@ -66,6 +66,17 @@ package struct AccountService: Sendable {
         return SessionResponse(userId: user.id, sessionToken: token)
     }
 
+    /// A new session for a user who proved who they are another way (a passkey).
+    package func openSession(userId: String) async throws -> SessionResponse {
+        let now = clock.nowMillis()
+        let token = Base64URL.encode(Identifier.randomBytes(32))
+        let (sessions, expiry) = (self.sessions, now + configuration.sessionSeconds * 1000)
+        try await database.transaction { sql in
+            try await sessions.create(tokenHash: Identifier.digest(token), userId: userId, now: now, expiresAt: expiry, on: sql)
+        }
+        return SessionResponse(userId: userId, sessionToken: token)
+    }
+
     /// Revokes the session whose token is `token`; the user's open streams on it end.
     package func logout(token: String, userId: String) async throws {
         let (sessions, now) = (self.sessions, clock.nowMillis())

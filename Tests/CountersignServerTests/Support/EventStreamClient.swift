@@ -33,9 +33,10 @@ final class EventStreamClient: Sendable {
         func end() { ended = true }
     }
 
-    static func open(_ client: APIClient, path: String, token: String, lastEventID: String? = nil) async throws -> EventStreamClient {
+    static func open(_ client: APIClient, path: String, token: String? = nil, cookie: String? = nil, lastEventID: String? = nil) async throws -> EventStreamClient {
         var request = HTTPClientRequest(url: client.baseURL + path)
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
         request.headers.add(name: "Accept", value: "text/event-stream")
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
         let response = try await client.http.execute(request, timeout: .seconds(120))
