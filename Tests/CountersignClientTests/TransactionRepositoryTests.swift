@@ -71,6 +71,18 @@ struct TransactionRepositoryTests {
         transport.verifyAllUsed()
     }
 
+    @Test("resuming after the final version: the server's 204 ends the stream with the document, not endless reconnects")
+    func finalVersionAlreadySent() async {
+        let transport = ScriptedTransport()
+        let final = Fixture.document(.success, 5)
+        transport.expectStream(Self.path, status: 204, chunks: [], end: .close)
+        transport.expect("GET", "/transfers/\(Fixture.transferId)", json: Fixture.json(final))
+        let (sequences, error) = await Self.collect(Fixture.repository(transport, attempts: 5).documents(Fixture.transferId, after: 4))
+        #expect(sequences == [5], "the final version the client missed is yielded once")
+        #expect(error == nil)
+        transport.verifyAllUsed()
+    }
+
     @Test("a stream that closes cleanly before a final status counts as a drop and is resumed")
     func cleanCloseIsResumed() async {
         let transport = ScriptedTransport()
