@@ -73,7 +73,7 @@ struct BrowserTests {
             for response in [try await server.client.get("/health"), try await server.client.get("/user/wallet")] {
                 #expect(response.headers.first(name: "Content-Security-Policy") == "default-src 'none'; frame-ancestors 'none'")
                 #expect(response.headers.first(name: "X-Content-Type-Options") == "nosniff")
-                #expect(response.headers.first(name: "Referrer-Policy") == "no-referrer")
+                #expect(response.headers.first(name: "Referrer-Policy") == "same-origin")
             }
         }
     }

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// Headers every response carries, errors included: no MIME sniffing, no referrer, not frameable,
+/// Headers every response carries, errors included: no MIME sniffing, no referrer to other sites, not frameable,
 /// its own browsing context group. A response without its own Content-Security-Policy gets one
 /// that allows nothing (JSON needs no scripts); the web app's pages get `appPolicy`.
 struct SecurityHeaders: RouterMiddleware {
@@ -27,7 +27,9 @@ struct SecurityHeaders: RouterMiddleware {
 
     static func apply(to headers: inout HTTPFields) {
         headers[.xContentTypeOptions] = "nosniff"
-        headers[.referrerPolicy] = "no-referrer"
+        // Not `no-referrer`: under it browsers send `Origin: null` even on our own pages' POSTs,
+        // and the Origin check needs the real one. `same-origin` still tells other sites nothing.
+        headers[.referrerPolicy] = "same-origin"
         headers[.xFrameOptions] = "DENY"
         headers[.crossOriginOpenerPolicy] = "same-origin"
         if headers[.contentSecurityPolicy] == nil { headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'" }
