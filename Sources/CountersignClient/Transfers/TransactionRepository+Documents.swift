@@ -32,7 +32,7 @@ extension TransactionRepository {
                             return
                         }
                     }
-                    if !received {
+                    if !received, !Task.isCancelled {
                         // 204 (or an empty stream): the document is final and we have its last
                         // version, or missed it; the document itself says which.
                         let document = try await client.transfer(id: transferId)
