@@ -318,3 +318,21 @@ public struct ProceedsResponse: Codable, Sendable, Equatable {
         self.currency = currency
     }
 }
+
+/// `GET /products` answer: products newest first (at most `limit`).
+public struct ProductList: Codable, Sendable, Equatable {
+    public var products: [ProductResponse]
+    public init(products: [ProductResponse]) { self.products = products }
+}
+
+/// `GET /products/{id}/bids` (the seller's) and `GET /user/bids` (the buyer's) answer: newest first.
+public struct BidList: Codable, Sendable, Equatable {
+    public var bids: [BidResponse]
+    public init(bids: [BidResponse]) { self.bids = bids }
+}
+
+/// `GET /user/orders` answer: the orders the user buys or sells, newest first.
+public struct OrderList: Codable, Sendable, Equatable {
+    public var orders: [OrderResponse]
+    public init(orders: [OrderResponse]) { self.orders = orders }
+}

@@ -11,6 +11,10 @@ package struct MarketplaceController {
         group.put("user/merchant", use: merchant)
         group.post("user/addresses", use: addAddress)
         group.post("products", use: createProduct)
+        group.get("products", use: products)
+        group.get("products/:id/bids", use: productBids)
+        group.get("user/bids", use: myBids)
+        group.get("user/orders", use: myOrders)
         group.get("products/:id", use: product)
         group.post("products/:id/bids", use: bid)
         group.post("products/:id/buy-now", use: buyNow)
@@ -55,6 +59,39 @@ package struct MarketplaceController {
         var request = request
         let body = try await request.decodeJSON(as: CreateProductRequest.self, context: context)
         return .init(status: .created, response: try await marketplace.createProduct(sellerId: try context.requireUser(), body))
+    }
+
+    /// `GET /products?seller=me&limit=` → products newest first: all, or the caller's own.
+    @Sendable func products(_ request: Request, context: AppRequestContext) async throws -> ProductList {
+        let query = FormQuery(request)
+        var sellerId: String?
+        if let seller = query["seller"] {
+            guard seller == "me" else { throw APIError.badRequest("invalid_seller", "seller can only be me.") }
+            sellerId = try context.requireUser()
+        }
+        return try await marketplace.products(sellerId: sellerId, limit: try Self.limit(query))
+    }
+
+    /// `GET /products/{id}/bids?limit=` → the bids on the caller's product, newest first.
+    @Sendable func productBids(_ request: Request, context: AppRequestContext) async throws -> BidList {
+        try await marketplace.bids(sellerId: try context.requireUser(), productId: try context.parameters.require("id"), limit: try Self.limit(FormQuery(request)))
+    }
+
+    /// `GET /user/bids?limit=` → the caller's bids, newest first.
+    @Sendable func myBids(_ request: Request, context: AppRequestContext) async throws -> BidList {
+        try await marketplace.bids(buyerId: try context.requireUser(), limit: try Self.limit(FormQuery(request)))
+    }
+
+    /// `GET /user/orders?limit=` → the orders the caller buys or sells, newest first.
+    @Sendable func myOrders(_ request: Request, context: AppRequestContext) async throws -> OrderList {
+        try await marketplace.orders(userId: try context.requireUser(), limit: try Self.limit(FormQuery(request)))
+    }
+
+    /// `limit`, 20 when absent.
+    static func limit(_ query: FormQuery) throws -> Int {
+        guard let text = query["limit"] else { return 20 }
+        guard text.utf8.count <= 4, let limit = Int(text) else { throw APIError.badRequest("invalid_limit", "limit must be an integer.") }
+        return limit
     }
 
     /// `GET /products/{id}`.
@@ -176,3 +213,6 @@ extension ProductResponse: ResponseEncodable {}
 extension BidResponse: ResponseEncodable {}
 extension CheckoutTotals: ResponseEncodable {}
 extension ProceedsResponse: ResponseEncodable {}
+extension ProductList: ResponseEncodable {}
+extension BidList: ResponseEncodable {}
+extension OrderList: ResponseEncodable {}

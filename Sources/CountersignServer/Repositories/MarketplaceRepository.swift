@@ -82,6 +82,34 @@ package struct MarketplaceSQLRepository: Sendable {
 
     package func product(id: String, on sql: any SQLExecutor) async throws -> Product? {
         guard let row = try await sql.first("SELECT * FROM products WHERE id = $1", [.text(id)]) else { return nil }
+        return try Self.product(from: row)
+    }
+
+    /// Products newest first, at most `limit`, with whether a bid holds each: all of them, or one
+    /// seller's.
+    package func products(sellerId: String?, limit: Int, on sql: any SQLExecutor) async throws -> [(product: Product, held: Bool)] {
+        let held = "EXISTS (SELECT 1 FROM bids WHERE bids.product_id = products.id AND bids.status IN ('ACCEPTED', 'COMPLETED')) AS held"
+        let rows = if let sellerId {
+            try await sql.query("SELECT products.*, \(held) FROM products WHERE seller_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", [.text(sellerId), .integer(Int64(limit))])
+        } else {
+            try await sql.query("SELECT products.*, \(held) FROM products ORDER BY created_at DESC, id DESC LIMIT $1", [.integer(Int64(limit))])
+        }
+        return try rows.map { (try Self.product(from: $0), try $0.bool("held")) }
+    }
+
+    /// The bids on a product, newest first, at most `limit`.
+    package func bids(productId: String, limit: Int, on sql: any SQLExecutor) async throws -> [Bid] {
+        try await sql.query("SELECT * FROM bids WHERE product_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", [.text(productId), .integer(Int64(limit))])
+            .map(Self.bid(from:))
+    }
+
+    /// A buyer's bids, newest first, at most `limit`.
+    package func bids(buyerId: String, limit: Int, on sql: any SQLExecutor) async throws -> [Bid] {
+        try await sql.query("SELECT * FROM bids WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", [.text(buyerId), .integer(Int64(limit))])
+            .map(Self.bid(from:))
+    }
+
+    static func product(from row: SQLRow) throws -> Product {
         guard let shipFrom = Country(try row.string("ship_from_country")) else { throw DatabaseError.decoding(column: "ship_from_country") }
         let methods = try row.string("shipping_methods")
         return Product(

@@ -119,6 +119,16 @@ package struct OrderSQLRepository: Sendable {
         ).map(Self.order(from:))
     }
 
+    /// The orders a user buys or sells, newest first, at most `limit`.
+    package func orders(userId: String, limit: Int, on sql: any SQLExecutor) async throws -> [Order] {
+        // Two indexed halves rather than one OR, which neither engine serves from an index.
+        let buying = try await sql.query("SELECT * FROM orders WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", [.text(userId), .integer(Int64(limit))])
+        let selling = try await sql.query("SELECT * FROM orders WHERE seller_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", [.text(userId), .integer(Int64(limit))])
+        var seen = Set<String>()
+        let all = try (buying + selling).map(Self.order(from:)).filter { seen.insert($0.id).inserted }
+        return Array(all.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }.prefix(limit))
+    }
+
     package func find(bidId: String, on sql: any SQLExecutor) async throws -> Order? {
         try await sql.first("SELECT * FROM orders WHERE bid_id = $1", [.text(bidId)]).map(Self.order(from:))
     }

@@ -1,0 +1,44 @@
+import CountersignAPI
+
+/// What the marketplace screens list: products for sale, a seller's products and the bids on
+/// them, a buyer's bids, a user's orders. Newest first, at most `limit` (1 to 100).
+extension MarketplaceService {
+    static func checkLimit(_ limit: Int) throws {
+        guard (1...100).contains(limit) else { throw APIError.badRequest("invalid_limit", "limit must be between 1 and 100.") }
+    }
+
+    /// Every product, or the caller's own (`sellerId`), with whether each is still available.
+    package func products(sellerId: String?, limit: Int) async throws -> ProductList {
+        try Self.checkLimit(limit)
+        let marketplace = self.marketplace
+        let rows = try await database.read { sql in try await marketplace.products(sellerId: sellerId, limit: limit, on: sql) }
+        return ProductList(products: rows.map { response($0.product, available: !$0.held) })
+    }
+
+    /// The bids on a product, for its seller only (404 `product_not_found` for anyone else, as
+    /// for a product that does not exist).
+    package func bids(sellerId: String, productId: String, limit: Int) async throws -> BidList {
+        try Self.checkLimit(limit)
+        let marketplace = self.marketplace
+        let bids = try await database.read { sql -> [Bid]? in
+            guard productId.utf8.count <= 64, let product = try await marketplace.product(id: productId, on: sql), product.sellerId == sellerId else { return nil }
+            return try await marketplace.bids(productId: productId, limit: limit, on: sql)
+        }
+        guard let bids else { throw APIError.notFound("product_not_found", "No such product of yours.") }
+        return BidList(bids: bids.map(response))
+    }
+
+    /// The caller's own bids.
+    package func bids(buyerId: String, limit: Int) async throws -> BidList {
+        try Self.checkLimit(limit)
+        let marketplace = self.marketplace
+        return BidList(bids: try await database.read { sql in try await marketplace.bids(buyerId: buyerId, limit: limit, on: sql) }.map(response))
+    }
+
+    /// The orders the caller buys or sells.
+    package func orders(userId: String, limit: Int) async throws -> OrderList {
+        try Self.checkLimit(limit)
+        let orders = self.orders
+        return OrderList(orders: try await database.read { sql in try await orders.orders(userId: userId, limit: limit, on: sql) }.map(Self.response))
+    }
+}
