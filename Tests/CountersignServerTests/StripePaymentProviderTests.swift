@@ -52,8 +52,7 @@ struct StripePaymentProviderTests {
             let cases: [(String, ProviderIntentStatus, String?, String?)] = [
                 ("4242 4242 4242 4242", .succeeded, nil, nil),
                 ("4000 0027 6000 3184", .requiresAction, nil, "https://hooks.stripe.com/3d_secure_2/hosted?"),
-                ("4000 0000 0000 0002", .requiresPaymentMethod, "card_declined", nil),
-                ("4000 0000 0000 9995", .requiresPaymentMethod, "insufficient_funds", nil),
+                ("4000 0000 0000 0341", .requiresPaymentMethod, "card_declined", nil),
             ]
             var saved: [SavedCard] = []
             for (number, status, errorCode, redirect) in cases {
@@ -91,6 +90,25 @@ struct StripePaymentProviderTests {
             try fake.failRedirect(failing.id)
             let failed = try await provider.retrievePaymentIntent(id: failing.id)
             #expect(failed.status == .requiresPaymentMethod && failed.lastPaymentError?.code == "payment_failed" && failed.redirectURL == nil)
+        }
+    }
+
+    @Test("Stripe's decline cards are refused when saved (402 → card_declined / insufficient_funds); …0341 saves and is declined at payment", arguments: TestEngines.all)
+    func declineCardsRefusedAtAttach(engine: DatabaseEngine) async throws {
+        try await Self.withProvider(engine) { provider, fake, database in
+            let customer = try await Self.user(database)
+            for (number, code) in [("4000 0000 0000 0002", "card_declined"), ("4000 0000 0000 9995", "insufficient_funds")] {
+                let refusal = await #expect(throws: ProviderError.self) {
+                    try await provider.addCard(customerId: customer, number: number, expMonth: 12, expYear: Self.expYear)
+                }
+                #expect(refusal?.code == code && refusal?.description.hasSuffix("Your card " + (code == "card_declined" ? "was declined." : "has insufficient funds.")) == true, "\(number)")
+            }
+            #expect(try await provider.listCards(customerId: customer).isEmpty)
+            let card = try await provider.addCard(customerId: customer, number: "4000000000000341", expMonth: 12, expYear: Self.expYear)
+            #expect(fake.paymentMethod(card.id)?.customer != nil && card.last4 == "0341")
+            #expect(fake.calls.contains { $0.path == "/v1/payment_methods/pm_card_chargeCustomerFail/attach" })
+            let declined = try await Self.pay(provider, card: card.id, customer: customer)
+            #expect(declined.status == .requiresPaymentMethod && declined.lastPaymentError?.code == "card_declined")
         }
     }
 
