@@ -109,6 +109,20 @@ struct StripeCheckoutTests {
         }
     }
 
+    @Test("a card payment without returnURL is 400 return_url_required and leaves the order NEW; with one, 3-D Secure redirects", arguments: TestEngines.all)
+    func cardNeedsReturnURL(engine: DatabaseEngine) async throws {
+        try await Self.run(engine) { server, fake in
+            let (buyer, order, card) = try await Self.cardOrder(server, "4000 0027 6000 3184")
+            let refused = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: buyer.token)
+            #expect(refused.status == 400 && refused.errorCode == "return_url_required", "\(refused.text)")
+            #expect(try await Self.storedStatus(server, order) == "NEW")
+            #expect(Self.intents(fake, order: order).isEmpty)
+            let started = try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self)
+            #expect(started.orderStatus == .paymentPending && started.redirectURL?.hasPrefix("https://hooks.stripe.com/3d_secure_2/hosted?") == true)
+            #expect(Self.intents(fake, order: order).first?.returnURL == "https://app.example/return")
+        }
+    }
+
     @Test("iDEAL: a redirect to the bank, the payer authorizes, the poll sees PAID", arguments: TestEngines.all)
     func idealRedirect(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in

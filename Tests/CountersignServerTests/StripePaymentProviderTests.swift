@@ -79,7 +79,7 @@ struct StripePaymentProviderTests {
                 #expect(stored.paymentMethodTypes == [method.rawValue] && stored.returnURL == "https://shop.test/return")
                 try fake.completeRedirect(intent.id)
                 #expect(try await provider.retrievePaymentIntent(id: intent.id).status == .succeeded)
-                await #expect(throws: ProviderError.invalidRequest("returnURL is required for \(method.rawValue).")) {
+                await #expect(throws: ProviderError.invalidRequest("returnURL is required for \(method.rawValue) payments with Stripe.")) {
                     try await Self.pay(provider, method: method, customer: customer, returnURL: nil)
                 }
             }
@@ -109,6 +109,22 @@ struct StripePaymentProviderTests {
             #expect(fake.calls.contains { $0.path == "/v1/payment_methods/pm_card_chargeCustomerFail/attach" })
             let declined = try await Self.pay(provider, card: card.id, customer: customer)
             #expect(declined.status == .requiresPaymentMethod && declined.lastPaymentError?.code == "card_declined")
+        }
+    }
+
+    @Test("a card without returnURL is refused before Stripe is called (3-D Secure would leave nothing to act on); with one, 3-D Secure redirects", arguments: TestEngines.all)
+    func cardNeedsReturnURL(engine: DatabaseEngine) async throws {
+        try await Self.withProvider(engine) { provider, fake, database in
+            let customer = try await Self.user(database)
+            let card = try await provider.addCard(customerId: customer, number: "4000 0027 6000 3184", expMonth: 12, expYear: Self.expYear)
+            #expect(provider.requiresReturnURL(.card) && provider.requiresReturnURL(.ideal))
+            await #expect(throws: ProviderError.invalidRequest("returnURL is required for card payments with Stripe.")) {
+                try await Self.pay(provider, card: card.id, customer: customer, returnURL: nil)
+            }
+            #expect(fake.intents.isEmpty)
+            let intent = try await Self.pay(provider, card: card.id, customer: customer, returnURL: "https://shop.test/return")
+            #expect(intent.status == .requiresAction && intent.redirectURL?.hasPrefix("https://hooks.stripe.com/3d_secure_2/hosted?") == true)
+            #expect(fake.intent(intent.id)?.nextAction == ["type": "redirect_to_url", "redirect_to_url": ["url": .string(intent.redirectURL ?? ""), "return_url": "https://shop.test/return"]])
         }
     }
 

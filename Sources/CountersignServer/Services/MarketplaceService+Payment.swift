@@ -24,6 +24,10 @@ extension MarketplaceService {
         if order.paymentMethod == .card, request.paymentMethodId == nil {
             throw APIError.badRequest("payment_method_required", "A card payment needs paymentMethodId, one of your saved cards.")
         }
+        if request.returnURL == nil, provider.requiresReturnURL(order.paymentMethod) {
+            // Refused before the attempt is claimed: nothing about the order changes.
+            throw APIError.badRequest("return_url_required", "returnURL is required: the payment provider may send the payer to 3-D Secure or the bank and back.")
+        }
         let (orders, now) = (self.orders, clock.nowMillis())
         let attempt = order.paymentAttempt + 1
         let claimed = try await database.transaction { sql in
