@@ -123,6 +123,20 @@ struct StripeCheckoutTests {
         }
     }
 
+    @Test("a cancel that loses the race with a success answers 409 order_paid, and the order is PAID", arguments: TestEngines.all)
+    func cancelRacingSuccess(engine: DatabaseEngine) async throws {
+        try await Self.run(engine) { server, fake in
+            let (buyer, order, card) = try await Self.cardOrder(server, "4000 0027 6000 3184")
+            #expect(try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self).orderStatus == .paymentPending)
+            let intent = try #require(Self.intents(fake, order: order).first)
+            fake.succeedBeforeNextCancel(intent.id)
+            let canceled = try await server.client.post("/orders/\(order.id)/payment/cancel", token: buyer.token)
+            #expect(canceled.status == 409 && canceled.errorCode == "order_paid", "\(canceled.text)")
+            #expect(try await Self.storedStatus(server, order) == "PAID")
+            #expect(fake.intent(intent.id)?.status == "succeeded")
+        }
+    }
+
     @Test("iDEAL: a redirect to the bank, the payer authorizes, the poll sees PAID", arguments: TestEngines.all)
     func idealRedirect(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in

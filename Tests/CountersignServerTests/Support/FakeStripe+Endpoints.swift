@@ -129,6 +129,11 @@ extension FakeStripe.State {
     mutating func cancel(_ id: String, _ form: FakeForm) -> Answer {
         if let refusal = Self.unknown(form, allowed: ["cancellation_reason"]) { return refusal }
         guard var intent = intents[id] else { return Self.noSuch("payment_intent", id, status: 404) }
+        if succeedBeforeCancel.remove(id) != nil, intent.status == "requires_action" {
+            intent.status = "succeeded"
+            intent.nextAction = .null
+            intents[id] = intent
+        }
         let cancelable = ["requires_payment_method", "requires_capture", "requires_confirmation", "requires_action", "processing"]
         guard cancelable.contains(intent.status) else {
             return Self.error(
