@@ -137,6 +137,20 @@ struct StripeCheckoutTests {
         }
     }
 
+    @Test("an intent canceled at Stripe after a failed 3-D Secure is recorded as canceled, not by its earlier error", arguments: TestEngines.all)
+    func canceledIntentWithEarlierError(engine: DatabaseEngine) async throws {
+        try await Self.run(engine) { server, fake in
+            let (buyer, order, card) = try await Self.cardOrder(server, "4000 0027 6000 3184")
+            _ = try await Self.pay(server, buyer, order, card: card)
+            let intent = try #require(Self.intents(fake, order: order).first)
+            try fake.failRedirect(intent.id)
+            try fake.cancelAtStripe(intent.id)
+            #expect(fake.intent(intent.id)?.lastPaymentError != .null, "Stripe keeps the earlier error on a canceled intent")
+            let polled = try await Self.poll(server, buyer, order)
+            #expect(polled.orderStatus == .new && polled.paymentStatus == "canceled" && polled.error?.code == "payment_canceled", "\(polled)")
+        }
+    }
+
     @Test("iDEAL: a redirect to the bank, the payer authorizes, the poll sees PAID", arguments: TestEngines.all)
     func idealRedirect(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in

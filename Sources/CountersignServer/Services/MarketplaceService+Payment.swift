@@ -106,14 +106,20 @@ extension MarketplaceService {
                 _ = try await marketplace.move(bidId: order.bidId, from: .accepted, to: .completed, now: now, on: sql)
                 try await Self.bookPayment(order, ledger: ledger, now: now, on: sql)
                 return true
-            case .requiresPaymentMethod?, .canceled?, nil:
-                let error = failure ?? intent?.lastPaymentError ?? ProviderPaymentError(code: "payment_canceled", message: "The payment was canceled.")
+            case .requiresPaymentMethod?, nil:
+                let error = failure ?? intent?.lastPaymentError ?? Self.canceled
                 return try await orders.failPayment(orderId: order.id, attempt: order.paymentAttempt, code: error.code, message: error.message, now: now, on: sql)
+            case .canceled?:
+                // The status decides: a canceled intent may still carry the error of an earlier
+                // try (a failed 3-D Secure), but this attempt ended because it was canceled.
+                return try await orders.failPayment(orderId: order.id, attempt: order.paymentAttempt, code: Self.canceled.code, message: Self.canceled.message, now: now, on: sql)
             case .requiresAction?, .processing?:
                 return false
             }
         }
     }
+
+    static let canceled = ProviderPaymentError(code: "payment_canceled", message: "The payment was canceled.")
 
     /// Where a provider's page may send the payer back: an absolute URL with a scheme (https, http, or
     /// an app's own), printable ASCII only, so it can go into a `Location` header as it is.
