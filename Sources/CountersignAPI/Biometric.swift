@@ -88,8 +88,10 @@ public struct RegistrationOptionsResponse: Codable, Sendable {
     public var authenticatorSelection: AuthenticatorSelection
     /// Credentials already registered, which must not be registered again.
     public var excludeCredentials: [CredentialDescriptor]
+    /// `{payment: {isPayment: true}}` when the request asked for a payment passkey.
+    public var extensions: RegistrationExtensions?
     /// A value with every field given.
-    public init(challenge: String, rp: RelyingParty, user: User, pubKeyCredParams: [CredentialParameter], timeout: Int, attestation: String, authenticatorSelection: AuthenticatorSelection, excludeCredentials: [CredentialDescriptor]) {
+    public init(challenge: String, rp: RelyingParty, user: User, pubKeyCredParams: [CredentialParameter], timeout: Int, attestation: String, authenticatorSelection: AuthenticatorSelection, excludeCredentials: [CredentialDescriptor], extensions: RegistrationExtensions? = nil) {
         self.challenge = challenge
         self.rp = rp
         self.user = user
@@ -98,6 +100,7 @@ public struct RegistrationOptionsResponse: Codable, Sendable {
         self.attestation = attestation
         self.authenticatorSelection = authenticatorSelection
         self.excludeCredentials = excludeCredentials
+        self.extensions = extensions
     }
 }
 
