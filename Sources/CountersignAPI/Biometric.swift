@@ -196,8 +196,13 @@ public struct AuthenticationOptionsResponse: Codable, Sendable {
     public var transaction: Transaction
     /// The random nonce of the challenge, base64url.
     public var nonce: String
+    /// What to pass to Secure Payment Confirmation for this challenge, where the browser offers it.
+    public var securePaymentConfirmation: SecurePaymentConfirmationData?
     /// A value with every field given.
-    public init(challenge: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String, timeout: Int, transaction: Transaction, nonce: String) {
+    public init(
+        challenge: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String, timeout: Int, transaction: Transaction, nonce: String,
+        securePaymentConfirmation: SecurePaymentConfirmationData? = nil
+    ) {
         self.challenge = challenge
         self.rpId = rpId
         self.allowCredentials = allowCredentials
@@ -205,6 +210,7 @@ public struct AuthenticationOptionsResponse: Codable, Sendable {
         self.timeout = timeout
         self.transaction = transaction
         self.nonce = nonce
+        self.securePaymentConfirmation = securePaymentConfirmation
     }
 }
 

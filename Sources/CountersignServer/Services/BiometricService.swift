@@ -118,13 +118,19 @@ package struct BiometricService: Sendable {
             throw APIError.unprocessable("no_registered_credential", "Register a device key first, or pay with your PIN.")
         }
         try await database.transaction { sql in try await challenges.insert(stored, now: now, on: sql) }
+        let timeout = Int(configuration.challengeTimeoutMillis)
         return AuthenticationOptionsResponse(
             challenge: challenge, rpId: configuration.rpId,
             allowCredentials: usable.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
-            userVerification: configuration.userVerification, timeout: Int(configuration.challengeTimeoutMillis),
-            transaction: intent, nonce: Base64URL.encode(nonce)
+            userVerification: configuration.userVerification, timeout: timeout, transaction: intent, nonce: Base64URL.encode(nonce),
+            securePaymentConfirmation: paymentConfirmation.data(
+                paymentConfirmation.expected(amount: intent.amount, currency: intent.currency), challenge: challenge, credentialIds: usable.map(\.id), timeout: timeout
+            )
         )
     }
+
+    /// What Secure Payment Confirmation shows for this server's payment challenges.
+    var paymentConfirmation: PaymentConfirmation { PaymentConfirmation(configuration: configuration) }
 
     /// The user, or 401 if the session outlived them.
     func loadUser(_ userId: String) async throws -> User {
