@@ -120,7 +120,7 @@ struct SecurePaymentConfirmationHTTPTests {
         }
     }
 
-    @Test("registration options carry the payment extension only on request, with a discoverable, verified credential", arguments: TestEngines.all)
+    @Test("registration options carry the payment extension only on request, with a discoverable, verified platform credential", arguments: TestEngines.all)
     func paymentExtensionOnRequest(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine, configure: { $0.userVerification = "preferred" }) { server in
             let user = try await server.signup()
@@ -133,6 +133,7 @@ struct SecurePaymentConfirmationHTTPTests {
                 .decode(RegistrationOptionsResponse.self)
             #expect(payment.extensions == RegistrationExtensions(payment: .init(isPayment: true)))
             #expect(payment.authenticatorSelection.residentKey == "required" && payment.authenticatorSelection.userVerification == "required")
+            #expect(payment.authenticatorSelection.authenticatorAttachment == "platform" && plainOptions.authenticatorSelection.authenticatorAttachment == nil)
             // The challenge demands user verification too: a registration without UV is refused.
             let key = DeviceAuthenticator(rpId: LiveServer.rpId, origin: LiveServer.origin)
             let unverified = key.makeRegistration(challenge: try #require(Base64URL.decode(payment.challenge)), userVerified: false)

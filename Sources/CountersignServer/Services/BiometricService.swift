@@ -25,7 +25,8 @@ package struct BiometricService: Sendable {
 
     /// Creation options with a fresh single-use challenge, once `stepUp` checks out. With
     /// `payment: true` they carry Secure Payment Confirmation's `payment` extension, which browsers
-    /// accept only for a discoverable credential with user verification, so those are required too.
+    /// accept only for a discoverable credential with user verification on a platform authenticator
+    /// (Chromium: NotSupportedError otherwise), so all three are required too.
     package func registrationOptions(userId: String, stepUp: RegistrationOptionsRequest) async throws -> RegistrationOptionsResponse {
         try await checkStepUp(userId: userId, stepUp)
         let user = try await loadUser(userId)
@@ -48,7 +49,9 @@ package struct BiometricService: Sendable {
             pubKeyCredParams: Self.offeredAlgorithms.map { .init(type: "public-key", alg: $0.rawValue) },
             timeout: Int(configuration.challengeTimeoutMillis),
             attestation: "direct",
-            authenticatorSelection: .init(authenticatorAttachment: nil, residentKey: forPayments ? "required" : "preferred", userVerification: userVerification),
+            authenticatorSelection: .init(
+                authenticatorAttachment: forPayments ? "platform" : nil, residentKey: forPayments ? "required" : "preferred", userVerification: userVerification
+            ),
             excludeCredentials: existing.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
             extensions: forPayments ? RegistrationExtensions(payment: .init(isPayment: true)) : nil
         )
