@@ -3,14 +3,16 @@ extension pays an airtime top-up through `PaymentRequest` (spc.js), the browser'
 accepted by WebDriver's SPC automation; the server verifies the `payment.get` assertion against the
 intent, and refuses one whose shown total differs.
 
-Runs in the page of the server's origin (any page: `/health`) with spc.js evaluated into the
-script, so it needs none of the app's screens. Chromium runs SPC with
+Runs in a blank page served with the app's Content-Security-Policy from a web root of its own
+(`--web-root`: an empty index.html beside this repository's spc.js), importing spc.js as the app
+would, so it drives none of the app's screens. Chromium runs SPC with
 `--enable-features=SecurePaymentConfirmationBrowser`; SPC wants an https payee origin
 (`--payee-origin`), and one `show()` per page without a user gesture (each case loads a page).
 """
 
 import os
-import re
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,7 +28,11 @@ PAYEE_ORIGIN = "https://shop.example"
 
 @pytest.fixture(scope="module")
 def spc_server(start_server):
-    return start_server("--payee-origin", PAYEE_ORIGIN)
+    web_root = tempfile.mkdtemp(prefix="countersign-spc-web-")
+    Path(web_root, "index.html").write_text('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>SPC</title><link rel="icon" href="data:,"></head><body></body></html>\n')
+    shutil.copy(SPC_JS, Path(web_root, "spc.js"))
+    yield start_server("--payee-origin", PAYEE_ORIGIN, "--web-root", web_root)
+    shutil.rmtree(web_root, ignore_errors=True)
 
 
 @pytest.fixture
@@ -55,13 +61,7 @@ def spc_browser(browser):
     browser.command_executor.add_command("spcSetMode", "POST", "/session/$sessionId/secure-payment-confirmation/set-mode")
     browser.execute("spcSetMode", {"mode": "autoAccept"})
     add_authenticator(browser)
-    allow_console(browser, r"favicon\.ico")  # /health is JSON; the browser still asks for an icon
     return browser
-
-
-def spc_module():
-    """spc.js as statements a WebDriver script can run: its exports become local functions."""
-    return re.sub(r"^export ", "", SPC_JS.read_text(), flags=re.MULTILINE)
 
 
 API = """
@@ -76,14 +76,29 @@ async function api(method, path, body) {
 
 
 def run(browser, script, *args):
-    """Runs `script` (async statements that end with `return …`) after spc.js and `api`."""
+    """Runs `script` (async statements that end with `return …`) with spc.js's exports, its
+    base64url helpers and `api` in scope."""
     body = (
         "const done = arguments[arguments.length - 1];\n"
         "const [token, input] = arguments;\n"
-        + spc_module() + API +
-        "(async () => {\n" + script + "\n})().then(done, (e) => done({ error: String(e && e.name) + ': ' + String(e && e.message) }));"
+        + API + HELPERS +
+        "(async () => {\n"
+        "const { canUseSPC, payWithSPC } = await import('/spc.js');\n"
+        + script +
+        "\n})().then(done, (e) => done({ error: String(e && e.name) + ': ' + String(e && e.message) }));"
     )
     return browser.execute_async_script(body, *args)
+
+
+HELPERS = """
+function fromBase64url(text) {
+  const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  return Uint8Array.from(atob(base64 + '==='.slice((base64.length + 3) % 4)), (c) => c.charCodeAt(0));
+}
+function toBase64url(buffer) {
+  return btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+}
+"""
 
 
 REGISTER = """
@@ -126,7 +141,7 @@ def test_airtime_paid_with_secure_payment_confirmation(spc_server, spc_browser):
     phone = new_phone()
     token = api_signup(server, phone)
     server.fund(phone, 100_000)
-    browser.get(f"{server.base_url}/health")
+    browser.get(f"{server.base_url}/index.html")
 
     registered = run(browser, REGISTER, token, {"pin": PIN})
     assert registered.get("status") == 201, registered
@@ -153,11 +168,11 @@ def test_a_total_the_server_did_not_issue_is_refused(spc_server, spc_browser):
     phone = new_phone()
     token = api_signup(server, phone)
     server.fund(phone, 100_000)
-    browser.get(f"{server.base_url}/health")
+    browser.get(f"{server.base_url}/index.html")
     assert run(browser, REGISTER, token, {"pin": PIN}).get("status") == 201
 
     allow_console(browser, r"/biometric/auth/verify .*401")
-    browser.get(f"{server.base_url}/health")  # a fresh page: one show() without a gesture
+    browser.get(f"{server.base_url}/index.html")  # a fresh page: one show() without a gesture
     refused = run(browser, PAY, token, {"amount": 50_000, "value": "5.00"})
     assert "error" not in refused, refused
     assert refused["clientData"]["payment"]["total"]["value"] == "5.00"
