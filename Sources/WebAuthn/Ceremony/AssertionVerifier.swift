@@ -28,7 +28,9 @@ public struct AssertionVerifier: Sendable {
         try clientData.check(types: payment == nil ? ["webauthn.get"] : ["webauthn.get", "payment.get"], challenge: expectedChallenge, relyingParty: relyingParty)
         if let payment, clientData.type == "payment.get" {
             // SPC: what the browser showed is part of what the authenticator signs; it must be what we issued.
-            guard let shown = clientData.payment else { throw CollectedPaymentData.mismatch("*") }
+            guard let shown = clientData.payment else {
+                throw WebAuthnError(.paymentDataMismatch, "a payment.get clientDataJSON without its payment member")
+            }
             try shown.check(against: payment, relyingParty: relyingParty)
         }
 
