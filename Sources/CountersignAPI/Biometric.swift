@@ -88,8 +88,10 @@ public struct RegistrationOptionsResponse: Codable, Sendable {
     public var authenticatorSelection: AuthenticatorSelection
     /// Credentials already registered, which must not be registered again.
     public var excludeCredentials: [CredentialDescriptor]
+    /// `{payment: {isPayment: true}}` when the request asked for a payment passkey.
+    public var extensions: RegistrationExtensions?
     /// A value with every field given.
-    public init(challenge: String, rp: RelyingParty, user: User, pubKeyCredParams: [CredentialParameter], timeout: Int, attestation: String, authenticatorSelection: AuthenticatorSelection, excludeCredentials: [CredentialDescriptor]) {
+    public init(challenge: String, rp: RelyingParty, user: User, pubKeyCredParams: [CredentialParameter], timeout: Int, attestation: String, authenticatorSelection: AuthenticatorSelection, excludeCredentials: [CredentialDescriptor], extensions: RegistrationExtensions? = nil) {
         self.challenge = challenge
         self.rp = rp
         self.user = user
@@ -98,6 +100,7 @@ public struct RegistrationOptionsResponse: Codable, Sendable {
         self.attestation = attestation
         self.authenticatorSelection = authenticatorSelection
         self.excludeCredentials = excludeCredentials
+        self.extensions = extensions
     }
 }
 
@@ -193,8 +196,13 @@ public struct AuthenticationOptionsResponse: Codable, Sendable {
     public var transaction: Transaction
     /// The random nonce of the challenge, base64url.
     public var nonce: String
+    /// What to pass to Secure Payment Confirmation for this challenge, where the browser offers it.
+    public var securePaymentConfirmation: SecurePaymentConfirmationData?
     /// A value with every field given.
-    public init(challenge: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String, timeout: Int, transaction: Transaction, nonce: String) {
+    public init(
+        challenge: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String, timeout: Int, transaction: Transaction, nonce: String,
+        securePaymentConfirmation: SecurePaymentConfirmationData? = nil
+    ) {
         self.challenge = challenge
         self.rpId = rpId
         self.allowCredentials = allowCredentials
@@ -202,6 +210,7 @@ public struct AuthenticationOptionsResponse: Codable, Sendable {
         self.timeout = timeout
         self.transaction = transaction
         self.nonce = nonce
+        self.securePaymentConfirmation = securePaymentConfirmation
     }
 }
 

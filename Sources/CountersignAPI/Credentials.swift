@@ -6,10 +6,15 @@ public struct RegistrationOptionsRequest: Codable, Sendable {
     public var pin: String?
     /// An assertion from one of the user's keys over a step-up challenge.
     public var assertion: AuthenticationResponseJSON?
+    /// True for a passkey usable with Secure Payment Confirmation: the options then carry the
+    /// `payment` extension and require a discoverable credential with user verification on a
+    /// platform authenticator.
+    public var payment: Bool?
     /// A step-up with the PIN or with an assertion.
-    public init(pin: String? = nil, assertion: AuthenticationResponseJSON? = nil) {
+    public init(pin: String? = nil, assertion: AuthenticationResponseJSON? = nil, payment: Bool? = nil) {
         self.pin = pin
         self.assertion = assertion
+        self.payment = payment
     }
 }
 

@@ -34,14 +34,20 @@ public struct TransferChallenge: Codable, Sendable, Equatable {
     public var userVerification: String
     /// Milliseconds the device has.
     public var timeout: Int
+    /// What to pass to Secure Payment Confirmation for this challenge, where the browser offers it.
+    public var securePaymentConfirmation: SecurePaymentConfirmationData?
     /// A challenge with every field given.
-    public init(challenge: String, nonce: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String, timeout: Int) {
+    public init(
+        challenge: String, nonce: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String, timeout: Int,
+        securePaymentConfirmation: SecurePaymentConfirmationData? = nil
+    ) {
         self.challenge = challenge
         self.nonce = nonce
         self.rpId = rpId
         self.allowCredentials = allowCredentials
         self.userVerification = userVerification
         self.timeout = timeout
+        self.securePaymentConfirmation = securePaymentConfirmation
     }
 }
 

@@ -66,6 +66,9 @@ package struct ServerConfiguration: Sendable {
         set { configuredPublicBaseURL = newValue.hasSuffix("/") ? String(newValue.dropLast()) : newValue }
     }
     private var configuredPublicBaseURL: String?
+    /// The payee origin Secure Payment Confirmation shows (`--payee-origin`, https only); nil means
+    /// the public base URL's origin when that is https, and none otherwise (SPC refuses http).
+    package var payeeOrigin: String?
     /// Where a payment provider's page may send the payer back: origins (`https://shop.example`) and
     /// app schemes (`myapp:`); empty means the public base URL only (`--return-origin`).
     package var returnOrigins: [String] = []

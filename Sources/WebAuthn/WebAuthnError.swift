@@ -4,8 +4,12 @@ public struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible
     public enum Code: String, Sendable, CaseIterable {
         /// clientDataJSON is not a JSON object with the required string members.
         case malformedClientData = "malformed_client_data"
-        /// clientDataJSON `type` is not the ceremony's (`webauthn.create` / `webauthn.get`).
+        /// clientDataJSON `type` is not one the call site accepts (`webauthn.create` / `webauthn.get`, and
+        /// `payment.get` only where a Secure Payment Confirmation was issued).
         case wrongType = "wrong_type"
+        /// A `payment.get` clientDataJSON's `payment` member (rpId, topOrigin, payee, total, instrument)
+        /// is missing or differs from what was issued for the challenge.
+        case paymentDataMismatch = "payment_data_mismatch"
         /// clientDataJSON `challenge` does not decode to the expected bytes.
         case challengeMismatch = "challenge_mismatch"
         /// clientDataJSON `origin` is not in the relying party's allow-list.

@@ -29,6 +29,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("public-base-url"), help: "Where payers' browsers reach this server, for the payment simulator's hosted page (env COUNTERSIGN_PUBLIC_BASE_URL; default http://localhost:<port>).")
     var publicBaseURL: String?
 
+    @Option(name: .customLong("payee-origin"), help: "The https origin Secure Payment Confirmation shows as the payee (env COUNTERSIGN_PAYEE_ORIGIN; default the public base URL's origin when https, else none).")
+    var payeeOrigin: String?
+
     @Option(name: .customLong("return-origin"), help: "Where a payment provider's page may send the payer back, repeatable: an origin (https://shop.example) or an app scheme (myapp:) (env COUNTERSIGN_RETURN_ORIGINS, comma-separated; default the public base URL).")
     var returnOrigins: [String] = []
 
@@ -114,6 +117,12 @@ struct Serve: AsyncParsableCommand {
         if let rpName = rpName ?? environment["COUNTERSIGN_RP_NAME"] { configuration.rpName = rpName }
         configuration.origins = origins.isEmpty ? (environment["COUNTERSIGN_ORIGINS"]?.split(separator: ",").map(String.init) ?? []) : origins
         if let url = publicBaseURL ?? environment["COUNTERSIGN_PUBLIC_BASE_URL"] { configuration.publicBaseURL = url }
+        if let origin = payeeOrigin ?? environment["COUNTERSIGN_PAYEE_ORIGIN"] {
+            guard let https = PaymentConfirmation.payeeOrigin(origin) else {
+                throw ValidationError("--payee-origin must be an https origin (https://host[:port]): Secure Payment Confirmation refuses any other")
+            }
+            configuration.payeeOrigin = https
+        }
         configuration.returnOrigins = returnOrigins.isEmpty ? (environment["COUNTERSIGN_RETURN_ORIGINS"]?.split(separator: ",").map(String.init) ?? []) : returnOrigins
         do {
             _ = try ReturnURLPolicy(allowing: configuration.returnOrigins)

@@ -88,20 +88,66 @@ struct StripeCheckoutTests {
         }
     }
 
-    @Test("a declined card and one without funds return the order to NEW with the reason; another card then pays", arguments: TestEngines.all)
+    @Test("Stripe's decline cards are refused when saved; …0341 saves, is declined at payment, the order is NEW again; another card then pays", arguments: TestEngines.all)
     func declinedThenAnotherCard(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
             let (buyer, order) = try await OrderPaymentTests.order(server, method: .card)
             for (number, code) in [("4000 0000 0000 0002", "card_declined"), ("4000 0000 0000 9995", "insufficient_funds")] {
-                let card = try await OrderPaymentTests.card(server, buyer, number)
-                let refused = try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self)
-                #expect(refused.orderStatus == .new && refused.error?.code == code, "\(number)")
+                let refused = try await server.client.post(
+                    "/payment-methods/cards", AddCardRequest(number: number, expMonth: 12, expYear: SimulatedPaymentProviderTests.expYear), token: buyer.token
+                )
+                #expect(refused.status == 422 && refused.errorCode == code, "\(number): \(refused.text)")
             }
+            let card = try await OrderPaymentTests.card(server, buyer, "4000 0000 0000 0341")
+            let declined = try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self)
+            #expect(declined.orderStatus == .new && declined.error?.code == "card_declined")
             let good = try await OrderPaymentTests.card(server, buyer, "4242424242424242")
             let paid = try await Self.pay(server, buyer, order, card: good).decode(OrderPaymentResponse.self)
             #expect(paid.orderStatus == .paid && paid.error == nil)
-            #expect(Self.intents(fake, order: order).map(\.status).sorted() == ["requires_payment_method", "requires_payment_method", "succeeded"])
-            #expect(fake.calls.filter { $0.path == "/v1/payment_intents" }.compactMap(\.idempotencyKey) == (1...3).map { "order_\(order.id)_\($0)" })
+            #expect(Self.intents(fake, order: order).map(\.status).sorted() == ["requires_payment_method", "succeeded"])
+            #expect(fake.calls.filter { $0.path == "/v1/payment_intents" }.compactMap(\.idempotencyKey) == (1...2).map { "order_\(order.id)_\($0)" })
+        }
+    }
+
+    @Test("a card payment without returnURL is 400 return_url_required and leaves the order NEW; with one, 3-D Secure redirects", arguments: TestEngines.all)
+    func cardNeedsReturnURL(engine: DatabaseEngine) async throws {
+        try await Self.run(engine) { server, fake in
+            let (buyer, order, card) = try await Self.cardOrder(server, "4000 0027 6000 3184")
+            let refused = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: buyer.token)
+            #expect(refused.status == 400 && refused.errorCode == "return_url_required", "\(refused.text)")
+            #expect(try await Self.storedStatus(server, order) == "NEW")
+            #expect(Self.intents(fake, order: order).isEmpty)
+            let started = try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self)
+            #expect(started.orderStatus == .paymentPending && started.redirectURL?.hasPrefix("https://hooks.stripe.com/3d_secure_2/hosted?") == true)
+            #expect(Self.intents(fake, order: order).first?.returnURL == "https://app.example/return")
+        }
+    }
+
+    @Test("a cancel that loses the race with a success answers 409 order_paid, and the order is PAID", arguments: TestEngines.all)
+    func cancelRacingSuccess(engine: DatabaseEngine) async throws {
+        try await Self.run(engine) { server, fake in
+            let (buyer, order, card) = try await Self.cardOrder(server, "4000 0027 6000 3184")
+            #expect(try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self).orderStatus == .paymentPending)
+            let intent = try #require(Self.intents(fake, order: order).first)
+            fake.succeedBeforeNextCancel(intent.id)
+            let canceled = try await server.client.post("/orders/\(order.id)/payment/cancel", token: buyer.token)
+            #expect(canceled.status == 409 && canceled.errorCode == "order_paid", "\(canceled.text)")
+            #expect(try await Self.storedStatus(server, order) == "PAID")
+            #expect(fake.intent(intent.id)?.status == "succeeded")
+        }
+    }
+
+    @Test("an intent canceled at Stripe after a failed 3-D Secure is recorded as canceled, not by its earlier error", arguments: TestEngines.all)
+    func canceledIntentWithEarlierError(engine: DatabaseEngine) async throws {
+        try await Self.run(engine) { server, fake in
+            let (buyer, order, card) = try await Self.cardOrder(server, "4000 0027 6000 3184")
+            _ = try await Self.pay(server, buyer, order, card: card)
+            let intent = try #require(Self.intents(fake, order: order).first)
+            try fake.failRedirect(intent.id)
+            try fake.cancelAtStripe(intent.id)
+            #expect(fake.intent(intent.id)?.lastPaymentError != .null, "Stripe keeps the earlier error on a canceled intent")
+            let polled = try await Self.poll(server, buyer, order)
+            #expect(polled.orderStatus == .new && polled.paymentStatus == "canceled" && polled.error?.code == "payment_canceled", "\(polled)")
         }
     }
 

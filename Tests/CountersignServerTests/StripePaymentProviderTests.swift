@@ -52,8 +52,7 @@ struct StripePaymentProviderTests {
             let cases: [(String, ProviderIntentStatus, String?, String?)] = [
                 ("4242 4242 4242 4242", .succeeded, nil, nil),
                 ("4000 0027 6000 3184", .requiresAction, nil, "https://hooks.stripe.com/3d_secure_2/hosted?"),
-                ("4000 0000 0000 0002", .requiresPaymentMethod, "card_declined", nil),
-                ("4000 0000 0000 9995", .requiresPaymentMethod, "insufficient_funds", nil),
+                ("4000 0000 0000 0341", .requiresPaymentMethod, "card_declined", nil),
             ]
             var saved: [SavedCard] = []
             for (number, status, errorCode, redirect) in cases {
@@ -80,7 +79,7 @@ struct StripePaymentProviderTests {
                 #expect(stored.paymentMethodTypes == [method.rawValue] && stored.returnURL == "https://shop.test/return")
                 try fake.completeRedirect(intent.id)
                 #expect(try await provider.retrievePaymentIntent(id: intent.id).status == .succeeded)
-                await #expect(throws: ProviderError.invalidRequest("returnURL is required for \(method.rawValue).")) {
+                await #expect(throws: ProviderError.invalidRequest("returnURL is required for \(method.rawValue) payments with Stripe.")) {
                     try await Self.pay(provider, method: method, customer: customer, returnURL: nil)
                 }
             }
@@ -91,6 +90,41 @@ struct StripePaymentProviderTests {
             try fake.failRedirect(failing.id)
             let failed = try await provider.retrievePaymentIntent(id: failing.id)
             #expect(failed.status == .requiresPaymentMethod && failed.lastPaymentError?.code == "payment_failed" && failed.redirectURL == nil)
+        }
+    }
+
+    @Test("Stripe's decline cards are refused when saved (402 → card_declined / insufficient_funds); …0341 saves and is declined at payment", arguments: TestEngines.all)
+    func declineCardsRefusedAtAttach(engine: DatabaseEngine) async throws {
+        try await Self.withProvider(engine) { provider, fake, database in
+            let customer = try await Self.user(database)
+            for (number, code) in [("4000 0000 0000 0002", "card_declined"), ("4000 0000 0000 9995", "insufficient_funds")] {
+                let refusal = await #expect(throws: ProviderError.self) {
+                    try await provider.addCard(customerId: customer, number: number, expMonth: 12, expYear: Self.expYear)
+                }
+                #expect(refusal?.code == code && refusal?.description.hasSuffix("Your card " + (code == "card_declined" ? "was declined." : "has insufficient funds.")) == true, "\(number)")
+            }
+            #expect(try await provider.listCards(customerId: customer).isEmpty)
+            let card = try await provider.addCard(customerId: customer, number: "4000000000000341", expMonth: 12, expYear: Self.expYear)
+            #expect(fake.paymentMethod(card.id)?.customer != nil && card.last4 == "0341")
+            #expect(fake.calls.contains { $0.path == "/v1/payment_methods/pm_card_chargeCustomerFail/attach" })
+            let declined = try await Self.pay(provider, card: card.id, customer: customer)
+            #expect(declined.status == .requiresPaymentMethod && declined.lastPaymentError?.code == "card_declined")
+        }
+    }
+
+    @Test("a card without returnURL is refused before Stripe is called (3-D Secure would leave nothing to act on); with one, 3-D Secure redirects", arguments: TestEngines.all)
+    func cardNeedsReturnURL(engine: DatabaseEngine) async throws {
+        try await Self.withProvider(engine) { provider, fake, database in
+            let customer = try await Self.user(database)
+            let card = try await provider.addCard(customerId: customer, number: "4000 0027 6000 3184", expMonth: 12, expYear: Self.expYear)
+            #expect(provider.requiresReturnURL(.card) && provider.requiresReturnURL(.ideal))
+            await #expect(throws: ProviderError.invalidRequest("returnURL is required for card payments with Stripe.")) {
+                try await Self.pay(provider, card: card.id, customer: customer, returnURL: nil)
+            }
+            #expect(fake.intents.isEmpty)
+            let intent = try await Self.pay(provider, card: card.id, customer: customer, returnURL: "https://shop.test/return")
+            #expect(intent.status == .requiresAction && intent.redirectURL?.hasPrefix("https://hooks.stripe.com/3d_secure_2/hosted?") == true)
+            #expect(fake.intent(intent.id)?.nextAction == ["type": "redirect_to_url", "redirect_to_url": ["url": .string(intent.redirectURL ?? ""), "return_url": "https://shop.test/return"]])
         }
     }
 

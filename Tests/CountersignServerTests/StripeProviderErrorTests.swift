@@ -84,7 +84,7 @@ struct StripeProviderErrorTests {
         // once): a timeout of 5 s, and a stall past it.
         try await Provider.withProvider(.sqlite, timeout: .seconds(5), logger: RecordingLogHandler.logger(lines)) { provider, fake, database in
             let customer = try await Provider.user(database)
-            for number in ["4242424242424242", "4000000000000002"] {
+            for number in ["4242424242424242", "4000000000000341"] {
                 let card = try await provider.addCard(customerId: customer, number: number, expMonth: 12, expYear: Provider.expYear)
                 _ = try await Provider.pay(provider, card: card.id, customer: customer)
             }

@@ -25,4 +25,13 @@ package protocol PaymentProvider: Sendable {
 
     /// The customer's saved cards, oldest first.
     func listCards(customerId: String) async throws -> [SavedCard]
+
+    /// Whether a payment by `method` needs a `returnURL` before it starts: a redirect this
+    /// provider may ask for must have somewhere to bring the payer back to.
+    func requiresReturnURL(_ method: PaymentMethodKind) -> Bool
+}
+
+extension PaymentProvider {
+    /// By default none does: a provider with its own page can end there.
+    package func requiresReturnURL(_ method: PaymentMethodKind) -> Bool { false }
 }

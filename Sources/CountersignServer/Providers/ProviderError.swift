@@ -64,7 +64,7 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
     /// 422: in Stripe's test mode only the documented test numbers can be saved.
     package static let unsupportedTestCard = ProviderError(
         status: .unprocessableContent, code: "unsupported_test_card",
-        message: "In Stripe test mode use a documented test card: 4242 4242 4242 4242, 4000 0027 6000 3184, 4000 0000 0000 0002 or 4000 0000 0000 9995."
+        message: "In Stripe test mode use a documented test card: 4242 4242 4242 4242, 4000 0027 6000 3184, 4000 0000 0000 0341 (declined at payment), 4000 0000 0000 0002 or 4000 0000 0000 9995 (both refused when saved, as Stripe does)."
     )
 
     /// `code: message`.

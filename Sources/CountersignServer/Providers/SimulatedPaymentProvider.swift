@@ -6,7 +6,7 @@ import Foundation
 /// and every server process on the store shares it. Outcomes are decided by the card:
 /// - `4242 4242 4242 4242`: succeeds at once;
 /// - `4000 0027 6000 3184`: 3-D Secure, `requires_action` with a redirect to the hosted page;
-/// - `4000 0000 0000 0002`: declined (`card_declined`);
+/// - `4000 0000 0000 0002` and `4000 0000 0000 0341`: declined (`card_declined`);
 /// - `4000 0000 0000 9995`: insufficient funds (`insufficient_funds`);
 /// - any other number that passes the Luhn check: succeeds.
 ///

@@ -7,7 +7,8 @@ package struct TestCard: Sendable, Equatable {
         case succeeds
         /// `requires_action`: 3-D Secure on the hosted page.
         case requiresAuthentication = "requires_authentication"
-        /// Back to `requires_payment_method` with `card_declined`.
+        /// Back to `requires_payment_method` with `card_declined` (`4000 0000 0000 0002`, and
+        /// `4000 0000 0000 0341`, the card Stripe attaches and then fails to charge).
         case declined
         /// Back to `requires_payment_method` with `insufficient_funds`.
         case insufficientFunds = "insufficient_funds"
@@ -24,7 +25,7 @@ package struct TestCard: Sendable, Equatable {
         guard (12...19).contains(digits.count), Self.passesLuhn(digits) else { return nil }
         switch digits {
         case "4000002760003184": outcome = .requiresAuthentication
-        case "4000000000000002": outcome = .declined
+        case "4000000000000002", "4000000000000341": outcome = .declined
         case "4000000000009995": outcome = .insufficientFunds
         default: outcome = .succeeds
         }

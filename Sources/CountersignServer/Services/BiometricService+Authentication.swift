@@ -64,9 +64,12 @@ extension BiometricService {
         else {
             throw APIError(.unauthorized, "invalid_challenge", "The challenge is unknown, expired or already used.")
         }
+        // Secure Payment Confirmation (`payment.get`) only on the payment path, checked against what
+        // the challenge's intent showed; a step-up accepts `webauthn.get` alone.
+        let shown = purpose == .payment ? paymentConfirmation.expected(topUp: challenge) : nil
         let result = try await checkAssertion(
             credential: credential, challenge: expected, userVerificationRequired: challenge.userVerification == "required",
-            clientData: clientData, authenticatorData: authenticatorData, signature: signature
+            clientData: clientData, authenticatorData: authenticatorData, signature: signature, payment: shown
         )
         // WebAuthn §6.1.3: backup eligibility is fixed when the credential is created.
         let refusal: WebAuthnError? = switch result {
@@ -112,8 +115,12 @@ extension BiometricService {
         return (credential.id, digest)
     }
 
-    /// Runs the verifier (WebAuthn §7.2 steps 7–21) against the stored key.
-    func checkAssertion(credential: StoredCredential, challenge: [UInt8], userVerificationRequired: Bool, clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) async throws -> Result<VerifiedAssertion, WebAuthnError> {
+    /// Runs the verifier (WebAuthn §7.2 steps 7–21) against the stored key; `payment` is what a
+    /// Secure Payment Confirmation for this challenge showed, where one was issued.
+    func checkAssertion(
+        credential: StoredCredential, challenge: [UInt8], userVerificationRequired: Bool, clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8],
+        payment: SecurePaymentConfirmation? = nil
+    ) async throws -> Result<VerifiedAssertion, WebAuthnError> {
         let verifier = assertionVerifier
         // Off the event loop: RSA, Ed448 and ML-DSA verification can take milliseconds.
         return try await NIOThreadPool.singleton.runIfActive {
@@ -122,7 +129,7 @@ extension BiometricService {
                 return try verifier.verify(
                     clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature,
                     expectedChallenge: challenge, credentialPublicKey: publicKey,
-                    storedSignCount: UInt32(clamping: credential.signCount), userVerificationRequired: userVerificationRequired
+                    storedSignCount: UInt32(clamping: credential.signCount), userVerificationRequired: userVerificationRequired, payment: payment
                 )
             }
         }

@@ -23,15 +23,20 @@ package struct BiometricService: Sendable {
     /// Algorithms offered at registration, in order of preference; registration refuses any other.
     static let offeredAlgorithms: [COSEAlgorithm] = [.es256, .edDSA, .es384, .es512, .rs256]
 
-    /// Creation options with a fresh single-use challenge, once `stepUp` checks out.
+    /// Creation options with a fresh single-use challenge, once `stepUp` checks out. With
+    /// `payment: true` they carry Secure Payment Confirmation's `payment` extension, which browsers
+    /// accept only for a discoverable credential with user verification on a platform authenticator
+    /// (Chromium: NotSupportedError otherwise), so all three are required too.
     package func registrationOptions(userId: String, stepUp: RegistrationOptionsRequest) async throws -> RegistrationOptionsResponse {
         try await checkStepUp(userId: userId, stepUp)
         let user = try await loadUser(userId)
         let challenge = Base64URL.encode(Identifier.randomBytes(32))
         let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
+        let forPayments = stepUp.payment == true
+        let userVerification = forPayments ? "required" : configuration.userVerification
         let stored = StoredChallenge(
             challenge: challenge, userId: userId, purpose: .registration, intent: nil, intentDigest: nil,
-            userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
+            userVerification: userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
         let existing = try await database.transaction { sql in
             try await challenges.insert(stored, now: now, on: sql)
@@ -44,8 +49,11 @@ package struct BiometricService: Sendable {
             pubKeyCredParams: Self.offeredAlgorithms.map { .init(type: "public-key", alg: $0.rawValue) },
             timeout: Int(configuration.challengeTimeoutMillis),
             attestation: "direct",
-            authenticatorSelection: .init(authenticatorAttachment: nil, residentKey: "preferred", userVerification: configuration.userVerification),
-            excludeCredentials: existing.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) }
+            authenticatorSelection: .init(
+                authenticatorAttachment: forPayments ? "platform" : nil, residentKey: forPayments ? "required" : "preferred", userVerification: userVerification
+            ),
+            excludeCredentials: existing.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
+            extensions: forPayments ? RegistrationExtensions(payment: .init(isPayment: true)) : nil
         )
     }
 
@@ -113,13 +121,19 @@ package struct BiometricService: Sendable {
             throw APIError.unprocessable("no_registered_credential", "Register a device key first, or pay with your PIN.")
         }
         try await database.transaction { sql in try await challenges.insert(stored, now: now, on: sql) }
+        let timeout = Int(configuration.challengeTimeoutMillis)
         return AuthenticationOptionsResponse(
             challenge: challenge, rpId: configuration.rpId,
             allowCredentials: usable.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
-            userVerification: configuration.userVerification, timeout: Int(configuration.challengeTimeoutMillis),
-            transaction: intent, nonce: Base64URL.encode(nonce)
+            userVerification: configuration.userVerification, timeout: timeout, transaction: intent, nonce: Base64URL.encode(nonce),
+            securePaymentConfirmation: paymentConfirmation.data(
+                paymentConfirmation.expected(amount: intent.amount, currency: intent.currency), challenge: challenge, credentialIds: usable.map(\.id), timeout: timeout
+            )
         )
     }
+
+    /// What Secure Payment Confirmation shows for this server's payment challenges.
+    var paymentConfirmation: PaymentConfirmation { PaymentConfirmation(configuration: configuration) }
 
     /// The user, or 401 if the session outlived them.
     func loadUser(_ userId: String) async throws -> User {

@@ -19,7 +19,12 @@ extension MarketplaceService {
             do {
                 canceled = try await provider.cancelPaymentIntent(id: intentId)
             } catch is ProviderError {
-                _ = try await refresh(order)
+                // The provider would not cancel: most often the payer finished meanwhile. What
+                // the provider says now decides the answer, not the order as it was read before.
+                let now = try await refresh(order)
+                if [.paid, .shipped, .completed].contains(now.orderStatus) {
+                    throw APIError.conflict("order_paid", "The payment went through meanwhile; the order is paid.")
+                }
                 throw Self.paymentInProgress
             }
             try await settle(order, intent: canceled, failure: nil)

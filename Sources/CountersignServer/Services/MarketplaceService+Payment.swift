@@ -24,6 +24,10 @@ extension MarketplaceService {
         if order.paymentMethod == .card, request.paymentMethodId == nil {
             throw APIError.badRequest("payment_method_required", "A card payment needs paymentMethodId, one of your saved cards.")
         }
+        if request.returnURL == nil, provider.requiresReturnURL(order.paymentMethod) {
+            // Refused before the attempt is claimed: nothing about the order changes.
+            throw APIError.badRequest("return_url_required", "returnURL is required: the payment provider may send the payer to 3-D Secure or the bank and back.")
+        }
         let (orders, now) = (self.orders, clock.nowMillis())
         let attempt = order.paymentAttempt + 1
         let claimed = try await database.transaction { sql in
@@ -102,14 +106,20 @@ extension MarketplaceService {
                 _ = try await marketplace.move(bidId: order.bidId, from: .accepted, to: .completed, now: now, on: sql)
                 try await Self.bookPayment(order, ledger: ledger, now: now, on: sql)
                 return true
-            case .requiresPaymentMethod?, .canceled?, nil:
-                let error = failure ?? intent?.lastPaymentError ?? ProviderPaymentError(code: "payment_canceled", message: "The payment was canceled.")
+            case .requiresPaymentMethod?, nil:
+                let error = failure ?? intent?.lastPaymentError ?? Self.canceled
                 return try await orders.failPayment(orderId: order.id, attempt: order.paymentAttempt, code: error.code, message: error.message, now: now, on: sql)
+            case .canceled?:
+                // The status decides: a canceled intent may still carry the error of an earlier
+                // try (a failed 3-D Secure), but this attempt ended because it was canceled.
+                return try await orders.failPayment(orderId: order.id, attempt: order.paymentAttempt, code: Self.canceled.code, message: Self.canceled.message, now: now, on: sql)
             case .requiresAction?, .processing?:
                 return false
             }
         }
     }
+
+    static let canceled = ProviderPaymentError(code: "payment_canceled", message: "The payment was canceled.")
 
     /// Where a provider's page may send the payer back: an absolute URL with a scheme (https, http, or
     /// an app's own), printable ASCII only, so it can go into a `Location` header as it is.

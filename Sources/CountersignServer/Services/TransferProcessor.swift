@@ -157,10 +157,16 @@ package struct TransferProcessor: Service {
         var next = current.moved(to: .authorizationRequired, now: now)
         next.quote = quote
         next.quoteExpiresAt = expiresAt
+        let challenge = Base64URL.encode(quote.challenge(nonce: nonce))
+        let confirmation = PaymentConfirmation(configuration: configuration)
         next.challenge = TransferChallenge(
-            challenge: Base64URL.encode(quote.challenge(nonce: nonce)), nonce: Base64URL.encode(nonce), rpId: configuration.rpId,
+            challenge: challenge, nonce: Base64URL.encode(nonce), rpId: configuration.rpId,
             allowCredentials: usable.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
-            userVerification: configuration.userVerification, timeout: Int(configuration.quoteSeconds * 1000)
+            userVerification: configuration.userVerification, timeout: Int(configuration.quoteSeconds * 1000),
+            // Shown to the page; authorization recomputes it from the quote rather than trusting this copy.
+            securePaymentConfirmation: confirmation.expected(transfer: next).map {
+                confirmation.data($0, challenge: challenge, credentialIds: usable.map(\.id), timeout: Int(configuration.quoteSeconds * 1000))
+            }
         )
         return next
     }

@@ -31,9 +31,11 @@ extension TransferService {
         let refusal: WebAuthnError?
         var verified: VerifiedAssertion?
         if let credential, credential.userId == payerId, credential.flaggedAt == nil {
+            // Secure Payment Confirmation must have shown this quote's total to this payee.
             switch try await biometric.checkAssertion(
                 credential: credential, challenge: expected, userVerificationRequired: challenge.userVerification == "required",
-                clientData: assertion.clientData, authenticatorData: assertion.authenticatorData, signature: assertion.signature
+                clientData: assertion.clientData, authenticatorData: assertion.authenticatorData, signature: assertion.signature,
+                payment: biometric.paymentConfirmation.expected(transfer: current)
             ) {
             case .failure(let error): refusal = error
             case .success(let checked) where checked.flags.backupEligible != credential.backupEligible:

@@ -14,14 +14,25 @@ public struct AssertionVerifier: Sendable {
     ///
     /// The caller has already looked up the credential by its ID and passes its stored public key and counter.
     /// On `signCountRegression` the signature was valid but the counter did not rise: flag the credential.
+    ///
+    /// `payment` is what a Secure Payment Confirmation for this challenge showed. Only then is a clientDataJSON
+    /// of type `payment.get` accepted, and its `payment` member must match it (`paymentDataMismatch`);
+    /// `webauthn.get` is accepted either way. Without it, `payment.get` is `wrongType`.
     public func verify(
         clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8],
         expectedChallenge: [UInt8], credentialPublicKey: CredentialPublicKey,
-        storedSignCount: UInt32, userVerificationRequired: Bool
+        storedSignCount: UInt32, userVerificationRequired: Bool, payment: SecurePaymentConfirmation? = nil
     ) throws(WebAuthnError) -> VerifiedAssertion {
         // §7.2 steps 10–14: parse clientDataJSON; type, challenge, origin, topOrigin.
         let clientData = try CollectedClientData(json: clientDataJSON)
-        try clientData.check(type: "webauthn.get", challenge: expectedChallenge, relyingParty: relyingParty)
+        try clientData.check(types: payment == nil ? ["webauthn.get"] : ["webauthn.get", "payment.get"], challenge: expectedChallenge, relyingParty: relyingParty)
+        if let payment, clientData.type == "payment.get" {
+            // SPC: what the browser showed is part of what the authenticator signs; it must be what we issued.
+            guard let shown = clientData.payment else {
+                throw WebAuthnError(.paymentDataMismatch, "a payment.get clientDataJSON without its payment member")
+            }
+            try shown.check(against: payment, relyingParty: relyingParty)
+        }
 
         let authData = try AuthenticatorData(authenticatorData)
         // §7.2 step 15: rpIdHash.

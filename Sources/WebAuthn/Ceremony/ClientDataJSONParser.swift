@@ -14,6 +14,7 @@ package enum ClientDataJSONParser {
         guard json.peek() == UInt8(ascii: "{") else { return nil }
         json.index += 1
         var type: String?, challenge: String?, origin: String?, crossOrigin: Bool?, topOrigin: String?
+        var payment: CollectedPaymentData?
         var seen: UInt8 = 0  // one bit per checked member: duplicates are refused
         json.skipWhitespace()
         if json.peek() == UInt8(ascii: "}") {
@@ -32,6 +33,7 @@ package enum ClientDataJSONParser {
                 case "origin": 4
                 case "crossOrigin": 8
                 case "topOrigin": 16
+                case "payment": 32
                 default: 0
                 }
                 guard seen & bit == 0 else { return nil }
@@ -48,6 +50,12 @@ package enum ClientDataJSONParser {
                         guard let value = json.stringValue() else { return nil }
                         topOrigin = value
                     }
+                case "payment":
+                    // Secure Payment Confirmation's member; null reads as absent.
+                    if !json.literal("null") {
+                        guard let value = PaymentMemberParser.parse(&json) else { return nil }
+                        payment = value
+                    }
                 default:
                     guard json.skipValue(depth: 1) else { return nil }
                 }
@@ -63,6 +71,6 @@ package enum ClientDataJSONParser {
         // Non-ASCII bytes can only sit inside strings; check once that they form valid UTF-8.
         if json.sawNonASCII, String(validating: bytes, as: UTF8.self) == nil { return nil }
         guard let type, let challenge, let origin else { return nil }
-        return CollectedClientData(type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin)
+        return CollectedClientData(type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin, payment: payment)
     }
 }

@@ -21,7 +21,7 @@ struct Buy: AsyncParsableCommand {
     @Option(name: .customLong("card-number"), help: "Save this card (test numbers in the README) and pay with it.") var cardNumber: String?
     @Option(help: "At the provider's page: ask (print the link, wait for Enter), authorize or fail (press the built-in simulator's button), abandon.")
     var redirect: TerminalRedirectHandler.Mode = .ask
-    @Option(name: .customLong("return-url"), help: "Where the provider's page sends the payer back (needed for iDEAL and Bancontact with Stripe; the simulator shows a done page without one).")
+    @Option(name: .customLong("return-url"), help: "Where the provider's page sends the payer back (needed for every method with Stripe; the simulator shows a done page without one).")
     var returnURL: String?
     @Option(name: .customLong("poll-seconds"), help: "Seconds between polls of a pending payment (default 2).") var pollSeconds: Int = 2
     @Flag(help: "Answer yes to \"Pay …?\".") var yes = false

@@ -30,6 +30,9 @@ extension FakeStripe.State {
         if let refusal = Self.unknown(form, allowed: ["customer"]) { return refusal }
         guard let customer = form["customer"] else { return Self.missing("customer") }
         guard customers[customer] != nil else { return Self.noSuch("customer", customer, param: "customer") }
+        if let refusal = FakePaymentMethod.refusedAtAttach[id] {
+            return Self.error(402, type: "card_error", code: "card_declined", message: refusal.message, extra: ["decline_code": .string(refusal.declineCode)])
+        }
         if let token = FakePaymentMethod.testTokens[id] {
             // Created one second apart so that newest-first is well defined.
             let created = (paymentMethods.values.map(\.created).max() ?? Self.now) + 1
@@ -126,6 +129,11 @@ extension FakeStripe.State {
     mutating func cancel(_ id: String, _ form: FakeForm) -> Answer {
         if let refusal = Self.unknown(form, allowed: ["cancellation_reason"]) { return refusal }
         guard var intent = intents[id] else { return Self.noSuch("payment_intent", id, status: 404) }
+        if succeedBeforeCancel.remove(id) != nil, intent.status == "requires_action" {
+            intent.status = "succeeded"
+            intent.nextAction = .null
+            intents[id] = intent
+        }
         let cancelable = ["requires_payment_method", "requires_capture", "requires_confirmation", "requires_action", "processing"]
         guard cancelable.contains(intent.status) else {
             return Self.error(

@@ -13,6 +13,8 @@ extension FakeStripe {
         var replays = 0
         var failures: [Int] = []
         var stalls: [Duration] = []
+        /// Intents whose payer finishes 3-D Secure just before our cancel reaches Stripe.
+        var succeedBeforeCancel: Set<String> = []
 
         /// Authentication, version, body, idempotency, then the endpoint.
         mutating func answer(_ call: Call) -> Answer {

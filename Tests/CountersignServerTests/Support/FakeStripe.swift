@@ -131,6 +131,22 @@ extension FakeStripe {
         }
     }
 
+    /// The race of a cancel with a success: the payer completes 3-D Secure on `intentId` just
+    /// before the next cancel of it arrives, which Stripe then refuses (the intent succeeded).
+    func succeedBeforeNextCancel(_ intentId: String) {
+        state.withLock { _ = $0.succeedBeforeCancel.insert(intentId) }
+    }
+
+    /// Someone else cancels the intent at Stripe (the Dashboard, another integration), as
+    /// `POST /v1/payment_intents/{id}/cancel` does: `last_payment_error` stays as it was.
+    func cancelAtStripe(_ intentId: String) throws {
+        try state.withLock { state in
+            guard state.intents[intentId] != nil, let form = FakeForm(encoded: "cancellation_reason=abandoned"),
+                  state.cancel(intentId, form).status == 200
+            else { throw TestFailure("\(intentId) cannot be canceled") }
+        }
+    }
+
     /// The payer failed or refused: back to `requires_payment_method` with Stripe's error.
     func failRedirect(_ intentId: String) throws {
         try state.withLock { state in

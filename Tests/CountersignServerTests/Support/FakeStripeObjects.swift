@@ -12,13 +12,20 @@ struct FakePaymentMethod: Sendable, Equatable {
         case declines(code: String, message: String)
     }
 
+    /// Stripe's decline test cards cannot be attached to a customer: attaching one is itself a
+    /// 402 `card_declined` with this `decline_code` (Stripe's testing docs, "Declined payments").
+    static let refusedAtAttach: [String: (declineCode: String, message: String)] = [
+        "pm_card_chargeDeclined": ("generic_decline", "Your card was declined."),
+        "pm_card_chargeDeclinedInsufficientFunds": ("insufficient_funds", "Your card has insufficient funds."),
+    ]
+
     /// Stripe's test PaymentMethod tokens: what attaching one creates.
     static let testTokens: [String: (brand: String, last4: String, behaviour: Behaviour)] = [
         "pm_card_visa": ("visa", "4242", .succeeds),
         "pm_card_mastercard": ("mastercard", "4444", .succeeds),
         "pm_card_authenticationRequired": ("visa", "3184", .redirects),
-        "pm_card_chargeDeclined": ("visa", "0002", .declines(code: "generic_decline", message: "Your card was declined.")),
-        "pm_card_chargeDeclinedInsufficientFunds": ("visa", "9995", .declines(code: "insufficient_funds", message: "Your card has insufficient funds.")),
+        // Attaches, then every charge fails ("Decline after attaching").
+        "pm_card_chargeCustomerFail": ("visa", "0341", .declines(code: "generic_decline", message: "Your card was declined.")),
     ]
 
     let id: String

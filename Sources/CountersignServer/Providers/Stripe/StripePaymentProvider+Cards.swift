@@ -1,10 +1,13 @@
 extension StripePaymentProvider {
     /// Stripe's test PaymentMethods for the test numbers the simulator documents. Raw numbers never
     /// go to Stripe: in test mode a number picks one of these tokens, which Stripe turns into a
-    /// new card attached to the customer.
+    /// new card attached to the customer. Stripe refuses to attach its decline cards (`…0002`,
+    /// `…9995`: 402, answered here as 422 `card_declined` / `insufficient_funds`), so a card that
+    /// is saved and then declined at payment is `…0341` (`pm_card_chargeCustomerFail`).
     static let testPaymentMethods: [String: String] = [
         "4242424242424242": "pm_card_visa",
         "4000002760003184": "pm_card_authenticationRequired",
+        "4000000000000341": "pm_card_chargeCustomerFail",
         "4000000000000002": "pm_card_chargeDeclined",
         "4000000000009995": "pm_card_chargeDeclinedInsufficientFunds",
     ]

@@ -36,14 +36,13 @@ package struct StripePaymentProvider: PaymentProvider {
         form["confirm"] = "true"
         form["return_url"] = returnURL
         form["metadata", "order_id"] = orderId
+        guard returnURL != nil else { throw ProviderError.invalidRequest("returnURL is required for \(method.rawValue) payments with Stripe.") }
         switch method {
         case .card:
             guard let paymentMethodId else { throw ProviderError.invalidRequest("paymentMethodId is required for a card payment.") }
             form["customer"] = try await owner(ofCard: paymentMethodId, customerId: customerId)
             form["payment_method"] = paymentMethodId
         case .ideal, .bancontact:
-            // Stripe refuses a redirect method confirmed without somewhere to come back to.
-            guard returnURL != nil else { throw ProviderError.invalidRequest("returnURL is required for \(method.rawValue).") }
             form["payment_method_data", "type"] = method.rawValue
             if method == .bancontact {
                 form["payment_method_data", "billing_details", "name"] = try await payerName(customerId)
@@ -57,6 +56,12 @@ package struct StripePaymentProvider: PaymentProvider {
             try Self.intent(try await api.post("/v1/payment_intents", form, idempotencyKey: idempotencyKey))
         }
     }
+
+    /// Every method: Stripe refuses a bank redirect confirmed without a `return_url`, and a card
+    /// that turns out to need 3-D Secure gets `next_action.use_stripe_sdk` instead of a redirect,
+    /// which leaves a server-side confirmation with nothing the payer can act on. Whether a card
+    /// needs 3-D Secure is only known once Stripe answers, so every card carries one.
+    package func requiresReturnURL(_ method: PaymentMethodKind) -> Bool { true }
 
     package func retrievePaymentIntent(id: String) async throws -> ProviderPaymentIntent {
         guard let segment = Self.pathSegment(id) else { throw ProviderError.intentNotFound(id) }

@@ -1,0 +1,79 @@
+/// Reads the `payment` member of clientDataJSON (Secure Payment Confirmation) with the same strictness as
+/// `ClientDataJSONParser`: objects only where SPC has objects, strings only where it has strings, each
+/// string at most `maximumStringBytes`, a checked member at most once, anything else skipped and validated.
+enum PaymentMemberParser {
+    /// Longer than any rpId, origin, name or amount; room for a small `data:` icon. The whole
+    /// clientDataJSON is bounded by the caller (the server's base64url limit).
+    static let maximumStringBytes = 8_192
+
+    /// The object at `json.index`, or nil when it is not one of SPC's shape.
+    static func parse(_ json: inout JSONScanner) -> CollectedPaymentData? {
+        var data = CollectedPaymentData()
+        let complete = members(&json, keys: ["rpId", "topOrigin", "payeeName", "payeeOrigin", "total", "instrument"]) { key, json in
+            switch key {
+            case "total":
+                var currency: String?, value: String?
+                guard members(&json, keys: ["currency", "value"], { key, json in
+                    guard let text = string(&json) else { return false }
+                    if key == "currency" { currency = text } else { value = text }
+                    return true
+                }), let currency, let value else { return false }
+                data.total = .init(currency: currency, value: value)
+            case "instrument":
+                var displayName: String?, icon: String?
+                guard members(&json, keys: ["displayName", "icon"], { key, json in
+                    guard let text = string(&json) else { return false }
+                    if key == "displayName" { displayName = text } else { icon = text }
+                    return true
+                }), let displayName, let icon else { return false }
+                data.instrument = .init(displayName: displayName, icon: icon)
+            default:
+                guard let text = string(&json) else { return false }
+                switch key {
+                case "rpId": data.rpId = text
+                case "topOrigin": data.topOrigin = text
+                case "payeeName": data.payeeName = text
+                default: data.payeeOrigin = text
+                }
+            }
+            return true
+        }
+        return complete ? data : nil
+    }
+
+    /// A string of at most `maximumStringBytes` bytes.
+    private static func string(_ json: inout JSONScanner) -> String? {
+        guard let text = json.stringValue(), text.utf8.count <= maximumStringBytes else { return nil }
+        return text
+    }
+
+    /// Walks one object: each of `keys` goes to `read` (once at most), any other member is skipped.
+    private static func members(_ json: inout JSONScanner, keys: [String], _ read: (String, inout JSONScanner) -> Bool) -> Bool {
+        guard json.peek() == UInt8(ascii: "{") else { return false }
+        json.index += 1
+        var seen = Set<String>()
+        json.skipWhitespace()
+        if json.peek() == UInt8(ascii: "}") {
+            json.index += 1
+            return true
+        }
+        while true {
+            json.skipWhitespace()
+            guard json.peek() == UInt8(ascii: "\""), let key = json.string(keep: true) else { return false }
+            json.skipWhitespace()
+            guard json.peek() == UInt8(ascii: ":") else { return false }
+            json.index += 1
+            json.skipWhitespace()
+            if keys.contains(key) {
+                guard seen.insert(key).inserted, read(key, &json) else { return false }
+            } else {
+                guard json.skipValue(depth: 3) else { return false }
+            }
+            json.skipWhitespace()
+            guard let separator = json.peek() else { return false }
+            json.index += 1
+            if separator == UInt8(ascii: "}") { return true }
+            guard separator == UInt8(ascii: ",") else { return false }
+        }
+    }
+}
