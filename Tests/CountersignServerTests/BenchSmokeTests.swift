@@ -15,19 +15,12 @@ struct BenchSmokeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let json = directory.appendingPathComponent("flows.json")
 
-        let process = Process()
-        process.executableURL = bench
-        process.arguments = ["flows", "--clients", "2", "--warmup", "0.5", "--seconds", "1.5", "--max-flows", "400", "--json", json.path]
         // The bench strips DATABASE_URL from the server's environment itself; SQLite here.
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
-        process.standardInput = FileHandle.nullDevice
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let (status, output) = try ChildProcess.run(
+            bench.path, ["flows", "--clients", "2", "--warmup", "0.5", "--seconds", "1.5", "--max-flows", "400", "--json", json.path],
+            environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
+        )
+        #expect(status == 0, "\(output)")
 
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any], "\(output)")
         #expect(report["engine"] as? String == "sqlite")

@@ -153,10 +153,8 @@ struct ClaimRecoveryTests {
 
     /// The pid of a process that has exited (and been reaped): no process has it now.
     static func exitedPID() throws -> Int64 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
+        let process = try ChildProcess("/bin/true", [], environment: [:])
         process.waitUntilExit()
-        return Int64(process.processIdentifier)
+        return Int64(process.pid)
     }
 }

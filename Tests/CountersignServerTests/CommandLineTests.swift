@@ -19,18 +19,7 @@ struct CommandLineTests {
 
     /// Runs the binary to completion and returns its exit status and output.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice  // no terminal: a prompt without its flag must fail, not hang
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ChildProcess.run(try executable().path, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     static var vectorsDirectory: URL {

@@ -8,7 +8,7 @@ import Testing
 final class ServeProcess: @unchecked Sendable {  // Process is thread-safe for what is used here.
     let port: Int
     let client: APIClient
-    private let process: Process
+    private let process: ChildProcess
     private let logPath: String
 
     /// Starts the binary on PostgreSQL at `databaseURL`, or on SQLite in `dataDirectory` when nil.
@@ -30,18 +30,10 @@ final class ServeProcess: @unchecked Sendable {  // Process is thread-safe for w
         for _ in 0..<3 {
             let port = try LoopbackPort.free()
             let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-serve-\(UUID().uuidString).log").path
-            guard FileManager.default.createFile(atPath: logPath, contents: nil), let log = FileHandle(forWritingAtPath: logPath) else {
-                throw TestFailure("cannot create \(logPath)")
-            }
-            let process = Process()
-            process.executableURL = try CommandLineTests.executable()
-            process.arguments = arguments(port)
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = log
-            process.standardError = log
-            try process.run()
-            try? log.close()
+            let process = try ChildProcess(
+                try CommandLineTests.executable().path, arguments(port),
+                environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, outputPath: logPath
+            )
             let client = APIClient(baseURL: "http://127.0.0.1:\(port)", http: http)
             let deadline = ContinuousClock.now + .seconds(20)
             while process.isRunning, ContinuousClock.now < deadline {
@@ -54,20 +46,19 @@ final class ServeProcess: @unchecked Sendable {  // Process is thread-safe for w
                 }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
+            process.terminate()
+            let status = process.waitUntilExit()
             let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             try? FileManager.default.removeItem(atPath: logPath)
-            failure = "countersign serve on port \(port) did not become healthy (exit \(process.terminationStatus)): \(output)"
+            failure = "countersign serve on port \(port) did not become healthy (exit \(status)): \(output)"
             guard output.contains("Address already in use") else { break }
         }
         throw TestFailure(failure)
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.terminate()
+        process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: logPath)
     }
 
@@ -77,9 +68,8 @@ final class ServeProcess: @unchecked Sendable {  // Process is thread-safe for w
     /// SIGTERM, then waits; returns the exit status.
     @discardableResult
     func stop() -> Int32 {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.terminate()
+        return process.waitUntilExit()
     }
 
     /// Runs `body` against a `countersign serve` process on a fresh store of `engine`, with a

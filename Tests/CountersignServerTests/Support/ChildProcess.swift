@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process started with `posix_spawn`, for the tests that run the binaries.
+///
+/// Not Foundation's `Process`: on Linux (Swift 6.3.1) its `run()` lists `/proc/self/fd` with a
+/// 256-byte copy of each directory entry and now and then reads past the end of glibc's buffer
+/// (swift-corelibs-foundation#5472). This suite, with hundreds of sockets open, crashed on it
+/// about one run in five.
+final class ChildProcess: Sendable {
+    let pid: pid_t
+    /// The exit status once the child has been reaped: its code, or 128 + the signal that ended it.
+    private let exitStatus = Mutex<Int32?>(nil)
+
+    /// Starts `executable`. Its stdin is /dev/null; stdout and stderr go to `outputPath` (created
+    /// 0600, appended to), or to /dev/null. Signals start at their defaults, none blocked.
+    init(_ executable: String, _ arguments: [String], environment: [String: String], outputPath: String? = nil) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let error = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard error == 0 else { throw TestFailure("cannot start \(executable): \(String(cString: strerror(error)))") }
+        self.pid = pid
+    }
+
+    /// Runs `executable` to its end and returns its status and everything it wrote.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).out").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let child = try ChildProcess(executable, arguments, environment: environment, outputPath: outputPath)
+        let status = child.waitUntilExit()
+        return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+    }
+
+    var isRunning: Bool { reap(blocking: false) == nil }
+
+    /// Waits for the child to end; its exit status.
+    @discardableResult
+    func waitUntilExit() -> Int32 {
+        while true {
+            if let status = reap(blocking: true) { return status }
+        }
+    }
+
+    /// SIGTERM.
+    func terminate() { signal(SIGTERM) }
+
+    func signal(_ signal: Int32) {
+        if isRunning { kill(pid, signal) }
+    }
+
+    /// The exit status if the child has ended (reaping it once), else nil.
+    private func reap(blocking: Bool) -> Int32? {
+        exitStatus.withLock { known in
+            if let known { return known }
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+            guard result == pid else { return nil }
+            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (they are macros).
+            let signal = status & 0x7f
+            known = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+            return known
+        }
+    }
+}
