@@ -66,7 +66,7 @@ public struct CheckoutTotals: Sendable, Hashable, Codable {
         }
         guard let fee = rates.paymentFees[method.rawValue] else { throw .unknownPaymentMethod(method.rawValue) }
         let paymentFee = fee.fixed + ((subtotal + shipping) * fee.basisPoints + 5_000) / 10_000
-        lines.append(Line(kind: "payment_fee", name: "Payment fee (\(method.rawValue))", amount: paymentFee))
+        lines.append(Line(kind: "payment_fee", name: "Payment fee (\(method.displayName))", amount: paymentFee))
         self.subtotal = subtotal
         self.shipping = shipping
         self.paymentFee = paymentFee

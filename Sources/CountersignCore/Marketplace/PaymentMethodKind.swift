@@ -6,4 +6,13 @@ public enum PaymentMethodKind: String, Sendable, Hashable, Codable, CaseIterable
     case ideal
     /// Bancontact: a redirect to the payer's bank or card app.
     case bancontact
+
+    /// The method's name as payers know it.
+    public var displayName: String {
+        switch self {
+        case .card: "Card"
+        case .ideal: "iDEAL"
+        case .bancontact: "Bancontact"
+        }
+    }
 }

@@ -44,7 +44,7 @@ enum HostedPaymentPage {
     }
 
     static func html(_ status: HTTPResponse.Status, title: String, body: String) -> Response {
-        let page = "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>\(escape(title))</title></head>\n<body>\n\(body)\n</body></html>\n"
+        let page = "<!doctype html>\n<html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>\(escape(title))</title></head>\n<body>\n\(body)\n</body></html>\n"
         let headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
             .contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'", HTTPField.Name("X-Frame-Options")!: "DENY",
