@@ -1,0 +1,22 @@
+// The marketplace's screens (seed 001), for the app shell's hash router.
+// Each render(view, params, query, app) fills `view` and may return a cleanup function.
+
+import { renderHome } from './home.js';
+import { renderSell } from './sell.js';
+import { renderProduct } from './product.js';
+import { renderBid } from './bid.js';
+import { renderCheckout, renderCheckoutReturn } from './checkout.js';
+import { renderOrder } from './order.js';
+
+export const routes = [
+  { path: '/market', title: 'Marketplace', auth: true, render: renderHome },
+  { path: '/market/sell', title: 'Sell something', auth: true, render: renderSell },
+  { path: '/market/products/:id', title: 'Product', auth: true, render: renderProduct },
+  { path: '/market/bids/:id', title: 'Bid', auth: true, render: renderBid },
+  // Seed 001's payment screen, for an accepted bid on the product.
+  { path: '/market/products/:productId/checkout/:bidId', title: 'Payment', auth: true, render: renderCheckout },
+  { path: '/market/orders/:id', title: 'Order', auth: true, render: renderOrder },
+  // Back from the provider's page: app.js turns /?checkout=<orderId>&payment_intent=… into this.
+  { path: '/market/orders/:id/return', title: 'Payment', auth: true, render: renderCheckoutReturn },
+];
+
