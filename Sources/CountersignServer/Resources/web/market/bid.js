@@ -35,10 +35,7 @@ export async function renderBid(view, params, query, app) {
   ].filter(Boolean), { className: 'details market-bid-details' }));
 
   // The same screen again, with what the server says now.
-  const again = () => {
-    view.replaceChildren();
-    renderBid(view, params, query, app);
-  };
+  const again = () => app.navigate(bidPath(bid.id));
   const actions = h('div', { className: 'actions' });
   view.append(actions);
   const act = (text, call, kind = 'primary') => button(text, async (event) => {

@@ -39,10 +39,7 @@ export async function renderOrder(view, params, query, app) {
     ], { className: 'details market-order' }));
 
   // The same screen again, with what the server says now.
-  const again = () => {
-    view.replaceChildren();
-    renderOrder(view, params, query, app);
-  };
+  const again = () => app.navigate(orderPath(order.id));
   const actions = h('div', { className: 'actions' });
   view.append(actions);
   const act = (text, call) => button(text, async (event) => {
