@@ -50,7 +50,7 @@ export async function renderBid(view, params, query, app) {
 
   if (isSeller) {
     if (bid.status === 'NEW') actions.append(act(`Accept ${money(bid.amount, bid.currency)}`, () => market.acceptBid(bid.id)));
-    else if (bid.status === 'ACCEPTED') view.append(h('p', { className: 'market-info' }, 'Accepted. The buyer pays next; their order link then comes to you to ship it.'));
+    else if (bid.status === 'ACCEPTED') view.append(h('p', { className: 'notice' }, 'Accepted. The buyer pays next; their order link then comes to you to ship it.'));
   } else {
     if (bid.status === 'ACCEPTED') actions.append(link(checkoutPath(bid), `Pay ${money(bid.amount, bid.currency)}`, { className: 'btn primary' }));
     if (bid.status === 'NEW') {

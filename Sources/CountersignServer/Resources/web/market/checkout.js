@@ -129,7 +129,7 @@ class CheckoutView {
       bidNotAccepted: `Only an accepted bid can be paid; this one is ${bid ? bid.status.toLowerCase() : 'not accepted'}.`,
       orderClosed: `This order is ${order ? (orderStatusText[order.status] ?? order.status).toLowerCase() : 'closed'}: it cannot be paid any more.`,
     }[reason];
-    view.append(h('p', { role: 'alert', className: 'market-problem' }, text),
+    view.append(h('p', { role: 'alert', className: 'error' }, text),
       h('p', { className: 'actions' }, bid ? link(bidPath(bid.id), 'See the bid') : null, ' ', link('/market', 'Marketplace')));
   }
 
@@ -140,7 +140,7 @@ class CheckoutView {
     setTitle(view, 'Payment confirmed');
     const totals = order.totals;
     view.append(
-      h('p', { role: 'status', className: 'market-success' }, 'Paid. The seller can now send it or hand it over.'),
+      h('p', { role: 'status', className: 'ok-box' }, 'Paid. The seller can now send it or hand it over.'),
       details([
         ['Order', h('code', null, order.id)],
         ['Status', orderStatusText[order.status] ?? order.status],
@@ -210,10 +210,10 @@ class CheckoutView {
 
   addressForm() {
     const fields = {
-      name: field('Name', { autocomplete: 'name', required: true, maxLength: 200 }),
-      line1: field('Street and number', { autocomplete: 'address-line1', required: true, maxLength: 200 }),
-      postalCode: field('Postal code', { autocomplete: 'postal-code', required: true, maxLength: 20 }),
-      city: field('City', { autocomplete: 'address-level2', required: true, maxLength: 200 }),
+      name: field('Name', { autocomplete: 'name', required: true, maxLength: 200, placeholder: 'Ada Jansen' }),
+      line1: field('Street and number', { autocomplete: 'address-line1', required: true, maxLength: 200, placeholder: 'Keizersgracht 1' }),
+      postalCode: field('Postal code', { autocomplete: 'postal-code', required: true, maxLength: 20, placeholder: '1015 CJ' }),
+      city: field('City', { autocomplete: 'address-level2', required: true, maxLength: 200, placeholder: 'Amsterdam' }),
       country: field('Country', { tag: 'select', options: countries, value: 'NL', autocomplete: 'country' }),
     };
     const form = h('form', { className: 'market-add' });
@@ -240,10 +240,10 @@ class CheckoutView {
   }
 
   cardForm() {
-    const number = field('Card number', { inputMode: 'numeric', autocomplete: 'cc-number', required: true, maxLength: 23,
+    const number = field('Card number', { inputMode: 'numeric', autocomplete: 'cc-number', required: true, maxLength: 23, placeholder: '4242 4242 4242 4242',
       hint: 'Test cards: 4242 4242 4242 4242 pays at once; 4000 0027 6000 3184 asks for 3-D Secure.' });
-    const month = field('Expiry month', { type: 'number', min: 1, max: 12, required: true, autocomplete: 'cc-exp-month', inputMode: 'numeric' });
-    const year = field('Expiry year', { type: 'number', min: 2000, max: 2100, required: true, autocomplete: 'cc-exp-year', inputMode: 'numeric' });
+    const month = field('Expiry month', { type: 'number', min: 1, max: 12, required: true, placeholder: '12', autocomplete: 'cc-exp-month', inputMode: 'numeric' });
+    const year = field('Expiry year', { type: 'number', min: 2000, max: 2100, required: true, placeholder: '2030', autocomplete: 'cc-exp-year', inputMode: 'numeric' });
     const save = h('button', { type: 'submit', className: 'btn secondary' }, 'Save card');
     const form = h('form', { className: 'market-add' }, number, h('div', { className: 'market-row' }, month, year), save);
     form.addEventListener('submit', async (event) => {
@@ -351,7 +351,7 @@ class CheckoutView {
     ] : [];
     replace(box, h('h2', null, 'Total'),
       totals.kind === 'incomplete' ? h('p', { className: 'hint' }, 'Choose delivery and a way to pay to see the total.') : null,
-      totals.kind === 'failed' ? h('p', { role: 'alert', className: 'market-problem' }, totals.error?.message ?? 'The totals could not be fetched.') : null,
+      totals.kind === 'failed' ? h('p', { role: 'alert', className: 'error' }, totals.error?.message ?? 'The totals could not be fetched.') : null,
       rows.length ? h('dl', { className: 'market-lines' }, rows) : null,
       totals.kind === 'refreshing' ? h('p', { className: 'hint' }, 'Updating…') : null);
   }
@@ -361,21 +361,21 @@ class CheckoutView {
     const { notice, order } = state.checkout;
     replace(box);
     if (state.kind === 'paymentFailing') {
-      box.append(h('div', { role: 'alert', className: 'market-problem' },
-        h('p', null, h('strong', null, 'Payment failing. ')),
+      box.append(h('div', { role: 'alert', className: 'warn-box' },
+        h('p', null, h('strong', null, 'Payment failing.')),
         h('p', null, 'Your bank has not confirmed the payment yet. It may still go through, and it is never taken twice: check again in a moment, continue it, or pay another way.')));
     } else if (state.kind === 'statusUnknown') {
-      box.append(h('div', { role: 'alert', className: 'market-problem' },
+      box.append(h('div', { role: 'alert', className: 'error' },
         h('p', null, 'The server could not be reached, so we do not know yet whether the payment went through. Check again.')));
     } else if (notice?.kind === 'paymentFailed') {
-      box.append(h('p', { role: 'alert', className: 'market-problem' }, paymentFailureText(notice.failure)));
+      box.append(h('p', { role: 'alert', className: 'error' }, paymentFailureText(notice.failure)));
     } else if (notice?.kind === 'paymentAbandoned') {
-      box.append(h('p', { role: 'status', className: 'market-info' },
+      box.append(h('p', { role: 'status', className: 'notice' },
         'You left the payment page before finishing. Your choices are kept: continue paying, or pay another way.'));
     } else if (notice?.kind === 'error') {
       showError(box, notice.error);
     } else if (order?.status === 'PAYMENT_PENDING' && state.kind === 'ready') {
-      box.append(h('p', { role: 'status', className: 'market-info' }, 'A payment is waiting for you to finish it: continue paying, or pay another way.'));
+      box.append(h('p', { role: 'status', className: 'notice' }, 'A payment is waiting for you to finish it: continue paying, or pay another way.'));
     }
   }
 }

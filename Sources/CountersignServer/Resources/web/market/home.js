@@ -11,7 +11,7 @@ export async function renderHome(view, params, query, app) {
   const market = marketApi(app.api);
   view.append(h('p', { className: 'actions' }, link('/market/sell', 'Sell something', { className: 'btn primary' })));
 
-  const open = field('Product link or id', { name: 'product', required: true, autocomplete: 'off' });
+  const open = field('Product link or id', { name: 'product', autocomplete: 'off', placeholder: 'Paste a product link' });
   const openForm = h('form', { className: 'card market-open', 'aria-label': 'Open a product' }, open,
     h('button', { type: 'submit', className: 'btn secondary' }, 'Open'));
   openForm.addEventListener('submit', (event) => {

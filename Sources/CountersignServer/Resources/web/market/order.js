@@ -56,7 +56,7 @@ export async function renderOrder(view, params, query, app) {
     if (order.status === 'PAID') actions.append(act(pickup ? 'Mark as handed over' : 'Mark as shipped', () => market.ship(order.id)));
     const next = { NEW: 'The buyer has not paid yet.', PAYMENT_PENDING: 'The buyer is paying.', PAID: `Paid: ${pickup ? 'hand it over' : 'send it'}, then mark it here.`,
       SHIPPED: 'Waiting for the buyer to confirm receipt; then the money is payable to you.', COMPLETED: 'Done: the money is payable to you.' }[order.status];
-    if (next) view.append(h('p', { className: 'market-info' }, next));
+    if (next) view.append(h('p', { className: 'notice' }, next));
   } else {
     if (order.status === 'NEW' || order.status === 'PAYMENT_PENDING') {
       actions.append(link(checkoutPath({ id: order.bidId, productId: order.productId }), 'Go to payment', { className: 'btn primary' }));
@@ -64,7 +64,7 @@ export async function renderOrder(view, params, query, app) {
     if (order.status === 'SHIPPED') actions.append(act('Confirm receipt', () => market.complete(order.id)));
     const next = { PAID: `Paid. The seller ${pickup ? 'hands it over' : 'sends it'} next.`, SHIPPED: `${pickup ? 'Handed over' : 'On its way'}: confirm receipt once you have it.`,
       COMPLETED: 'Received. Thank you!' }[order.status];
-    if (next) view.append(h('p', { className: 'market-info' }, next));
+    if (next) view.append(h('p', { className: 'notice' }, next));
     if (['PAID', 'SHIPPED'].includes(order.status)) view.append(shareField('Order link for the seller', orderPath(order.id), 'The seller ships the order from this link.'));
   }
   actions.append(button('Refresh', again, { kind: 'secondary' }));

@@ -38,7 +38,7 @@ export async function renderProduct(view, params, query, app) {
 
 function buyer(view, market, product, me, app) {
   if (!product.available) {
-    view.append(h('p', { role: 'status', className: 'market-info' }, 'Another buyer holds this product right now. It may come back if they do not pay.'));
+    view.append(h('p', { role: 'status', className: 'notice' }, 'Another buyer holds this product right now. It may come back if they do not pay.'));
     return;
   }
   const amount = field('Your bid (EUR)', { name: 'amount', required: true, inputMode: 'decimal', value: eurosText(product.askingPrice), autocomplete: 'off' });
@@ -100,7 +100,7 @@ async function seller(view, market, product, app) {
     return;
   }
   // This server does not list a product's bids: the seller opens a bid from the link its buyer sent.
-  const open = field('Bid link or id', { name: 'bid', required: true, autocomplete: 'off', hint: 'A buyer who bids gets a link to send you.' });
+  const open = field('Bid link or id', { name: 'bid', autocomplete: 'off', placeholder: 'Paste the link the buyer sent', hint: 'A buyer who bids gets a link to send you.' });
   const form = h('form', { className: 'market-open' }, open, h('button', { type: 'submit', className: 'btn secondary' }, 'Open bid'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();

@@ -8,6 +8,11 @@ import { renderBid } from './bid.js';
 import { renderCheckout, renderCheckoutReturn } from './checkout.js';
 import { renderOrder } from './order.js';
 
+// The marketplace's own styles, linked once (style-src 'self' allows a stylesheet link added here).
+if (!document.querySelector('link[href$="market/market.css"]')) {
+  document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: 'market/market.css' }));
+}
+
 export const routes = [
   { path: '/market', title: 'Marketplace', auth: true, render: renderHome },
   { path: '/market/sell', title: 'Sell something', auth: true, render: renderSell },

@@ -9,8 +9,8 @@ import { productPath } from './paths.js';
 export async function renderSell(view, params, query, app) {
   setTitle(view, 'Sell something');
   const market = marketApi(app.api);
-  const title = field('Title', { name: 'title', required: true, maxLength: 200, autocomplete: 'off' });
-  const price = field('Asking price (EUR)', { name: 'price', required: true, inputMode: 'decimal', autocomplete: 'off', hint: 'For example 100 or 49.95.' });
+  const title = field('Title', { name: 'title', required: true, maxLength: 200, autocomplete: 'off', placeholder: 'Oak chair' });
+  const price = field('Asking price (EUR)', { name: 'price', required: true, inputMode: 'decimal', autocomplete: 'off', placeholder: '100.00', hint: 'For example 100 or 49.95.' });
   const from = field('Ships from', { tag: 'select', name: 'shipFrom', options: countries, value: 'NL' });
   const check = (name, text, checked) => {
     const input = h('input', { type: 'checkbox', name, id: `sell-${name}`, checked });
