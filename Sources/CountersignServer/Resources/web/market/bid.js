@@ -29,7 +29,7 @@ export async function renderBid(view, params, query, app) {
   view.append(details([
     ['Amount', money(bid.amount, bid.currency)],
     ['Asking price', money(product.askingPrice, product.currency)],
-    ['Status', h('span', { className: `market-status-${bid.status.toLowerCase()}` }, bidStatusText[bid.status] ?? bid.status)],
+    ['Status', h('span', { id: 'bid-status', className: `market-status-${bid.status.toLowerCase()}` }, bidStatusText[bid.status] ?? bid.status)],
     bid.buyNow ? ['Kind', 'Buy now'] : null,
     bid.expiresAt ? ['Expires', dateTime(bid.expiresAt)] : null,
   ].filter(Boolean), { className: 'details market-bid-details' }));
@@ -38,7 +38,7 @@ export async function renderBid(view, params, query, app) {
   const again = () => app.navigate(bidPath(bid.id));
   const actions = h('div', { className: 'actions' });
   view.append(actions);
-  const act = (text, call, kind = 'primary') => button(text, async (event) => {
+  const act = (id, text, call, kind = 'primary') => button(text, async (event) => {
     showError(view, null);
     try {
       await busy(event.currentTarget, call());
@@ -46,22 +46,22 @@ export async function renderBid(view, params, query, app) {
     } catch (error) {
       showError(view, error);
     }
-  }, { kind });
+  }, { kind, id });
 
   if (isSeller) {
-    if (bid.status === 'NEW') actions.append(act(`Accept ${money(bid.amount, bid.currency)}`, () => market.acceptBid(bid.id)));
+    if (bid.status === 'NEW') actions.append(act('bid-accept', `Accept ${money(bid.amount, bid.currency)}`, () => market.acceptBid(bid.id)));
     else if (bid.status === 'ACCEPTED') view.append(h('p', { className: 'notice' }, 'Accepted. The buyer pays next; their order link then comes to you to ship it.'));
   } else {
-    if (bid.status === 'ACCEPTED') actions.append(link(checkoutPath(bid), `Pay ${money(bid.amount, bid.currency)}`, { className: 'btn primary' }));
+    if (bid.status === 'ACCEPTED') actions.append(link(checkoutPath(bid), `Pay ${money(bid.amount, bid.currency)}`, { className: 'btn primary', id: 'bid-pay' }));
     if (bid.status === 'NEW') {
-      view.append(shareField('Link for the seller', bidPath(bid.id), 'The seller accepts your bid from this link.'));
+      view.append(shareField('share-bid', 'Link for the seller', bidPath(bid.id), 'The seller accepts your bid from this link.'));
     }
-    if (bid.status === 'NEW' || bid.status === 'ACCEPTED') actions.append(act('Withdraw bid', () => market.withdrawBid(bid.id), 'danger'));
+    if (bid.status === 'NEW' || bid.status === 'ACCEPTED') actions.append(act('bid-withdraw', 'Withdraw bid', () => market.withdrawBid(bid.id), 'danger'));
     if (bid.status === 'COMPLETED' || bid.status === 'ACCEPTED') {
       const order = await market.bidOrder(bid.id).catch(() => null);
-      if (order) actions.append(link(orderPath(order.id), 'See the order', { className: 'btn secondary' }));
+      if (order) actions.append(link(orderPath(order.id), 'See the order', { className: 'btn secondary', id: 'bid-order' }));
     }
   }
-  actions.append(button('Refresh', again, { kind: 'secondary' }));
+  actions.append(button('Refresh', again, { kind: 'secondary', id: 'bid-refresh' }));
   view.append(h('p', null, link(productPath(product.id), 'The product'), ' · ', link('/market', 'Marketplace')));
 }

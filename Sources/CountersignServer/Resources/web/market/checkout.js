@@ -113,7 +113,7 @@ class CheckoutView {
         view.append(
           h('p', { role: 'status' }, 'Nothing was paid. Your buy-now is withdrawn and the product is for sale again.'),
           details([['Bid', 'Withdrawn'], ['Amount', money(state.bid.amount, state.bid.currency)]]),
-          h('p', { className: 'actions' }, link(productPath(state.bid.productId), 'Back to the product'), ' ', link('/market', 'Marketplace')));
+          h('p', { className: 'actions' }, link(productPath(state.bid.productId), 'Back to the product', { id: 'checkout-product' }), ' ', link('/market', 'Marketplace')));
         break;
       default:
         break;
@@ -148,7 +148,7 @@ class CheckoutView {
         order.paymentMethod ? ['Paid with', methodNames[order.paymentMethod]] : null,
         totals ? ['Total', money(totals.total, totals.currency)] : null,
       ].filter(Boolean), { className: 'details market-confirmation' }),
-      h('p', { className: 'actions' }, link(orderPath(order.id), 'See the order', { className: 'btn primary' }), ' ', link('/market', 'Marketplace')));
+      h('p', { className: 'actions' }, link(orderPath(order.id), 'See the order', { className: 'btn primary', id: 'checkout-order' }), ' ', link('/market', 'Marketplace')));
   }
 
   // --- The form -----------------------------------------------------------------------------------
@@ -186,10 +186,10 @@ class CheckoutView {
 
     parts.totals = h('section', { className: 'card market-totals', 'aria-live': 'polite', 'aria-label': 'Totals' });
     parts.status = h('p', { role: 'status', className: 'market-status' });
-    parts.pay = button('Pay', () => this.model.pay(), { className: 'btn primary market-pay' });
-    parts.checkAgain = button('Check again', () => this.model.checkAgain(), { kind: 'secondary' });
-    parts.cancelPayment = button('Pay another way', () => this.model.cancelPayment(), { kind: 'secondary' });
-    parts.withdraw = button('Don’t buy it (withdraw)', () => this.model.abandon(), { kind: 'danger' });
+    parts.pay = button('Pay', () => this.model.pay(), { className: 'btn primary market-pay', id: 'checkout-pay' });
+    parts.checkAgain = button('Check again', () => this.model.checkAgain(), { kind: 'secondary', id: 'checkout-check-again' });
+    parts.cancelPayment = button('Pay another way', () => this.model.cancelPayment(), { kind: 'secondary', id: 'checkout-cancel-payment' });
+    parts.withdraw = button('Don’t buy it (withdraw)', () => this.model.abandon(), { kind: 'danger', id: 'checkout-withdraw' });
     parts.actions = h('div', { className: 'actions market-actions' }, parts.pay, parts.checkAgain, parts.cancelPayment, parts.withdraw);
     view.append(parts.summary, parts.notice, parts.deliverySet, parts.addressSet, parts.methodSet, parts.totals, parts.status, parts.actions);
     this.form = parts;
@@ -210,14 +210,14 @@ class CheckoutView {
 
   addressForm() {
     const fields = {
-      name: field('Name', { autocomplete: 'name', required: true, maxLength: 200, placeholder: 'Ada Jansen' }),
-      line1: field('Street and number', { autocomplete: 'address-line1', required: true, maxLength: 200, placeholder: 'Keizersgracht 1' }),
-      postalCode: field('Postal code', { autocomplete: 'postal-code', required: true, maxLength: 20, placeholder: '1015 CJ' }),
-      city: field('City', { autocomplete: 'address-level2', required: true, maxLength: 200, placeholder: 'Amsterdam' }),
-      country: field('Country', { tag: 'select', options: countries, value: 'NL', autocomplete: 'country' }),
+      name: field('Name', { id: 'address-name', autocomplete: 'name', required: true, maxLength: 200, placeholder: 'Ada Jansen' }),
+      line1: field('Street and number', { id: 'address-line1', autocomplete: 'address-line1', required: true, maxLength: 200, placeholder: 'Keizersgracht 1' }),
+      postalCode: field('Postal code', { id: 'address-postal-code', autocomplete: 'postal-code', required: true, maxLength: 20, placeholder: '1015 CJ' }),
+      city: field('City', { id: 'address-city', autocomplete: 'address-level2', required: true, maxLength: 200, placeholder: 'Amsterdam' }),
+      country: field('Country', { id: 'address-country', tag: 'select', options: countries, value: 'NL', autocomplete: 'country' }),
     };
     const form = h('form', { className: 'market-add' });
-    const save = h('button', { type: 'submit', className: 'btn secondary' }, 'Save address');
+    const save = h('button', { type: 'submit', className: 'btn secondary', id: 'address-save' }, 'Save address');
     let wrapper = null;
     form.append(...Object.values(fields), save);
     form.addEventListener('submit', async (event) => {
@@ -234,17 +234,17 @@ class CheckoutView {
         showError(form, error);
       }
     });
-    wrapper = h('details', { className: 'market-more' }, h('summary', null, 'Add an address'), form);
+    wrapper = h('details', { className: 'market-more' }, h('summary', { id: 'add-address' }, 'Add an address'), form);
     this.addressDetails = wrapper;
     return wrapper;
   }
 
   cardForm() {
-    const number = field('Card number', { inputMode: 'numeric', autocomplete: 'cc-number', required: true, maxLength: 23, placeholder: '4242 4242 4242 4242',
+    const number = field('Card number', { id: 'card-number', inputMode: 'numeric', autocomplete: 'cc-number', required: true, maxLength: 23, placeholder: '4242 4242 4242 4242',
       hint: 'Test cards: 4242 4242 4242 4242 pays at once; 4000 0027 6000 3184 asks for 3-D Secure.' });
-    const month = field('Expiry month', { type: 'number', min: 1, max: 12, required: true, placeholder: '12', autocomplete: 'cc-exp-month', inputMode: 'numeric' });
-    const year = field('Expiry year', { type: 'number', min: 2000, max: 2100, required: true, placeholder: '2030', autocomplete: 'cc-exp-year', inputMode: 'numeric' });
-    const save = h('button', { type: 'submit', className: 'btn secondary' }, 'Save card');
+    const month = field('Expiry month', { id: 'card-exp-month', type: 'number', min: 1, max: 12, required: true, placeholder: '12', autocomplete: 'cc-exp-month', inputMode: 'numeric' });
+    const year = field('Expiry year', { id: 'card-exp-year', type: 'number', min: 2000, max: 2100, required: true, placeholder: '2030', autocomplete: 'cc-exp-year', inputMode: 'numeric' });
+    const save = h('button', { type: 'submit', className: 'btn secondary', id: 'card-save' }, 'Save card');
     const form = h('form', { className: 'market-add' }, number, h('div', { className: 'market-row' }, month, year), save);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -259,7 +259,7 @@ class CheckoutView {
         showError(form, error);
       }
     });
-    const wrapper = h('details', { className: 'market-more' }, h('summary', null, 'Add a card'), form);
+    const wrapper = h('details', { className: 'market-more' }, h('summary', { id: 'add-card' }, 'Add a card'), form);
     return wrapper;
   }
 

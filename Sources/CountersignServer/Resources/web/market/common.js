@@ -27,9 +27,8 @@ export function idFrom(text, kind) {
 }
 
 /** A read-only, labelled copy of an app link, to send to the other side of a sale. */
-export function shareField(label, path, hint) {
+export function shareField(id, label, path, hint) {
   const url = `${location.origin}${location.pathname}#${path}`;
-  const id = `share-${path.replace(/[^a-z0-9]+/gi, '-')}`;
   return h('div', { className: 'field market-share' },
     h('label', { for: id }, label),
     h('input', { id, type: 'text', readOnly: true, value: url, 'aria-describedby': hint ? `${id}-hint` : null, on: { focus: (e) => e.target.select() } }),

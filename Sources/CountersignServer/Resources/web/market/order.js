@@ -30,7 +30,7 @@ export async function renderOrder(view, params, query, app) {
   const pickup = order.delivery === PICKUP;
   const delivery = pickup ? 'Pickup' : product.deliveryMethods.find((m) => m.id === order.delivery)?.name ?? order.delivery;
   view.append(
-    h('p', { className: `market-order-status market-status-${order.status.toLowerCase()}`, role: 'status' }, orderStatusText[order.status] ?? order.status),
+    h('p', { id: 'order-status', className: `market-order-status market-status-${order.status.toLowerCase()}`, role: 'status' }, orderStatusText[order.status] ?? order.status),
     details([
       ['Delivery', delivery],
       ['Payment', methodNames[order.paymentMethod] ?? order.paymentMethod],
@@ -42,7 +42,7 @@ export async function renderOrder(view, params, query, app) {
   const again = () => app.navigate(orderPath(order.id));
   const actions = h('div', { className: 'actions' });
   view.append(actions);
-  const act = (text, call) => button(text, async (event) => {
+  const act = (id, text, call) => button(text, async (event) => {
     showError(view, null);
     try {
       await busy(event.currentTarget, call());
@@ -50,23 +50,23 @@ export async function renderOrder(view, params, query, app) {
     } catch (error) {
       showError(view, error);
     }
-  });
+  }, { id });
 
   if (isSeller) {
-    if (order.status === 'PAID') actions.append(act(pickup ? 'Mark as handed over' : 'Mark as shipped', () => market.ship(order.id)));
+    if (order.status === 'PAID') actions.append(act('order-ship', pickup ? 'Mark as handed over' : 'Mark as shipped', () => market.ship(order.id)));
     const next = { NEW: 'The buyer has not paid yet.', PAYMENT_PENDING: 'The buyer is paying.', PAID: `Paid: ${pickup ? 'hand it over' : 'send it'}, then mark it here.`,
       SHIPPED: 'Waiting for the buyer to confirm receipt; then the money is payable to you.', COMPLETED: 'Done: the money is payable to you.' }[order.status];
     if (next) view.append(h('p', { className: 'notice' }, next));
   } else {
     if (order.status === 'NEW' || order.status === 'PAYMENT_PENDING') {
-      actions.append(link(checkoutPath({ id: order.bidId, productId: order.productId }), 'Go to payment', { className: 'btn primary' }));
+      actions.append(link(checkoutPath({ id: order.bidId, productId: order.productId }), 'Go to payment', { className: 'btn primary', id: 'order-pay' }));
     }
-    if (order.status === 'SHIPPED') actions.append(act('Confirm receipt', () => market.complete(order.id)));
+    if (order.status === 'SHIPPED') actions.append(act('order-complete', 'Confirm receipt', () => market.complete(order.id)));
     const next = { PAID: `Paid. The seller ${pickup ? 'hands it over' : 'sends it'} next.`, SHIPPED: `${pickup ? 'Handed over' : 'On its way'}: confirm receipt once you have it.`,
       COMPLETED: 'Received. Thank you!' }[order.status];
     if (next) view.append(h('p', { className: 'notice' }, next));
-    if (['PAID', 'SHIPPED'].includes(order.status)) view.append(shareField('Order link for the seller', orderPath(order.id), 'The seller ships the order from this link.'));
+    if (['PAID', 'SHIPPED'].includes(order.status)) view.append(shareField('share-order', 'Order link for the seller', orderPath(order.id), 'The seller ships the order from this link.'));
   }
-  actions.append(button('Refresh', again, { kind: 'secondary' }));
+  actions.append(button('Refresh', again, { kind: 'secondary', id: 'order-refresh' }));
   view.append(h('p', null, link(productPath(product.id), 'The product'), ' · ', link('/market', 'Marketplace')));
 }

@@ -28,7 +28,7 @@ export async function renderProduct(view, params, query, app) {
     ['Asking price', money(product.askingPrice, product.currency)],
     ['Ships from', country],
     ['Delivery', product.deliveryMethods.map((m) => m.name).join(', ')],
-    ['Status', product.available ? 'For sale' : 'Reserved or sold'],
+    ['Status', h('span', { id: 'product-status' }, product.available ? 'For sale' : 'Reserved or sold')],
   ], { className: 'details market-product' }));
 
   if (product.sellerId === me) await seller(view, market, product, app);
@@ -41,8 +41,8 @@ function buyer(view, market, product, me, app) {
     view.append(h('p', { role: 'status', className: 'notice' }, 'Another buyer holds this product right now. It may come back if they do not pay.'));
     return;
   }
-  const amount = field('Your bid (EUR)', { name: 'amount', required: true, inputMode: 'decimal', value: eurosText(product.askingPrice), autocomplete: 'off' });
-  const place = h('button', { type: 'submit', className: 'btn secondary' }, 'Place bid');
+  const amount = field('Your bid (EUR)', { id: 'bid-amount', name: 'amount', required: true, inputMode: 'decimal', value: eurosText(product.askingPrice), autocomplete: 'off' });
+  const place = h('button', { type: 'submit', className: 'btn secondary', id: 'bid-submit' }, 'Place bid');
   const bidForm = h('form', { className: 'card market-bid', 'aria-label': 'Bid' }, h('h2', null, 'Make an offer'), amount, place);
   bidForm.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -72,14 +72,14 @@ function buyer(view, market, product, me, app) {
     } catch (error) {
       showError(buyBox, error);
     }
-  });
+  }, { id: 'buy-now' });
   const buyBox = card(h('h2', null, 'Buy it now'), h('p', { className: 'hint' }, 'Reserves it for you while you pay.'), buyNow);
   view.append(buyBox, bidForm);
 }
 
 async function seller(view, market, product, app) {
   const box = card(h('h2', null, 'Bids'));
-  view.append(box, shareField('Link to this product', productPath(product.id), 'Send it to buyers: they bid or buy from it.'));
+  view.append(box, shareField('share-product', 'Link to this product', productPath(product.id), 'Send it to buyers: they bid or buy from it.'));
   let bids = null;
   try {
     bids = await market.productBids(product.id);
@@ -100,7 +100,7 @@ async function seller(view, market, product, app) {
     return;
   }
   // This server does not list a product's bids: the seller opens a bid from the link its buyer sent.
-  const open = field('Bid link or id', { name: 'bid', autocomplete: 'off', placeholder: 'Paste the link the buyer sent', hint: 'A buyer who bids gets a link to send you.' });
+  const open = field('Bid link or id', { id: 'open-bid', name: 'bid', autocomplete: 'off', placeholder: 'Paste the link the buyer sent', hint: 'A buyer who bids gets a link to send you.' });
   const form = h('form', { className: 'market-open' }, open, h('button', { type: 'submit', className: 'btn secondary' }, 'Open bid'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();

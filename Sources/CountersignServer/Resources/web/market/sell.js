@@ -9,9 +9,9 @@ import { productPath } from './paths.js';
 export async function renderSell(view, params, query, app) {
   setTitle(view, 'Sell something');
   const market = marketApi(app.api);
-  const title = field('Title', { name: 'title', required: true, maxLength: 200, autocomplete: 'off', placeholder: 'Oak chair' });
-  const price = field('Asking price (EUR)', { name: 'price', required: true, inputMode: 'decimal', autocomplete: 'off', placeholder: '100.00', hint: 'For example 100 or 49.95.' });
-  const from = field('Ships from', { tag: 'select', name: 'shipFrom', options: countries, value: 'NL' });
+  const title = field('Title', { id: 'sell-title', name: 'title', required: true, maxLength: 200, autocomplete: 'off', placeholder: 'Oak chair' });
+  const price = field('Asking price (EUR)', { id: 'sell-price', name: 'price', required: true, inputMode: 'decimal', autocomplete: 'off', placeholder: '100.00', hint: 'For example 100 or 49.95.' });
+  const from = field('Ships from', { id: 'sell-ship-from', tag: 'select', name: 'shipFrom', options: countries, value: 'NL' });
   const check = (name, text, checked) => {
     const input = h('input', { type: 'checkbox', name, id: `sell-${name}`, checked });
     return { input, label: h('label', { className: 'market-option', for: input.id }, input, h('span', null, text)) };
@@ -19,7 +19,7 @@ export async function renderSell(view, params, query, app) {
   const pickup = check('pickup', 'Pickup (the buyer collects it)', true);
   const methods = shippingMethods.map(([id, name]) => ({ id, ...check(id, name, id === 'postnl_standard') }));
   const merchant = check('merchant', 'I sell as a business (merchant account)', false);
-  const submit = h('button', { type: 'submit', className: 'btn primary' }, 'List it');
+  const submit = h('button', { type: 'submit', className: 'btn primary', id: 'sell-submit' }, 'List it');
   const form = h('form', { className: 'market-sell' },
     title, price, from,
     h('fieldset', { className: 'card' }, h('legend', null, 'Delivery'), pickup.label, methods.map((m) => m.label)),
