@@ -36,6 +36,7 @@ def allow_market_probes(browser):
 def seller(browser):
     """The seller's own browser, beside the buyer's `browser`."""
     driver = _chrome()
+    driver.set_window_size(390, 844)
     driver.allowed_console = []
     driver.set_script_timeout(WAIT)
     allow_market_probes(driver)
@@ -296,3 +297,32 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     assert order_status(browser, order_id)["status"] == "COMPLETED"
     proceeds = fetch_json(seller, "GET", "/user/proceeds")["body"]
     assert proceeds["payable"] == 9500 and proceeds["held"] == 0, proceeds
+
+
+def test_market_payment_failing_then_paid_another_way(server, browser, seller):
+    """Back at the return URL while the bank has not answered: the screen polls, three more tries, then
+    says the payment is failing; the buyer stops it and pays by card instead."""
+    sign_up(seller, server, new_phone(), name="Sam Seller")
+    product_id = list_product(seller, server, "Vase", "30")
+    sign_up(browser, server, new_phone(), name="Bea Buyer")
+    buy_now(browser, server, product_id)
+    press(browser, "#method-ideal")
+    total(browser, 3199)
+    pay_until_simulator(browser, "31.99", "iDEAL")
+    order_id = browser.find_element(By.CSS_SELECTOR, "body code").text
+    # The return URL, as the bank app would open it, without the payer having answered.
+    browser.get(f"{server.base_url}/?checkout={order_id}&payment_intent=pi&redirect_status=succeeded")
+    wait_text(browser, ".market-status", "Checking the payment")
+    wait_text(browser, ".market-notice", "Payment failing", timeout=WAIT + 10)
+    assert order_status(browser, order_id)["status"] == "PAYMENT_PENDING"
+    assert wait_for(browser, "#checkout-check-again").is_displayed()
+    screenshot(browser, "market-payment-failing")
+
+    press(browser, "#checkout-cancel-payment")
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "method-card").is_enabled() or d.find_elements(By.ID, "add-card"))
+    add_card(browser, CARD_OK)
+    total(browser, 3087)  # 30.00 + pickup + card 2.9% of 30.00 = 0.87
+    press(browser, "#checkout-pay")
+    assert confirmed(browser) == order_id
+    order = order_status(browser, order_id)
+    assert order["status"] == "PAID" and order["paymentMethod"] == "card" and order["totals"]["total"] == 3087

@@ -5,7 +5,7 @@
 //
 // States (`state.kind`): loading, loadFailed {error}, unavailable {reason}, ready {checkout},
 // paying {checkout, step}, paymentFailing {checkout, orderId}, statusUnknown {checkout, orderId, error},
-// confirmed {order}, withdrawing {checkout}, withdrawn {bid}.
+// confirmed {order, product}, withdrawing {checkout}, withdrawn {bid}.
 // step: {kind: 'placingOrder' | 'startingPayment' | 'redirected' | 'confirming', attempt?}.
 // checkout: {profile, product, bid, order, cards, choices {delivery, addressId, paymentMethod, cardId},
 //            totals {kind: 'incomplete' | 'refreshing' | 'ready' | 'failed', value?, previous?, error?}, notice}.
@@ -83,7 +83,7 @@ export class PaymentScreen {
     const bid = await this.market.getBid(bidId);
     if (bid.productId !== product.id) return { kind: 'unavailable', reason: 'bidNotForProduct' };
     const order = await this.market.bidOrder(bid.id);
-    if (order && paidStatuses.includes(order.status)) return { kind: 'confirmed', order };
+    if (order && paidStatuses.includes(order.status)) return { kind: 'confirmed', order, product };
     if (bid.status !== 'ACCEPTED') return { kind: 'unavailable', reason: 'bidNotAccepted', bid };
     if (order && !openStatuses.includes(order.status)) return { kind: 'unavailable', reason: 'orderClosed', order };
     const cards = await this.market.cards();
@@ -222,7 +222,7 @@ export class PaymentScreen {
     }
     paying = { ...paying, order };
     keepCheckout(paying.bid.id, { orderId: order.id });
-    if (paidStatuses.includes(order.status)) return { kind: 'confirmed', order };
+    if (paidStatuses.includes(order.status)) return { kind: 'confirmed', order, product: paying.product };
     this.show({ kind: 'paying', checkout: paying, step: { kind: 'startingPayment' } });
     let started;
     try {
@@ -325,7 +325,7 @@ export class PaymentScreen {
     try {
       const answer = await this.market.cancelPayment(checkout.order.id);
       const next = withStatus(checkout, answer.orderStatus);
-      if (paidStatuses.includes(answer.orderStatus)) return this.show({ kind: 'confirmed', order: next.order });
+      if (paidStatuses.includes(answer.orderStatus)) return this.show({ kind: 'confirmed', order: next.order, product: checkout.product });
       return this.reopen(next, null);
     } catch (error) {
       return this.reopen(checkout, { kind: 'error', error }, error.code === 'order_paid');
@@ -356,7 +356,7 @@ export class PaymentScreen {
   async reopen(checkout, notice, maybePaid = false) {
     if (maybePaid) {
       const order = await this.market.bidOrder(checkout.bid.id).catch(() => null);
-      if (order && paidStatuses.includes(order.status)) return this.show({ kind: 'confirmed', order });
+      if (order && paidStatuses.includes(order.status)) return this.show({ kind: 'confirmed', order, product: checkout.product });
     }
     const state = this.show(back(checkout, notice));
     // Totals that were being fetched are fetched again: an answer that came while the screen was away was dropped.
@@ -448,7 +448,7 @@ function settled(response, checkout) {
     case 'PAID':
     case 'SHIPPED':
     case 'COMPLETED':
-      return { kind: 'confirmed', order: checkout.order };
+      return { kind: 'confirmed', order: checkout.order, product: checkout.product };
     case 'NEW':
       // A failed attempt returns the order to NEW with the reason; the buyer may choose again.
       return back(checkout, { kind: 'paymentFailed', failure: response.error ?? { code: 'payment_failed', message: 'The payment did not go through.' } });

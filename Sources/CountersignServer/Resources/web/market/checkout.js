@@ -60,6 +60,9 @@ function mount(view, app, productId, bidId, returnedOrderId) {
   };
 }
 
+/** "visa" → "Visa"; the provider names brands in lower case. */
+const brandName = (brand) => (brand ? brand[0].toUpperCase() + brand.slice(1) : 'Card');
+
 const stepText = {
   placingOrder: () => 'Placing your order…',
   startingPayment: () => 'Starting the payment…',
@@ -106,13 +109,13 @@ class CheckoutView {
         this.unavailable(state);
         break;
       case 'confirmed':
-        this.confirmed(state.order);
+        this.confirmed(state.order, state.product);
         break;
       case 'withdrawn':
         setTitle(view, 'Buy now withdrawn');
         view.append(
           h('p', { role: 'status' }, 'Nothing was paid. Your buy-now is withdrawn and the product is for sale again.'),
-          details([['Bid', 'Withdrawn'], ['Amount', money(state.bid.amount, state.bid.currency)]]),
+          details([['Bid', 'Withdrawn'], ['Amount', money(state.bid.amount, state.bid.currency)]], { className: 'details market-withdrawn' }),
           h('p', { className: 'actions' }, link(productPath(state.bid.productId), 'Back to the product', { id: 'checkout-product' }), ' ', link('/market', 'Marketplace')));
         break;
       default:
@@ -133,7 +136,7 @@ class CheckoutView {
       h('p', { className: 'actions' }, bid ? link(bidPath(bid.id), 'See the bid') : null, ' ', link('/market', 'Marketplace')));
   }
 
-  confirmed(order) {
+  confirmed(order, product) {
     const view = this.view;
     keepCheckout(order.bidId, null);
     remember(this.model.userId, 'orders', order.id);
@@ -144,7 +147,7 @@ class CheckoutView {
       details([
         ['Order', h('code', null, order.id)],
         ['Status', orderStatusText[order.status] ?? order.status],
-        order.delivery ? ['Delivery', order.delivery === PICKUP ? 'Pickup' : order.delivery] : null,
+        order.delivery ? ['Delivery', product?.deliveryMethods.find((m) => m.id === order.delivery)?.name ?? order.delivery] : null,
         order.paymentMethod ? ['Paid with', methodNames[order.paymentMethod]] : null,
         totals ? ['Total', money(totals.total, totals.currency)] : null,
       ].filter(Boolean), { className: 'details market-confirmation' }),
@@ -330,7 +333,7 @@ class CheckoutView {
         const input = h('input', { type: 'radio', name: 'card', value: card.id, id: `card-${card.id}`,
           on: { change: () => this.model.chooseCard(card.id) } });
         const expiry = `${String(card.expMonth).padStart(2, '0')}/${card.expYear}`;
-        return h('label', { className: 'market-option', for: input.id }, input, h('span', null, `${card.brand} •••• ${card.last4}, expires ${expiry}`));
+        return h('label', { className: 'market-option', for: input.id }, input, h('span', null, `${brandName(card.brand)} •••• ${card.last4}, expires ${expiry}`));
       }));
     }
     for (const input of parts.cards.querySelectorAll('input')) {
@@ -359,6 +362,13 @@ class CheckoutView {
   updateNotice(state) {
     const box = this.form.notice;
     const { notice, order } = state.checkout;
+    const before = box.textContent;
+    this.fillNotice(box, state, notice, order);
+    // Brought back to the screen with news (a failed or abandoned payment): show it, wherever the page was.
+    if (box.textContent && box.textContent !== before) box.scrollIntoView({ block: 'start' });
+  }
+
+  fillNotice(box, state, notice, order) {
     replace(box);
     if (state.kind === 'paymentFailing') {
       box.append(h('div', { role: 'alert', className: 'warn-box' },
