@@ -106,13 +106,31 @@ function navigate(path, { replace = false } = {}) {
   }
 }
 
-/** Loads the signed-in user (null when signed out). */
-async function refreshUser() {
+/*
+ * The session itself is an HttpOnly cookie this page cannot read. This flag (no secret) only says
+ * "a session was started in this browser", so a signed-out visit does not ask the server (and
+ * log a 401 in the console) just to learn that nobody is signed in.
+ */
+const SESSION_HINT = 'countersign.hasSession';
+
+/**
+ * Loads the signed-in user (null when signed out).
+ * @param {{ask?: boolean}} [opts] ask the server even without the hint
+ */
+async function refreshUser({ ask = false } = {}) {
+  if (!ask && !localStorage.getItem(SESSION_HINT)) {
+    app.user = null;
+    updateNav();
+    return null;
+  }
   try {
     app.user = await api.profile();
+    localStorage.setItem(SESSION_HINT, '1');
   } catch (error) {
-    if (error instanceof CountersignError && error.status === 401) app.user = null;
-    else throw error;
+    if (error instanceof CountersignError && error.status === 401) {
+      app.user = null;
+      localStorage.removeItem(SESSION_HINT);
+    } else throw error;
   }
   updateNav();
   return app.user;
@@ -124,7 +142,7 @@ async function refreshUser() {
  * @param {string} [next] where to go afterwards
  */
 async function signedIn(next = '/') {
-  await refreshUser();
+  await refreshUser({ ask: true });
   if (!app.user) throw new CountersignError(401, 'unauthenticated', 'The session did not start. Are cookies enabled?');
   lock.markUnlocked(app.user.userId);
   if (!lock.hasLocalPin(app.user.userId)) {
@@ -142,12 +160,14 @@ async function signOut() {
     // Signed out already, or offline: the local state is cleared either way.
   }
   lock.clearUnlocked();
+  localStorage.removeItem(SESSION_HINT);
   app.user = null;
   updateNav();
   navigate('/signin');
 }
 
 api.onSignedOut = () => {
+  localStorage.removeItem(SESSION_HINT);
   if (!app.user) return;
   app.user = null;
   lock.clearUnlocked();
@@ -231,6 +251,7 @@ async function route() {
   }
   view.replaceChildren();
   view.className = '';
+  document.body.classList.remove('locked');
   if (!found) {
     ui.setTitle(view, 'Page not found');
     view.append(ui.h('p', null, 'There is nothing at this address. '), ui.link('/', 'Go to the dashboard'));
@@ -242,6 +263,7 @@ async function route() {
   }
   if (found.auth && app.user && !lock.isUnlocked(app.user.userId)) {
     view.className = 'screen-lock';
+    document.body.classList.add('locked');
     const done = await lock.renderLock(view, app);
     if (mine !== generation) return;
     if (done === 'unlocked') route();

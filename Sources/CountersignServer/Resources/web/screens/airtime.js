@@ -306,7 +306,7 @@ async function renderAirtime(view, _params, _query, app) {
     const left = h('span', { className: 'countdown', id: 'lock-countdown' }, ui.clock(seconds));
     show('Payments locked', 'locked',
       h('div', { className: 'card verdict bad' },
-        h('p', { className: 'mark', 'aria-hidden': 'true' }, '🔒'),
+        h('p', { className: 'mark', 'aria-hidden': 'true' }, '!'),
         h('p', { id: 'verdict-message' }, 'Too many failed payment authorizations. Payments are locked for your safety.'),
         h('p', null, 'They unlock at ', h('strong', { id: 'unlock-at' }, until.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })),
           ' (in ', left, ').'),
@@ -327,7 +327,7 @@ async function renderAirtime(view, _params, _query, app) {
   function showRefused(error) {
     show('Payment refused', 'refused',
       h('div', { className: 'card verdict bad' },
-        h('p', { className: 'mark', 'aria-hidden': 'true' }, '⚠'),
+        h('p', { className: 'mark', 'aria-hidden': 'true' }, '!'),
         h('p', { id: 'verdict-message' }, 'The server asked this device to sign something other than this payment. Nothing was signed or charged.'),
         h('p', { className: 'muted' }, error.message)),
       ui.button('Back', () => showForm(), { id: 'airtime-back' }));

@@ -29,7 +29,7 @@ async function renderKeys(view, _params, query, app) {
     h('h2', { id: 'enrol-h' }, 'Add a passkey on this device'), pin, enrolButton);
   const withKey = ui.button('Use an existing passkey instead of the PIN', () => enrol(null, withKey), { kind: 'link', id: 'enrol-with-key', hidden: true });
   enrolForm.append(withKey);
-  view.append(enrolForm, listCard);
+  view.append(listCard, enrolForm);
   if (query.get('next')) {
     ui.showNotice(view, 'Add a passkey first: payments and transfers are signed with it.');
   }
@@ -73,10 +73,12 @@ async function renderKeys(view, _params, query, app) {
         }
       }, { kind: 'danger', className: 'btn danger small confirm-revoke' });
       const no = ui.button('Keep', () => {
+        status.classList.remove('confirming');
         status.replaceChildren(revoke);
         revoke.focus();
       }, { kind: 'secondary', className: 'btn secondary small' });
-      status.replaceChildren(h('span', { className: 'muted' }, 'Revoke? '), yes, ' ', no);
+      status.classList.add('confirming');
+      status.replaceChildren(h('span', { className: 'muted' }, 'Revoke this key? It will authorize nothing more.'), yes, no);
       yes.focus();
     }
     return row;

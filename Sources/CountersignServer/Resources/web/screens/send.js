@@ -252,7 +252,7 @@ async function renderTransfer(view, params, _query, app) {
     } else if (s === 'DECLINED') {
       v = ['Transfer declined', 'neutral', '↩', [h('p', { id: 'verdict-message' }, 'You declined the fees. Nothing was sent and nothing was charged.')]];
     } else if (s === 'EXPIRED') {
-      v = ['Quote expired', 'bad', '⏱', [
+      v = ['Quote expired', 'bad', '!', [
         h('p', { id: 'verdict-message' }, 'The fee quote expired before it was approved. Nothing was sent and nothing was charged.'),
         h('p', { className: 'muted' }, 'Start again for a fresh quote.')]];
     } else if (s === 'CANCELLED') {
