@@ -60,6 +60,7 @@ def list_product(driver, server, title="Oak chair", price="100", shipping=True):
     box = wait_for(driver, "#sell-postnl_standard", visible=False)
     if box.is_selected() != shipping:
         click_label(driver, "sell-postnl_standard")
+    screenshot(driver, "market-sell")
     press(driver, "#sell-submit")
     wait_title(driver, title)
     match = re.search(r"/market/products/([^/?]+)$", driver.current_url)
@@ -297,6 +298,12 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     assert order_status(browser, order_id)["status"] == "COMPLETED"
     proceeds = fetch_json(seller, "GET", "/user/proceeds")["body"]
     assert proceeds["payable"] == 9500 and proceeds["held"] == 0, proceeds
+    # The seller's marketplace: the listing (sold) and the money payable.
+    go(seller, server, "/market")
+    wait_text(seller, ".market-sections", "Payable to you")
+    text = seller.find_element(By.CSS_SELECTOR, ".market-sections").text
+    assert "Desk" in text and "€ 95,00" in text, text
+    screenshot(seller, "market-seller-home")
 
 
 def test_market_payment_failing_then_paid_another_way(server, browser, seller):

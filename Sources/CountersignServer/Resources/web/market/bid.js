@@ -24,7 +24,7 @@ export async function renderBid(view, params, query, app) {
   }
   const me = profile.userId;
   const isSeller = product.sellerId === me;
-  remember(me, 'bids', bid.id);
+  remember(me, isSeller ? 'offers' : 'bids', bid.id);
   setTitle(view, isSeller ? `A bid on ${product.title}` : `Your bid on ${product.title}`);
   view.append(details([
     ['Amount', money(bid.amount, bid.currency)],

@@ -34,18 +34,22 @@ export async function renderHome(view, params, query, app) {
     ]);
     const mine = listed ?? (await fetchEach(seen(me, 'products'), market.product)).filter((p) => p.sellerId === me);
     const myBids = bids ?? await fetchEach(seen(me, 'bids'), market.getBid);
+    // Bids on the user's listings: from the lists when the server has them, else those opened here.
+    const offers = (await fetchEach(seen(me, 'offers'), market.getBid)).filter((bid) => bid.buyerId !== me);
     const myOrders = orders ?? await fetchEach(seen(me, 'orders'), market.order);
     const titles = new Map([...(forSale ?? []), ...mine].map((p) => [p.id, p.title]));
-    sections.replaceChildren(
+    const parts = [
       forSale ? card(h('h2', null, 'For sale'), linkList(forSale.filter((p) => p.sellerId !== me).map(productLink), 'Nothing for sale right now.')) : null,
       card(h('h2', null, 'Your listings'), linkList(mine.map(productLink), 'You have not listed anything yet.')),
+      offers.length ? card(h('h2', null, 'Offers on your listings'), linkList(offers.map((bid) => bidLink(bid, titles.get(bid.productId))), '')) : null,
       card(h('h2', null, 'Your bids'), linkList(myBids.map((bid) => bidLink(bid, titles.get(bid.productId))), 'No bids yet.')),
       card(h('h2', null, 'Orders'), linkList(myOrders.map((order) => orderLink(order, titles.get(order.productId))), 'No orders yet.')),
       card(h('h2', null, 'Your proceeds'), details([
         ['Held until buyers confirm receipt', money(proceeds.held, proceeds.currency)],
         ['Payable to you', money(proceeds.payable, proceeds.currency)],
       ])),
-    );
+    ];
+    sections.replaceChildren(...parts.filter(Boolean));
     sections.setAttribute('aria-busy', 'false');
   } catch (error) {
     sections.replaceChildren();

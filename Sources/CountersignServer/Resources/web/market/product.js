@@ -3,9 +3,9 @@
 import { h, money, showError, busy, setTitle, field, link, details, button, card } from '../ui.js';
 import { marketApi } from './api.js';
 import { parseEuros, eurosText, countries } from './format.js';
-import { remember } from './store.js';
+import { remember, seen } from './store.js';
 import { bidPath, checkoutPath, productPath } from './paths.js';
-import { bidLink, shareField, idFrom } from './common.js';
+import { bidLink, shareField, idFrom, fetchEach, linkList } from './common.js';
 
 export async function renderProduct(view, params, query, app) {
   const market = marketApi(app.api);
@@ -31,7 +31,7 @@ export async function renderProduct(view, params, query, app) {
     ['Status', h('span', { id: 'product-status' }, product.available ? 'For sale' : 'Reserved or sold')],
   ], { className: 'details market-product' }));
 
-  if (product.sellerId === me) await seller(view, market, product, app);
+  if (product.sellerId === me) await seller(view, market, product, me, app);
   else buyer(view, market, product, me, app);
   view.append(h('p', null, link('/market', 'Back to the marketplace')));
 }
@@ -77,7 +77,7 @@ function buyer(view, market, product, me, app) {
   view.append(buyBox, bidForm);
 }
 
-async function seller(view, market, product, app) {
+async function seller(view, market, product, me, app) {
   const box = card(h('h2', null, 'Bids'));
   view.append(box, shareField('share-product', 'Link to this product', productPath(product.id), 'Send it to buyers: they bid or buy from it.'));
   let bids = null;
@@ -99,7 +99,10 @@ async function seller(view, market, product, app) {
       }, { kind: 'secondary', 'aria-label': `Accept the bid of ${money(bid.amount, bid.currency)}` }) : null)) : h('li', { className: 'hint' }, 'No bids yet.')));
     return;
   }
-  // This server does not list a product's bids: the seller opens a bid from the link its buyer sent.
+  // This server does not list a product's bids: the seller opens a bid from the link its buyer sent,
+  // and finds here those opened before.
+  const known = (await fetchEach(seen(me, 'offers'), market.getBid)).filter((bid) => bid.productId === product.id);
+  if (known.length) box.append(linkList(known.map((bid) => bidLink(bid)), ''));
   const open = field('Bid link or id', { id: 'open-bid', name: 'bid', autocomplete: 'off', placeholder: 'Paste the link the buyer sent', hint: 'A buyer who bids gets a link to send you.' });
   const form = h('form', { className: 'market-open' }, open, h('button', { type: 'submit', className: 'btn secondary' }, 'Open bid'));
   form.addEventListener('submit', (event) => {
