@@ -9,6 +9,7 @@ import re
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (
@@ -18,6 +19,7 @@ from conftest import (
 
 CARD_3DS = "4000 0027 6000 3184"
 CARD_OK = "4242 4242 4242 4242"
+CARD_DECLINED = "4000 0000 0000 0002"
 
 
 def allow_market_probes(browser):
@@ -333,3 +335,46 @@ def test_market_payment_failing_then_paid_another_way(server, browser, seller):
     assert confirmed(browser) == order_id
     order = order_status(browser, order_id)
     assert order["status"] == "PAID" and order["paymentMethod"] == "card" and order["totals"]["total"] == 3087
+
+
+def test_market_declined_and_failed_then_paid_by_keyboard(server, browser, seller):
+    """A declined card and a failed 3-D Secure each bring the buyer back with the reason and their
+    choices; then they pay by iDEAL using only the keyboard."""
+    sign_up(seller, server, new_phone(), name="Sam Seller")
+    product_id = list_product(seller, server, "Mirror", "50")
+    sign_up(browser, server, new_phone(), name="Bea Buyer")
+    buy_now(browser, server, product_id)
+
+    add_card(browser, CARD_DECLINED)
+    total(browser, 5145)  # 50.00 + card 2.9% = 1.45
+    press(browser, "#checkout-pay")
+    alert = wait_text(browser, ".market-notice [role=alert]", "declined")
+    assert "Nothing was taken" in alert.text
+    assert browser.find_element(By.ID, "method-card").is_selected()
+    screenshot(browser, "market-card-declined")
+    bid_id = re.search(r"/checkout/([^/?]+)$", browser.current_url).group(1)
+    order = fetch_json(browser, "GET", f"/bids/{bid_id}/order")["body"]
+    assert order["status"] == "NEW", order
+
+    add_card(browser, CARD_3DS)
+    total(browser, 5145)
+    pay_until_simulator(browser, "51.45", "card")
+    press_simulator(browser, "Fail payment")
+    wait_text(browser, ".market-notice [role=alert]", "did not go through", timeout=WAIT + 10)
+    assert browser.find_element(By.ID, "method-card").is_selected()
+    assert fetch_json(browser, "GET", f"/orders/{order['id']}")["body"]["status"] == "NEW"
+
+    # Keyboard only: the arrow key moves the payment method from Card to iDEAL; Enter on Pay.
+    card = browser.find_element(By.ID, "method-card")
+    browser.execute_script("arguments[0].focus()", card)
+    card.send_keys(Keys.ARROW_DOWN)
+    assert browser.switch_to.active_element.get_attribute("id") == "method-ideal"
+    total(browser, 5199)
+    pay = wait_for(browser, "#checkout-pay")
+    WebDriverWait(browser, WAIT).until(lambda d: pay.is_enabled())
+    browser.execute_script("arguments[0].focus()", pay)
+    pay.send_keys(Keys.ENTER)
+    WebDriverWait(browser, WAIT).until(lambda d: "/sim/pay/" in d.current_url)
+    press_simulator(browser, "Authorize payment")
+    assert confirmed(browser) == order["id"]
+    assert order_status(browser, order["id"])["totals"]["total"] == 5199

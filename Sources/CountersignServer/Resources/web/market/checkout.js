@@ -34,7 +34,7 @@ export async function renderCheckoutReturn(view, params, query, app) {
 }
 
 function mount(view, app, productId, bidId, returnedOrderId) {
-  const screen = new CheckoutView(view, app, () => model.load(productId, bidId));
+  const screen = new CheckoutView(view, () => model.load(productId, bidId));
   const model = new PaymentScreen(marketApi(app.api), {
     returnURL,
     redirect: (url) => location.assign(url),
@@ -71,12 +71,10 @@ const stepText = {
 };
 
 class CheckoutView {
-  constructor(view, app, reload) {
+  constructor(view, reload) {
     this.view = view;
-    this.app = app;
     this.reload = reload;
     this.form = null; // the screen's parts, built on the first ready state
-    this.shownKind = null;
   }
 
   render(state) {
@@ -87,7 +85,6 @@ class CheckoutView {
       this.form = null;
       this.final(state);
     }
-    this.shownKind = state.kind;
   }
 
   // --- States without the form ------------------------------------------------------------------
@@ -244,7 +241,7 @@ class CheckoutView {
 
   cardForm() {
     const number = field('Card number', { id: 'card-number', inputMode: 'numeric', autocomplete: 'cc-number', required: true, maxLength: 23, placeholder: '4242 4242 4242 4242',
-      hint: 'Test cards: 4242 4242 4242 4242 pays at once; 4000 0027 6000 3184 asks for 3-D Secure.' });
+      hint: 'Test cards: 4242 4242 4242 4242 pays at once; 4000 0027 6000 3184 asks for 3-D Secure; 4000 0000 0000 0002 is declined.' });
     const month = field('Expiry month', { id: 'card-exp-month', type: 'number', min: 1, max: 12, required: true, placeholder: '12', autocomplete: 'cc-exp-month', inputMode: 'numeric' });
     const year = field('Expiry year', { id: 'card-exp-year', type: 'number', min: 2000, max: 2100, required: true, placeholder: '2030', autocomplete: 'cc-exp-year', inputMode: 'numeric' });
     const save = h('button', { type: 'submit', className: 'btn secondary', id: 'card-save' }, 'Save card');
