@@ -246,6 +246,7 @@ def test_market_buy_now_abandoned_and_withdrawn(server, browser, seller):
     press(browser, "#checkout-product")
     wait_text(browser, "#product-status", "For sale")
     assert wait_for(browser, "#buy-now").is_enabled()
+    screenshot(browser, "market-product")
     # The seller sees it for sale too.
     go(seller, server, f"/market/products/{product_id}")
     wait_text(seller, "#product-status", "For sale")
