@@ -50,7 +50,7 @@ def test_transfer_accepted(server, browser):
     time.sleep(1.2)
     assert wait_for(browser, "#quote-countdown").text != first  # it counts down
     current = browser.find_element(By.CSS_SELECTOR, "#timeline li[aria-current='step']").text
-    assert current == "Your approval"
+    assert current == "Approval"
     screenshot(browser, "12-transfer-quote")
 
     click(browser, "#transfer-accept")

@@ -4,7 +4,7 @@ seed's error flows (no biometric, cancelled gesture, verification failed, locked
 from selenium.webdriver.common.by import By
 
 from conftest import (
-    LOCAL_PIN, PIN, add_authenticator, allow_console, click, credentials, enrol_passkey, fetch_json, fill, go,
+    LOCAL_PIN, PIN, add_authenticator, remove_authenticator, allow_console, click, credentials, enrol_passkey, fetch_json, fill, go,
     naira, new_phone, page_text, screenshot, set_user_verified, sign_up, unlock_with_pin, wait_for, wait_text,
     wait_title, wallet,
 )
@@ -227,3 +227,38 @@ def test_keys_list_and_revoke(server, browser):
     assert browser.execute_script(
         "return Object.entries(localStorage).filter(([k]) => k.startsWith('countersign.credentials.')).map(([, v]) => v)"
     ) == ["[]"]
+
+
+def test_passkey_sign_in_with_the_button(server, browser):
+    add_authenticator(browser)
+    phone = new_phone()
+    sign_up(browser, server, phone)
+    enrol_passkey(browser, server)
+    # Take the passkey off the device while signing out, so that the sign-in page's autofill
+    # request (conditional mediation) has nothing to offer, then put it back.
+    held = credentials(browser)
+    remove_authenticator(browser)
+    click(browser, "#signout")
+    wait_title(browser, "Sign in")
+    assert not browser.find_element(By.CSS_SELECTOR, "#nav").is_displayed()
+    assert browser.find_element(By.CSS_SELECTOR, "#signin-phone").get_attribute("autocomplete") == "username webauthn"
+    screenshot(browser, "16-sign-in")
+    add_authenticator(browser)
+    browser.add_credential(held[0])
+    click(browser, "#signin-passkey")
+    wait_title(browser, "Hello, Ada")  # this browser has its local PIN already: straight to the dashboard
+    assert fetch_json(browser, "GET", "/user/profile", None)["body"]["phone"].endswith(phone[1:])
+
+
+def test_passkey_sign_in_from_autofill(server, browser):
+    add_authenticator(browser)
+    phone = new_phone()
+    sign_up(browser, server, phone)
+    enrol_passkey(browser, server)
+    click(browser, "#signout")
+    # The virtual authenticator answers the page's conditional request as a user picking the
+    # passkey from the phone field's autofill would.
+    wait_title(browser, "Hello, Ada")
+    calls = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
+    assert "/auth/logout" in calls and "/auth/passkey/verify" in calls

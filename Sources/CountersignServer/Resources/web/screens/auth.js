@@ -42,7 +42,7 @@ async function renderSignIn(view, _params, query, app) {
     h('h2', { id: 'pk-h' }, 'Have a passkey?'),
     h('p', { className: 'muted' }, 'Use the fingerprint, face or screen lock of a device where you added one.'),
     passkeyButton);
-  view.append(
+  ui.replace(view, view.firstElementChild,
     query.get('expired') ? h('div', { className: 'notice', role: 'status' }, 'Your session ended. Sign in again.') : null,
     form,
     passkeyBox,

@@ -64,32 +64,51 @@ function renderNew(view, _params, query, app) {
   });
 }
 
-const STEPS = [
-  ['PENDING_PAYEE_LOOKUP', 'Finding the payee'],
-  ['PENDING_QUOTE', 'Getting the fee quote'],
-  ['AUTHORIZATION_REQUIRED', 'Your approval'],
-  ['AUTHORIZED', 'Sending'],
-  ['FINAL', 'Result'],
-];
+const STEPS = ['Payee', 'Quote', 'Approval', 'Sending', 'Result'];
 const ORDER = ['PENDING_PAYEE_LOOKUP', 'PENDING_QUOTE', 'AUTHORIZATION_REQUIRED', 'AUTHORIZED'];
+
+/**
+ * The step a transfer got to: for a final status other than SUCCESS, the step where it stopped.
+ * @param {any} doc
+ * @returns {{at: number, stoppedAt: number | null}}
+ */
+function progress(doc) {
+  if (doc.status === 'SUCCESS') return { at: 4, stoppedAt: null };
+  if (!FINAL_TRANSFER_STATUSES.includes(doc.status)) return { at: ORDER.indexOf(doc.status), stoppedAt: null };
+  const code = doc.error?.code;
+  if (code === 'insufficient_funds') return { at: 3, stoppedAt: 3 };
+  if (doc.quote) return { at: 2, stoppedAt: 2 };
+  if (code === 'payee_not_found') return { at: 0, stoppedAt: 0 };
+  return { at: 1, stoppedAt: 1 };
+}
 
 /** @param {any} doc */
 function timeline(doc) {
   const final = FINAL_TRANSFER_STATUSES.includes(doc.status);
-  const at = final ? 4 : ORDER.indexOf(doc.status);
+  const { at, stoppedAt } = progress(doc);
   return h('ol', { className: 'timeline', id: 'timeline', 'aria-label': 'Progress' },
-    STEPS.map(([, label], i) => {
-      let cls = i < at ? 'done' : i === at ? 'current' : '';
-      if (final && i === 4) cls = doc.status === 'SUCCESS' ? 'done' : 'bad';
-      const text = i === 4 && final ? `Result: ${doc.status.toLowerCase()}` : label;
-      return h('li', { className: cls, 'aria-current': i === at ? 'step' : null }, text);
+    STEPS.map((label, i) => {
+      let cls = '';
+      let text = label;
+      if (stoppedAt !== null) {
+        cls = i < stoppedAt ? 'done' : i === stoppedAt || i === 4 ? 'bad' : '';
+        if (i === 4) text = `Result: ${doc.status.toLowerCase()}`;
+      } else if (final) {
+        cls = 'done';
+        if (i === 4) text = 'Result: success';
+      } else {
+        cls = i < at ? 'done' : i === at ? 'current' : '';
+      }
+      const current = final ? i === 4 : i === at;
+      return h('li', { className: cls, 'aria-current': current ? 'step' : null }, text);
     }));
 }
 
 /** @param {any} quote @param {any} doc */
 function quoteDetails(quote, doc) {
   return h('dl', { className: 'details', id: 'quote' },
-    h('dt', null, 'To'), h('dd', { id: 'quote-payee' }, doc.payeeName ? `${doc.payeeName} (${quote.payeePhone})` : quote.payeePhone),
+    h('dt', null, 'To'), h('dd', { id: 'quote-payee' }, doc.payeeName || quote.payeePhone,
+      doc.payeeName ? h('span', { className: 'sub' }, quote.payeePhone) : null),
     h('dt', null, 'Amount'), h('dd', { id: 'quote-amount' }, ui.money(quote.amount, quote.currency)),
     quote.fees.map((/** @type {any} */ fee) => [h('dt', null, fee.name), h('dd', { className: 'fee' }, ui.money(fee.amount, quote.currency))]),
     h('dt', null, 'Total fees'), h('dd', { id: 'quote-fees' }, ui.money(quote.totalFees, quote.currency)),
@@ -141,7 +160,7 @@ async function renderTransfer(view, params, _query, app) {
     if (FINAL_TRANSFER_STATUSES.includes(status)) return drawVerdict();
     if (status === 'AUTHORIZATION_REQUIRED' && doc.quote) return drawQuote();
     const title = status === 'AUTHORIZED' ? 'Sending…' : 'Preparing your transfer';
-    view.replaceChildren(
+    ui.replace(view,
       h('h1', null, title),
       timeline(doc),
       h('p', { role: 'status', className: 'muted', id: 'transfer-status' }, status === 'AUTHORIZED'
@@ -161,7 +180,7 @@ async function renderTransfer(view, params, _query, app) {
       quoteDetails(quote, doc),
       doc.note ? h('p', { className: 'muted' }, `Note: ${doc.note}`) : null,
       h('p', { id: 'quote-expiry' }, 'This quote expires in ', countdown, '.'));
-    view.replaceChildren(
+    ui.replace(view,
       h('h1', null, 'Do you still want to send?'),
       timeline(doc),
       box,
@@ -273,7 +292,7 @@ async function renderTransfer(view, params, _query, app) {
     }, { kind: 'link', id: 'stay' });
     const again = s === 'SUCCESS' ? null : ui.link(`/send?payee=${encodeURIComponent(doc.payeePhone)}&amount=${doc.amount / 100}`,
       'Start again', { className: 'btn secondary', id: 'send-again' });
-    view.replaceChildren(
+    ui.replace(view,
       h('h1', null, title),
       timeline(doc),
       h('div', { className: `card verdict ${tone}`, id: 'verdict', dataset: { status: s } },
