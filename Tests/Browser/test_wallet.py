@@ -262,3 +262,21 @@ def test_passkey_sign_in_from_autofill(server, browser):
     calls = browser.execute_script(
         "return performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
     assert "/auth/logout" in calls and "/auth/passkey/verify" in calls
+
+
+def test_dashboard_pages_and_stays_current(server, browser):
+    phone = new_phone()
+    sign_up(browser, server, phone)
+    for _ in range(12):
+        server.fund(phone, 1000)
+    browser.refresh()
+    wait_text(browser, "#balance", naira(12000))
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#transactions li")) == 10
+    click(browser, "#more-transactions")
+    wait_for(browser, "#transactions li:nth-child(12)")
+    assert not browser.find_element(By.CSS_SELECTOR, "#more-transactions").is_displayed()
+    # Money that arrives while the dashboard is open shows when the app is looked at again.
+    server.fund(phone, 250000)
+    browser.execute_script("window.dispatchEvent(new Event('focus'))")
+    wait_text(browser, "#balance", naira(262000))
+    assert "+" + naira(250000) in wait_for(browser, "#transactions li").text

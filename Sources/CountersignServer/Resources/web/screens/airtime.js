@@ -119,9 +119,14 @@ async function renderAirtime(view, _params, _query, app) {
   }
 
   // --- 2. options, challenge check --------------------------------------------------------------
-  async function prepare() {
-    if (!(await platformAuthenticatorAvailable())) {
-      showPin('Biometric authentication is not available on this device. Pay with your PIN instead.');
+  /** @param {{anyAuthenticator?: boolean}} [opts] try a passkey even without a platform authenticator */
+  async function prepare({ anyAuthenticator = false } = {}) {
+    if (!window.PublicKeyCredential) {
+      showPin('This browser cannot use passkeys. Pay with your PIN instead.');
+      return;
+    }
+    if (!anyAuthenticator && !(await platformAuthenticatorAvailable())) {
+      showPin('Biometric authentication is not available on this device. Pay with your PIN instead.', true);
       return;
     }
     /** @type {any} */
@@ -201,8 +206,11 @@ async function renderAirtime(view, _params, _query, app) {
   }
 
   // --- PIN fallback -------------------------------------------------------------------------------
-  /** @param {string | null} reason */
-  function showPin(reason) {
+  /**
+   * @param {string | null} reason
+   * @param {boolean} [offerPasskey] offer a passkey on another device (a phone, a security key)
+   */
+  function showPin(reason, offerPasskey = false) {
     const pin = ui.pinField('Account PIN', { id: 'airtime-pin', autocomplete: 'current-password' });
     const pay = h('button', { type: 'submit', className: 'btn primary', id: 'airtime-pay-pin' }, `Pay ${ui.money(intent.amount, 'NGN')} with PIN`);
     const form = h('form', { className: 'card', id: 'airtime-pin-form', novalidate: true },
@@ -210,6 +218,13 @@ async function renderAirtime(view, _params, _query, app) {
     show('Pay with PIN', 'pin',
       reason ? h('p', { className: 'notice', role: 'status', id: 'pin-reason' }, reason) : null,
       form,
+      offerPasskey ? ui.button('Use a passkey on another device', async (event) => {
+        try {
+          await ui.busy(/** @type {HTMLElement} */ (event.currentTarget), prepare({ anyAuthenticator: true }));
+        } catch (error) {
+          if (alive) ui.showError(form, error);
+        }
+      }, { kind: 'secondary', id: 'airtime-other-device' }) : null,
       ui.button('Back', () => showForm(), { kind: 'link', id: 'airtime-back' }));
     pin.input.focus();
     form.addEventListener('submit', async (event) => {

@@ -48,7 +48,7 @@ export function transactionRow(tx) {
 async function renderHome(view, _params, _query, app) {
   ui.setTitle(view, `Hello, ${app.user.name.split(' ')[0]}`);
   const balance = h('p', { className: 'balance', id: 'balance', 'aria-live': 'polite' }, '…');
-  const cashback = h('p', { className: 'balance', id: 'cashback' }, '…');
+  const cashback = h('p', { className: 'balance small', id: 'cashback' }, '…');
   const list = h('ul', { className: 'list', id: 'transactions', 'aria-live': 'polite' });
   const empty = h('p', { className: 'muted', id: 'no-transactions', hidden: true }, 'No transactions yet. Fund your wallet to get started.');
   const more = ui.button('Show more', () => loadMore(), { kind: 'secondary', id: 'more-transactions', hidden: true });
