@@ -280,3 +280,19 @@ def test_dashboard_pages_and_stays_current(server, browser):
     browser.execute_script("window.dispatchEvent(new Event('focus'))")
     wait_text(browser, "#balance", naira(262000))
     assert "+" + naira(250000) in wait_for(browser, "#transactions li").text
+
+
+def test_soft_lock_signs_out_after_five_wrong_pins(server, browser):
+    allow_console(browser, r"/user/wallet .*401")  # the test's own check below
+    sign_up(browser, server, new_phone())
+    browser.execute_script("sessionStorage.clear()")
+    browser.refresh()
+    wait_title(browser, "Unlock Countersign")
+    for attempt in range(1, 5):
+        fill(browser, "#lock-pin", "1111")
+        click(browser, "#lock-pin-submit")
+        wait_text(browser, "main .error", f"{5 - attempt} tr")
+    fill(browser, "#lock-pin", "1111")
+    click(browser, "#lock-pin-submit")
+    wait_title(browser, "Sign in")
+    assert fetch_json(browser, "GET", "/user/wallet", None)["status"] == 401  # the session is over

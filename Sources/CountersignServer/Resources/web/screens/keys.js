@@ -39,6 +39,7 @@ async function renderKeys(view, _params, query, app) {
 
   async function load() {
     const { credentials } = await app.api.credentials();
+    lock.keepCredentials(userId, credentials.map((/** @type {any} */ c) => c.id));
     const here = lock.localCredentials(userId);
     list.replaceChildren(...credentials.map((/** @type {any} */ c) => keyRow(c, here.includes(c.id))));
     none.hidden = credentials.length > 0;

@@ -12,11 +12,16 @@ import * as ui from '../ui.js';
 const { h } = ui;
 const ITERATIONS = 310000; // OWASP 2023 for PBKDF2-HMAC-SHA256 (at least 210,000)
 const UNLOCKED = 'countersign.unlocked';
+// After this many wrong device PINs in a row the app signs out: the account PIN (checked and
+// rate-limited by the server) is then needed to come back.
+const MAX_PIN_FAILURES = 5;
 
 /** @param {string} userId */
 const pinKey = (userId) => `countersign.localPin.${userId}`;
 /** @param {string} userId */
 const credKey = (userId) => `countersign.credentials.${userId}`;
+/** @param {string} userId */
+const failKey = (userId) => `countersign.lockFailures.${userId}`;
 
 /** @param {string} userId */
 export function isUnlocked(userId) {
@@ -93,6 +98,15 @@ export function rememberCredential(userId, id) {
   const list = localCredentials(userId).filter((x) => x !== id);
   list.push(id);
   localStorage.setItem(credKey(userId), JSON.stringify(list));
+}
+
+/**
+ * Keeps only the ids the server still lists (a key revoked elsewhere stops unlocking here too).
+ * @param {string} userId
+ * @param {string[]} live
+ */
+export function keepCredentials(userId, live) {
+  localStorage.setItem(credKey(userId), JSON.stringify(localCredentials(userId).filter((x) => live.includes(x))));
 }
 
 /** @param {string} userId @param {string} id */
@@ -191,12 +205,22 @@ export function renderLock(view, app) {
       const submit = /** @type {HTMLButtonElement} */ (pinForm.querySelector('button[type=submit]'));
       const ok = await ui.busy(submit, checkLocalPin(userId, value));
       if (ok) {
+        localStorage.removeItem(failKey(userId));
         unlocked();
-      } else {
-        pin.input.value = '';
-        ui.showError(body, 'That PIN is not right. Try again.');
-        pin.input.focus();
+        return;
       }
+      const failures = Number(localStorage.getItem(failKey(userId)) || '0') + 1;
+      if (failures >= MAX_PIN_FAILURES) {
+        localStorage.removeItem(failKey(userId));
+        resolve('signed-out');
+        await app.signOut();
+        return;
+      }
+      localStorage.setItem(failKey(userId), String(failures));
+      pin.input.value = '';
+      const left = MAX_PIN_FAILURES - failures;
+      ui.showError(body, `That PIN is not right. ${left} ${left === 1 ? 'try' : 'tries'} left before you are signed out.`);
+      pin.input.focus();
     });
 
     async function tryPasskey() {
