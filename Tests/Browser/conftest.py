@@ -82,7 +82,7 @@ class Server:
             "--origin", self.base_url,
             *extra_args,
         ]
-        if WEB_ROOT:
+        if WEB_ROOT and "--web-root" not in extra_args:
             args += ["--web-root", WEB_ROOT]
         self.args = args
         self.log = open(self.log_path, "wb")
@@ -208,7 +208,7 @@ def new_phone():
 # The browser
 
 
-def _chrome():
+def _chrome(extra_args=()):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     options.add_argument("--headless=new")
@@ -220,6 +220,8 @@ def _chrome():
     options.add_argument("--password-store=basic")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         options.add_argument("--no-sandbox")
+    for argument in extra_args:
+        options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
     # Headless windows have a minimum width; the viewport is what the page sees.
@@ -230,10 +232,17 @@ def _chrome():
     return driver
 
 
-def new_browser():
-    """Another phone-sized headless Chromium (e.g. a second user's); quit it yourself, and check
-    `console_errors(driver)` at the end."""
-    return _chrome()
+def new_browser(*extra_args):
+    """Another phone-sized headless Chromium (e.g. a second user's, or with extra switches); quit it
+    yourself, and check `console_errors(driver)` at the end."""
+    return _chrome(extra_args)
+
+
+def enable_spc_auto_accept(driver):
+    """Secure Payment Confirmation's sheet accepted by WebDriver (the browser needs
+    `--enable-features=SecurePaymentConfirmationBrowser`)."""
+    driver.command_executor.add_command("spcSetMode", "POST", "/session/$sessionId/secure-payment-confirmation/set-mode")
+    driver.execute("spcSetMode", {"mode": "autoAccept"})
 
 
 @pytest.fixture

@@ -440,7 +440,7 @@ export class Countersign {
 
   /**
    * Creation options, after a step-up: `{pin}` or `{assertion}`.
-   * @param {{pin?: string, assertion?: object}} stepUp
+   * @param {{pin?: string, assertion?: object, payment?: boolean}} stepUp
    */
   registrationOptions(stepUp) {
     return this.request('POST', '/biometric/register/options', { body: stepUp });
@@ -454,10 +454,12 @@ export class Countersign {
   /**
    * Registers a passkey on this device: step-up (PIN, or else a signature from an existing key)
    * → creation options → `navigator.credentials.create` → verify. Asks for a discoverable credential.
-   * @param {{pin?: string, signal?: AbortSignal}} [opts]
+   * With `payment: true` the server asks for a passkey usable with Secure Payment Confirmation
+   * (the `payment` extension; it needs a platform authenticator).
+   * @param {{pin?: string, signal?: AbortSignal, payment?: boolean}} [opts]
    * @returns {Promise<{verified: boolean, credentialId: string}>}
    */
-  async registerPasskey({ pin, signal } = {}) {
+  async registerPasskey({ pin, signal, payment = false } = {}) {
     /** @type {{pin?: string, assertion?: object}} */
     let stepUp;
     if (pin) {
@@ -466,7 +468,7 @@ export class Countersign {
       const options = await this.stepUpOptions();
       stepUp = { assertion: await getAssertion(options, { signal }) };
     }
-    const options = await this.registrationOptions(stepUp);
+    const options = await this.registrationOptions(payment ? { ...stepUp, payment: true } : stepUp);
     const creation = {
       ...options,
       authenticatorSelection: {
@@ -587,15 +589,16 @@ export class Countersign {
   /**
    * Recomputes the quote's challenge, signs it with the device key and authorizes the transfer.
    * @param {TransferDocument} doc a document in AUTHORIZATION_REQUIRED
-   * @param {{signal?: AbortSignal}} [opts]
+   * @param {{signal?: AbortSignal, sign?: (requestJSON: any) => Promise<object>}} [opts] `sign` replaces
+   *   `navigator.credentials.get` (e.g. Secure Payment Confirmation with `doc.challenge.securePaymentConfirmation`)
    */
-  async signTransfer(doc, { signal } = {}) {
+  async signTransfer(doc, { signal, sign } = {}) {
     if (!doc.quote || !doc.challenge) throw new CountersignError(0, 'invalid_state', 'The transfer has no quote to sign.');
     if (doc.quote.transferId !== doc.id || doc.quote.amount !== doc.amount) {
       throw new CountersignError(0, 'challenge_mismatch_local', 'The quote is not for this transfer; nothing was signed.');
     }
     await checkChallenge(doc.challenge.nonce, doc.quote, doc.challenge.challenge);
-    const assertion = await getAssertion(doc.challenge, { signal });
+    const assertion = sign ? await sign(doc.challenge) : await getAssertion(doc.challenge, { signal });
     return this.authorizeTransfer(doc.id, assertion);
   }
 

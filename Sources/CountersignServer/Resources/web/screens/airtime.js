@@ -5,9 +5,10 @@
  * error flows has a screen: biometric not available → PIN; user cancelled → back, nothing charged;
  * verification failed (401) → message and retry; locked (423) → when it unlocks.
  */
-import { CountersignError, getAssertion, newIdempotencyKey } from '../countersign.js';
+import { CountersignError, newIdempotencyKey } from '../countersign.js';
 import * as ui from '../ui.js';
 import { platformAuthenticatorAvailable } from './lock.js';
+import { secureConfirmation, signPayment } from './sign.js';
 
 const { h } = ui;
 
@@ -179,8 +180,12 @@ async function renderAirtime(view, _params, _query, app) {
     gesture = new AbortController();
     /** @type {any} */
     let assertion;
+    let via = 'webauthn';
     try {
-      assertion = await ui.busy(confirm, getAssertion(options, { signal: gesture.signal }));
+      const signed = await ui.busy(confirm, signPayment(options, options.securePaymentConfirmation,
+        { signal: gesture.signal, label: `${networkName(intent.productCode)} airtime` }));
+      assertion = signed.assertion;
+      via = signed.via;
     } catch (error) {
       if (!alive) return;
       const e = /** @type {any} */ (error);
@@ -195,7 +200,7 @@ async function renderAirtime(view, _params, _query, app) {
     try {
       const verified = await app.api.verifyAssertion(assertion);
       const receipt = await app.api.topUp({ ...intent, verificationToken: verified.verificationToken }, { idempotencyKey });
-      showReceipt(receipt, 'passkey');
+      showReceipt(receipt, via === 'spc' ? 'passkey (Secure Payment Confirmation)' : 'passkey');
     } catch (error) {
       if (!alive) return;
       const e = /** @type {any} */ (error);
@@ -359,6 +364,7 @@ async function renderAirtime(view, _params, _query, app) {
       : error);
   }
 
+  secureConfirmation(); // start loading, so the confirming click need not wait for it
   showForm();
   return () => {
     alive = false;

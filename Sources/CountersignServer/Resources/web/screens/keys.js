@@ -2,6 +2,7 @@
 /** Device keys: enrol a passkey (PIN step-up), list the user's keys, revoke one. */
 import * as ui from '../ui.js';
 import * as lock from './lock.js';
+import { secureConfirmation } from './sign.js';
 
 const { h } = ui;
 
@@ -93,7 +94,7 @@ async function renderKeys(view, _params, query, app) {
     ui.showError(enrolForm, null);
     ui.showNotice(enrolForm, null);
     try {
-      const result = await ui.busy(trigger, app.api.registerPasskey(pinValue ? { pin: pinValue } : {}));
+      const result = await ui.busy(trigger, register(pinValue));
       lock.rememberCredential(userId, result.credentialId);
       pin.input.value = '';
       ui.showNotice(enrolForm, 'Passkey added. You can now pay with it, and unlock the app with it on this device.');
@@ -111,6 +112,23 @@ async function renderKeys(view, _params, query, app) {
       }
       pin.input.focus();
     }
+  }
+
+  /**
+   * Registers a passkey; where the browser offers Secure Payment Confirmation, one usable with it
+   * (and, if this device cannot make one, an ordinary passkey).
+   * @param {string | null} pinValue
+   */
+  async function register(pinValue) {
+    const stepUp = pinValue ? { pin: pinValue } : {};
+    if (await secureConfirmation()) {
+      try {
+        return await app.api.registerPasskey({ ...stepUp, payment: true });
+      } catch (error) {
+        if (/** @type {any} */ (error)?.name !== 'NotSupportedError') throw error;
+      }
+    }
+    return app.api.registerPasskey(stepUp);
   }
 
   enrolForm.addEventListener('submit', (event) => {

@@ -7,6 +7,7 @@
  */
 import { FINAL_TRANSFER_STATUSES, newIdempotencyKey } from '../countersign.js';
 import * as ui from '../ui.js';
+import { secureConfirmation, signPayment } from './sign.js';
 
 const { h } = ui;
 const REDIRECT_SECONDS = 10;
@@ -212,7 +213,16 @@ async function renderTransfer(view, params, _query, app) {
     if (decline) decline.disabled = true;
     gesture = new AbortController();
     try {
-      const next = await ui.busy(accept, app.api.signTransfer(doc, { signal: gesture.signal }));
+      const spcData = doc.challenge?.securePaymentConfirmation;
+      const signal = gesture.signal;
+      const next = await ui.busy(accept, app.api.signTransfer(doc, {
+        signal,
+        sign: async (request) => {
+          const signed = await signPayment(request, spcData, { signal, label: 'Transfer' });
+          signedVia = signed.via;
+          return signed.assertion;
+        },
+      }));
       update(next);
     } catch (error) {
       if (!alive) return;
@@ -244,6 +254,8 @@ async function renderTransfer(view, params, _query, app) {
   }
 
   let localAuthFailed = false;
+  /** @type {'spc' | 'webauthn' | null} */
+  let signedVia = null;
 
   async function onDecline() {
     if (busyAction) return;
@@ -267,7 +279,8 @@ async function renderTransfer(view, params, _query, app) {
     if (s === 'SUCCESS') {
       v = ['Money sent', 'ok', '✓', [
         h('p', { id: 'verdict-message' }, `${ui.money(doc.amount, doc.currency)} sent to ${doc.payeeName || doc.payeePhone}.`),
-        q ? ui.details([['Fees', ui.money(q.totalFees, q.currency)], ['Total paid', h('span', { id: 'verdict-total' }, ui.money(q.total, q.currency))]]) : null]];
+        q ? ui.details([['Fees', ui.money(q.totalFees, q.currency)], ['Total paid', h('span', { id: 'verdict-total' }, ui.money(q.total, q.currency))]]) : null,
+        signedVia === 'spc' ? h('p', { className: 'muted', id: 'verdict-via' }, 'Approved in your browser\'s payment sheet (Secure Payment Confirmation).') : null]];
     } else if (s === 'DECLINED') {
       v = ['Transfer declined', 'neutral', '↩', [h('p', { id: 'verdict-message' }, 'You declined the fees. Nothing was sent and nothing was charged.')]];
     } else if (s === 'EXPIRED') {
@@ -338,6 +351,7 @@ async function renderTransfer(view, params, _query, app) {
   }
 
   ui.setTitle(view, 'Transfer');
+  secureConfirmation();
   update(await app.api.getTransfer(id));
   if (!FINAL_TRANSFER_STATUSES.includes(doc.status)) {
     closeWatch = app.api.watchTransfer(id, update, {
