@@ -296,3 +296,12 @@ def test_soft_lock_signs_out_after_five_wrong_pins(server, browser):
     click(browser, "#lock-pin-submit")
     wait_title(browser, "Sign in")
     assert fetch_json(browser, "GET", "/user/wallet", None)["status"] == 401  # the session is over
+
+
+def test_checkout_return_url_becomes_an_app_route(server, browser):
+    # A payment provider sends the payer back with a query (a fragment cannot be used).
+    browser.get(f"{server.base_url}/?checkout=ord_123&payment_intent=pi_456&redirect_status=succeeded")
+    wait_title(browser, "Sign in")  # signed out here: sign in first, then back to the order
+    assert browser.execute_script("return location.search") == ""
+    hash_ = browser.execute_script("return decodeURIComponent(location.hash)")
+    assert hash_ == "#/signin?next=/market/orders/ord_123/return?payment_intent=pi_456&redirect_status=succeeded", hash_
