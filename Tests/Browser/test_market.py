@@ -23,13 +23,8 @@ CARD_DECLINED = "4000 0000 0000 0002"
 
 
 def allow_market_probes(browser):
-    """Answers the marketplace expects: a bid without an order yet (404 order_not_found), and the
-    lists this server does not offer (404/405: the screens fall back to shared links)."""
+    """Answers the marketplace expects: a bid without an order yet (404 order_not_found)."""
     allow_console(browser, r"/bids/[^/ ]+/order - .* 404")
-    allow_console(browser, r"/products - .* 405")
-    allow_console(browser, r"/products\?seller=me - .* 405")
-    allow_console(browser, r"/products/[^/ ]+/bids - .* (404|405)")
-    allow_console(browser, r"/user/(bids|orders) - .* 404")
     # Before sign-up the shell asks who is signed in.
     allow_console(browser, r"/user/profile - .* 401")
 
@@ -247,34 +242,53 @@ def test_market_buy_now_abandoned_and_withdrawn(server, browser, seller):
     wait_text(browser, "#product-status", "For sale")
     assert wait_for(browser, "#buy-now").is_enabled()
     screenshot(browser, "market-product")
-    # The seller sees it for sale too.
-    go(seller, server, f"/market/products/{product_id}")
-    wait_text(seller, "#product-status", "For sale")
+    # Back in the shop window; the seller sees it for sale too, the withdrawn buy-now counted.
+    go(browser, server, "/market")
+    wait_for(browser, f"#market-for-sale li[data-product='{product_id}']")
+    go(seller, server, "/market/my-products")
+    mine = wait_text(seller, f".market-product-card[data-product='{product_id}']", "1 withdrawn or expired")
+    assert "For sale" in mine.text and "No bids yet" in mine.text, mine.text
 
 
 def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
-    """An offer: the seller accepts it from the buyer's link, the buyer pays by card, the seller hands
-    it over, the buyer confirms receipt and the seller's money becomes payable."""
+    """An offer: the buyer finds the product in the shop window and bids; the seller accepts it from
+    their products, the buyer pays it from their bids by card, the seller hands it over from their
+    orders, the buyer confirms receipt and the seller's money becomes payable."""
     sign_up(seller, server, new_phone(), name="Sam Seller")
     product_id = list_product(seller, server, "Desk", "120")
     sign_up(browser, server, new_phone(), name="Bea Buyer")
 
-    go(browser, server, f"/market/products/{product_id}")
+    # The shop window: the desk is for sale; the buyer opens it from there.
+    go(browser, server, "/market")
+    item = wait_for(browser, f"#market-for-sale li[data-product='{product_id}']")
+    assert "Desk" in item.text and "120,00" in item.text, item.text
+    screenshot(browser, "market-shop")
+    press(browser, f"#market-for-sale li[data-product='{product_id}'] a")
+    wait_title(browser, "Desk")
     fill(browser, "#bid-amount", "95")
     press(browser, "#bid-submit")
     wait_text(browser, "#bid-status", "Waiting for the seller")
-    bid_link = wait_for(browser, "#share-bid").get_attribute("value")
+    bid_id = re.search(r"/market/bids/([^/?]+)$", browser.current_url).group(1)
+    assert not browser.find_elements(By.CSS_SELECTOR, "input[readonly]"), "no link to share any more"
     screenshot(browser, "market-bid-placed")
 
-    # The seller opens the buyer's link and accepts.
-    seller.get(bid_link)
-    press(seller, "#bid-accept")
-    wait_text(seller, "#bid-status", "Accepted")
+    # The seller finds the bid under their products and accepts it there.
+    go(seller, server, "/market/my-products")
+    row = wait_for(seller, f"li[data-bid='{bid_id}']")
+    assert "95,00" in row.text and "Waiting for your answer" in row.text, row.text
+    press(seller, f"#bid-accept-{bid_id}")
+    announce = wait_text(seller, ".market-announce", "You accepted")
+    assert seller.switch_to.active_element == announce
+    wait_text(seller, f"li[data-bid='{bid_id}']", "Accepted")
+    assert not seller.find_elements(By.ID, f"bid-accept-{bid_id}")
+    assert "Reserved for a buyer" in wait_for(seller, f".market-product-card[data-product='{product_id}']").text
     screenshot(seller, "market-seller-accepted")
 
-    # The buyer pays the accepted bid: pickup, a card that pays at once.
-    press(browser, "#bid-refresh")
-    press(browser, "#bid-pay")
+    # The buyer finds the accepted bid under their bids and pays it: pickup, a card that pays at once.
+    go(browser, server, "/market/my-bids")
+    wait_text(browser, f"li[data-bid='{bid_id}']", "Accepted")
+    screenshot(browser, "market-my-bids")
+    press(browser, f"#bid-pay-{bid_id}")
     wait_title(browser, "Payment")
     add_card(browser, CARD_OK)
     text = total(browser, 9776)  # 95.00 + pickup 0 + card 2.9% of 95.00 = 2.76 (2.755 half-up)
@@ -283,13 +297,17 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     order_id = confirmed(browser)
     press(browser, "#checkout-order")
     wait_text(browser, "#order-status", "Paid")
-    order_link = wait_for(browser, "#share-order").get_attribute("value")
 
-    # The seller hands it over.
-    seller.get(order_link)
-    wait_text(seller, "#order-status", "Paid")
-    press(seller, "#order-ship")
-    wait_text(seller, "#order-status", "Shipped")
+    # The seller finds the order to ship under Orders, selling, and hands it over from there.
+    go(seller, server, "/market/orders")
+    row = wait_for(seller, f"#market-selling li[data-order='{order_id}']")
+    assert "Paid" in row.text and "Desk" in row.text, row.text
+    assert "1 to ship" in wait_for(seller, "#orders-selling").text
+    assert not seller.find_elements(By.CSS_SELECTOR, f"#market-buying li[data-order='{order_id}']")
+    screenshot(seller, "market-seller-orders")
+    press(seller, f"#order-ship-{order_id}")
+    wait_text(seller, ".market-announce", "handed over")
+    wait_text(seller, f"#market-selling li[data-order='{order_id}']", "Handed over")
     screenshot(seller, "market-seller-shipped")
 
     # What the buyer sees after: shipped; they confirm receipt.
@@ -299,13 +317,18 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     press(browser, "#order-complete")
     wait_text(browser, "#order-status", "Received")
     assert order_status(browser, order_id)["status"] == "COMPLETED"
+    # The buyer's orders: the desk under buying, received.
+    go(browser, server, "/market/orders")
+    wait_text(browser, f"#market-buying li[data-order='{order_id}']", "Received")
+    assert not browser.find_elements(By.CSS_SELECTOR, f"#market-selling li[data-order='{order_id}']")
+    screenshot(browser, "market-buyer-orders")
     proceeds = fetch_json(seller, "GET", "/user/proceeds")["body"]
     assert proceeds["payable"] == 9500 and proceeds["held"] == 0, proceeds
-    # The seller's marketplace: the listing (sold) and the money payable.
-    go(seller, server, "/market")
-    wait_text(seller, ".market-sections", "Payable to you")
-    text = seller.find_element(By.CSS_SELECTOR, ".market-sections").text
-    assert "Desk" in text and "€ 95,00" in text, text
+    # The seller's products: the desk (sold, its bid too) and the money payable.
+    go(seller, server, "/market/my-products")
+    wait_text(seller, ".market-mine", "Payable to you")
+    text = seller.find_element(By.CSS_SELECTOR, ".market-mine").text
+    assert "Desk" in text and "€ 95,00" in text and "Sold" in text, text
     screenshot(seller, "market-seller-home")
 
 

@@ -3,25 +3,12 @@
 
 const segment = (id) => encodeURIComponent(String(id));
 
-/** Whether `error` says the server has no such endpoint (an older or API-only server), not a refusal. */
-export function isMissingEndpoint(error) {
-  return (error?.status === 404 && error.code === 'not_found') || error?.status === 405;
-}
-
 /** The marketplace endpoints, for `api` (the app's client: `api.request(method, path, {body, query})`). */
 export function marketApi(api) {
+  // The client leaves out a query's undefined values (a list's unset limit).
   const get = (path, query) => api.request('GET', path, query ? { query } : {});
   // A POST without a body still sends {}: the API takes JSON bodies only.
   const post = (path, body = {}) => api.request('POST', path, { body });
-  // A list endpoint this server may not offer yet: null instead of an error, so a screen can fall back.
-  const optional = async (call) => {
-    try {
-      return await call();
-    } catch (error) {
-      if (isMissingEndpoint(error)) return null;
-      throw error;
-    }
-  };
 
   return {
     /** The buyer as the payment screen needs them: userId, name, isMerchant, addresses. */
@@ -68,12 +55,16 @@ export function marketApi(api) {
     /** {number, expMonth, expYear} → {id, brand, last4, expMonth, expYear}. */
     addCard: (card) => post('/payment-methods/cards', card),
 
-    // Lists the server may not offer (null then): the products for sale, a seller's own, the bids on
-    // a product (its seller), the caller's bids and orders.
-    products: () => optional(async () => (await get('/products')).products),
-    myProducts: () => optional(async () => (await get('/products', { seller: 'me' })).products),
-    productBids: (productId) => optional(async () => (await get(`/products/${segment(productId)}/bids`)).bids),
-    myBids: () => optional(async () => (await get('/user/bids')).bids),
-    myOrders: () => optional(async () => (await get('/user/orders')).orders),
+    // The lists, newest first; `limit` 1 to 100 (the server's default is 20).
+    /** The shop window: every product, each with whether it is still `available`. */
+    products: async (limit) => (await get('/products', { limit })).products,
+    /** The caller's own products. */
+    myProducts: async (limit) => (await get('/products', { seller: 'me', limit })).products,
+    /** The bids on a product, for its seller (404 product_not_found for anyone else). */
+    productBids: async (productId, limit) => (await get(`/products/${segment(productId)}/bids`, { limit })).bids,
+    /** The caller's bids. */
+    myBids: async (limit) => (await get('/user/bids', { limit })).bids,
+    /** The orders the caller buys or sells; an order does not say which (compare with products and bids). */
+    myOrders: async (limit) => (await get('/user/orders', { limit })).orders,
   };
 }

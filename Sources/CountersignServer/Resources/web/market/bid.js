@@ -3,9 +3,7 @@
 import { h, money, showError, busy, setTitle, link, details, button, dateTime } from '../ui.js';
 import { marketApi } from './api.js';
 import { bidStatusText } from './format.js';
-import { remember } from './store.js';
-import { bidPath, checkoutPath, orderPath, productPath } from './paths.js';
-import { shareField } from './common.js';
+import { bidPath, checkoutPath, orderPath, productPath, myBidsPath, myProductsPath, ordersPath } from './paths.js';
 
 export async function renderBid(view, params, query, app) {
   const market = marketApi(app.api);
@@ -24,7 +22,6 @@ export async function renderBid(view, params, query, app) {
   }
   const me = profile.userId;
   const isSeller = product.sellerId === me;
-  remember(me, isSeller ? 'offers' : 'bids', bid.id);
   setTitle(view, isSeller ? `A bid on ${product.title}` : `Your bid on ${product.title}`);
   view.append(details([
     ['Amount', money(bid.amount, bid.currency)],
@@ -50,12 +47,10 @@ export async function renderBid(view, params, query, app) {
 
   if (isSeller) {
     if (bid.status === 'NEW') actions.append(act('bid-accept', `Accept ${money(bid.amount, bid.currency)}`, () => market.acceptBid(bid.id)));
-    else if (bid.status === 'ACCEPTED') view.append(h('p', { className: 'notice' }, 'Accepted. The buyer pays next; their order link then comes to you to ship it.'));
+    else if (bid.status === 'ACCEPTED') view.append(h('p', { className: 'notice' }, 'Accepted. The buyer pays next; the order then waits under Orders for you to send it.'));
   } else {
     if (bid.status === 'ACCEPTED') actions.append(link(checkoutPath(bid), `Pay ${money(bid.amount, bid.currency)}`, { className: 'btn primary', id: 'bid-pay' }));
-    if (bid.status === 'NEW') {
-      view.append(shareField('share-bid', 'Link for the seller', bidPath(bid.id), 'The seller accepts your bid from this link.'));
-    }
+    if (bid.status === 'NEW') view.append(h('p', { className: 'notice' }, 'The seller sees your bid with their products. Once they accept it, you pay from here or from My bids.'));
     if (bid.status === 'NEW' || bid.status === 'ACCEPTED') actions.append(act('bid-withdraw', 'Withdraw bid', () => market.withdrawBid(bid.id), 'danger'));
     if (bid.status === 'COMPLETED' || bid.status === 'ACCEPTED') {
       const order = await market.bidOrder(bid.id).catch(() => null);
@@ -63,5 +58,6 @@ export async function renderBid(view, params, query, app) {
     }
   }
   actions.append(button('Refresh', again, { kind: 'secondary', id: 'bid-refresh' }));
-  view.append(h('p', null, link(productPath(product.id), 'The product'), ' · ', link('/market', 'Marketplace')));
+  view.append(h('p', null, link(productPath(product.id), 'The product'), ' · ',
+    isSeller ? link(myProductsPath, 'My products') : link(myBidsPath, 'My bids'), ' · ', link(ordersPath, 'Orders')));
 }

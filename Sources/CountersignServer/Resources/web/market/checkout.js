@@ -5,8 +5,8 @@ import { h, replace, money, showError, busy, setTitle, field, button, link, deta
 import { marketApi } from './api.js';
 import { PaymentScreen, PICKUP, deliveryOptions, paymentOptions, isEditable, canPay, shownTotals } from './checkout-model.js';
 import { methodNames, orderStatusText, paymentFailureText, countries } from './format.js';
-import { checkoutPath, orderPath, productPath, bidPath, returnURL } from './paths.js';
-import { keepCheckout, remember } from './store.js';
+import { checkoutPath, orderPath, productPath, bidPath, ordersPath, returnURL } from './paths.js';
+import { keepCheckout } from './store.js';
 
 /** `/market/products/:productId/checkout/:bidId`: the payment screen of an accepted bid. */
 export function renderCheckout(view, params, query, app) {
@@ -136,7 +136,6 @@ class CheckoutView {
   confirmed(order, product) {
     const view = this.view;
     keepCheckout(order.bidId, null);
-    remember(this.model.userId, 'orders', order.id);
     setTitle(view, 'Payment confirmed');
     const totals = order.totals;
     view.append(
@@ -148,7 +147,7 @@ class CheckoutView {
         order.paymentMethod ? ['Paid with', methodNames[order.paymentMethod]] : null,
         totals ? ['Total', money(totals.total, totals.currency)] : null,
       ].filter(Boolean), { className: 'details market-confirmation' }),
-      h('p', { className: 'actions' }, link(orderPath(order.id), 'See the order', { className: 'btn primary', id: 'checkout-order' }), ' ', link('/market', 'Marketplace')));
+      h('p', { className: 'actions' }, link(orderPath(order.id), 'See the order', { className: 'btn primary', id: 'checkout-order' }), ' ', link(ordersPath, 'All your orders')));
   }
 
   // --- The form -----------------------------------------------------------------------------------

@@ -3,9 +3,7 @@
 import { h, money, showError, busy, setTitle, link, details, button } from '../ui.js';
 import { marketApi } from './api.js';
 import { methodNames, orderStatusText } from './format.js';
-import { remember } from './store.js';
-import { checkoutPath, orderPath, productPath } from './paths.js';
-import { shareField } from './common.js';
+import { checkoutPath, orderPath, productPath, ordersPath } from './paths.js';
 import { PICKUP } from './checkout-model.js';
 
 export async function renderOrder(view, params, query, app) {
@@ -24,7 +22,6 @@ export async function renderOrder(view, params, query, app) {
     return;
   }
   const isSeller = product.sellerId === profile.userId;
-  remember(profile.userId, 'orders', order.id);
   setTitle(view, `Order: ${product.title}`);
   const { totals } = order;
   const pickup = order.delivery === PICKUP;
@@ -65,8 +62,7 @@ export async function renderOrder(view, params, query, app) {
     const next = { PAID: `Paid. The seller ${pickup ? 'hands it over' : 'sends it'} next.`, SHIPPED: `${pickup ? 'Handed over' : 'On its way'}: confirm receipt once you have it.`,
       COMPLETED: 'Received. Thank you!' }[order.status];
     if (next) view.append(h('p', { className: 'notice' }, next));
-    if (['PAID', 'SHIPPED'].includes(order.status)) view.append(shareField('share-order', 'Order link for the seller', orderPath(order.id), 'The seller ships the order from this link.'));
   }
   actions.append(button('Refresh', again, { kind: 'secondary', id: 'order-refresh' }));
-  view.append(h('p', null, link(productPath(product.id), 'The product'), ' · ', link('/market', 'Marketplace')));
+  view.append(h('p', null, link(productPath(product.id), 'The product'), ' · ', link(ordersPath, 'Orders')));
 }

@@ -2,6 +2,12 @@
 
 const id = (value) => encodeURIComponent(String(value));
 
+/** The marketplace's lists: the shop window, the seller's products, the buyer's bids, the orders. */
+export const shopPath = '/market';
+export const myProductsPath = '/market/my-products';
+export const myBidsPath = '/market/my-bids';
+export const ordersPath = '/market/orders';
+
 export const productPath = (productId) => `/market/products/${id(productId)}`;
 export const bidPath = (bidId) => `/market/bids/${id(bidId)}`;
 export const orderPath = (orderId) => `/market/orders/${id(orderId)}`;

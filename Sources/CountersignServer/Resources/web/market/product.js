@@ -2,10 +2,10 @@
 
 import { h, money, showError, busy, setTitle, field, link, details, button, card } from '../ui.js';
 import { marketApi } from './api.js';
-import { parseEuros, eurosText, countries } from './format.js';
-import { remember, seen } from './store.js';
-import { bidPath, checkoutPath, productPath } from './paths.js';
-import { bidLink, shareField, idFrom, fetchEach, linkList } from './common.js';
+import { parseEuros, eurosText, countries, bidStatusText } from './format.js';
+import { bidPath, checkoutPath, myBidsPath, myProductsPath } from './paths.js';
+import { listItem, itemList, loader } from './common.js';
+import { sellerBids } from './bids-list.js';
 
 export async function renderProduct(view, params, query, app) {
   const market = marketApi(app.api);
@@ -21,7 +21,6 @@ export async function renderProduct(view, params, query, app) {
     return;
   }
   const me = profile.userId;
-  remember(me, 'products', product.id);
   setTitle(view, product.title);
   const country = countries.find(([code]) => code === product.shipFromCountry)?.[1] ?? product.shipFromCountry;
   view.append(details([
@@ -31,14 +30,36 @@ export async function renderProduct(view, params, query, app) {
     ['Status', h('span', { id: 'product-status' }, product.available ? 'For sale' : 'Reserved or sold')],
   ], { className: 'details market-product' }));
 
-  if (product.sellerId === me) await seller(view, market, product, me, app);
-  else buyer(view, market, product, me, app);
-  view.append(h('p', null, link('/market', 'Back to the marketplace')));
+  const isSeller = product.sellerId === me;
+  const more = h('div', { className: 'market-product-more' });
+  view.append(more, h('p', null, link('/market', 'For sale'), ' · ', isSeller ? link(myProductsPath, 'My products') : link(myBidsPath, 'My bids')));
+  if (isSeller) await seller(more, market, product);
+  else await buyer(more, market, product, app);
 }
 
-function buyer(view, market, product, me, app) {
+const openBids = ['NEW', 'ACCEPTED'];
+
+async function buyer(view, market, product, app) {
+  // The buyer's own open bids on it first: an accepted one is theirs to pay.
+  let mine = [];
+  try {
+    mine = (await market.myBids(100)).filter((bid) => bid.productId === product.id && openBids.includes(bid.status));
+  } catch (error) {
+    showError(view, error);
+  }
+  if (mine.length) {
+    view.append(card(h('h2', null, 'Your bids on it'), itemList(mine.map((bid) => listItem({
+      path: bidPath(bid.id),
+      title: `${bid.buyNow ? 'Buy now' : 'Your bid'} ${money(bid.amount, bid.currency)}`,
+      lines: [bidStatusText[bid.status] ?? bid.status],
+      actions: [bid.status === 'ACCEPTED' ? link(checkoutPath(bid), `Pay ${money(bid.amount, bid.currency)}`, { className: 'btn primary small', id: `bid-pay-${bid.id}` }) : null],
+      dataset: { bid: bid.id, status: bid.status },
+    })), '')));
+  }
   if (!product.available) {
-    view.append(h('p', { role: 'status', className: 'notice' }, 'Another buyer holds this product right now. It may come back if they do not pay.'));
+    if (!mine.some((bid) => bid.status === 'ACCEPTED')) {
+      view.append(h('p', { role: 'status', className: 'notice' }, 'Another buyer holds this product right now. It may come back if they do not pay.'));
+    }
     return;
   }
   const amount = field('Your bid (EUR)', { id: 'bid-amount', name: 'amount', required: true, inputMode: 'decimal', value: eurosText(product.askingPrice), autocomplete: 'off' });
@@ -55,7 +76,6 @@ function buyer(view, market, product, me, app) {
     }
     try {
       const bid = await busy(place, market.bid(product.id, cents));
-      remember(me, 'bids', bid.id);
       app.navigate(bidPath(bid.id));
     } catch (error) {
       showError(bidForm, error);
@@ -67,7 +87,6 @@ function buyer(view, market, product, me, app) {
       // Buy now is a bid at the asking price, accepted at once; the payment screen withdraws it if
       // the buyer gives up.
       const bid = await busy(buyNow, market.buyNow(product.id));
-      remember(me, 'bids', bid.id);
       app.navigate(checkoutPath(bid));
     } catch (error) {
       showError(buyBox, error);
@@ -77,38 +96,12 @@ function buyer(view, market, product, me, app) {
   view.append(buyBox, bidForm);
 }
 
-async function seller(view, market, product, me, app) {
-  const box = card(h('h2', null, 'Bids'));
-  view.append(box, shareField('share-product', 'Link to this product', productPath(product.id), 'Send it to buyers: they bid or buy from it.'));
-  let bids = null;
-  try {
-    bids = await market.productBids(product.id);
-  } catch (error) {
-    showError(box, error);
-    return;
-  }
-  if (bids) {
-    box.append(h('ul', { className: 'market-list' }, bids.length ? bids.map((bid) => h('li', null, bidLink(bid),
-      bid.status === 'NEW' ? button('Accept', async (event) => {
-        try {
-          await busy(event.currentTarget, market.acceptBid(bid.id));
-          app.navigate(bidPath(bid.id));
-        } catch (error) {
-          showError(box, error);
-        }
-      }, { kind: 'secondary', 'aria-label': `Accept the bid of ${money(bid.amount, bid.currency)}` }) : null)) : h('li', { className: 'hint' }, 'No bids yet.')));
-    return;
-  }
-  // This server does not list a product's bids: the seller opens a bid from the link its buyer sent,
-  // and finds here those opened before.
-  const known = (await fetchEach(seen(me, 'offers'), market.getBid)).filter((bid) => bid.productId === product.id);
-  if (known.length) box.append(linkList(known.map((bid) => bidLink(bid)), ''));
-  const open = field('Bid link or id', { id: 'open-bid', name: 'bid', autocomplete: 'off', placeholder: 'Paste the link the buyer sent', hint: 'A buyer who bids gets a link to send you.' });
-  const form = h('form', { className: 'market-open' }, open, h('button', { type: 'submit', className: 'btn secondary' }, 'Open bid'));
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const id = idFrom(open.input.value, 'bids');
-    if (id) app.navigate(bidPath(id));
-  });
-  box.append(form);
+async function seller(view, market, product) {
+  const box = h('div');
+  view.append(card(h('h2', null, 'Bids'), box));
+  const reload = loader(box, async () => [sellerBids(product, await market.productBids(product.id, 100), async (bid) => {
+    await market.acceptBid(bid.id);
+    await reload(`You accepted ${money(bid.amount, bid.currency)}. The buyer pays next; the order then waits under Orders for you to send it.`);
+  })]);
+  await reload();
 }

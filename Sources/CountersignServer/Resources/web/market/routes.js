@@ -2,6 +2,9 @@
 // Each render(view, params, query, app) fills `view` and may return a cleanup function.
 
 import { renderHome } from './home.js';
+import { renderMyProducts } from './my-products.js';
+import { renderMyBids } from './my-bids.js';
+import { renderOrders } from './orders.js';
 import { renderSell } from './sell.js';
 import { renderProduct } from './product.js';
 import { renderBid } from './bid.js';
@@ -15,6 +18,9 @@ if (!document.querySelector('link[href$="market/market.css"]')) {
 
 export const routes = [
   { path: '/market', title: 'Marketplace', auth: true, render: renderHome },
+  { path: '/market/my-products', title: 'My products', auth: true, render: renderMyProducts },
+  { path: '/market/my-bids', title: 'My bids', auth: true, render: renderMyBids },
+  { path: '/market/orders', title: 'Orders', auth: true, render: renderOrders },
   { path: '/market/sell', title: 'Sell something', auth: true, render: renderSell },
   { path: '/market/products/:id', title: 'Product', auth: true, render: renderProduct },
   { path: '/market/bids/:id', title: 'Bid', auth: true, render: renderBid },

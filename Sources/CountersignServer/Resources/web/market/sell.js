@@ -3,7 +3,6 @@
 import { h, showError, busy, setTitle, field, link } from '../ui.js';
 import { marketApi } from './api.js';
 import { parseEuros, countries, shippingMethods } from './format.js';
-import { remember } from './store.js';
 import { productPath } from './paths.js';
 
 export async function renderSell(view, params, query, app) {
@@ -42,14 +41,13 @@ export async function renderSell(view, params, query, app) {
         if (profile.isMerchant !== merchant.input.checked) await market.setMerchant(merchant.input.checked);
         return market.createProduct({ title: title.input.value.trim(), askingPrice, shipFromCountry: from.input.value, pickup: pickup.input.checked, shippingMethods: shipping });
       })());
-      remember(app.user?.userId ?? product.sellerId, 'products', product.id);
       app.navigate(productPath(product.id));
     } catch (error) {
       showError(form, error);
     }
     return undefined;
   });
-  view.append(h('p', null, link('/market', 'Back to the marketplace')));
+  view.append(h('p', null, link('/market/my-products', 'My products')));
 }
 
 /** A visible refusal of the form, with focus on the field to fix. */
