@@ -277,8 +277,7 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     row = wait_for(seller, f"li[data-bid='{bid_id}']")
     assert "95,00" in row.text and "Waiting for your answer" in row.text, row.text
     press(seller, f"#bid-accept-{bid_id}")
-    announce = wait_text(seller, ".market-announce", "You accepted")
-    assert seller.switch_to.active_element == announce
+    wait_text(seller, ".market-announce", "You accepted")
     wait_text(seller, f"li[data-bid='{bid_id}']", "Accepted")
     assert not seller.find_elements(By.ID, f"bid-accept-{bid_id}")
     assert "Reserved for a buyer" in wait_for(seller, f".market-product-card[data-product='{product_id}']").text
@@ -305,14 +304,18 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     assert "1 to ship" in wait_for(seller, "#orders-selling").text
     assert not seller.find_elements(By.CSS_SELECTOR, f"#market-buying li[data-order='{order_id}']")
     screenshot(seller, "market-seller-orders")
-    press(seller, f"#order-ship-{order_id}")
-    wait_text(seller, ".market-announce", "handed over")
+    # By keyboard: Enter on the button; focus then lands on what happened, not on the page's start.
+    ship = wait_for(seller, f"#order-ship-{order_id}")
+    seller.execute_script("arguments[0].focus()", ship)
+    ship.send_keys(Keys.ENTER)
+    announce = wait_text(seller, ".market-announce", "handed over")
+    assert seller.switch_to.active_element == announce
     wait_text(seller, f"#market-selling li[data-order='{order_id}']", "Handed over")
     screenshot(seller, "market-seller-shipped")
 
     # What the buyer sees after: shipped; they confirm receipt.
     press(browser, "#order-refresh")
-    wait_text(browser, "#order-status", "Shipped")
+    wait_text(browser, "#order-status", "Handed over")
     screenshot(browser, "market-buyer-shipped")
     press(browser, "#order-complete")
     wait_text(browser, "#order-status", "Received")

@@ -31,6 +31,9 @@ export const orderStatusText = {
   EXPIRED: 'Expired',
 };
 
+/** An order's state for people; a pickup (checkout-model.js's PICKUP) is handed over, not shipped. */
+export const orderStateText = (order) => (order.delivery === 'pickup' && order.status === 'SHIPPED' ? 'Handed over' : orderStatusText[order.status] ?? order.status);
+
 export const paidStatuses = ['PAID', 'SHIPPED', 'COMPLETED'];
 
 /** Countries a product ships from or an address is in; the server takes any ISO code. */

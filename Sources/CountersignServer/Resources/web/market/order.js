@@ -2,7 +2,7 @@
 
 import { h, money, showError, busy, setTitle, link, details, button } from '../ui.js';
 import { marketApi } from './api.js';
-import { methodNames, orderStatusText } from './format.js';
+import { methodNames, orderStateText } from './format.js';
 import { checkoutPath, orderPath, productPath, ordersPath } from './paths.js';
 import { PICKUP } from './checkout-model.js';
 
@@ -27,7 +27,7 @@ export async function renderOrder(view, params, query, app) {
   const pickup = order.delivery === PICKUP;
   const delivery = pickup ? 'Pickup' : product.deliveryMethods.find((m) => m.id === order.delivery)?.name ?? order.delivery;
   view.append(
-    h('p', { id: 'order-status', className: `market-order-status market-status-${order.status.toLowerCase()}`, role: 'status' }, orderStatusText[order.status] ?? order.status),
+    h('p', { id: 'order-status', className: `market-order-status market-status-${order.status.toLowerCase()}`, role: 'status' }, orderStateText(order)),
     details([
       ['Delivery', delivery],
       ['Payment', methodNames[order.paymentMethod] ?? order.paymentMethod],

@@ -5,12 +5,9 @@
 import { h, money, busy, button, showError, setTitle, link, card } from '../ui.js';
 import { marketApi } from './api.js';
 import { orderPath, checkoutPath, ordersPath } from './paths.js';
-import { orderStatusText } from './format.js';
+import { orderStateText } from './format.js';
 import { marketTabs, listItem, itemList, joined, addProducts, loader } from './common.js';
 import { PICKUP } from './checkout-model.js';
-
-/** An order's state; a pickup is handed over, not shipped. */
-const statusText = (order) => (order.delivery === PICKUP && order.status === 'SHIPPED' ? 'Handed over' : orderStatusText[order.status] ?? order.status);
 
 export async function renderOrders(view, params, query, app) {
   setTitle(view, 'Orders');
@@ -41,7 +38,7 @@ export async function renderOrders(view, params, query, app) {
       return listItem({
         path: orderPath(order.id),
         title,
-        lines: [joined(money(order.totals.total, order.totals.currency), statusText(order),
+        lines: [joined(money(order.totals.total, order.totals.currency), orderStateText(order),
           order.delivery === PICKUP ? 'pickup' : product?.deliveryMethods.find((m) => m.id === order.delivery)?.name), next],
         actions: actions(title),
         dataset: { order: order.id, status: order.status },
