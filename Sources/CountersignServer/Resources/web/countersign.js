@@ -1,0 +1,729 @@
+// @ts-check
+/**
+ * countersign.js: a small, dependency-free client for the Countersign API, usable in any web page
+ * without the Countersign app. An ES module; no build step.
+ *
+ *   import { Countersign } from './countersign.js';
+ *   const cs = new Countersign();                          // same origin, session cookie
+ *   await cs.login({ phone: '08012345678', pin: '1234' });
+ *   await cs.registerPasskey({ pin: '1234' });             // step-up, create, verify
+ *   const receipt = await cs.buyAirtimeWithPasskey(
+ *     { amount: 50000, productCode: 'AIRTIME_MTN', recipientPhone: '08012345678' });
+ *
+ * Every call resolves with the parsed JSON body (or null for 204) and rejects with a
+ * {@link CountersignError} on any non-2xx answer. The challenge of a payment is recomputed here from
+ * the nonce and the intent (or quote) before anything is signed: a mismatch rejects with
+ * `CountersignError{code: 'challenge_mismatch_local'}` and nothing is signed.
+ *
+ * Authentication: pass `token` to send `Authorization: Bearer <token>` (native-style clients);
+ * otherwise the browser's HttpOnly session cookie is used (same origin, or cross-origin with CORS
+ * configured on the server; then requests carry credentials).
+ * @module countersign
+ */
+
+// ---------------------------------------------------------------------------------------------
+// base64url (RFC 4648 §5, no padding)
+
+/**
+ * Encodes bytes as base64url without padding.
+ * @param {ArrayBuffer | ArrayBufferView} data
+ * @returns {string}
+ */
+export function base64urlEncode(data) {
+  const bytes = data instanceof ArrayBuffer
+    ? new Uint8Array(data)
+    : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * Decodes base64url (padding tolerated) to bytes.
+ * @param {string} text
+ * @returns {Uint8Array}
+ */
+export function base64urlDecode(text) {
+  if (!/^[A-Za-z0-9_-]*={0,2}$/.test(text)) throw new TypeError('not base64url');
+  const base64 = text.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
+  const binary = atob(base64 + '==='.slice((base64.length + 3) % 4));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Canonical JSON and the payment challenge (see "Dynamic linking" in openapi.yaml)
+
+/** @param {string} s */
+function canonicalString(s) {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0) ?? 0;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c < 0x20) out += '\\u' + c.toString(16).padStart(4, '0');
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/**
+ * The canonical JSON the server signs over: object keys sorted at every level, no white space,
+ * integers as plain decimals, strings with minimal escaping.
+ * @param {unknown} value
+ * @returns {string}
+ */
+export function canonicalJSON(value) {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return canonicalString(value);
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new TypeError('canonical JSON holds integers only');
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value)) return '[' + value.map(canonicalJSON).join(',') + ']';
+  if (typeof value === 'object') {
+    const obj = /** @type {Record<string, unknown>} */ (value);
+    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    return '{' + keys.map((k) => canonicalString(k) + ':' + canonicalJSON(obj[k])).join(',') + '}';
+  }
+  throw new TypeError('value cannot be written as canonical JSON');
+}
+
+/**
+ * base64url(SHA-256(nonce ‖ canonical JSON of `signed`)), the challenge a payment commits to.
+ * @param {string} nonce base64url
+ * @param {object} signed the intent (`transaction`) or the transfer `quote`
+ * @returns {Promise<string>}
+ */
+export async function paymentChallenge(nonce, signed) {
+  const n = base64urlDecode(nonce);
+  const body = new TextEncoder().encode(canonicalJSON(signed));
+  const input = new Uint8Array(n.length + body.length);
+  input.set(n, 0);
+  input.set(body, n.length);
+  return base64urlEncode(await crypto.subtle.digest('SHA-256', input));
+}
+
+/**
+ * Recomputes a payment challenge and rejects unless it equals the server's.
+ * @param {string} nonce
+ * @param {object} signed
+ * @param {string} challenge
+ */
+export async function checkChallenge(nonce, signed, challenge) {
+  const expected = await paymentChallenge(nonce, signed);
+  if (expected !== challenge) {
+    throw new CountersignError(0, 'challenge_mismatch_local',
+      'The challenge does not match the payment shown; nothing was signed.');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// WebAuthn JSON ⇄ browser structures
+
+/** @param {any} d */
+function descriptor(d) {
+  /** @type {PublicKeyCredentialDescriptor} */
+  const out = { type: 'public-key', id: base64urlDecode(d.id) };
+  if (Array.isArray(d.transports)) out.transports = d.transports;
+  return out;
+}
+
+/**
+ * PublicKeyCredentialCreationOptionsJSON → the `publicKey` member of `navigator.credentials.create`.
+ * Uses `PublicKeyCredential.parseCreationOptionsFromJSON` where the browser has it.
+ * @param {any} json
+ * @returns {PublicKeyCredentialCreationOptions}
+ */
+export function toCreationOptions(json) {
+  const PKC = /** @type {any} */ (globalThis.PublicKeyCredential);
+  if (PKC && typeof PKC.parseCreationOptionsFromJSON === 'function') {
+    const parsed = PKC.parseCreationOptionsFromJSON(json);
+    if (json.extensions) parsed.extensions = { ...json.extensions, ...parsed.extensions };
+    return parsed;
+  }
+  /** @type {any} */
+  const out = {
+    ...json,
+    challenge: base64urlDecode(json.challenge),
+    user: { ...json.user, id: base64urlDecode(json.user.id) },
+    excludeCredentials: (json.excludeCredentials || []).map(descriptor),
+  };
+  return out;
+}
+
+/**
+ * PublicKeyCredentialRequestOptionsJSON → the `publicKey` member of `navigator.credentials.get`.
+ * Members other than WebAuthn's (such as `transaction` and `nonce`) are dropped.
+ * @param {any} json
+ * @returns {PublicKeyCredentialRequestOptions}
+ */
+export function toRequestOptions(json) {
+  /** @type {any} */
+  const clean = { challenge: json.challenge };
+  for (const k of ['rpId', 'timeout', 'userVerification', 'allowCredentials', 'extensions', 'hints']) {
+    if (json[k] !== undefined && json[k] !== null) clean[k] = json[k];
+  }
+  const PKC = /** @type {any} */ (globalThis.PublicKeyCredential);
+  if (PKC && typeof PKC.parseRequestOptionsFromJSON === 'function') {
+    return PKC.parseRequestOptionsFromJSON(clean);
+  }
+  return {
+    ...clean,
+    challenge: base64urlDecode(clean.challenge),
+    allowCredentials: (clean.allowCredentials || []).map(descriptor),
+  };
+}
+
+/**
+ * A created credential → RegistrationResponseJSON.
+ * @param {PublicKeyCredential} credential
+ * @returns {object}
+ */
+export function registrationToJSON(credential) {
+  const response = /** @type {AuthenticatorAttestationResponse} */ (credential.response);
+  /** @type {string[]} */
+  let transports = [];
+  if (typeof response.getTransports === 'function') transports = response.getTransports();
+  return {
+    id: base64urlEncode(credential.rawId),
+    rawId: base64urlEncode(credential.rawId),
+    type: 'public-key',
+    authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
+    clientExtensionResults: safeExtensions(credential),
+    response: {
+      clientDataJSON: base64urlEncode(response.clientDataJSON),
+      attestationObject: base64urlEncode(response.attestationObject),
+      transports,
+    },
+  };
+}
+
+/**
+ * An assertion → AuthenticationResponseJSON.
+ * @param {PublicKeyCredential} credential
+ * @returns {object}
+ */
+export function authenticationToJSON(credential) {
+  const response = /** @type {AuthenticatorAssertionResponse} */ (credential.response);
+  /** @type {any} */
+  const out = {
+    id: base64urlEncode(credential.rawId),
+    rawId: base64urlEncode(credential.rawId),
+    type: 'public-key',
+    authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
+    clientExtensionResults: safeExtensions(credential),
+    response: {
+      clientDataJSON: base64urlEncode(response.clientDataJSON),
+      authenticatorData: base64urlEncode(response.authenticatorData),
+      signature: base64urlEncode(response.signature),
+    },
+  };
+  if (response.userHandle && response.userHandle.byteLength > 0) {
+    out.response.userHandle = base64urlEncode(response.userHandle);
+  }
+  return out;
+}
+
+/** @param {PublicKeyCredential} credential */
+function safeExtensions(credential) {
+  try {
+    return JSON.parse(JSON.stringify(credential.getClientExtensionResults() || {}));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Whether an assertion's authenticator data has the UV (user verified) flag set.
+ * @param {PublicKeyCredential} credential
+ */
+export function userVerified(credential) {
+  const data = new Uint8Array(/** @type {AuthenticatorAssertionResponse} */ (credential.response).authenticatorData);
+  return data.length >= 33 && (data[32] & 0x04) !== 0;
+}
+
+/**
+ * Runs `navigator.credentials.get` with JSON request options; resolves AuthenticationResponseJSON.
+ * @param {any} json request options (JSON form)
+ * @param {{signal?: AbortSignal, mediation?: CredentialMediationRequirement}} [opts]
+ */
+export async function getAssertion(json, opts = {}) {
+  /** @type {CredentialRequestOptions} */
+  const request = { publicKey: toRequestOptions(json) };
+  if (opts.signal) request.signal = opts.signal;
+  if (opts.mediation) request.mediation = opts.mediation;
+  const credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.get(request));
+  if (!credential) throw new DOMException('No credential was returned.', 'NotAllowedError');
+  return authenticationToJSON(credential);
+}
+
+/**
+ * Runs `navigator.credentials.create` with JSON creation options; resolves RegistrationResponseJSON.
+ * @param {any} json creation options (JSON form)
+ * @param {{signal?: AbortSignal}} [opts]
+ */
+export async function createCredential(json, opts = {}) {
+  /** @type {CredentialCreationOptions} */
+  const request = { publicKey: toCreationOptions(json) };
+  if (opts.signal) request.signal = opts.signal;
+  const credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.create(request));
+  if (!credential) throw new DOMException('No credential was created.', 'NotAllowedError');
+  return registrationToJSON(credential);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/** A non-2xx answer from the server (or a local refusal, with status 0). */
+export class CountersignError extends Error {
+  /**
+   * @param {number} status HTTP status (0 for a refusal made in this page)
+   * @param {string} code the server's stable error code
+   * @param {string} message for humans
+   * @param {number | null} [retryAfter] seconds, on 423 and 429
+   * @param {any} [body] the parsed error body
+   */
+  constructor(status, code, message, retryAfter = null, body = null) {
+    super(message);
+    this.name = 'CountersignError';
+    this.status = status;
+    this.code = code;
+    this.retryAfter = retryAfter;
+    this.body = body;
+  }
+}
+
+/** @typedef {{amount: number, productCode: string, recipientPhone: string, supplierSlug?: string}} AirtimeIntent */
+/** @typedef {{id: string, status: string, payeePhone: string, payeeName?: string, amount: number,
+ *   currency: string, note?: string, quote?: any, challenge?: any, error?: {code: string, message: string},
+ *   sequence: number, createdAt: string, updatedAt: string}} TransferDocument */
+
+/** Final transfer statuses: the stream ends after one of these. */
+export const FINAL_TRANSFER_STATUSES = Object.freeze(['SUCCESS', 'FAILED', 'DECLINED', 'EXPIRED', 'CANCELLED']);
+
+/** A random Idempotency-Key. */
+export function newIdempotencyKey() {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client
+
+/** The Countersign API client. */
+export class Countersign {
+  /**
+   * @param {{baseURL?: string, fetch?: typeof fetch, token?: string | null}} [options]
+   */
+  constructor({ baseURL = '', fetch = globalThis.fetch, token = null } = {}) {
+    this.baseURL = baseURL.replace(/\/+$/, '');
+    this.fetch = fetch.bind(globalThis);
+    this.token = token;
+  }
+
+  /** Whether the API is on another origin than this page. */
+  get crossOrigin() {
+    if (!this.baseURL || typeof location === 'undefined') return false;
+    return new URL(this.baseURL, location.href).origin !== location.origin;
+  }
+
+  /** @param {string} path @param {Record<string, any> | URLSearchParams} [query] */
+  url(path, query) {
+    let url = this.baseURL + path;
+    if (query) {
+      const params = query instanceof URLSearchParams ? query : new URLSearchParams();
+      if (!(query instanceof URLSearchParams)) {
+        for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.set(k, String(v));
+      }
+      const q = params.toString();
+      if (q) url += '?' + q;
+    }
+    return url;
+  }
+
+  /**
+   * Sends one request; resolves the parsed JSON (null when the answer has no body).
+   * @param {string} method
+   * @param {string} path
+   * @param {{body?: any, idempotencyKey?: string, query?: Record<string, any>, signal?: AbortSignal}} [options]
+   */
+  async request(method, path, { body, idempotencyKey, query, signal } = {}) {
+    /** @type {Record<string, string>} */
+    const headers = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    /** @type {RequestInit} */
+    const init = {
+      method,
+      headers,
+      credentials: this.crossOrigin ? 'include' : 'same-origin',
+      cache: 'no-store',
+    };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    if (signal) init.signal = signal;
+    const response = await this.fetch(this.url(path, query), init);
+    const text = response.status === 204 ? '' : await response.text();
+    /** @type {any} */
+    let parsed = null;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = null;
+      }
+    }
+    if (!response.ok) throw errorFrom(response, parsed);
+    return parsed;
+  }
+
+  // --- auth -----------------------------------------------------------------------------------
+
+  /** @param {{phone: string, name: string, pin: string}} body */
+  signup(body) {
+    return this.request('POST', '/auth/signup', { body });
+  }
+
+  /** @param {{phone: string, pin: string}} body */
+  login(body) {
+    return this.request('POST', '/auth/login', { body });
+  }
+
+  /** Ends this session (and clears the session cookie). */
+  logout() {
+    return this.request('POST', '/auth/logout', { body: {} });
+  }
+
+  /** Ends every session of the user. */
+  logoutEverywhere() {
+    return this.request('POST', '/auth/logout-all', { body: {} });
+  }
+
+  /** The signed-in user's profile; rejects with status 401 when signed out. */
+  profile() {
+    return this.request('GET', '/user/profile');
+  }
+
+  /** Options for signing in with a discoverable passkey. */
+  passkeyLoginOptions() {
+    return this.request('POST', '/auth/passkey/options', { body: {} });
+  }
+
+  /**
+   * Signs in with a discoverable passkey: options → `navigator.credentials.get` → verify.
+   * @param {{mediation?: CredentialMediationRequirement, signal?: AbortSignal}} [opts]
+   */
+  async loginWithPasskey(opts = {}) {
+    const options = await this.passkeyLoginOptions();
+    const publicKey = options.publicKey ?? options;
+    const assertion = await getAssertion(publicKey, opts);
+    /** @type {any} */
+    const body = { ...assertion };
+    if (options.challengeId) body.challengeId = options.challengeId;
+    return this.request('POST', '/auth/passkey/verify', { body });
+  }
+
+  // --- device keys ----------------------------------------------------------------------------
+
+  /** Request options whose challenge, signed by an existing key, allows adding another key. */
+  stepUpOptions() {
+    return this.request('POST', '/biometric/step-up/options', { body: {} });
+  }
+
+  /**
+   * Creation options, after a step-up: `{pin}` or `{assertion}`.
+   * @param {{pin?: string, assertion?: object, payment?: boolean}} stepUp
+   */
+  registrationOptions(stepUp) {
+    return this.request('POST', '/biometric/register/options', { body: stepUp });
+  }
+
+  /** @param {object} registration RegistrationResponseJSON */
+  verifyRegistration(registration) {
+    return this.request('POST', '/biometric/register/verify', { body: registration });
+  }
+
+  /**
+   * Registers a passkey on this device: step-up (PIN, or else a signature from an existing key)
+   * → creation options → `navigator.credentials.create` → verify. Asks for a discoverable credential.
+   * With `payment: true` the server asks for a passkey usable with Secure Payment Confirmation
+   * (the `payment` extension; it needs a platform authenticator).
+   * @param {{pin?: string, signal?: AbortSignal, payment?: boolean}} [opts]
+   * @returns {Promise<{verified: boolean, credentialId: string}>}
+   */
+  async registerPasskey({ pin, signal, payment = false } = {}) {
+    /** @type {{pin?: string, assertion?: object}} */
+    let stepUp;
+    if (pin) {
+      stepUp = { pin };
+    } else {
+      const options = await this.stepUpOptions();
+      stepUp = { assertion: await getAssertion(options, { signal }) };
+    }
+    const options = await this.registrationOptions(payment ? { ...stepUp, payment: true } : stepUp);
+    const creation = {
+      ...options,
+      authenticatorSelection: {
+        ...(options.authenticatorSelection || {}),
+        residentKey: 'required',
+        requireResidentKey: true,
+      },
+    };
+    const registration = await createCredential(creation, { signal });
+    return this.verifyRegistration(registration);
+  }
+
+  /** The user's device keys. */
+  credentials() {
+    return this.request('GET', '/biometric/credentials');
+  }
+
+  /** @param {string} id credential id (base64url) */
+  revokeCredential(id) {
+    return this.request('DELETE', `/biometric/credentials/${encodeURIComponent(id)}`);
+  }
+
+  // --- wallet ---------------------------------------------------------------------------------
+
+  /** Balance and cashback. */
+  wallet() {
+    return this.request('GET', '/user/wallet');
+  }
+
+  /** @param {{limit?: number, cursor?: string}} [page] */
+  transactions(page = {}) {
+    return this.request('GET', '/user/transactions', { query: page });
+  }
+
+  // --- airtime --------------------------------------------------------------------------------
+
+  /**
+   * Request options bound to the intent; `transaction` and `nonce` let the page check the challenge.
+   * @param {AirtimeIntent} intent
+   */
+  airtimeOptions(intent) {
+    return this.request('POST', '/biometric/auth/options', { body: intent });
+  }
+
+  /**
+   * Checks the challenge of airtime options against the intent the user means to pay.
+   * Rejects with `challenge_mismatch_local` if the server's intent or challenge differ.
+   * @param {any} options the answer of {@link airtimeOptions}
+   * @param {AirtimeIntent} intent
+   */
+  async checkAirtimeOptions(options, intent) {
+    const t = options.transaction || {};
+    if (t.amount !== intent.amount || t.productCode !== intent.productCode) {
+      throw new CountersignError(0, 'challenge_mismatch_local', 'The server described another payment; nothing was signed.');
+    }
+    await checkChallenge(options.nonce, t, options.challenge);
+  }
+
+  /** @param {object} assertion AuthenticationResponseJSON */
+  verifyAssertion(assertion) {
+    return this.request('POST', '/biometric/auth/verify', { body: assertion });
+  }
+
+  /**
+   * @param {AirtimeIntent & {useCashback?: boolean, verificationToken?: string, pin?: string}} body
+   * @param {{idempotencyKey?: string}} [opts]
+   */
+  topUp(body, { idempotencyKey } = {}) {
+    return this.request('POST', '/user/topup', { body, idempotencyKey: idempotencyKey ?? newIdempotencyKey() });
+  }
+
+  /**
+   * The seed's flow: options → recompute the challenge → `navigator.credentials.get` → verify → top-up.
+   * @param {AirtimeIntent & {useCashback?: boolean}} intent
+   * @param {{idempotencyKey?: string, signal?: AbortSignal, options?: any}} [opts] pass `options` if fetched already
+   */
+  async buyAirtimeWithPasskey(intent, { idempotencyKey, signal, options } = {}) {
+    const { useCashback, ...bare } = intent;
+    const opts = options ?? (await this.airtimeOptions(bare));
+    await this.checkAirtimeOptions(opts, bare);
+    const assertion = await getAssertion(opts, { signal });
+    const verified = await this.verifyAssertion(assertion);
+    return this.topUp({ ...bare, useCashback: !!useCashback, verificationToken: verified.verificationToken },
+      { idempotencyKey });
+  }
+
+  /**
+   * PIN fallback.
+   * @param {AirtimeIntent & {useCashback?: boolean}} intent
+   * @param {string} pin
+   * @param {{idempotencyKey?: string}} [opts]
+   */
+  buyAirtimeWithPin(intent, pin, { idempotencyKey } = {}) {
+    return this.topUp({ ...intent, useCashback: !!intent.useCashback, pin }, { idempotencyKey });
+  }
+
+  // --- transfers ------------------------------------------------------------------------------
+
+  /**
+   * @param {{payeePhone: string, amount: number, currency: string, note?: string}} body
+   * @param {{idempotencyKey?: string}} [opts]
+   * @returns {Promise<TransferDocument>}
+   */
+  createTransfer(body, { idempotencyKey } = {}) {
+    return this.request('POST', '/transfers', { body, idempotencyKey: idempotencyKey ?? newIdempotencyKey() });
+  }
+
+  /** @param {string} id @returns {Promise<TransferDocument>} */
+  getTransfer(id) {
+    return this.request('GET', `/transfers/${encodeURIComponent(id)}`);
+  }
+
+  /** @param {string} id @param {object} assertion AuthenticationResponseJSON */
+  authorizeTransfer(id, assertion) {
+    return this.request('POST', `/transfers/${encodeURIComponent(id)}/authorization`, { body: assertion });
+  }
+
+  /**
+   * Recomputes the quote's challenge, signs it with the device key and authorizes the transfer.
+   * @param {TransferDocument} doc a document in AUTHORIZATION_REQUIRED
+   * @param {{signal?: AbortSignal, sign?: (requestJSON: any) => Promise<object>}} [opts] `sign` replaces
+   *   `navigator.credentials.get` (e.g. Secure Payment Confirmation with `doc.challenge.securePaymentConfirmation`)
+   */
+  async signTransfer(doc, { signal, sign } = {}) {
+    if (!doc.quote || !doc.challenge) throw new CountersignError(0, 'invalid_state', 'The transfer has no quote to sign.');
+    if (doc.quote.transferId !== doc.id || doc.quote.amount !== doc.amount) {
+      throw new CountersignError(0, 'challenge_mismatch_local', 'The quote is not for this transfer; nothing was signed.');
+    }
+    await checkChallenge(doc.challenge.nonce, doc.quote, doc.challenge.challenge);
+    const assertion = sign ? await sign(doc.challenge) : await getAssertion(doc.challenge, { signal });
+    return this.authorizeTransfer(doc.id, assertion);
+  }
+
+  /** @param {string} id */
+  declineTransfer(id) {
+    return this.request('POST', `/transfers/${encodeURIComponent(id)}/decline`, { body: {} });
+  }
+
+  /** @param {string} id */
+  cancelTransfer(id) {
+    return this.request('POST', `/transfers/${encodeURIComponent(id)}/cancel`, { body: {} });
+  }
+
+  /**
+   * Watches a transfer's live document. `onDocument` gets every version (in order); the stream
+   * ends by itself after a final status. Returns a function that stops watching.
+   * With the session cookie this is an `EventSource`; with a bearer token (which `EventSource`
+   * cannot send) it reads the stream with `fetch`.
+   * @param {string} id
+   * @param {(doc: TransferDocument) => void} onDocument
+   * @param {{onError?: (error: unknown) => void}} [opts]
+   * @returns {() => void}
+   */
+  watchTransfer(id, onDocument, { onError } = {}) {
+    const path = `/transfers/${encodeURIComponent(id)}/events`;
+    let lastSequence = 0;
+    /** @param {string} data */
+    const deliver = (data) => {
+      /** @type {TransferDocument} */
+      let doc;
+      try {
+        doc = JSON.parse(data);
+      } catch (error) {
+        onError?.(error);
+        return false;
+      }
+      if (typeof doc.sequence === 'number' && doc.sequence <= lastSequence) return false;
+      lastSequence = doc.sequence ?? lastSequence;
+      onDocument(doc);
+      return FINAL_TRANSFER_STATUSES.includes(doc.status);
+    };
+    if (!this.token && typeof EventSource !== 'undefined') {
+      const source = new EventSource(this.url(path), { withCredentials: this.crossOrigin });
+      /** @param {MessageEvent} event */
+      const handler = (event) => {
+        if (deliver(event.data)) source.close();
+      };
+      source.onmessage = handler;
+      source.addEventListener('transfer', handler); // servers that still name their events
+      source.onerror = () => {
+        // EventSource reconnects by itself; CLOSED means the server ended it for good (204, 401, 404).
+        if (source.readyState === EventSource.CLOSED) onError?.(new CountersignError(0, 'stream_closed', 'The live updates stopped.'));
+      };
+      return () => source.close();
+    }
+    const controller = new AbortController();
+    this.#readStream(path, () => lastSequence, deliver, controller.signal).catch((error) => {
+      if (!controller.signal.aborted) onError?.(error);
+    });
+    return () => controller.abort();
+  }
+
+  /**
+   * Server-Sent Events over fetch, for bearer tokens; reconnects with Last-Event-ID until final.
+   * @param {string} path
+   * @param {() => number} last
+   * @param {(data: string) => boolean} deliver returns true when the document is final
+   * @param {AbortSignal} signal
+   */
+  async #readStream(path, last, deliver, signal) {
+    for (let attempt = 0; attempt < 100 && !signal.aborted; attempt++) {
+      /** @type {Record<string, string>} */
+      const headers = { Accept: 'text/event-stream' };
+      if (this.token) headers.Authorization = `Bearer ${this.token}`;
+      if (last() > 0) headers['Last-Event-ID'] = String(last());
+      const response = await this.fetch(this.url(path), {
+        headers, signal, credentials: this.crossOrigin ? 'include' : 'same-origin', cache: 'no-store',
+      });
+      if (response.status === 204) return;
+      if (!response.ok || !response.body) {
+        const text = await response.text();
+        throw errorFrom(response, text ? safeParse(text) : null);
+      }
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value.replace(/\r\n?/g, '\n');
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split('\n').filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).replace(/^ /, '')).join('\n');
+          if (data && deliver(data)) {
+            await reader.cancel().catch(() => {});
+            return;
+          }
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+/** @param {string} text */
+function safeParse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {Response} response
+ * @param {any} body
+ */
+function errorFrom(response, body) {
+  const header = response.headers.get('Retry-After');
+  const err = body && typeof body.error === 'object' && body.error ? body.error : body;
+  const code = (err && typeof err.code === 'string' && err.code) || `http_${response.status}`;
+  const message = (err && typeof err.message === 'string' && err.message) || response.statusText || 'Request failed.';
+  let retryAfter = err && Number.isFinite(err.retryAfter) ? Number(err.retryAfter) : null;
+  if (retryAfter === null && header && /^\d+$/.test(header)) retryAfter = Number(header);
+  return new CountersignError(response.status, code, message, retryAfter, body);
+}

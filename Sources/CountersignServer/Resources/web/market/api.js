@@ -1,0 +1,70 @@
+// The marketplace calls of the API (seed 001), over the app's Countersign client.
+// Every call answers parsed JSON or throws the client's CountersignError {status, code, message}.
+
+const segment = (id) => encodeURIComponent(String(id));
+
+/** The marketplace endpoints, for `api` (the app's client: `api.request(method, path, {body, query})`). */
+export function marketApi(api) {
+  // The client leaves out a query's undefined values (a list's unset limit).
+  const get = (path, query) => api.request('GET', path, query ? { query } : {});
+  // A POST without a body still sends {}: the API takes JSON bodies only.
+  const post = (path, body = {}) => api.request('POST', path, { body });
+
+  return {
+    /** The buyer as the payment screen needs them: userId, name, isMerchant, addresses. */
+    profile: () => get('/user/profile'),
+    setMerchant: (isMerchant) => api.request('PUT', '/user/merchant', { body: { isMerchant } }),
+    /** {name, line1, city, postalCode, country} → the address with its id. */
+    addAddress: (address) => post('/user/addresses', address),
+
+    /** {title, askingPrice, shipFromCountry, pickup, shippingMethods} → the product. */
+    createProduct: (product) => post('/products', product),
+    product: (id) => get(`/products/${segment(id)}`),
+    bid: (productId, amount) => post(`/products/${segment(productId)}/bids`, { amount }),
+    /** A bid at the asking price, accepted at once; withdraw it if the buyer gives up. */
+    buyNow: (productId) => post(`/products/${segment(productId)}/buy-now`),
+
+    getBid: (id) => get(`/bids/${segment(id)}`),
+    acceptBid: (id) => post(`/bids/${segment(id)}/accept`),
+    withdrawBid: (id) => post(`/bids/${segment(id)}/withdraw`),
+    /** The buyer's order for the bid, or null when it has none yet. */
+    bidOrder: async (bidId) => {
+      try {
+        return await get(`/bids/${segment(bidId)}/order`);
+      } catch (error) {
+        if (error?.status === 404 && error.code === 'order_not_found') return null;
+        throw error;
+      }
+    },
+
+    /** {bidId, delivery, addressId?, paymentMethod} → {subtotal, shipping, paymentFee, total, currency, lines}. */
+    totals: (request) => post('/checkout/totals', request),
+    /** The same body as the totals: creates the bid's order or returns the one it has. */
+    placeOrder: (request) => post('/orders', request),
+    order: (id) => get(`/orders/${segment(id)}`),
+    /** {paymentMethodId?, returnURL?} → {orderId, orderStatus, paymentStatus?, redirectURL?, error?}. */
+    pay: (orderId, body) => post(`/orders/${segment(orderId)}/pay`, body),
+    /** The provider's current word on the payment, applied to the order: what the app polls. */
+    payment: (orderId) => get(`/orders/${segment(orderId)}/payment`),
+    cancelPayment: (orderId) => post(`/orders/${segment(orderId)}/payment/cancel`),
+    ship: (orderId) => post(`/orders/${segment(orderId)}/ship`),
+    complete: (orderId) => post(`/orders/${segment(orderId)}/complete`),
+    proceeds: () => get('/user/proceeds'),
+
+    cards: async () => (await get('/payment-methods/cards')).cards,
+    /** {number, expMonth, expYear} → {id, brand, last4, expMonth, expYear}. */
+    addCard: (card) => post('/payment-methods/cards', card),
+
+    // The lists, newest first; `limit` 1 to 100 (the server's default is 20).
+    /** The shop window: every product, each with whether it is still `available`. */
+    products: async (limit) => (await get('/products', { limit })).products,
+    /** The caller's own products. */
+    myProducts: async (limit) => (await get('/products', { seller: 'me', limit })).products,
+    /** The bids on a product, for its seller (404 product_not_found for anyone else). */
+    productBids: async (productId, limit) => (await get(`/products/${segment(productId)}/bids`, { limit })).bids,
+    /** The caller's bids. */
+    myBids: async (limit) => (await get('/user/bids', { limit })).bids,
+    /** The orders the caller buys or sells; an order does not say which (compare with products and bids). */
+    myOrders: async (limit) => (await get('/user/orders', { limit })).orders,
+  };
+}

@@ -1,0 +1,63 @@
+// `/market/bids/:id`: one bid, for its buyer (withdraw, pay once accepted) or the seller (accept).
+
+import { h, money, showError, busy, setTitle, link, details, button, dateTime } from '../ui.js';
+import { marketApi } from './api.js';
+import { bidStatusText } from './format.js';
+import { bidPath, checkoutPath, orderPath, productPath, myBidsPath, myProductsPath, ordersPath } from './paths.js';
+
+export async function renderBid(view, params, query, app) {
+  const market = marketApi(app.api);
+  setTitle(view, 'Bid');
+  let bid;
+  let product;
+  let profile;
+  try {
+    profile = await market.profile();
+    bid = await market.getBid(params.id);
+    product = await market.product(bid.productId);
+  } catch (error) {
+    showError(view, error);
+    view.append(h('p', null, link('/market', 'Back to the marketplace')));
+    return;
+  }
+  const me = profile.userId;
+  const isSeller = product.sellerId === me;
+  setTitle(view, isSeller ? `A bid on ${product.title}` : `Your bid on ${product.title}`);
+  view.append(details([
+    ['Amount', money(bid.amount, bid.currency)],
+    ['Asking price', money(product.askingPrice, product.currency)],
+    ['Status', h('span', { id: 'bid-status', className: `market-status-${bid.status.toLowerCase()}` }, bidStatusText[bid.status] ?? bid.status)],
+    bid.buyNow ? ['Kind', 'Buy now'] : null,
+    bid.expiresAt ? ['Expires', dateTime(bid.expiresAt)] : null,
+  ].filter(Boolean), { className: 'details market-bid-details' }));
+
+  // The same screen again, with what the server says now.
+  const again = () => app.navigate(bidPath(bid.id));
+  const actions = h('div', { className: 'actions' });
+  view.append(actions);
+  const act = (id, text, call, kind = 'primary') => button(text, async (event) => {
+    showError(view, null);
+    try {
+      await busy(event.currentTarget, call());
+      again();
+    } catch (error) {
+      showError(view, error);
+    }
+  }, { kind, id });
+
+  if (isSeller) {
+    if (bid.status === 'NEW') actions.append(act('bid-accept', `Accept ${money(bid.amount, bid.currency)}`, () => market.acceptBid(bid.id)));
+    else if (bid.status === 'ACCEPTED') view.append(h('p', { className: 'notice' }, 'Accepted. The buyer pays next; the order then waits under Orders for you to send it.'));
+  } else {
+    if (bid.status === 'ACCEPTED') actions.append(link(checkoutPath(bid), `Pay ${money(bid.amount, bid.currency)}`, { className: 'btn primary', id: 'bid-pay' }));
+    if (bid.status === 'NEW') view.append(h('p', { className: 'notice' }, 'The seller sees your bid with their products. Once they accept it, you pay from here or from My bids.'));
+    if (bid.status === 'NEW' || bid.status === 'ACCEPTED') actions.append(act('bid-withdraw', 'Withdraw bid', () => market.withdrawBid(bid.id), 'danger'));
+    if (bid.status === 'COMPLETED' || bid.status === 'ACCEPTED') {
+      const order = await market.bidOrder(bid.id).catch(() => null);
+      if (order) actions.append(link(orderPath(order.id), 'See the order', { className: 'btn secondary', id: 'bid-order' }));
+    }
+  }
+  actions.append(button('Refresh', again, { kind: 'secondary', id: 'bid-refresh' }));
+  view.append(h('p', null, link(productPath(product.id), 'The product'), ' · ',
+    isSeller ? link(myProductsPath, 'My products') : link(myBidsPath, 'My bids'), ' · ', link(ordersPath, 'Orders')));
+}

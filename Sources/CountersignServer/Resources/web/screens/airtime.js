@@ -1,0 +1,376 @@
+// @ts-check
+/**
+ * Airtime (seed 002's transaction flow): the intent → options bound to it → the page recomputes
+ * the challenge → navigator.credentials.get → verify → top-up. PIN fallback. Each of the seed's
+ * error flows has a screen: biometric not available → PIN; user cancelled → back, nothing charged;
+ * verification failed (401) → message and retry; locked (423) → when it unlocks.
+ */
+import { CountersignError, newIdempotencyKey } from '../countersign.js';
+import * as ui from '../ui.js';
+import { platformAuthenticatorAvailable } from './lock.js';
+import { secureConfirmation, signPayment } from './sign.js';
+
+const { h } = ui;
+
+const NETWORKS = [
+  ['AIRTIME_MTN', 'MTN'], ['AIRTIME_AIRTEL', 'Airtel'], ['AIRTIME_GLO', 'Glo'], ['AIRTIME_9MOBILE', '9mobile'],
+];
+/** @param {string} code */
+const networkName = (code) => (NETWORKS.find(([c]) => c === code) || [code, code])[1];
+
+/**
+ * @param {HTMLElement} view
+ * @param {any} _params
+ * @param {URLSearchParams} _query
+ * @param {any} app
+ */
+async function renderAirtime(view, _params, _query, app) {
+  const stage = h('div', { id: 'airtime-stage' });
+  view.append(stage);
+  let alive = true;
+  /** @type {ReturnType<typeof setInterval> | null} */
+  let timer = null;
+  /** @type {AbortController | null} */
+  let gesture = null;
+
+  /** @type {{amount: number, productCode: string, recipientPhone: string, useCashback: boolean}} */
+  let intent = { amount: 0, productCode: 'AIRTIME_MTN', recipientPhone: app.user.phone || '', useCashback: false };
+
+  /**
+   * @param {string} title
+   * @param {string} name the stage's name (data-stage, for tests and styling)
+   * @param {...any} children
+   */
+  function show(title, name, ...children) {
+    if (timer) clearInterval(timer);
+    timer = null;
+    view.replaceChildren();
+    stage.replaceChildren(...children.flat().filter(Boolean));
+    stage.dataset.stage = name;
+    view.append(stage);
+    ui.setTitle(view, title);
+  }
+
+  function intentDetails() {
+    return ui.details([
+      ['Amount', h('span', { id: 'intent-amount' }, ui.money(intent.amount, 'NGN'))],
+      ['Network', h('span', { id: 'intent-network' }, networkName(intent.productCode))],
+      ['Recipient', h('span', { id: 'intent-recipient' }, intent.recipientPhone)],
+      ['Pay from', intent.useCashback ? 'Cashback first, then wallet' : 'Wallet'],
+    ]);
+  }
+
+  // --- 1. the form ------------------------------------------------------------------------------
+  function showForm() {
+    const amount = ui.field('Amount (₦)', {
+      id: 'airtime-amount', inputMode: 'decimal', required: true, autocomplete: 'off',
+      value: intent.amount ? String(intent.amount / 100) : '', placeholder: '500', hint: '₦1 to ₦500,000',
+    });
+    const network = ui.field('Network', { id: 'airtime-network', tag: 'select', options: NETWORKS, value: intent.productCode });
+    const recipient = ui.field('Recipient phone number', {
+      id: 'airtime-recipient', type: 'tel', inputMode: 'tel', autocomplete: 'tel', required: true, value: intent.recipientPhone,
+    });
+    const cashback = h('input', { type: 'checkbox', id: 'airtime-cashback', checked: intent.useCashback });
+    const submit = h('button', { type: 'submit', className: 'btn primary', id: 'airtime-continue' }, 'Continue');
+    const pinInstead = ui.button('Pay with PIN instead', () => {
+      if (read()) showPin(null);
+    }, { kind: 'link', id: 'airtime-use-pin' });
+    const form = h('form', { className: 'card', id: 'airtime-form', novalidate: true },
+      amount, network, recipient,
+      h('div', { className: 'check' }, cashback, h('label', { for: 'airtime-cashback' }, 'Use my cashback first')),
+      submit, pinInstead);
+    show('Buy airtime', 'form', form);
+
+    function read() {
+      ui.showError(form, null);
+      const minor = ui.parseMoney(amount.input.value);
+      if (minor === null || minor < 100 || minor > 50000000) {
+        ui.showError(form, 'Enter an amount between ₦1 and ₦500,000 (at most two decimals).');
+        amount.input.focus();
+        return false;
+      }
+      const phone = recipient.input.value.trim();
+      if (!phone) {
+        ui.showError(form, 'Enter the phone number to top up.');
+        recipient.input.focus();
+        return false;
+      }
+      intent = {
+        amount: minor, productCode: /** @type {HTMLSelectElement} */ (network.input).value,
+        recipientPhone: phone, useCashback: /** @type {HTMLInputElement} */ (cashback).checked,
+      };
+      return true;
+    }
+
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      if (!read()) return;
+      try {
+        await ui.busy(submit, prepare());
+      } catch (error) {
+        if (alive) ui.showError(form, error);
+      }
+    });
+  }
+
+  /** The intent without useCashback: what the options and the challenge cover. */
+  function bare() {
+    const { useCashback, ...rest } = intent;
+    return rest;
+  }
+
+  // --- 2. options, challenge check --------------------------------------------------------------
+  /** @param {{anyAuthenticator?: boolean}} [opts] try a passkey even without a platform authenticator */
+  async function prepare({ anyAuthenticator = false } = {}) {
+    if (!window.PublicKeyCredential) {
+      showPin('This browser cannot use passkeys. Pay with your PIN instead.');
+      return;
+    }
+    if (!anyAuthenticator && !(await platformAuthenticatorAvailable())) {
+      showPin('Biometric authentication is not available on this device. Pay with your PIN instead.', true);
+      return;
+    }
+    /** @type {any} */
+    let options;
+    try {
+      options = await app.api.airtimeOptions(bare());
+    } catch (error) {
+      const e = /** @type {any} */ (error);
+      if (e.status === 422 && e.code === 'no_registered_credential') {
+        showPin('You have no device key yet, so pay with your PIN (or add a passkey under Keys).');
+        return;
+      }
+      if (e.status === 423) return showLocked(e);
+      throw error;
+    }
+    if (!alive) return;
+    try {
+      await app.api.checkAirtimeOptions(options, bare());
+    } catch (error) {
+      return showRefused(error);
+    }
+    showReview(options);
+  }
+
+  /** @param {any} options */
+  function showReview(options) {
+    const t = options.transaction;
+    const confirm = ui.button('Confirm with passkey', () => sign(options, confirm), { id: 'airtime-confirm' });
+    show('Confirm airtime', 'review',
+      h('section', { className: 'card intent', 'aria-labelledby': 'review-h' },
+        h('h2', { id: 'review-h' }, 'Your device will sign this payment'),
+        intentDetails(),
+        h('p', { className: 'ok-box', id: 'challenge-ok' },
+          '✓ The challenge matches this payment (recomputed on this device from the nonce and the intent).'),
+        h('details', null, h('summary', null, 'What is signed'),
+          h('p', { className: 'muted' }, 'SHA-256 of the nonce and this intent:'),
+          h('p', null, h('code', null, JSON.stringify(t))))),
+      confirm,
+      ui.button('Pay with PIN instead', () => showPin(null), { kind: 'secondary', id: 'airtime-use-pin' }),
+      ui.button('Cancel', () => showForm(), { kind: 'link', id: 'airtime-cancel' }));
+  }
+
+  /**
+   * @param {any} options
+   * @param {HTMLElement} confirm
+   */
+  async function sign(options, confirm) {
+    ui.showError(stage, null);
+    const idempotencyKey = newIdempotencyKey();
+    gesture = new AbortController();
+    /** @type {any} */
+    let assertion;
+    let via = 'webauthn';
+    try {
+      const signed = await ui.busy(confirm, signPayment(options, options.securePaymentConfirmation,
+        { signal: gesture.signal, label: `${networkName(intent.productCode)} airtime` }));
+      assertion = signed.assertion;
+      via = signed.via;
+    } catch (error) {
+      if (!alive) return;
+      const e = /** @type {any} */ (error);
+      if (e && (e.name === 'NotAllowedError' || e.name === 'AbortError')) return showCancelled();
+      if (e && (e.name === 'NotSupportedError' || e.name === 'SecurityError')) {
+        return showPin('Biometric authentication is not available here. Pay with your PIN instead.');
+      }
+      ui.showError(stage, error);
+      return;
+    }
+    show('Paying…', 'processing', h('p', { role: 'status' }, 'Checking your signature and paying…'));
+    try {
+      const verified = await app.api.verifyAssertion(assertion);
+      const receipt = await app.api.topUp({ ...intent, verificationToken: verified.verificationToken }, { idempotencyKey });
+      showReceipt(receipt, via === 'spc' ? 'passkey (Secure Payment Confirmation)' : 'passkey');
+    } catch (error) {
+      if (!alive) return;
+      const e = /** @type {any} */ (error);
+      if (e.status === 423) return showLocked(e);
+      if (e.status === 401 || e.status === 403) return showVerifyFailed(e);
+      showProblem(e);
+    }
+  }
+
+  // --- PIN fallback -------------------------------------------------------------------------------
+  /**
+   * @param {string | null} reason
+   * @param {boolean} [offerPasskey] offer a passkey on another device (a phone, a security key)
+   */
+  function showPin(reason, offerPasskey = false) {
+    const pin = ui.pinField('Account PIN', { id: 'airtime-pin', autocomplete: 'current-password' });
+    const pay = h('button', { type: 'submit', className: 'btn primary', id: 'airtime-pay-pin' }, `Pay ${ui.money(intent.amount, 'NGN')} with PIN`);
+    const form = h('form', { className: 'card', id: 'airtime-pin-form', novalidate: true },
+      intentDetails(), pin, pay);
+    show('Pay with PIN', 'pin',
+      reason ? h('p', { className: 'notice', role: 'status', id: 'pin-reason' }, reason) : null,
+      form,
+      offerPasskey ? ui.button('Use a passkey on another device', async (event) => {
+        try {
+          await ui.busy(/** @type {HTMLElement} */ (event.currentTarget), prepare({ anyAuthenticator: true }));
+        } catch (error) {
+          if (alive) ui.showError(form, error);
+        }
+      }, { kind: 'secondary', id: 'airtime-other-device' }) : null,
+      ui.button('Back', () => showForm(), { kind: 'link', id: 'airtime-back' }));
+    pin.input.focus();
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      ui.showError(form, null);
+      if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
+        ui.showError(form, 'Enter your 4 to 6 digit PIN.');
+        pin.input.focus();
+        return;
+      }
+      try {
+        const receipt = await ui.busy(pay, app.api.buyAirtimeWithPin(intent, pin.input.value, { idempotencyKey: newIdempotencyKey() }));
+        showReceipt(receipt, 'PIN');
+      } catch (error) {
+        if (!alive) return;
+        const e = /** @type {any} */ (error);
+        if (e.status === 423) return showLocked(e);
+        pin.input.value = '';
+        ui.showError(form, e.code === 'authorization_failed'
+          ? Object.assign(new Error('Payment authorization failed. Check your PIN and try again.'), { code: e.code })
+          : error);
+        pin.input.focus();
+      }
+    });
+  }
+
+  // --- outcomes -----------------------------------------------------------------------------------
+  /** @param {any} receipt @param {string} by */
+  function showReceipt(receipt, by) {
+    const d = receipt.data || {};
+    if (!receipt.success) {
+      show('Airtime not delivered', 'supplier-failed',
+        h('div', { className: 'card verdict bad' }, h('p', { className: 'mark', 'aria-hidden': 'true' }, '✕'),
+          h('p', { id: 'verdict-message' }, receipt.message || 'The network did not deliver the airtime.'),
+          h('p', null, 'Your wallet was not charged. Balance: ', h('strong', { id: 'verdict-balance' }, ui.money(d.balance, 'NGN')))),
+        ui.button('Try again', () => showForm(), { id: 'airtime-again' }),
+        ui.link('/', 'Back to dashboard', { className: 'btn secondary' }));
+      return;
+    }
+    show('Airtime sent', 'success',
+      h('div', { className: 'card verdict ok' },
+        h('p', { className: 'mark', 'aria-hidden': 'true' }, '✓'),
+        h('p', { id: 'verdict-message' }, `${ui.money(d.amount, 'NGN')} ${networkName(intent.productCode)} airtime sent to ${intent.recipientPhone}, authorized by ${by}.`),
+        ui.details([
+          ['New balance', h('span', { id: 'verdict-balance' }, ui.money(d.balance, 'NGN'))],
+          ['Cashback used', ui.money(d.cashbackUsed || 0, 'NGN')],
+          ['Cashback earned', h('span', { id: 'verdict-cashback' }, ui.money(d.cashbackEarned || 0, 'NGN'))],
+          ['Reference', h('code', null, d.transactionId)],
+        ])),
+      ui.link('/', 'Back to dashboard', { className: 'btn primary', id: 'to-dashboard' }),
+      ui.button('Buy more airtime', () => showForm(), { kind: 'secondary' }));
+  }
+
+  async function showCancelled() {
+    /** @type {any} */
+    let wallet = null;
+    try {
+      wallet = await app.api.wallet();
+    } catch {
+      // The balance line is a courtesy; the screen stands without it.
+    }
+    if (!alive) return;
+    show('Payment cancelled', 'cancelled',
+      h('div', { className: 'card verdict neutral' },
+        h('p', { className: 'mark', 'aria-hidden': 'true' }, '↩'),
+        h('p', { id: 'verdict-message' }, 'You cancelled the confirmation. Nothing was charged.'),
+        wallet ? h('p', null, 'Balance: ', h('strong', { id: 'verdict-balance' }, ui.money(wallet.balance, wallet.currency))) : null),
+      ui.button('Back to the payment', () => showForm(), { id: 'airtime-back' }),
+      ui.button('Pay with PIN instead', () => showPin(null), { kind: 'secondary', id: 'airtime-use-pin' }));
+  }
+
+  /** @param {any} error */
+  function showVerifyFailed(error) {
+    show('Verification failed', 'verify-failed',
+      h('div', { className: 'card verdict bad' },
+        h('p', { className: 'mark', 'aria-hidden': 'true' }, '✕'),
+        h('p', { id: 'verdict-message' }, 'The server could not verify your device signature, so nothing was charged.'),
+        h('p', { className: 'muted' }, error.message, ' ', h('code', { id: 'verdict-code' }, error.code))),
+      ui.button('Try again', async (event) => {
+        try {
+          await ui.busy(/** @type {HTMLElement} */ (event.currentTarget), prepare());
+        } catch (err) {
+          if (alive) ui.showError(stage, err);
+        }
+      }, { id: 'airtime-retry' }),
+      ui.button('Pay with PIN instead', () => showPin(null), { kind: 'secondary', id: 'airtime-use-pin' }),
+      ui.link('/', 'Back to dashboard', { className: 'btn link' }));
+  }
+
+  /** @param {any} error */
+  function showLocked(error) {
+    const seconds = error.retryAfter || 900;
+    const until = new Date(Date.now() + seconds * 1000);
+    const left = h('span', { className: 'countdown', id: 'lock-countdown' }, ui.clock(seconds));
+    show('Payments locked', 'locked',
+      h('div', { className: 'card verdict bad' },
+        h('p', { className: 'mark', 'aria-hidden': 'true' }, '!'),
+        h('p', { id: 'verdict-message' }, 'Too many failed payment authorizations. Payments are locked for your safety.'),
+        h('p', null, 'They unlock at ', h('strong', { id: 'unlock-at' }, until.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })),
+          ' (in ', left, ').'),
+        h('p', { className: 'muted' }, h('code', null, error.code))),
+      ui.link('/', 'Back to dashboard', { className: 'btn primary' }));
+    timer = setInterval(() => {
+      const s = (until.getTime() - Date.now()) / 1000;
+      left.textContent = ui.clock(s);
+      if (s <= 0 && timer) {
+        clearInterval(timer);
+        timer = null;
+        showForm();
+      }
+    }, 1000);
+  }
+
+  /** @param {any} error */
+  function showRefused(error) {
+    show('Payment refused', 'refused',
+      h('div', { className: 'card verdict bad' },
+        h('p', { className: 'mark', 'aria-hidden': 'true' }, '!'),
+        h('p', { id: 'verdict-message' }, 'The server asked this device to sign something other than this payment. Nothing was signed or charged.'),
+        h('p', { className: 'muted' }, error.message)),
+      ui.button('Back', () => showForm(), { id: 'airtime-back' }));
+  }
+
+  /** @param {any} error */
+  function showProblem(error) {
+    show('Payment not completed', 'problem',
+      h('div', { className: 'card' }),
+      ui.button('Back to the payment', () => showForm(), { id: 'airtime-back' }),
+      ui.link('/', 'Back to dashboard', { className: 'btn link' }));
+    ui.showError(/** @type {HTMLElement} */ (stage.firstElementChild), error instanceof CountersignError && error.code === 'insufficient_funds'
+      ? Object.assign(new Error('Your wallet balance is too low for this top-up. Nothing was charged.'), { code: error.code })
+      : error);
+  }
+
+  secureConfirmation(); // start loading, so the confirming click need not wait for it
+  showForm();
+  return () => {
+    alive = false;
+    if (timer) clearInterval(timer);
+    gesture?.abort();
+  };
+}
+
+export const routes = [{ path: '/airtime', title: 'Buy airtime', auth: true, render: renderAirtime }];

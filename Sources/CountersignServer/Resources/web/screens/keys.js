@@ -1,0 +1,147 @@
+// @ts-check
+/** Device keys: enrol a passkey (PIN step-up), list the user's keys, revoke one. */
+import * as ui from '../ui.js';
+import * as lock from './lock.js';
+import { secureConfirmation } from './sign.js';
+
+const { h } = ui;
+
+const ALGORITHMS = /** @type {Record<string, string>} */ ({
+  '-7': 'ES256', '-8': 'EdDSA', '-35': 'ES384', '-36': 'ES512', '-257': 'RS256',
+});
+
+/**
+ * @param {HTMLElement} view
+ * @param {any} _params
+ * @param {URLSearchParams} query
+ * @param {any} app
+ */
+async function renderKeys(view, _params, query, app) {
+  ui.setTitle(view, 'Device keys');
+  const userId = app.user.userId;
+  const list = h('ul', { className: 'list', id: 'keys' });
+  const none = h('p', { className: 'muted', id: 'no-keys', hidden: true },
+    'No device keys yet. Add a passkey to pay with your fingerprint, face or screen lock.');
+  const listCard = h('section', { className: 'card', 'aria-labelledby': 'keys-h' }, h('h2', { id: 'keys-h' }, 'Your keys'), list, none);
+
+  const pin = ui.pinField('Your account PIN', { id: 'enrol-pin', autocomplete: 'current-password', hint: 'Adding a key needs your PIN, so a stolen session cannot add one.' });
+  const enrolButton = h('button', { type: 'submit', className: 'btn primary', id: 'enrol-submit' }, 'Add a passkey');
+  const enrolForm = h('form', { className: 'card', id: 'enrol-form', novalidate: true, 'aria-labelledby': 'enrol-h' },
+    h('h2', { id: 'enrol-h' }, 'Add a passkey on this device'), pin, enrolButton);
+  const withKey = ui.button('Use an existing passkey instead of the PIN', () => enrol(null, withKey), { kind: 'link', id: 'enrol-with-key', hidden: true });
+  enrolForm.append(withKey);
+  view.append(listCard, enrolForm);
+  if (query.get('next')) {
+    ui.showNotice(view, 'Add a passkey first: payments and transfers are signed with it.');
+  }
+  if (!window.PublicKeyCredential) {
+    enrolForm.replaceChildren(h('h2', null, 'Add a passkey'), h('p', null, 'This browser does not support passkeys. You can still pay with your PIN.'));
+  }
+
+  async function load() {
+    const { credentials } = await app.api.credentials();
+    lock.keepCredentials(userId, credentials.map((/** @type {any} */ c) => c.id));
+    const here = lock.localCredentials(userId);
+    list.replaceChildren(...credentials.map((/** @type {any} */ c) => keyRow(c, here.includes(c.id))));
+    none.hidden = credentials.length > 0;
+    withKey.hidden = credentials.length === 0;
+  }
+
+  /** @param {any} c @param {boolean} onThisDevice */
+  function keyRow(c, onThisDevice) {
+    const status = h('div', { className: 'key-actions' });
+    const row = h('li', { className: 'key', dataset: { id: c.id } },
+      h('div', { className: 'tx-main' },
+        h('div', { className: 'key-name' }, `${c.backupEligible ? 'Synced passkey' : 'Device-bound key'} · ${ALGORITHMS[String(c.algorithm)] || `alg ${c.algorithm}`}`),
+        h('div', { className: 'tx-sub' }, `Added ${ui.dateTime(c.createdAt)}`, c.lastUsedAt ? ` · last used ${ui.dateTime(c.lastUsedAt)}` : ''),
+        h('div', null,
+          onThisDevice ? h('span', { className: 'badge here' }, 'This device') : null,
+          c.flagged ? h('span', { className: 'badge bad' }, 'Disabled by a security check') : null,
+          (c.transports || []).map((/** @type {string} */ t) => h('span', { className: 'badge' }, t)))),
+      status);
+    const revoke = ui.button('Revoke', () => confirmRevoke(), { kind: 'danger', className: 'btn danger small revoke', 'aria-label': `Revoke key added ${ui.dateTime(c.createdAt)}` });
+    status.append(revoke);
+
+    function confirmRevoke() {
+      const yes = ui.button('Yes, revoke', async () => {
+        try {
+          await ui.busy(yes, app.api.revokeCredential(c.id));
+          lock.forgetCredential(userId, c.id);
+          ui.showNotice(view, 'Key revoked. It cannot authorize anything any more.');
+          await load();
+          /** @type {HTMLElement} */ (view.querySelector('h1')).focus();
+        } catch (error) {
+          ui.showError(listCard, error);
+        }
+      }, { kind: 'danger', className: 'btn danger small confirm-revoke' });
+      const no = ui.button('Keep', () => {
+        status.classList.remove('confirming');
+        status.replaceChildren(revoke);
+        revoke.focus();
+      }, { kind: 'secondary', className: 'btn secondary small' });
+      status.classList.add('confirming');
+      status.replaceChildren(h('span', { className: 'muted' }, 'Revoke this key? It will authorize nothing more.'), yes, no);
+      yes.focus();
+    }
+    return row;
+  }
+
+  /**
+   * @param {string | null} pinValue
+   * @param {HTMLElement} trigger
+   */
+  async function enrol(pinValue, trigger) {
+    ui.showError(enrolForm, null);
+    ui.showNotice(enrolForm, null);
+    try {
+      const result = await ui.busy(trigger, register(pinValue));
+      lock.rememberCredential(userId, result.credentialId);
+      pin.input.value = '';
+      ui.showNotice(enrolForm, 'Passkey added. You can now pay with it, and unlock the app with it on this device.');
+      await load();
+    } catch (error) {
+      const e = /** @type {any} */ (error);
+      if (e && (e.name === 'NotAllowedError' || e.name === 'AbortError')) {
+        ui.showError(enrolForm, 'Adding the passkey was cancelled. Nothing was added.');
+      } else if (e && e.name === 'InvalidStateError') {
+        ui.showError(enrolForm, 'This device already holds one of your keys.');
+      } else if (e && e.status === 423 && e.retryAfter) {
+        ui.showError(enrolForm, Object.assign(new Error(`Too many wrong PINs. Try again ${ui.inDuration(e.retryAfter)}.`), { code: e.code }));
+      } else {
+        ui.showError(enrolForm, error);
+      }
+      pin.input.focus();
+    }
+  }
+
+  /**
+   * Registers a passkey; where the browser offers Secure Payment Confirmation, one usable with it
+   * (and, if this device cannot make one, an ordinary passkey).
+   * @param {string | null} pinValue
+   */
+  async function register(pinValue) {
+    const stepUp = pinValue ? { pin: pinValue } : {};
+    if (await secureConfirmation()) {
+      try {
+        return await app.api.registerPasskey({ ...stepUp, payment: true });
+      } catch (error) {
+        if (/** @type {any} */ (error)?.name !== 'NotSupportedError') throw error;
+      }
+    }
+    return app.api.registerPasskey(stepUp);
+  }
+
+  enrolForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
+      ui.showError(enrolForm, 'Enter your 4 to 6 digit account PIN.');
+      pin.input.focus();
+      return;
+    }
+    enrol(pin.input.value, enrolButton);
+  });
+
+  await load();
+}
+
+export const routes = [{ path: '/keys', title: 'Device keys', auth: true, render: renderKeys }];

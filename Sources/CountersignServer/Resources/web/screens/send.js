@@ -1,0 +1,374 @@
+// @ts-check
+/**
+ * Send money (seed 000): create a transfer, watch its live document (a status timeline), show the
+ * quote with its fee breakdown and an expiry countdown, accept (the passkey gesture is the local
+ * authentication and signs the quote's challenge) or decline, then the verdict and back to the
+ * dashboard.
+ */
+import { FINAL_TRANSFER_STATUSES, newIdempotencyKey } from '../countersign.js';
+import * as ui from '../ui.js';
+import { secureConfirmation, signPayment } from './sign.js';
+
+const { h } = ui;
+const REDIRECT_SECONDS = 10;
+
+/**
+ * @param {HTMLElement} view
+ * @param {any} _params
+ * @param {URLSearchParams} query
+ * @param {any} app
+ */
+function renderNew(view, _params, query, app) {
+  ui.setTitle(view, 'Send money');
+  const payee = ui.field('Payee phone number', {
+    id: 'send-phone', type: 'tel', inputMode: 'tel', autocomplete: 'tel', required: true,
+    value: query.get('payee') || '', placeholder: '080 1234 5678',
+  });
+  const amount = ui.field('Amount the payee receives (₦)', {
+    id: 'send-amount', inputMode: 'decimal', required: true, autocomplete: 'off', value: query.get('amount') || '',
+    hint: 'Fees are quoted before you approve and come on top.',
+  });
+  const note = ui.field('Note (optional)', { id: 'send-note', maxLength: 140, value: query.get('note') || '' });
+  const submit = h('button', { type: 'submit', className: 'btn primary', id: 'send-submit' }, 'Get the fee quote');
+  const form = h('form', { className: 'card', id: 'send-form', novalidate: true }, payee, amount, note, submit);
+  view.append(form);
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    ui.showError(form, null);
+    const phone = payee.input.value.trim();
+    const minor = ui.parseMoney(amount.input.value);
+    if (!phone) {
+      ui.showError(form, 'Enter the payee\'s phone number.');
+      payee.input.focus();
+      return;
+    }
+    if (minor === null || minor < 1) {
+      ui.showError(form, 'Enter an amount in naira, at most two decimals.');
+      amount.input.focus();
+      return;
+    }
+    /** @type {any} */
+    const body = { payeePhone: phone, amount: minor, currency: 'NGN' };
+    if (note.input.value.trim()) body.note = note.input.value.trim();
+    try {
+      const doc = await ui.busy(submit, app.api.createTransfer(body, { idempotencyKey: newIdempotencyKey() }));
+      app.navigate(`/send/${encodeURIComponent(doc.id)}`);
+    } catch (error) {
+      const e = /** @type {any} */ (error);
+      const box = ui.showError(form, error);
+      if (box && e.code === 'no_registered_credential') {
+        box.append(h('p', null, ui.link('/keys?next=/send', 'Add a passkey first')));
+      }
+      (e.code === 'invalid_amount' ? amount.input : payee.input).focus();
+    }
+  });
+}
+
+const STEPS = ['Payee', 'Quote', 'Approval', 'Sending', 'Result'];
+const ORDER = ['PENDING_PAYEE_LOOKUP', 'PENDING_QUOTE', 'AUTHORIZATION_REQUIRED', 'AUTHORIZED'];
+
+/**
+ * The step a transfer got to: for a final status other than SUCCESS, the step where it stopped.
+ * @param {any} doc
+ * @returns {{at: number, stoppedAt: number | null}}
+ */
+function progress(doc) {
+  if (doc.status === 'SUCCESS') return { at: 4, stoppedAt: null };
+  if (!FINAL_TRANSFER_STATUSES.includes(doc.status)) return { at: ORDER.indexOf(doc.status), stoppedAt: null };
+  const code = doc.error?.code;
+  if (code === 'insufficient_funds') return { at: 3, stoppedAt: 3 };
+  if (doc.quote) return { at: 2, stoppedAt: 2 };
+  if (code === 'payee_not_found') return { at: 0, stoppedAt: 0 };
+  return { at: 1, stoppedAt: 1 };
+}
+
+/** @param {any} doc */
+function timeline(doc) {
+  const final = FINAL_TRANSFER_STATUSES.includes(doc.status);
+  const { at, stoppedAt } = progress(doc);
+  return h('ol', { className: 'timeline', id: 'timeline', 'aria-label': 'Progress' },
+    STEPS.map((label, i) => {
+      let cls = '';
+      let text = label;
+      if (stoppedAt !== null) {
+        cls = i < stoppedAt ? 'done' : i === stoppedAt || i === 4 ? 'bad' : '';
+        if (i === 4) text = `Result: ${doc.status.toLowerCase()}`;
+      } else if (final) {
+        cls = 'done';
+        if (i === 4) text = 'Result: success';
+      } else {
+        cls = i < at ? 'done' : i === at ? 'current' : '';
+      }
+      const current = final ? i === 4 : i === at;
+      return h('li', { className: cls, 'aria-current': current ? 'step' : null }, text);
+    }));
+}
+
+/** @param {any} quote @param {any} doc */
+function quoteDetails(quote, doc) {
+  return h('dl', { className: 'details', id: 'quote' },
+    h('dt', null, 'To'), h('dd', { id: 'quote-payee' }, doc.payeeName || quote.payeePhone,
+      doc.payeeName ? h('span', { className: 'sub' }, quote.payeePhone) : null),
+    h('dt', null, 'Amount'), h('dd', { id: 'quote-amount' }, ui.money(quote.amount, quote.currency)),
+    quote.fees.map((/** @type {any} */ fee) => [h('dt', null, fee.name), h('dd', { className: 'fee' }, ui.money(fee.amount, quote.currency))]),
+    h('dt', null, 'Total fees'), h('dd', { id: 'quote-fees' }, ui.money(quote.totalFees, quote.currency)),
+    h('dt', { className: 'total' }, 'You pay'), h('dd', { className: 'total', id: 'quote-total' }, ui.money(quote.total, quote.currency)));
+}
+
+/**
+ * @param {HTMLElement} view
+ * @param {{id: string}} params
+ * @param {URLSearchParams} _query
+ * @param {any} app
+ */
+async function renderTransfer(view, params, _query, app) {
+  const id = params.id;
+  let alive = true;
+  /** @type {any} */
+  let doc = null;
+  /** @type {ReturnType<typeof setInterval> | null} */
+  let ticker = null;
+  /** @type {ReturnType<typeof setInterval> | null} */
+  let poller = null;
+  /** @type {AbortController | null} */
+  let gesture = null;
+  let busyAction = false;
+  /** @type {string | null} */
+  let shownKey = null;
+  /** @type {any} */
+  let actionError = null;
+
+  const stop = () => {
+    if (ticker) clearInterval(ticker);
+    ticker = null;
+  };
+
+  /** @param {any} next */
+  function update(next) {
+    if (!alive || !next) return;
+    if (doc && next.sequence < doc.sequence) return;
+    doc = next;
+    const key = `${doc.status}:${doc.sequence}`;
+    if (key === shownKey) return;
+    shownKey = key;
+    draw();
+  }
+
+  function draw() {
+    stop();
+    const status = doc.status;
+    if (FINAL_TRANSFER_STATUSES.includes(status)) return drawVerdict();
+    if (status === 'AUTHORIZATION_REQUIRED' && doc.quote) return drawQuote();
+    const title = status === 'AUTHORIZED' ? 'Sending…' : 'Preparing your transfer';
+    ui.replace(view,
+      h('h1', null, title),
+      timeline(doc),
+      h('p', { role: 'status', className: 'muted', id: 'transfer-status' }, status === 'AUTHORIZED'
+        ? 'Approved. Moving the money…'
+        : 'Looking up the payee and quoting the fees…'));
+    ui.setTitle(view, title);
+  }
+
+  function drawQuote() {
+    const quote = doc.quote;
+    const expires = Date.parse(quote.expiresAt);
+    const countdown = h('span', { className: 'countdown', id: 'quote-countdown' }, ui.clock((expires - Date.now()) / 1000));
+    const accept = ui.button('Accept fees and pay', () => onAccept(), { id: 'transfer-accept' });
+    const decline = ui.button('Decline', () => onDecline(), { kind: 'secondary', id: 'transfer-decline' });
+    const box = h('section', { className: 'card', 'aria-labelledby': 'quote-h' },
+      h('h2', { id: 'quote-h' }, 'Fee quote'),
+      quoteDetails(quote, doc),
+      doc.note ? h('p', { className: 'muted' }, `Note: ${doc.note}`) : null,
+      h('p', { id: 'quote-expiry' }, 'This quote expires in ', countdown, '.'));
+    ui.replace(view,
+      h('h1', null, 'Do you still want to send?'),
+      timeline(doc),
+      box,
+      h('p', { className: 'muted' }, 'Accepting asks for your passkey (fingerprint, face or screen lock); it signs exactly these fees for this payee.'),
+      accept, decline);
+    ui.setTitle(view, 'Do you still want to send?');
+    if (actionError) ui.showError(box, actionError);
+    actionError = null;
+    const tick = () => {
+      const left = (expires - Date.now()) / 1000;
+      countdown.textContent = ui.clock(left);
+      countdown.classList.toggle('low', left < 30);
+      if (left <= 0 && !busyAction) {
+        stop();
+        /** @type {HTMLButtonElement} */ (accept).disabled = true;
+        /** @type {HTMLButtonElement} */ (decline).disabled = true;
+        ui.showNotice(box, 'The quote has expired. Waiting for the server…');
+      }
+    };
+    ticker = setInterval(tick, 1000);
+    tick();
+  }
+
+  async function onAccept() {
+    if (busyAction) return;
+    busyAction = true;
+    const accept = /** @type {HTMLButtonElement} */ (view.querySelector('#transfer-accept'));
+    const decline = /** @type {HTMLButtonElement} */ (view.querySelector('#transfer-decline'));
+    if (decline) decline.disabled = true;
+    gesture = new AbortController();
+    try {
+      const spcData = doc.challenge?.securePaymentConfirmation;
+      const signal = gesture.signal;
+      const next = await ui.busy(accept, app.api.signTransfer(doc, {
+        signal,
+        sign: async (request) => {
+          const signed = await signPayment(request, spcData, { signal, label: 'Transfer' });
+          signedVia = signed.via;
+          return signed.assertion;
+        },
+      }));
+      update(next);
+    } catch (error) {
+      if (!alive) return;
+      const e = /** @type {any} */ (error);
+      if (e && (e.name === 'NotAllowedError' || e.name === 'AbortError')) {
+        // Seed 000 step 17: local authentication failed, so the transfer ends.
+        try {
+          update(await app.api.cancelTransfer(id));
+        } catch (cancelError) {
+          actionError = cancelError;
+        }
+        localAuthFailed = true;
+        if (doc && doc.status === 'CANCELLED') drawVerdict();
+      } else {
+        actionError = error;
+        try {
+          shownKey = null;
+          update(await app.api.getTransfer(id));
+        } catch {
+          // The stream will bring the document.
+        }
+        if (actionError && doc && doc.status === 'AUTHORIZATION_REQUIRED') drawQuote();
+        else if (actionError) ui.showError(view, actionError);
+      }
+    } finally {
+      busyAction = false;
+      if (decline && decline.isConnected) decline.disabled = false;
+    }
+  }
+
+  let localAuthFailed = false;
+  /** @type {'spc' | 'webauthn' | null} */
+  let signedVia = null;
+
+  async function onDecline() {
+    if (busyAction) return;
+    busyAction = true;
+    const decline = /** @type {HTMLButtonElement} */ (view.querySelector('#transfer-decline'));
+    try {
+      update(await ui.busy(decline, app.api.declineTransfer(id)));
+    } catch (error) {
+      ui.showError(view, error);
+    } finally {
+      busyAction = false;
+    }
+  }
+
+  function drawVerdict() {
+    closeStream();
+    const s = doc.status;
+    const q = doc.quote;
+    /** @type {[string, string, string, any[]]} */
+    let v;
+    if (s === 'SUCCESS') {
+      v = ['Money sent', 'ok', '✓', [
+        h('p', { id: 'verdict-message' }, `${ui.money(doc.amount, doc.currency)} sent to ${doc.payeeName || doc.payeePhone}.`),
+        q ? ui.details([['Fees', ui.money(q.totalFees, q.currency)], ['Total paid', h('span', { id: 'verdict-total' }, ui.money(q.total, q.currency))]]) : null,
+        signedVia === 'spc' ? h('p', { className: 'muted', id: 'verdict-via' }, 'Approved in your browser\'s payment sheet (Secure Payment Confirmation).') : null]];
+    } else if (s === 'DECLINED') {
+      v = ['Transfer declined', 'neutral', '↩', [h('p', { id: 'verdict-message' }, 'You declined the fees. Nothing was sent and nothing was charged.')]];
+    } else if (s === 'EXPIRED') {
+      v = ['Quote expired', 'bad', '!', [
+        h('p', { id: 'verdict-message' }, 'The fee quote expired before it was approved. Nothing was sent and nothing was charged.'),
+        h('p', { className: 'muted' }, 'Start again for a fresh quote.')]];
+    } else if (s === 'CANCELLED') {
+      v = ['Transfer cancelled', 'neutral', '↩', [h('p', { id: 'verdict-message' }, localAuthFailed
+        ? 'Your passkey check did not complete, so the transfer was cancelled. Nothing was charged.'
+        : 'The transfer was cancelled. Nothing was charged.')]];
+    } else {
+      v = ['Transfer failed', 'bad', '✕', [
+        h('p', { id: 'verdict-message' }, doc.error?.message || 'The transfer did not go through.'),
+        doc.error?.code ? h('p', { className: 'muted' }, h('code', { id: 'verdict-code' }, doc.error.code)) : null]];
+    }
+    const [title, tone, mark, body] = v;
+    const redirectNote = h('p', { className: 'muted', id: 'redirect-note', role: 'status' });
+    const stay = ui.button('Stay on this page', () => {
+      stop();
+      redirectNote.textContent = '';
+      stay.hidden = true;
+    }, { kind: 'link', id: 'stay' });
+    const again = s === 'SUCCESS' ? null : ui.link(`/send?payee=${encodeURIComponent(doc.payeePhone)}&amount=${doc.amount / 100}`,
+      'Start again', { className: 'btn secondary', id: 'send-again' });
+    ui.replace(view,
+      h('h1', null, title),
+      timeline(doc),
+      h('div', { className: `card verdict ${tone}`, id: 'verdict', dataset: { status: s } },
+        h('p', { className: 'mark', 'aria-hidden': 'true' }, mark), ...body),
+      ui.link('/', 'Back to dashboard', { className: 'btn primary', id: 'to-dashboard' }),
+      again, redirectNote, stay);
+    ui.setTitle(view, title);
+    if (actionError) ui.showError(view, actionError);
+    actionError = null;
+    // Seed 000: the user sees the verdict and is taken back to the dashboard.
+    const until = Date.now() + REDIRECT_SECONDS * 1000;
+    const tick = () => {
+      const left = Math.ceil((until - Date.now()) / 1000);
+      redirectNote.textContent = `Back to the dashboard in ${left} s.`;
+      if (left <= 0) {
+        stop();
+        if (alive) app.navigate('/');
+      }
+    };
+    ticker = setInterval(tick, 1000);
+    tick();
+  }
+
+  /** @type {(() => void) | null} */
+  let closeWatch = null;
+  function closeStream() {
+    closeWatch?.();
+    closeWatch = null;
+    if (poller) clearInterval(poller);
+    poller = null;
+  }
+
+  function startPolling() {
+    if (poller || !alive) return;
+    poller = setInterval(async () => {
+      try {
+        update(await app.api.getTransfer(id));
+        if (doc && FINAL_TRANSFER_STATUSES.includes(doc.status)) closeStream();
+      } catch {
+        // Keep trying; the screen still shows the last document.
+      }
+    }, 3000);
+  }
+
+  ui.setTitle(view, 'Transfer');
+  secureConfirmation();
+  update(await app.api.getTransfer(id));
+  if (!FINAL_TRANSFER_STATUSES.includes(doc.status)) {
+    closeWatch = app.api.watchTransfer(id, update, {
+      onError: () => {
+        if (alive && doc && !FINAL_TRANSFER_STATUSES.includes(doc.status)) startPolling();
+      },
+    });
+  }
+  return () => {
+    alive = false;
+    stop();
+    closeStream();
+    gesture?.abort();
+  };
+}
+
+export const routes = [
+  { path: '/send', title: 'Send money', auth: true, render: renderNew },
+  { path: '/send/:id', title: 'Transfer', auth: true, render: renderTransfer },
+];

@@ -1,0 +1,304 @@
+// @ts-check
+/**
+ * ui.js: small DOM helpers shared by every screen. Builds elements with createElement and
+ * textContent only (the page runs under a strict CSP and never parses HTML from data).
+ * @module ui
+ */
+
+/**
+ * Builds an element.
+ *   h('button', {type: 'button', className: 'primary', on: {click: fn}}, 'Pay')
+ * Attributes: `on` adds listeners; `className`, `value`, `checked`, `disabled`, `hidden` and other
+ * known properties are set as properties; `dataset` copies data-*; `aria-*`, `for`, `role` and the
+ * rest are set with setAttribute (skipped when null/undefined/false). Children: strings and numbers
+ * become text nodes; arrays are flattened; null/undefined/false are skipped.
+ * @param {string} tag
+ * @param {Record<string, any> | null} [attrs]
+ * @param {...any} children
+ * @returns {HTMLElement}
+ */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null) continue;
+    if (key === 'on') {
+      for (const [event, fn] of Object.entries(value)) el.addEventListener(event, fn);
+    } else if (key === 'dataset') {
+      Object.assign(el.dataset, value);
+    } else if (key === 'className' || key === 'textContent') {
+      /** @type {any} */ (el)[key] = value;
+    } else if (key.startsWith('aria-') || key.startsWith('data-') || key === 'role' || key === 'for') {
+      if (value !== false) el.setAttribute(key, String(value));
+    } else if (key in el) {
+      /** @type {any} */ (el)[key] = value;
+    } else if (value !== false) {
+      el.setAttribute(key, value === true ? '' : String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+/** @param {Node} parent @param {any[]} children */
+function append(parent, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(parent, child);
+    else if (child instanceof Node) parent.appendChild(child);
+    else parent.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+/**
+ * Replaces an element's children.
+ * @param {Element} el
+ * @param {...any} children
+ */
+export function replace(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** @type {Map<string, Intl.NumberFormat>} */
+const formats = new Map();
+
+/**
+ * Formats integer minor units: money(500000, 'NGN') → "₦5,000.00".
+ * @param {number} minor
+ * @param {string} [currency]
+ */
+export function money(minor, currency = 'NGN') {
+  let format = formats.get(currency);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat(currency === 'EUR' ? 'nl-NL' : 'en-NG', { style: 'currency', currency });
+    } catch {
+      format = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    }
+    formats.set(currency, format);
+  }
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(Number(minor) / 10 ** digits);
+}
+
+/**
+ * Parses what a user typed as major units ("1,500.50") to minor units (150050), or null.
+ * @param {string} text
+ * @param {number} [digits]
+ */
+export function parseMoney(text, digits = 2) {
+  const clean = String(text).replace(/[,\s₦€]/g, '');
+  if (!/^\d+(\.\d+)?$/.test(clean)) return null;
+  const [whole, frac = ''] = clean.split('.');
+  if (frac.length > digits) return null;
+  return Number(whole) * 10 ** digits + Number(frac.padEnd(digits, '0') || '0');
+}
+
+/**
+ * The message for an error of any kind (CountersignError, DOMException, Error, string).
+ * @param {any} error
+ */
+export function describeError(error) {
+  if (!error) return 'Something went wrong.';
+  if (typeof error === 'string') return error;
+  if (error.name === 'NotAllowedError') return 'The request was cancelled or timed out.';
+  if (error.name === 'TypeError' && /fetch|network/i.test(error.message)) return 'The server cannot be reached. Check your connection and try again.';
+  return error.message || 'Something went wrong.';
+}
+
+/**
+ * Shows a visible alert box (role="alert") with the server's message and code, replacing any
+ * earlier one in `container`. `showError(container, null)` removes it.
+ * @param {Element} container
+ * @param {any} error
+ * @returns {HTMLElement | null}
+ */
+export function showError(container, error) {
+  container.querySelectorAll(':scope > .error').forEach((e) => e.remove());
+  if (!error) return null;
+  const code = error && typeof error === 'object' && error.code ? error.code : null;
+  const box = h('div', { className: 'error', role: 'alert' },
+    h('p', null, describeError(error)),
+    code ? h('p', { className: 'code' }, 'Code: ', h('code', null, code)) : null);
+  placeTop(container, box);
+  return box;
+}
+
+/**
+ * Puts a message box at the top of `container`, after its heading if it starts with one.
+ * @param {Element} container
+ * @param {Element} box
+ */
+function placeTop(container, box) {
+  const first = container.firstElementChild;
+  if (first && /^H[12]$/.test(first.tagName)) first.after(box);
+  else container.prepend(box);
+}
+
+/**
+ * Shows a status line (role="status") at the top of `container`.
+ * @param {Element} container
+ * @param {string | null} text
+ */
+export function showNotice(container, text) {
+  container.querySelectorAll(':scope > .notice').forEach((e) => e.remove());
+  if (!text) return null;
+  const box = h('div', { className: 'notice', role: 'status' }, text);
+  placeTop(container, box);
+  return box;
+}
+
+/**
+ * Disables a button (and marks it busy) while `promise` is pending; resolves/rejects with it.
+ * @template T
+ * @param {HTMLButtonElement | HTMLElement | null} button
+ * @param {Promise<T> | (() => Promise<T>)} promise
+ * @returns {Promise<T>}
+ */
+export async function busy(button, promise) {
+  const b = /** @type {HTMLButtonElement | null} */ (button);
+  if (b) {
+    b.disabled = true;
+    b.setAttribute('aria-busy', 'true');
+  }
+  try {
+    return await (typeof promise === 'function' ? promise() : promise);
+  } finally {
+    if (b) {
+      b.disabled = false;
+      b.removeAttribute('aria-busy');
+    }
+  }
+}
+
+/**
+ * Sets the screen's <h1> (creating it first in `view` if needed), the document title, and moves
+ * focus to the heading so keyboard and screen-reader users start at the new screen.
+ * @param {Element} view
+ * @param {string} text
+ * @returns {HTMLElement}
+ */
+export function setTitle(view, text) {
+  let heading = /** @type {HTMLElement | null} */ (view.querySelector('h1'));
+  if (!heading) {
+    heading = h('h1', null);
+    view.prepend(heading);
+  }
+  heading.textContent = text;
+  heading.tabIndex = -1;
+  document.title = `${text} · Countersign`;
+  heading.focus({ preventScroll: false });
+  return heading;
+}
+
+let fieldCount = 0;
+
+/**
+ * A labelled input: <div class="field"><label for=id>label</label><input id=id …><p hint></div>.
+ * `inputAttrs.hint` adds a description linked with aria-describedby; `inputAttrs.tag` = 'select'
+ * or 'textarea' builds that element (`options: [[value, label], …]` for a select).
+ * The input is `field.input`.
+ * @param {string} label
+ * @param {Record<string, any>} [inputAttrs]
+ * @returns {HTMLElement & {input: HTMLInputElement}}
+ */
+export function field(label, inputAttrs = {}) {
+  const { hint, tag = 'input', options, ...attrs } = inputAttrs;
+  const id = attrs.id || `f${++fieldCount}`;
+  const hintId = hint ? `${id}-hint` : null;
+  const input = h(tag, { ...attrs, id, 'aria-describedby': hintId });
+  if (tag === 'select' && options) {
+    for (const [value, text] of options) input.appendChild(h('option', { value }, text));
+    if (attrs.value !== undefined) /** @type {HTMLSelectElement} */ (input).value = attrs.value;
+  }
+  const wrap = /** @type {any} */ (h('div', { className: 'field' },
+    h('label', { for: id }, label),
+    input,
+    hint ? h('p', { className: 'hint', id: hintId }, hint) : null));
+  wrap.input = input;
+  return wrap;
+}
+
+/**
+ * A PIN input (digits only, masked, 4 to 6 digits).
+ * @param {string} label
+ * @param {Record<string, any>} [attrs]
+ */
+export function pinField(label, attrs = {}) {
+  return field(label, {
+    type: 'password', inputMode: 'numeric', pattern: '[0-9]{4,6}', minLength: 4, maxLength: 6,
+    autocomplete: 'off', required: true, ...attrs,
+  });
+}
+
+/**
+ * A button. `kind`: 'primary' (default), 'secondary', 'danger', 'link'.
+ * @param {string} text
+ * @param {(event: Event) => void} [onClick]
+ * @param {Record<string, any>} [attrs]
+ */
+export function button(text, onClick, attrs = {}) {
+  const { kind = 'primary', ...rest } = attrs;
+  return h('button', { type: 'button', className: `btn ${kind}`, ...rest, on: onClick ? { click: onClick } : undefined }, text);
+}
+
+/**
+ * A link to an app route.
+ * @param {string} path e.g. '/market'
+ * @param {string} text
+ * @param {Record<string, any>} [attrs]
+ */
+export function link(path, text, attrs = {}) {
+  return h('a', { href: `#${path}`, ...attrs }, text);
+}
+
+/**
+ * "22 Jan 2024, 10:30" in the user's time zone.
+ * @param {string | number | Date} when
+ */
+export function dateTime(when) {
+  const d = new Date(when);
+  if (Number.isNaN(d.getTime())) return String(when);
+  return d.toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * "4:59" from seconds.
+ * @param {number} seconds
+ */
+export function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/**
+ * "in 14 minutes" / "in 30 seconds".
+ * @param {number} seconds
+ */
+export function inDuration(seconds) {
+  const s = Math.max(1, Math.round(seconds));
+  if (s < 90) return `in ${s} second${s === 1 ? '' : 's'}`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `in ${m} minute${m === 1 ? '' : 's'}`;
+  const hours = Math.round(m / 60);
+  return `in ${hours} hour${hours === 1 ? '' : 's'}`;
+}
+
+/**
+ * A definition list from [term, value] pairs (values may be nodes).
+ * @param {Array<[string, any]>} rows
+ * @param {Record<string, any>} [attrs]
+ */
+export function details(rows, attrs = {}) {
+  return h('dl', { className: 'details', ...attrs }, rows.filter(Boolean).map(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
+}
+
+/**
+ * A screen section (card).
+ * @param {...any} children
+ */
+export function card(...children) {
+  return h('section', { className: 'card' }, ...children);
+}

@@ -1,0 +1,461 @@
+"""Browser tests: the web app in headless Chromium, driven with Selenium over WebDriver.
+
+Fixtures
+  server           a `countersign serve` on a free port with a fresh 0700 data dir (module scope)
+  start_server     a factory for a server with extra flags (e.g. `--quote-seconds 30`)
+  browser          headless Chromium at 390×844; fails the test on SEVERE console entries
+                   except those declared with `allow_console(browser, pattern)`
+Helpers
+  add_authenticator / set_user_verified / remove_authenticator   WebDriver's virtual authenticator
+  sign_up, sign_in, enrol_passkey, unlock_with_pin, fund, api_signup, go, wait_for, wait_text, screenshot
+
+Environment
+  COUNTERSIGN_BIN       the server binary (default <repo>/.build/debug/countersign)
+  COUNTERSIGN_WEB_ROOT  serve the web app from this directory (default: the bundled files)
+  SCREENS_DIR           where screenshots go (default <repo>/.build/screens)
+"""
+
+import os
+
+# Selenium must never download a driver or a browser (no network here, and none wanted in CI).
+os.environ["SE_OFFLINE"] = "true"
+
+import json
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = Path(os.environ.get("COUNTERSIGN_BIN", REPO / ".build" / "debug" / "countersign"))
+WEB_ROOT = os.environ.get("COUNTERSIGN_WEB_ROOT")
+SCREENS_DIR = Path(os.environ.get("SCREENS_DIR", REPO / ".build" / "screens"))
+CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+
+WAIT = 15  # seconds for any one expected change on a page
+
+PIN = "1234"
+LOCAL_PIN = "2468"
+
+
+# ------------------------------------------------------------------------------------------------
+# The server
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One `countersign serve` process and its data directory."""
+
+    def __init__(self, extra_args=()):
+        self.port = free_port()
+        self.base_url = f"http://localhost:{self.port}"
+        self.data_dir = tempfile.mkdtemp(prefix="countersign-browser-")
+        os.chmod(self.data_dir, 0o700)
+        self.log_path = Path(self.data_dir) / "server.log"
+        args = [
+            str(BIN), "serve",
+            "--data-dir", self.data_dir,
+            "--host", "127.0.0.1",
+            "--port", str(self.port),
+            "--no-rate-limits",
+            "--origin", self.base_url,
+            *extra_args,
+        ]
+        if WEB_ROOT and "--web-root" not in extra_args:
+            args += ["--web-root", WEB_ROOT]
+        self.args = args
+        self.log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self._wait_healthy()
+
+    def _wait_healthy(self, timeout=30):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"countersign serve exited with {self.process.returncode}:\n{self.log_text()}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"countersign serve did not become healthy in {timeout}s:\n{self.log_text()}")
+
+    def log_text(self, tail=200):
+        try:
+            self.log.flush()
+            lines = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return ""
+        return "\n".join(lines[-tail:])
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    # --- operator and API helpers ---------------------------------------------------------------
+
+    def fund(self, phone, amount):
+        """Credits a wallet with the operator CLI (it runs beside the live server: SQLite in WAL)."""
+        subprocess.run(
+            [str(BIN), "wallet", "fund", "--data-dir", self.data_dir, "--phone", phone, "--amount", str(amount),
+             "--reference", f"browser-test-{secrets.token_hex(6)}"],
+            check=True, capture_output=True, timeout=30,
+        )
+
+    def api(self, method, path, body=None, token=None, headers=None):
+        """One API call from the test (not the browser); returns (status, parsed JSON or None)."""
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        for k, v in (headers or {}).items():
+            request.add_header(k, v)
+        try:
+            with urllib.request.urlopen(request, timeout=15) as r:
+                text = r.read().decode()
+                return r.status, (json.loads(text) if text else None)
+        except urllib.error.HTTPError as e:
+            text = e.read().decode()
+            return e.code, (json.loads(text) if text else None)
+
+
+def _start(extra_args=()):
+    if not BIN.exists():
+        pytest.fail(f"no server binary at {BIN}: run `swift build` first or set COUNTERSIGN_BIN")
+    return Server(extra_args)
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A server for the tests of one module: its base URL is `server.base_url`."""
+    s = _start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def start_server():
+    """A factory for servers with extra flags; each is stopped after the module."""
+    started = []
+
+    def start(*extra_args):
+        s = _start(extra_args)
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+def fund(server, phone, amount):
+    """Credits `amount` minor units to the wallet of `phone`."""
+    server.fund(phone, amount)
+
+
+def api_signup(server, phone, name="Payee", pin=PIN):
+    """Signs up a user from the test, not the browser; returns the session token."""
+    status, body = server.api("POST", "/auth/signup", {"phone": phone, "name": name, "pin": pin})
+    assert status == 201, (status, body)
+    return body["sessionToken"]
+
+
+_phones = set()
+
+
+def new_phone():
+    """A Nigerian mobile number (080 + 8 digits) not used before in this run."""
+    while True:
+        phone = "080" + "".join(secrets.choice("0123456789") for _ in range(8))
+        if phone not in _phones:
+            _phones.add(phone)
+            return phone
+
+
+# ------------------------------------------------------------------------------------------------
+# The browser
+
+
+def _chrome(extra_args=()):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    options.add_argument("--headless=new")
+    options.add_argument("--window-size=390,844")
+    options.add_argument("--disable-dev-shm-usage")
+    options.add_argument("--disable-gpu")
+    options.add_argument("--no-first-run")
+    options.add_argument("--disable-search-engine-choice-screen")
+    options.add_argument("--password-store=basic")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        options.add_argument("--no-sandbox")
+    for argument in extra_args:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    # Headless windows have a minimum width; the viewport is what the page sees.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    driver.allowed_console = []
+    driver.set_script_timeout(WAIT)
+    return driver
+
+
+def new_browser(*extra_args):
+    """Another phone-sized headless Chromium (e.g. a second user's, or with extra switches); quit it
+    yourself, and check `console_errors(driver)` at the end."""
+    return _chrome(extra_args)
+
+
+def enable_spc_auto_accept(driver):
+    """Secure Payment Confirmation's sheet accepted by WebDriver (the browser needs
+    `--enable-features=SecurePaymentConfirmationBrowser`)."""
+    driver.command_executor.add_command("spcSetMode", "POST", "/session/$sessionId/secure-payment-confirmation/set-mode")
+    driver.execute("spcSetMode", {"mode": "autoAccept"})
+
+
+@pytest.fixture
+def browser(request):
+    """Headless Chromium at 390×844. A SEVERE console entry fails the test unless allowed."""
+    driver = _chrome()
+    yield driver
+    driver.quit()
+
+
+def allow_console(browser, pattern):
+    """Declares an expected SEVERE console entry (regex), e.g. r'/biometric/auth/verify .*401'."""
+    browser.allowed_console.append(re.compile(pattern))
+
+
+def console_errors(browser):
+    entries = browser.get_log("browser")
+    browser.console_seen = getattr(browser, "console_seen", []) + entries
+    return [
+        e for e in entries
+        if e.get("level") == "SEVERE" and not any(p.search(e.get("message", "")) for p in browser.allowed_console)
+    ]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """After each test body: no unexpected console errors in the browser."""
+    result = yield
+    driver = item.funcargs.get("browser") if hasattr(item, "funcargs") else None
+    if driver is not None:
+        errors = console_errors(driver)
+        assert not errors, "browser console errors:\n" + "\n".join(e["message"] for e in errors)
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call" and report.failed:
+        for name in ("server",):
+            s = item.funcargs.get(name) if hasattr(item, "funcargs") else None
+            if isinstance(s, Server):
+                report.sections.append(("countersign serve log (tail)", s.log_text(80)))
+        driver = item.funcargs.get("browser") if hasattr(item, "funcargs") else None
+        if driver is not None:
+            try:
+                screenshot(driver, f"FAILED-{item.name}")
+                seen = getattr(driver, "console_seen", []) + driver.get_log("browser")
+                report.sections.append(("browser console", "\n".join(f"{e['level']} {e['message']}" for e in seen)))
+            except Exception:  # the browser may be gone
+                pass
+    return report
+
+
+# --- virtual authenticator ------------------------------------------------------------------------
+
+
+def add_authenticator(browser, user_verified=True):
+    """A platform authenticator with biometrics: CTAP2, internal, resident keys, user verification."""
+    options = VirtualAuthenticatorOptions()
+    options.protocol = VirtualAuthenticatorOptions.Protocol.CTAP2
+    options.transport = VirtualAuthenticatorOptions.Transport.INTERNAL
+    options.has_resident_key = True
+    options.has_user_verification = True
+    options.is_user_consenting = True
+    options.is_user_verified = user_verified
+    browser.add_virtual_authenticator(options)
+    return browser.virtual_authenticator_id
+
+
+def set_user_verified(browser, verified):
+    """Makes the authenticator's biometric check succeed or fail."""
+    browser.set_user_verified(verified)
+
+
+def remove_authenticator(browser):
+    browser.remove_virtual_authenticator()
+
+
+def credentials(browser):
+    """The credentials the virtual authenticator holds."""
+    return browser.get_credentials()
+
+
+# --- page helpers ---------------------------------------------------------------------------------
+
+
+def go(browser, server, path="/"):
+    """Opens an app route, e.g. go(browser, server, '/airtime')."""
+    browser.get(f"{server.base_url}/#{path}")
+
+
+def wait_for(browser, css, timeout=WAIT, visible=True):
+    condition = EC.visibility_of_element_located if visible else EC.presence_of_element_located
+    try:
+        return WebDriverWait(browser, timeout).until(condition((By.CSS_SELECTOR, css)))
+    except TimeoutException:
+        raise AssertionError(f"no {css!r} within {timeout}s; page says:\n{page_text(browser)}") from None
+
+
+def wait_text(browser, css, text, timeout=WAIT):
+    """Waits until the element's text contains `text`; returns the element."""
+    try:
+        WebDriverWait(browser, timeout).until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, css), text))
+    except TimeoutException:
+        raise AssertionError(f"{css!r} never said {text!r} within {timeout}s; page says:\n{page_text(browser)}") from None
+    return browser.find_element(By.CSS_SELECTOR, css)
+
+
+def wait_title(browser, text, timeout=WAIT):
+    return wait_text(browser, "main h1", text, timeout)
+
+
+def page_text(browser):
+    try:
+        return browser.find_element(By.TAG_NAME, "main").text
+    except Exception:
+        return "(no page)"
+
+
+def fill(browser, css, value):
+    el = wait_for(browser, css)
+    el.clear()
+    el.send_keys(value)
+    return el
+
+
+def click(browser, css):
+    el = WebDriverWait(browser, WAIT).until(EC.element_to_be_clickable((By.CSS_SELECTOR, css)))
+    el.click()
+    return el
+
+
+def screenshot(browser, name):
+    """Writes a phone-sized PNG of the page to $SCREENS_DIR/<name>.png."""
+    SCREENS_DIR.mkdir(parents=True, exist_ok=True)
+    path = SCREENS_DIR / f"{name}.png"
+    time.sleep(0.2)  # let focus rings and transitions settle
+    browser.save_screenshot(str(path))
+    return path
+
+
+def naira(minor):
+    """How the app writes an amount: 500000 → '₦5,000.00'."""
+    return f"₦{minor // 100:,}.{minor % 100:02d}"
+
+
+# --- flows ----------------------------------------------------------------------------------------
+
+
+def sign_up(browser, server, phone, name="Ada Obi", pin=PIN, local_pin=LOCAL_PIN):
+    """Creates an account in the app and sets this browser's local PIN; ends on the dashboard."""
+    go(browser, server, "/signup")
+    fill(browser, "#signup-name", name)
+    fill(browser, "#signup-phone", phone)
+    fill(browser, "#signup-pin", pin)
+    fill(browser, "#signup-pin2", pin)
+    click(browser, "#signup-submit")
+    set_local_pin(browser, local_pin)
+    wait_for(browser, "#balance")
+    wait_text(browser, "#balance", "₦")
+
+
+def set_local_pin(browser, local_pin=LOCAL_PIN):
+    fill(browser, "#setup-pin", local_pin)
+    fill(browser, "#setup-pin2", local_pin)
+    click(browser, "#setup-submit")
+
+
+def sign_in(browser, server, phone, pin=PIN):
+    go(browser, server, "/signin")
+    fill(browser, "#signin-phone", phone)
+    fill(browser, "#signin-pin", pin)
+    click(browser, "#signin-submit")
+
+
+def enrol_passkey(browser, server, pin=PIN):
+    """Adds a passkey on the Keys screen (PIN step-up); returns its credential id (base64url)."""
+    go(browser, server, "/keys")
+    before = {e.get_attribute("data-id") for e in browser.find_elements(By.CSS_SELECTOR, "#keys li")}
+    fill(browser, "#enrol-pin", pin)
+    click(browser, "#enrol-submit")
+    wait_text(browser, "#enrol-form .notice", "Passkey added")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#keys li")
+    added = [r.get_attribute("data-id") for r in rows if r.get_attribute("data-id") not in before]
+    assert len(added) == 1, page_text(browser)
+    return added[0]
+
+
+def unlock_with_pin(browser, local_pin=LOCAL_PIN):
+    fill(browser, "#lock-pin", local_pin)
+    click(browser, "#lock-pin-submit")
+
+
+def wallet(browser):
+    """The wallet as the signed-in browser's session sees it (fetched in the page)."""
+    return browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/user/wallet', {credentials: 'same-origin'}).then(r => r.json()).then(done, e => done({error: String(e)}));"
+    )
+
+
+def fetch_json(browser, method, path, body=None):
+    """A same-origin API call from the page (session cookie); returns {status, body}."""
+    return browser.execute_async_script(
+        """
+        const [method, path, body, done] = arguments;
+        const init = {method, credentials: 'same-origin', headers: {}};
+        if (body !== null) { init.body = JSON.stringify(body); init.headers['Content-Type'] = 'application/json'; }
+        fetch(path, init).then(async r => {
+          const t = await r.text();
+          done({status: r.status, body: t ? JSON.parse(t) : null});
+        }, e => done({status: 0, body: String(e)}));
+        """,
+        method, path, body,
+    )
