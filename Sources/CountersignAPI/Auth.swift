@@ -65,23 +65,4 @@ public struct ErrorResponse: Codable, Sendable, Equatable {
 
 /// `POST /auth/passkey/options` answer: WebAuthn request options for signing in with a passkey.
 /// `allowCredentials` is empty: the browser offers whichever of the user's passkeys it holds.
-public struct PasskeySignInOptionsResponse: Codable, Sendable {
-    /// The challenge to sign, base64url; single-use.
-    public var challenge: String
-    /// The relying party id the assertion must be scoped to.
-    public var rpId: String
-    /// Always empty (a discoverable credential names itself).
-    public var allowCredentials: [CredentialDescriptor]
-    /// `required` or `preferred`.
-    public var userVerification: String
-    /// How long the challenge lives, in milliseconds.
-    public var timeout: Int
-    /// A value with every field given.
-    public init(challenge: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String, timeout: Int) {
-        self.challenge = challenge
-        self.rpId = rpId
-        self.allowCredentials = allowCredentials
-        self.userVerification = userVerification
-        self.timeout = timeout
-    }
-}
+public typealias PasskeySignInOptionsResponse = CredentialRequestOptions

@@ -20,7 +20,11 @@ public struct RegistrationOptionsRequest: Codable, Sendable {
 
 /// `POST /biometric/step-up/options` answer: WebAuthn request options whose challenge authorizes
 /// adding a device key and nothing else.
-public struct StepUpOptionsResponse: Codable, Sendable {
+public typealias StepUpOptionsResponse = CredentialRequestOptions
+
+/// WebAuthn `PublicKeyCredentialRequestOptions` in their JSON form, for a challenge that is not a
+/// payment's (step-up, passkey sign-in).
+public struct CredentialRequestOptions: Codable, Sendable {
     /// The challenge to sign, base64url.
     public var challenge: String
     /// The relying party id the assertion must be scoped to.

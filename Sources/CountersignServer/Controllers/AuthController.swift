@@ -68,4 +68,3 @@ package struct AuthController {
 }
 
 extension SessionResponse: ResponseEncodable {}
-extension PasskeySignInOptionsResponse: ResponseEncodable {}

@@ -103,5 +103,5 @@ extension RegistrationOptionsResponse: ResponseEncodable {}
 extension RegistrationVerifyResponse: ResponseEncodable {}
 extension AuthenticationOptionsResponse: ResponseEncodable {}
 extension AuthenticationVerifyResponse: ResponseEncodable {}
-extension StepUpOptionsResponse: ResponseEncodable {}
+extension CredentialRequestOptions: ResponseEncodable {}
 extension CredentialList: ResponseEncodable {}
