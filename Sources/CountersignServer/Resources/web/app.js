@@ -231,6 +231,7 @@ function runCleanup() {
 async function route() {
   const mine = ++generation;
   runCleanup();
+  lock.abortGesture();
   const raw = location.hash.replace(/^#/, '') || '/';
   const [pathPart, queryPart = ''] = raw.split('?');
   const path = pathPart || '/';

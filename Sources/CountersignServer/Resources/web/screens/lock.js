@@ -138,6 +138,15 @@ export async function passkeyGesture(userId, signal) {
   return !!credential && ids.includes(base64urlEncode(credential.rawId)) && userVerified(credential);
 }
 
+/** @type {AbortController | null} */
+let pendingGesture = null;
+
+/** Abandons a passkey prompt of the lock screen (the user left it); a later prompt would be refused. */
+export function abortGesture() {
+  pendingGesture?.abort();
+  pendingGesture = null;
+}
+
 /** Whether the browser has a user-verifying platform authenticator. */
 export async function platformAuthenticatorAvailable() {
   try {
@@ -227,7 +236,10 @@ export function renderLock(view, app) {
       ui.showError(body, null);
       status.textContent = 'Confirm it is you with your passkey…';
       try {
-        const ok = await ui.busy(passkeyButton, passkeyGesture(userId));
+        abortGesture();
+        pendingGesture = new AbortController();
+        const ok = await ui.busy(passkeyButton, passkeyGesture(userId, pendingGesture.signal));
+        pendingGesture = null;
         if (ok) {
           status.textContent = 'Unlocked.';
           unlocked();

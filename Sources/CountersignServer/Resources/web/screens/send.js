@@ -93,10 +93,10 @@ function timeline(doc) {
       let text = label;
       if (stoppedAt !== null) {
         cls = i < stoppedAt ? 'done' : i === stoppedAt || i === 4 ? 'bad' : '';
-        if (i === 4) text = `Result: ${doc.status.toLowerCase()}`;
+        if (i === 4) text = doc.status.charAt(0) + doc.status.slice(1).toLowerCase();
       } else if (final) {
         cls = 'done';
-        if (i === 4) text = 'Result: success';
+        if (i === 4) text = 'Sent';
       } else {
         cls = i < at ? 'done' : i === at ? 'current' : '';
       }
