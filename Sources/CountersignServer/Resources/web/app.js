@@ -306,7 +306,22 @@ function handleCheckoutReturn() {
   history.replaceState(null, '', `${location.pathname}#/market/orders/${encodeURIComponent(orderId)}/return${q ? '?' + q : ''}`);
 }
 
+/**
+ * The server's WebAuthn relying party and its own origin are `localhost` by default; a page opened
+ * as http://127.0.0.1 can neither use passkeys (an IP address cannot be a relying party id) nor
+ * pass the server's Origin check. Go to the same place by name.
+ * @returns {boolean} whether the page is leaving
+ */
+function preferLocalhostName() {
+  if (location.hostname !== '127.0.0.1' && location.hostname !== '[::1]') return false;
+  const url = new URL(location.href);
+  url.hostname = 'localhost';
+  location.replace(url.toString());
+  return true;
+}
+
 async function start() {
+  if (preferLocalhostName()) return;
   handleCheckoutReturn();
   document.getElementById('signout')?.addEventListener('click', () => {
     signOut();
