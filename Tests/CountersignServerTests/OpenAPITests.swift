@@ -3,6 +3,7 @@ import CountersignServer
 import Foundation
 import NIOHTTP1
 import Testing
+import Yams
 
 /// `GET /openapi.yaml` against the running server: the document is served, every operation it
 /// lists exists, and every route the server registers is listed.
@@ -228,6 +229,25 @@ struct OpenAPITests {
     }
 
     /// The operations of the document the server serves.
+    @Test("openapi.yaml is valid YAML, and a YAML parser finds exactly the operations the line reader does")
+    func parsesAsYAML() async throws {
+        try await LiveServer.run(.sqlite) { server in
+            let text = try await server.client.get("/openapi.yaml").text
+            // An unquoted ": " in a one-line description once made the whole document unreadable
+            // to every client and to schemathesis, while the line reader saw nothing wrong.
+            let document = try #require(try Yams.load(yaml: text) as? [String: Any])
+            #expect((document["openapi"] as? String)?.hasPrefix("3.1") == true)
+            let paths = try #require(document["paths"] as? [String: Any])
+            var parsed = Set<APIRoute>()
+            for (path, item) in paths {
+                for method in (item as? [String: Any] ?? [:]).keys where ["get", "put", "post", "delete", "patch"].contains(method) {
+                    parsed.insert(APIRoute(method.uppercased(), path))
+                }
+            }
+            #expect(parsed == Set(OpenAPIPaths.operations(in: text).map(\.route)))
+        }
+    }
+
     static func documentedOperations(_ server: LiveServer) async throws -> [OpenAPIPaths.Operation] {
         let response = try await server.client.get("/openapi.yaml")
         try #require(response.status == 200, "GET /openapi.yaml: \(response.status) \(response.text)")
