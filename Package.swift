@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "CountersignCore", targets: ["CountersignCore"]),
         .library(name: "CountersignAPI", targets: ["CountersignAPI"]),
+        .library(name: "CountersignStore", targets: ["CountersignStore"]),
         .library(name: "CountersignServer", targets: ["CountersignServer"]),
         .library(name: "CountersignClient", targets: ["CountersignClient"]),
         .executable(name: "countersign", targets: ["countersign"]),
@@ -19,12 +20,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         // Tests only: reads openapi.yaml as YAML, so a document no YAML parser accepts fails the suite.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -48,11 +49,31 @@ let package = Package(
             name: "CountersignAPI",
             dependencies: ["CountersignCore"]
         ),
+        // The system's SQLite library (apt: libsqlite3-dev), which the embedded store calls directly.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // The storage engines: embedded SQLite and PostgreSQL behind one `Database` protocol,
+        // prepared statements, and the migrations with their runner.
+        .target(
+            name: "CountersignStore",
+            dependencies: [
+                "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "CountersignServer",
             dependencies: [
                 "CountersignAPI",
                 "CountersignCore",
+                "CountersignStore",
                 "WebAuthn",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -60,9 +81,6 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                // For the SQLite amalgamation it vendors (module VaporCSQLite), which the embedded
-                // store calls directly; SQLiteNIO's own connection type is not used.
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")]
@@ -83,6 +101,7 @@ let package = Package(
                 "CountersignClient",
                 "CountersignCore",
                 "CountersignServer",
+                "CountersignStore",
                 "WebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -92,6 +111,7 @@ let package = Package(
             dependencies: [
                 "CountersignClient",
                 "CountersignServer",
+                "CountersignStore",
                 "WebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -115,6 +135,7 @@ let package = Package(
             dependencies: [
                 "CountersignClient",
                 "CountersignServer",
+                "CountersignStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

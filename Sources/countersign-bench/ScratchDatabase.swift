@@ -1,4 +1,5 @@
 import CountersignServer
+import CountersignStore
 import Logging
 
 /// A throwaway database on the PostgreSQL server the bench is pointed at, so every run starts

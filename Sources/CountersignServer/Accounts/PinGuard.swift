@@ -1,3 +1,4 @@
+import CountersignStore
 /// Every check of an account PIN — login, a PIN payment, the step-up before a new device key —
 /// goes through here, against one count of PIN failures per account.
 ///

@@ -1,3 +1,4 @@
+import CountersignStore
 /// A live session: whose it is and when it was last seen (milliseconds).
 package struct LiveSession: Sendable, Equatable {
     package let userId: String

@@ -1,3 +1,4 @@
+import CountersignStore
 /// A registered user as the server stores them.
 package struct User: Sendable, Equatable {
     package let id: String

@@ -1,3 +1,4 @@
+import CountersignStore
 import Foundation
 import Hummingbird
 import Logging
@@ -74,7 +75,7 @@ package enum CountersignApp {
         SystemController(database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode).addRoutes(to: router)
         AuthController(accounts: services.accounts, biometric: services.biometric, throttle: services.throttle, cookie: cookie).addRoutes(to: router.group("auth"), sessions: sessions)
         BiometricController(biometric: services.biometric, throttle: services.throttle).addRoutes(to: router.group("biometric").add(middleware: sessions))
-        UserController(
+        WalletController(
             throttle: services.throttle,
             topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
             database: services.database, clock: services.clock, instance: services.instance

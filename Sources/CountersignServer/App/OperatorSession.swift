@@ -1,3 +1,4 @@
+import CountersignStore
 import Logging
 
 /// Runs an operator command against the store: opens it, keeps its connections running for the

@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignCore
+import CountersignStore
 import Foundation
 import NIOPosix
 import WebAuthn

@@ -1,3 +1,4 @@
+import CountersignStore
 /// What a ceremony's challenge was issued for.
 package enum ChallengePurpose: String, Sendable {
     case registration

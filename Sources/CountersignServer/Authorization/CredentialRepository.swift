@@ -1,3 +1,4 @@
+import CountersignStore
 /// A registered device key or passkey.
 package struct StoredCredential: Sendable, Equatable {
     /// The credential id, base64url.

@@ -1,3 +1,4 @@
+import CountersignStore
 /// Five consecutive failed payment authentications (PIN or device signature, counted together)
 /// lock payment authorization for a while. A success resets this count; PIN failures are also
 /// counted, per account, by `PinGuard`, which only a correct PIN clears.

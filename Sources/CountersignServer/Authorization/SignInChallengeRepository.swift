@@ -1,3 +1,4 @@
+import CountersignStore
 /// The challenges of passkey sign-in: single-use, short-lived, bound to no user.
 package protocol SignInChallengeRepository: Sendable {
     /// Stores a new challenge, and drops the ones that expired (anyone may ask for one, so they

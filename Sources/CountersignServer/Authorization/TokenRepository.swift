@@ -1,3 +1,4 @@
+import CountersignStore
 /// Verification tokens that have been spent: a token's `jti` may pay once.
 package protocol ConsumedTokenRepository: Sendable {
     /// Records the jti as spent; returns false if it was spent already.

@@ -1,3 +1,4 @@
+import CountersignStore
 /// What the store knows of an idempotency key when a request arrives with it.
 package enum IdempotencyClaim: Sendable, Equatable {
     /// The key is new (or was abandoned before any money moved): this request owns it under

@@ -1,3 +1,4 @@
+import CountersignStore
 import Foundation
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import CountersignStore
 /// A server process as the store knows it: alive while `leaseExpiresAt` is in the future.
 package struct ServerInstanceRecord: Sendable, Equatable {
     package let id: String

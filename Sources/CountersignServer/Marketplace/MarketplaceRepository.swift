@@ -1,4 +1,5 @@
 import CountersignCore
+import CountersignStore
 
 /// A buyer's shipping address.
 package struct Address: Sendable, Equatable {

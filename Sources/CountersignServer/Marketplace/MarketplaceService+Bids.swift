@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignCore
+import CountersignStore
 
 extension MarketplaceService {
     /// A bid of `amount` on someone else's product; `NEW` until the seller accepts it.

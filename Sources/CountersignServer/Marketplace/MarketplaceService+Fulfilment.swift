@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignCore
+import CountersignStore
 
 extension MarketplaceService {
     /// Books a succeeded payment, in the transaction that marks the order paid: the provider owes

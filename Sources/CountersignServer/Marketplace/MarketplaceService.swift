@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignCore
+import CountersignStore
 
 /// Merchants and addresses, products, bids and server-computed checkout totals.
 package struct MarketplaceService: Sendable {

@@ -1,4 +1,5 @@
 import CountersignCore
+import CountersignStore
 import Foundation
 
 /// An order for an accepted bid.

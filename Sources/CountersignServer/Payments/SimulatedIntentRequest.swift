@@ -1,4 +1,5 @@
 import CountersignCore
+import CountersignStore
 
 /// The parameters of a create, checked; what an idempotency key is bound to. A retry with the
 /// same key must match the stored intent on every field, or it is refused.

@@ -1,3 +1,4 @@
+import CountersignStore
 import Foundation
 
 /// What the hosted redirect page does to an intent: the payer's answer to 3-D Secure, iDEAL or

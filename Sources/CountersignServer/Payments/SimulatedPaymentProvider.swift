@@ -1,4 +1,5 @@
 import CountersignCore
+import CountersignStore
 import Foundation
 
 /// The built-in payment provider: a **simulator**, like Stripe's test mode, not a real network.

@@ -1,3 +1,4 @@
+import CountersignStore
 /// Our users' Stripe customers, per mode, in shared SQL. The first mapping recorded for a user
 /// stands: a racing second one (the same customer, since both creates used the same idempotency
 /// key) is dropped.

@@ -1,3 +1,4 @@
+import CountersignStore
 import Logging
 import ServiceLifecycle
 

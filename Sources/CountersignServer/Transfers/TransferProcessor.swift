@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignCore
+import CountersignStore
 import Logging
 import ServiceLifecycle
 import Synchronization

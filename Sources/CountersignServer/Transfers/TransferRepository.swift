@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignCore
+import CountersignStore
 import Foundation
 
 /// A transfer as the server stores it: the live document plus what only the server sees.

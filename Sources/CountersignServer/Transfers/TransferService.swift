@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignCore
+import CountersignStore
 import WebAuthn
 
 /// Transfers as the payer drives them: create, read, and the commands authorize, decline and

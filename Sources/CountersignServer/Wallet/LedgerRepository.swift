@@ -1,4 +1,5 @@
 import CountersignCore
+import CountersignStore
 
 /// The kinds of account the ledger holds.
 package enum AccountKind: String, Sendable {

@@ -1,4 +1,5 @@
 import CountersignAPI
+import CountersignStore
 import Foundation
 import CountersignCore
 import Logging

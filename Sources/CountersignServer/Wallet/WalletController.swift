@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignCore
+import CountersignStore
 import Crypto
 import Foundation
 import HTTPTypes
@@ -7,7 +8,7 @@ import Hummingbird
 import WebAuthn
 
 /// `/user`: top-ups, wallet and history.
-package struct UserController {
+package struct WalletController {
     let throttle: RequestThrottle
     let topUps: TopUpService
     let wallets: WalletService

@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignCore
+import CountersignStore
 import WebAuthn
 
 /// Balances, history and operator funding.

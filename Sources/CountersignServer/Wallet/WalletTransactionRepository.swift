@@ -1,3 +1,4 @@
+import CountersignStore
 /// A user-facing record of money movement on a wallet: a top-up or a funding.
 package struct WalletTransaction: Sendable, Equatable {
     package var id: String

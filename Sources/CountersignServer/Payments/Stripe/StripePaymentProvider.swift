@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CountersignCore
+import CountersignStore
 import Logging
 
 /// The payment provider that speaks Stripe's REST API (PaymentIntents, Customers, PaymentMethods),

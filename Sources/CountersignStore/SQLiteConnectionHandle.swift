@@ -1,6 +1,6 @@
-import VaporCSQLite
+import CSQLite
 
-/// One connection to the SQLite file, through SQLite's C API (the amalgamation sqlite-nio vendors).
+/// One connection to the SQLite file, through SQLite's C API (the system library, module CSQLite).
 ///
 /// Statements run synchronously on the calling thread: a statement touches pages in memory and
 /// takes microseconds, far less than a hop to a thread pool and back. The writer's steps that can
@@ -25,17 +25,17 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
 
     /// `sqlite3_initialize` once per process, before the first open: concurrent first opens race on
     /// SQLite's global configuration otherwise.
-    private static let initialized: Void = { _ = sqlite_nio_sqlite3_initialize() }()
+    private static let initialized: Void = { _ = sqlite3_initialize() }()
 
     /// Opens (creating if needed) the database file at `path`.
     init(path: String) throws {
         Self.initialized
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_EXRESCODE
-        let status = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
-            let message = handle.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "status \(status)"
-            sqlite_nio_sqlite3_close_v2(handle)
+            let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "status \(status)"
+            sqlite3_close_v2(handle)
             throw DatabaseError.engine("cannot open the SQLite database at \(path): \(message)")
         }
         raw = handle
@@ -47,7 +47,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     /// How long the next statements wait on another process's lock.
     private func setBusyTimeout(_ milliseconds: Int32) {
         guard let raw else { return }
-        _ = sqlite_nio_sqlite3_busy_timeout(raw, milliseconds)
+        _ = sqlite3_busy_timeout(raw, milliseconds)
     }
 
     /// Runs one statement, written with `$N` placeholders, and returns its rows. REAL and BLOB
@@ -56,39 +56,39 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
         let statement = try compiled(sql)
         let pointer = statement.pointer
         defer {
-            sqlite_nio_sqlite3_reset(pointer)
-            sqlite_nio_sqlite3_clear_bindings(pointer)
+            sqlite3_reset(pointer)
+            sqlite3_clear_bindings(pointer)
         }
         for (index, bind) in binds.enumerated() {
             let position = Int32(index + 1)
             let status: Int32
             switch bind {
             case .integer(let value):
-                status = sqlite_nio_sqlite3_bind_int64(pointer, position, value)
+                status = sqlite3_bind_int64(pointer, position, value)
             case .text(let value):
-                status = sqlite_nio_sqlite3_bind_text64(
+                status = sqlite3_bind_text64(
                     pointer, position, value, UInt64(value.utf8.count), sqliteTransient, UInt8(SQLITE_UTF8)
                 )
             case .null:
-                status = sqlite_nio_sqlite3_bind_null(pointer, position)
+                status = sqlite3_bind_null(pointer, position)
             }
             guard status == SQLITE_OK else { throw failure(status) }
         }
         var rows: [SQLRow] = []
         while true {
-            let status = sqlite_nio_sqlite3_step(pointer)
+            let status = sqlite3_step(pointer)
             if status == SQLITE_DONE { return rows }
             guard status == SQLITE_ROW else { throw failure(status) }
             var values: [String: SQLValue] = Dictionary(minimumCapacity: statement.columns.count)
             for (index, name) in statement.columns.enumerated() {
                 let column = Int32(index)
-                switch sqlite_nio_sqlite3_column_type(pointer, column) {
+                switch sqlite3_column_type(pointer, column) {
                 case SQLITE_INTEGER:
-                    values[name] = .integer(sqlite_nio_sqlite3_column_int64(pointer, column))
+                    values[name] = .integer(sqlite3_column_int64(pointer, column))
                 case SQLITE_TEXT:
                     // column_text before column_bytes: the byte count is of the text form.
-                    let text = sqlite_nio_sqlite3_column_text(pointer, column)
-                    let count = Int(sqlite_nio_sqlite3_column_bytes(pointer, column))
+                    let text = sqlite3_column_text(pointer, column)
+                    let count = Int(sqlite3_column_bytes(pointer, column))
                     values[name] = .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
                 case SQLITE_NULL:
                     values[name] = .null
@@ -108,9 +108,9 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     /// Finalizes every statement and closes the connection; later calls fail with an engine error.
     func close() {
         guard let raw else { return }
-        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.pointer) }
+        for statement in statements.values { sqlite3_finalize(statement.pointer) }
         statements = [:]
-        sqlite_nio_sqlite3_close_v2(raw)
+        sqlite3_close_v2(raw)
         self.raw = nil
     }
 
@@ -118,14 +118,14 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
         if let cached = statements[sql] { return cached }
         guard let raw else { throw DatabaseError.engine("the SQLite connection is closed") }
         if statements.count >= Self.maximumCachedStatements {
-            for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.pointer) }
+            for statement in statements.values { sqlite3_finalize(statement.pointer) }
             statements = [:]
         }
         var pointer: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         let text = sql.replacingDollarPlaceholders()
         let status = text.withCString { start in
-            let status = sqlite_nio_sqlite3_prepare_v3(raw, start, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, &tail)
+            let status = sqlite3_prepare_v3(raw, start, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, &tail)
             // Only one statement per call: SQLite would silently ignore the rest.
             if status == SQLITE_OK, let tail, !String(cString: tail).allSatisfy({ $0 == ";" || $0.isWhitespace }) {
                 return SQLITE_MISUSE
@@ -133,12 +133,12 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
             return status
         }
         guard status == SQLITE_OK, let pointer else {
-            if let pointer { sqlite_nio_sqlite3_finalize(pointer) }
+            if let pointer { sqlite3_finalize(pointer) }
             if status == SQLITE_MISUSE { throw DatabaseError.engine("one SQL statement per call: \(sql)") }
             throw failure(status == SQLITE_OK ? SQLITE_MISUSE : status)
         }
-        let columns = (0..<sqlite_nio_sqlite3_column_count(pointer)).map { index in
-            sqlite_nio_sqlite3_column_name(pointer, index).map { String(cString: $0) } ?? ""
+        let columns = (0..<sqlite3_column_count(pointer)).map { index in
+            sqlite3_column_name(pointer, index).map { String(cString: $0) } ?? ""
         }
         let statement = CompiledStatement(pointer: pointer, columns: columns)
         statements[sql] = statement
@@ -148,7 +148,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     /// The error for a failed call: constraint violations apart, since repositories turn them into
     /// domain refusals (a duplicate key, a failed CHECK).
     private func failure(_ status: Int32) -> DatabaseError {
-        let message = raw.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "SQLite status \(status)"
+        let message = raw.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "SQLite status \(status)"
         if status & 0xFF == SQLITE_CONSTRAINT { return .constraintViolation(message) }
         return .engine(message)
     }

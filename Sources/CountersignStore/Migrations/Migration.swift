@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// One numbered, append-only schema change. Statements use only SQL both engines accept.
@@ -39,7 +40,7 @@ package enum Migrator {
                 }
                 try await sql.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-                    [.int(migration.version), .text(migration.name), .integer(WallClock.system.nowMillis())]
+                    [.int(migration.version), .text(migration.name), .integer(Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))]
                 )
                 return true
             }
