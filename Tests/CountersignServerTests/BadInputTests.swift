@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignServer
+import CountersignStore
 import Foundation
 import Testing
 import WebAuthn

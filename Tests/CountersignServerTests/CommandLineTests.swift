@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import CountersignAPI
 import CountersignServer
+import CountersignStore
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignServer
+import CountersignStore
 import Testing
 
 /// The wallet never goes negative, also under concurrent requests.

@@ -1,6 +1,7 @@
 import CountersignAPI
 import CountersignCore
 import CountersignServer
+import CountersignStore
 import Testing
 
 /// The lists the marketplace screens show: the shop window, a seller's products and the bids to

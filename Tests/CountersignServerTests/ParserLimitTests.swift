@@ -1,4 +1,5 @@
 import CountersignServer
+import CountersignStore
 import Foundation
 import Testing
 

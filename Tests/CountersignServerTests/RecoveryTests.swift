@@ -1,6 +1,7 @@
 @testable import CountersignServer
 import CountersignAPI
 import CountersignCore
+import CountersignStore
 import Testing
 
 /// Top-ups left pending by a stopped process are settled by the sweeper, once.

@@ -1,5 +1,6 @@
 import CountersignCore
 @testable import CountersignServer
+import CountersignStore
 import Testing
 
 /// The repository contract, run against every engine: the same SQL must mean the same thing on

@@ -1,4 +1,5 @@
 @testable import CountersignServer
+import CountersignStore
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import CountersignAPI
 import CountersignClient
 import CountersignCore
 import CountersignServer
+import CountersignStore
 import Foundation
 import Testing
 import WebAuthn

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import CountersignCore
 import CountersignServer
+import CountersignStore
 import Foundation
 import NIOCore
 import NIOHTTP1

@@ -1,6 +1,7 @@
 import CountersignAPI
 import CountersignClient
 import CountersignServer
+import CountersignStore
 import Testing
 import WebAuthn
 

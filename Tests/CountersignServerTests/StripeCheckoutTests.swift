@@ -1,6 +1,7 @@
 import CountersignAPI
 import CountersignCore
 import CountersignServer
+import CountersignStore
 import Foundation
 import Testing
 

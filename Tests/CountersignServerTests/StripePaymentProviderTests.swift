@@ -1,5 +1,6 @@
 import CountersignCore
 import CountersignServer
+import CountersignStore
 import Foundation
 import Logging
 import Testing

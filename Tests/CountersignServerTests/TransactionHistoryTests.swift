@@ -1,5 +1,6 @@
 import CountersignAPI
 @testable import CountersignServer
+import CountersignStore
 import Testing
 
 /// `GET /user/transactions`: newest first, paginated by cursor, only the user's own.

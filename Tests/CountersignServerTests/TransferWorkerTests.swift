@@ -2,6 +2,7 @@ import CountersignAPI
 import CountersignCore
 import CountersignServer
 import AsyncHTTPClient
+import CountersignStore
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import CountersignServer
+import CountersignStore
 import Testing
 
 /// Checks the ledger's invariants straight from the tables: every ledger transaction sums to zero,

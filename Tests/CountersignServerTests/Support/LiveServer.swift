@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CountersignServer
+import CountersignStore
 import Foundation
 import Hummingbird
 import Logging

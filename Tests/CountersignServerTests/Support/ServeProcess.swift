@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CountersignStore
 import Foundation
 import CountersignServer
 import Testing
