@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `countersign-bench`: measures the WebAuthn verifier in-process and whole payment flows against a
-/// real `countersign serve` child process. Not run by CI; see BENCHMARKS.md for figures and method.
+/// real `countersign serve` child process. Not run by CI; see docs/benchmarks.md for figures and method.
 @main
 struct CountersignBench: AsyncParsableCommand {
     /// The tool's name, help and subcommands.

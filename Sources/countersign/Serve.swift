@@ -57,10 +57,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("user-verification"), help: "required (default) or preferred.")
     var userVerification: String?
 
-    @Option(name: .customLong("fee-schedule"), help: "A JSON file of transfer fees per currency (env COUNTERSIGN_FEE_SCHEDULE; see the README).")
+    @Option(name: .customLong("fee-schedule"), help: "A JSON file of transfer fees per currency (env COUNTERSIGN_FEE_SCHEDULE; see docs/api.md).")
     var feeSchedule: String?
 
-    @Option(name: .customLong("marketplace-rates"), help: "A JSON file of marketplace shipping and payment-method prices (env COUNTERSIGN_MARKETPLACE_RATES; see the README).")
+    @Option(name: .customLong("marketplace-rates"), help: "A JSON file of marketplace shipping and payment-method prices (env COUNTERSIGN_MARKETPLACE_RATES; see docs/api.md).")
     var marketplaceRates: String?
 
     @Option(name: .customLong("quote-seconds"), help: "How long a transfer quote waits for authorization (default 300).")
@@ -75,7 +75,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("buy-now-minutes"), help: "How long a buy-now waits for its payment before it expires and frees the product (default 30).")
     var buyNowMinutes: Int64?
 
-    @Option(name: .customLong("rate-limit"), help: "Change one rate limit, repeatable: NAME=COUNT/SECONDS, NAME one of \(RateLimits.Bucket.allCases.map(\.rawValue).joined(separator: ", ")) (see the README for the defaults).")
+    @Option(name: .customLong("rate-limit"), help: "Change one rate limit, repeatable: NAME=COUNT/SECONDS, NAME one of \(RateLimits.Bucket.allCases.map(\.rawValue).joined(separator: ", ")) (see docs/operations.md for the defaults).")
     var rateLimits: [String] = []
 
     @Flag(name: .customLong("no-rate-limits"), help: "Turn the rate limits off (a benchmark from one address; never in production).")

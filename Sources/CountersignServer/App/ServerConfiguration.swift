@@ -45,7 +45,7 @@ package struct ServerConfiguration: Sendable {
     package var phoneRegion = PhoneRegion.nigeria
     /// The largest request body accepted, in bytes.
     package var maxBodyBytes = 64 * 1024
-    /// Transfer fees per currency (`--fee-schedule FILE`, JSON; see the README for the defaults).
+    /// Transfer fees per currency (`--fee-schedule FILE`, JSON; the defaults are in docs/api.md, "Fees").
     package var feeSchedule = FeeSchedule.standard
     /// How long a transfer quote may wait for the payer's signature, in seconds.
     package var quoteSeconds: Int64 = 300

@@ -18,7 +18,7 @@ struct Buy: AsyncParsableCommand {
     @Option(help: "The id of one of your addresses, for shipping.") var address: String?
     @Option(help: "card, ideal or bancontact.") var method: PaymentMethodKind?
     @Option(help: "The id of a saved card (pm_…), for --method card.") var card: String?
-    @Option(name: .customLong("card-number"), help: "Save this card (test numbers in the README) and pay with it.") var cardNumber: String?
+    @Option(name: .customLong("card-number"), help: "Save this card (test numbers in docs/stripe.md) and pay with it.") var cardNumber: String?
     @Option(help: "At the provider's page: ask (print the link, wait for Enter), authorize or fail (press the built-in simulator's button), abandon.")
     var redirect: TerminalRedirectHandler.Mode = .ask
     @Option(name: .customLong("return-url"), help: "Where the provider's page sends the payer back (needed for every method with Stripe; the simulator shows a done page without one).")

@@ -9,7 +9,7 @@ import Logging
 /// A declined card is an outcome (Stripe's 402 carries the intent, back in
 /// `requires_payment_method`); anything that says nothing about the payment (no answer, our key
 /// refused, Stripe's own failures) is `ProviderError.providerUnavailable`. Tested against a local
-/// fake of Stripe's documented behaviour, never against Stripe itself (see the README).
+/// fake of Stripe's documented behaviour, never against Stripe itself (see docs/stripe.md).
 package struct StripePaymentProvider: PaymentProvider {
     let api: StripeAPI
     let database: any Database
