@@ -37,17 +37,20 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "CountersignCore",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "CountersignAPI",
-            dependencies: ["CountersignCore"]
+            dependencies: ["CountersignCore"],
+            swiftSettings: swiftSettings
         ),
         // The system's SQLite library (apt: libsqlite3-dev), which the embedded store calls directly.
         .systemLibrary(
@@ -66,7 +69,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "CountersignServer",
@@ -83,7 +87,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")]
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")],
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "CountersignClient",
@@ -93,7 +98,8 @@ let package = Package(
                 "WebAuthn",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "countersign",
@@ -104,7 +110,8 @@ let package = Package(
                 "CountersignStore",
                 "WebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "countersign-bench",
@@ -115,20 +122,24 @@ let package = Package(
                 "WebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WebAuthnTests",
             // The software authenticator lives in the SDK; the verifier's tests sign with it.
-            dependencies: ["WebAuthn", "CountersignClient"]
+            dependencies: ["WebAuthn", "CountersignClient"],
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CountersignCoreTests",
-            dependencies: ["CountersignCore"]
+            dependencies: ["CountersignCore"],
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CountersignClientTests",
-            dependencies: ["CountersignClient"]
+            dependencies: ["CountersignClient"],
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CountersignServerTests",
@@ -140,7 +151,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
     ]
 )
+
+/// Every target: Swift 6 (complete concurrency checking), and `any` spelled out on every existential.
+var swiftSettings: [SwiftSetting] {
+    [.enableUpcomingFeature("ExistentialAny")]
+}

@@ -97,8 +97,8 @@ struct SideDoorTests {
 
         let loose = root + "/loose"
         try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        FileManager.default.createFile(atPath: loose + "/countersign.sqlite", contents: nil, attributes: [.posixPermissions: 0o644])
-        FileManager.default.createFile(atPath: loose + "/countersign.sqlite-wal", contents: nil, attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(atPath: loose + "/countersign.sqlite", contents: nil, attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(atPath: loose + "/countersign.sqlite-wal", contents: nil, attributes: [.posixPermissions: 0o644])
         _ = try DataDirectory.prepareDatabaseFile(in: loose)
         #expect(try Self.mode(loose + "/countersign.sqlite") == 0o600)
         #expect(try Self.mode(loose + "/countersign.sqlite-wal") == 0o600)

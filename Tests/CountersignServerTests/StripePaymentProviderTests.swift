@@ -169,6 +169,10 @@ struct StripePaymentProviderTests {
         form["payment_method_data", "billing_details", "name"] = "Zoë"
         form["skipped"] = nil
         #expect(form.encoded == "amount=1250&metadata[order_id]=a%26b%3Dc%2Bd%20e%2F%C3%BC&payment_method_types[]=card&payment_method_data[billing_details][name]=Zo%C3%AB")
+        // Brackets stay literal in keys only: in a value both are escaped (an opening one once slipped through).
+        var brackets = StripeForm()
+        brackets["metadata", "note"] = "[x]"
+        #expect(brackets.encoded == "metadata[note]=%5Bx%5D")
 
         try await Self.withProvider(engine) { provider, fake, database in
             let name = "Zoë D'Hondt & Co+1 = ok?"

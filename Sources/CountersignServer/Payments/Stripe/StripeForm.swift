@@ -44,7 +44,7 @@ package struct StripeForm: Sendable, Equatable {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 escaped.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "["), UInt8(ascii: "]") where keepBrackets:
+            case UInt8(ascii: "[") where keepBrackets, UInt8(ascii: "]") where keepBrackets:
                 escaped.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = String(byte, radix: 16, uppercase: true)
