@@ -4,7 +4,7 @@ import CountersignStore
 import Synchronization
 import Testing
 
-/// `Idempotency-Key` on `POST /user/topup`.
+/// `Idempotency-Key` on `POST /user/topup`, and the key space it shares with `POST /transfers`.
 @Suite("Idempotency")
 struct IdempotencyTests {
     @Test("same key and body replays; another body is 422", arguments: TestEngines.all)
@@ -24,6 +24,45 @@ struct IdempotencyTests {
             #expect(other.status == 422)
             #expect(other.errorCode == "idempotency_key_reused")
             #expect(try await server.wallet(user).balance == 9_000)
+        }
+    }
+
+    @Test("one key space per user: a top-up's key refuses a transfer, and a transfer's a top-up", arguments: TestEngines.all)
+    func oneKeySpace(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser(balance: 10_000)
+            let payee = try await server.signup()
+            #expect(try await server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "shared-1").status == 200)
+            let transfer = try await server.createTransfer(user, to: payee.phone, amount: 1_000, key: "shared-1")
+            #expect(transfer.status == 422 && transfer.errorCode == "idempotency_key_reused")
+            #expect(try await LedgerAudit.count("transfers", server.database) == 0)
+
+            #expect(try await server.createTransfer(user, to: payee.phone, amount: 1_000, key: "shared-2").status == 201)
+            let topUp = try await server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "shared-2")
+            #expect(topUp.status == 422 && topUp.errorCode == "idempotency_key_reused")
+            #expect(try await server.wallet(user).balance == 9_000)
+        }
+    }
+
+    @Test("a transfer made before transfers kept their keys in idempotency_keys still replays after the migration", arguments: TestEngines.all)
+    func transferKeysBackfilled(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let payer = try await server.fundedUser()
+            let payee = try await server.signup()
+            let first = try await server.createTransfer(payer, to: payee.phone, amount: 2_000, key: "old-1")
+            #expect(first.status == 201)
+            // As the store was before migration 12: the key only on the transfer's own row.
+            try await server.database.transaction { sql in
+                try await sql.execute("DELETE FROM idempotency_keys WHERE idempotency_key = $1", [.text("old-1")])
+                try await sql.execute(Migration0012TransferIdempotency.backfill)
+            }
+            let again = try await server.createTransfer(payer, to: payee.phone, amount: 2_000, key: "old-1")
+            #expect(again.status == 200)
+            #expect(again.headers.first(name: "Idempotent-Replayed") == "true")
+            #expect(try again.decode(TransferDocument.self).id == first.decode(TransferDocument.self).id)
+            let other = try await server.createTransfer(payer, to: payee.phone, amount: 2_001, key: "old-1")
+            #expect(other.status == 422 && other.errorCode == "idempotency_key_reused")
+            #expect(try await LedgerAudit.count("transfers", server.database) == 1)
         }
     }
 

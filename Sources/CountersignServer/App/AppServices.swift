@@ -89,7 +89,8 @@ package struct AppServices: Sendable {
         self.biometric = biometric
         self.transfers = TransferService(
             database: database, users: users, credentials: CredentialSQLRepository(), transfers: TransferSQLRepository(), lock: lock,
-            biometric: biometric, feed: TransferFeed(), clock: clock, configuration: configuration
+            biometric: biometric, feed: TransferFeed(), idempotency: IdempotencySQLRepository(), instance: instance, clock: clock,
+            configuration: configuration
         )
         self.topUps = TopUpService(
             database: database, users: users, ledger: ledger, transactions: transactions, consumedTokens: ConsumedTokenSQLRepository(),

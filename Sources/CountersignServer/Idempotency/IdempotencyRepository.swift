@@ -6,6 +6,8 @@ package enum IdempotencyClaim: Sendable, Equatable {
     case claimed(claimId: String)
     /// A request with this key finished: replay its response.
     case replay(status: Int, body: String)
+    /// A request with this key made the resource `resourceId`: answer its current state.
+    case existing(resourceId: String)
     /// A request with this key is still running, or its money is awaiting settlement.
     case inFlight
     /// The key was used with a different request body.
@@ -29,6 +31,8 @@ package protocol IdempotencyRepository: Sendable {
     func link(userId: String, key: String, claimId: String, transactionId: String, on sql: any SQLExecutor) async throws -> Bool
     /// Stores the final response for replays.
     func complete(userId: String, key: String, status: Int, body: String, on sql: any SQLExecutor) async throws
+    /// Records the resource the request made, in the transaction that made it; retries answer its current state.
+    func complete(userId: String, key: String, resourceId: String, on sql: any SQLExecutor) async throws
     /// Forgets a claim whose request was refused before any money moved, so the client may retry.
     func release(userId: String, key: String, claimId: String, on sql: any SQLExecutor) async throws
 }
@@ -50,15 +54,18 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
         )
         if !inserted.isEmpty { return .claimed(claimId: claimId) }
         guard let row = try await sql.first(
-            "SELECT request_hash, state, response_status, response_body FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2",
+            "SELECT request_hash, state, response_status, response_body, resource_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2",
             [.text(userId), .text(key)]
         ) else {
             // Released between our insert and select: treat as still busy; the client retries.
             return .inFlight
         }
         guard try row.string("request_hash") == requestHash else { return .mismatch }
-        if try row.string("state") == "done", let status = try row.optionalInt("response_status"), let body = try row.optionalString("response_body") {
-            return .replay(status: Int(status), body: body)
+        if try row.string("state") == "done" {
+            if let resourceId = try row.optionalString("resource_id") { return .existing(resourceId: resourceId) }
+            if let status = try row.optionalInt("response_status"), let body = try row.optionalString("response_body") {
+                return .replay(status: Int(status), body: body)
+            }
         }
         // A claim that never moved money and whose process is gone (no live lease; our own process
         // is alive by definition) belonged to a request that died: take it over. So does one old
@@ -91,6 +98,13 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
         try await sql.execute(
             "UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4 WHERE user_id = $1 AND idempotency_key = $2",
             [.text(userId), .text(key), .int(status), .text(body)]
+        )
+    }
+
+    package func complete(userId: String, key: String, resourceId: String, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            "UPDATE idempotency_keys SET state = 'done', resource_id = $3 WHERE user_id = $1 AND idempotency_key = $2",
+            [.text(userId), .text(key), .text(resourceId)]
         )
     }
 

@@ -25,17 +25,14 @@ package struct TransferController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         var request = request
         let userId = try context.requireUser()
-        guard let key = request.headers[.idempotencyKey] else {
+        guard let key = try IdempotentRequest.key(in: request.headers) else {
             throw APIError.badRequest("missing_idempotency_key", "POST /transfers needs an Idempotency-Key header.")
-        }
-        guard (1...255).contains(key.utf8.count) else {
-            throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.")
         }
         let body = try await request.decodeJSON(as: CreateTransferRequest.self, context: context)
         // Each transfer is issued a challenge once quoted.
         try throttle.check(request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: userId)
-        let hash = Base64URL.encode(Array(SHA256.hash(data: Array(try TransferSQLRepository.json(body).utf8))))
-        let (transfer, replayed) = try await transfers.create(payerId: userId, body, idempotencyKey: key, requestHash: hash)
+        let idempotent = IdempotentRequest(key: key, canonical: Array(try TransferSQLRepository.json(body).utf8))
+        let (transfer, replayed) = try await transfers.create(payerId: userId, body, idempotent: idempotent)
         var response = try Self.json(transfer.document, status: replayed ? .ok : .created)
         if replayed { response.headers[HTTPField.Name.idempotentReplayed] = "true" }
         return response

@@ -57,7 +57,6 @@ package protocol TransferRepository: Sendable {
     /// transfer is no longer at `next.sequence - 1` (another process moved it first).
     func save(_ next: Transfer, on sql: any SQLExecutor) async throws -> Bool
     func find(id: String, on sql: any SQLExecutor) async throws -> Transfer?
-    func find(payerId: String, idempotencyKey: String, on sql: any SQLExecutor) async throws -> Transfer?
     /// Claims the oldest transfer the server must move on (in a pending step, authorized, or with a
     /// quote that lapsed by `now`), other than `excluding`, and returns its id. `lockSuffix` is
     /// `FOR UPDATE SKIP LOCKED` on PostgreSQL, so two processes never claim the same one.
@@ -118,10 +117,6 @@ package struct TransferSQLRepository: TransferRepository {
         try await sql.first("SELECT * FROM transfers WHERE id = $1", [.text(id)]).map(Self.transfer(from:))
     }
 
-    package func find(payerId: String, idempotencyKey: String, on sql: any SQLExecutor) async throws -> Transfer? {
-        try await sql.first("SELECT * FROM transfers WHERE payer_id = $1 AND idempotency_key = $2", [.text(payerId), .text(idempotencyKey)])
-            .map(Self.transfer(from:))
-    }
 
     package func claimWork(now: Int64, excluding: [String], lockSuffix: String, on sql: any SQLExecutor) async throws -> String? {
         // Only the id: a row that cannot be decoded is then the caller's to handle, not a claim error.

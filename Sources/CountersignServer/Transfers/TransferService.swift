@@ -13,6 +13,9 @@ package struct TransferService: Sendable {
     let lock: PaymentLock
     let biometric: BiometricService
     let feed: TransferFeed
+    let idempotency: any IdempotencyRepository
+    /// This process: the owner its idempotency claims record.
+    let instance: ServerInstance
     let clock: WallClock
     let configuration: ServerConfiguration
 
@@ -20,8 +23,10 @@ package struct TransferService: Sendable {
     static let maximumNoteLength = 140
 
     /// Creates a transfer in `PENDING_PAYEE_LOOKUP`. A retry with the same key and request returns
-    /// the transfer the first call made (`replayed`); the same key with another request is 422.
-    package func create(payerId: String, _ request: CreateTransferRequest, idempotencyKey: String, requestHash: String) async throws -> (transfer: Transfer, replayed: Bool) {
+    /// the transfer the first call made, as it is now (`replayed`); the same key with another request
+    /// (or used before for a top-up) is 422. The key is claimed and completed in the transaction that
+    /// inserts the transfer, so it never stays in flight.
+    package func create(payerId: String, _ request: CreateTransferRequest, idempotent: IdempotentRequest) async throws -> (transfer: Transfer, replayed: Bool) {
         guard let payee = PhoneNumber(request.payeePhone, region: configuration.phoneRegion) else {
             throw APIError.badRequest("invalid_phone", "payeePhone must be a phone number: +country code and number, or a national number.")
         }
@@ -38,7 +43,7 @@ package struct TransferService: Sendable {
         }
         let payer = try await biometric.loadUser(payerId)
         guard payer.phone != payee.value else { throw APIError.unprocessable("self_transfer", "You cannot send money to yourself.") }
-        let (credentials, transfers, now) = (self.credentials, self.transfers, clock.nowMillis())
+        let (credentials, transfers, idempotency, now) = (self.credentials, self.transfers, self.idempotency, clock.nowMillis())
         let usable = try await database.read { sql in try await credentials.list(userId: payerId, on: sql) }.filter { $0.flaggedAt == nil }
         guard !usable.isEmpty else {
             throw APIError.unprocessable("no_registered_credential", "Register a device key before sending money.")
@@ -46,16 +51,30 @@ package struct TransferService: Sendable {
         let transfer = Transfer(
             id: Identifier.make("tr"), payerId: payerId, payeeId: nil, payeePhone: payee.value, payeeName: nil, amount: request.amount,
             currency: request.currency, note: request.note, status: .pendingPayeeLookup, quote: nil, quoteExpiresAt: nil, challenge: nil,
-            failure: nil, authorizedBy: nil, sequence: 1, idempotencyKey: idempotencyKey, requestHash: requestHash, createdAt: now, updatedAt: now
+            failure: nil, authorizedBy: nil, sequence: 1, idempotencyKey: idempotent.key, requestHash: idempotent.fingerprint,
+            createdAt: now, updatedAt: now
         )
+        let owner = instance.id
         let (stored, created) = try await database.transaction { sql -> (Transfer?, Bool) in
-            if try await transfers.insert(transfer, on: sql) { return (transfer, true) }
-            return (try await transfers.find(payerId: payerId, idempotencyKey: idempotencyKey, on: sql), false)
+            let claim = try await idempotency.claim(
+                userId: payerId, key: idempotent.key, requestHash: idempotent.fingerprint, owner: owner, now: now,
+                staleBefore: now - IdempotentRequest.abandonedClaimMillis, on: sql)
+            switch claim {
+            case .claimed:
+                // The transfers table's own unique key on (payer, key) stays as a second guard.
+                guard try await transfers.insert(transfer, on: sql) else { return (nil, false) }
+                try await idempotency.complete(userId: payerId, key: idempotent.key, resourceId: transfer.id, on: sql)
+                return (transfer, true)
+            case .existing(let resourceId):
+                return (try await transfers.find(id: resourceId, on: sql), false)
+            case .inFlight:
+                throw IdempotentRequest.inFlight
+            case .mismatch, .replay:
+                // `.replay` is another endpoint's key (its fingerprint never matches a transfer's).
+                throw IdempotentRequest.reused
+            }
         }
-        guard let stored else { throw APIError.conflict("idempotency_in_flight", "A request with this Idempotency-Key is still being processed.") }
-        guard stored.requestHash == requestHash else {
-            throw APIError.unprocessable("idempotency_key_reused", "This Idempotency-Key was used with a different request body.")
-        }
+        guard let stored else { throw IdempotentRequest.inFlight }
         if created { feed.signal(stored.id) }
         return (stored, !created)
     }

@@ -34,18 +34,16 @@ package struct WalletController {
         let body = try JSONBody.decode(TopUpRequest.self, from: bytes)
         if body.pin != nil { try throttle.check(request, context: context, account: [.pinAccount], key: userId) }
         let intent = try topUps.validate(body)
-        guard let key = request.headers[.idempotencyKey] else {
+        guard let key = try IdempotentRequest.key(in: request.headers) else {
             return try Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body))
         }
-        guard (1...255).contains(key.utf8.count) else {
-            throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.")
-        }
-        let hash = Self.requestHash(intent: intent, useCashback: body.useCashback ?? false)
+        let idempotent = IdempotentRequest(key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: body.useCashback ?? false))
         let (idempotency, now) = (self.idempotency, clock.nowMillis())
-        let staleBefore = now - Self.abandonedClaimMillis
+        let staleBefore = now - IdempotentRequest.abandonedClaimMillis
         let owner = instance.id
         let claim = try await database.transaction { sql in
-            try await idempotency.claim(userId: userId, key: key, requestHash: hash, owner: owner, now: now, staleBefore: staleBefore, on: sql)
+            try await idempotency.claim(
+                userId: userId, key: key, requestHash: idempotent.fingerprint, owner: owner, now: now, staleBefore: staleBefore, on: sql)
         }
         let claimId: String
         switch claim {
@@ -54,9 +52,10 @@ package struct WalletController {
             response.headers[.idempotentReplayed] = "true"
             return response
         case .inFlight:
-            throw APIError.conflict("idempotency_in_flight", "A request with this Idempotency-Key is still being processed.")
-        case .mismatch:
-            throw APIError.unprocessable("idempotency_key_reused", "This Idempotency-Key was used with a different request body.")
+            throw IdempotentRequest.inFlight
+        case .mismatch, .existing:
+            // `.existing` is another endpoint's key (its fingerprint never matches a top-up's).
+            throw IdempotentRequest.reused
         case .claimed(let id):
             claimId = id
         }
@@ -69,10 +68,6 @@ package struct WalletController {
             throw error
         }
     }
-
-    /// A claim this old that never moved money belonged to a request that died; a retry takes it over.
-    /// (A claim whose process is gone is taken over at once; this is for claims that name no owner.)
-    static let abandonedClaimMillis: Int64 = 5 * 60 * 1000
 
     /// `GET /user/wallet` → `{balance, cashback, currency}`.
     @Sendable func wallet(_ request: Request, context: AppRequestContext) async throws -> WalletResponse {
@@ -91,14 +86,10 @@ package struct WalletController {
     }
 
     /// What makes two top-ups "the same request": the canonical payment intent and whether cashback
-    /// is spent, never the factor that authorized it. The PIN and the verification token stay out,
-    /// so a stored hash cannot be inverted to a PIN, and a retry answers the same whatever secret
-    /// it carries (a different PIN once answered 422 and the right one replayed: a PIN oracle).
-    static func requestHash(intent: PaymentIntent, useCashback: Bool) -> String {
-        var hasher = SHA256()
-        hasher.update(data: intent.canonicalBytes)
-        hasher.update(data: [useCashback ? 1 : 0])
-        return Base64URL.encode(Array(hasher.finalize()))
+    /// is spent, never the factor that authorized it (a different PIN once answered 422 and the right
+    /// one replayed: a PIN oracle).
+    static func canonicalRequest(intent: PaymentIntent, useCashback: Bool) -> [UInt8] {
+        Array(intent.canonicalBytes) + [useCashback ? 1 : 0]
     }
 
     static func json(_ value: TopUpResponse) throws -> Response {
@@ -108,11 +99,6 @@ package struct WalletController {
     static func json(_ text: String) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
-}
-
-extension HTTPField.Name {
-    static let idempotencyKey = Self("Idempotency-Key")!
-    static let idempotentReplayed = Self("Idempotent-Replayed")!
 }
 
 extension WalletResponse: ResponseEncodable {}

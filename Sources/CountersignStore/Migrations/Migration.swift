@@ -16,7 +16,7 @@ package enum Migrator {
         Migration0001Core.migration, Migration0002Transfers.migration, Migration0003Marketplace.migration,
         Migration0004Orders.migration, Migration0005SimulatedProvider.migration, Migration0006StripeCustomers.migration,
         Migration0007BidExpiry.migration, Migration0008Hardening.migration, Migration0009ClaimOwners.migration,
-        Migration0010PasskeySignIn.migration, Migration0011MarketplaceLists.migration,
+        Migration0010PasskeySignIn.migration, Migration0011MarketplaceLists.migration, Migration0012TransferIdempotency.migration,
     ]
 
     /// Brings `database` up to date and returns the versions it applied.
