@@ -37,7 +37,7 @@ package struct UserController {
             return try Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body))
         }
         guard (1...255).contains(key.utf8.count) else {
-            throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.")
+            throw APIError(.invalidIdempotencyKey, "Idempotency-Key must be 1 to 255 characters.")
         }
         let hash = Self.requestHash(intent: intent, useCashback: body.useCashback ?? false)
         let (idempotency, now) = (self.idempotency, clock.nowMillis())
@@ -53,9 +53,9 @@ package struct UserController {
             response.headers[.idempotentReplayed] = "true"
             return response
         case .inFlight:
-            throw APIError.conflict("idempotency_in_flight", "A request with this Idempotency-Key is still being processed.")
+            throw APIError(.idempotencyInFlight, "A request with this Idempotency-Key is still being processed.")
         case .mismatch:
-            throw APIError.unprocessable("idempotency_key_reused", "This Idempotency-Key was used with a different request body.")
+            throw APIError(.idempotencyKeyReused, "This Idempotency-Key was used with a different request body.")
         case .claimed(let id):
             claimId = id
         }
@@ -83,7 +83,7 @@ package struct UserController {
         let query = request.uri.queryParameters
         var limit = 20
         if let text = query["limit"] {
-            guard let parsed = Int(String(text)) else { throw APIError.badRequest("invalid_limit", "limit must be an integer.") }
+            guard let parsed = Int(String(text)) else { throw APIError(.invalidLimit, "limit must be an integer.") }
             limit = parsed
         }
         return try await wallets.transactions(userId: try context.requireUser(), cursor: query["cursor"].map(String.init), limit: limit)
