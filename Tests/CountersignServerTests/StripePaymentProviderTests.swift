@@ -102,7 +102,7 @@ struct StripePaymentProviderTests {
                 let refusal = await #expect(throws: ProviderError.self) {
                     try await provider.addCard(customerId: customer, number: number, expMonth: 12, expYear: Self.expYear)
                 }
-                #expect(refusal?.code == code && refusal?.description.hasSuffix("Your card " + (code == "card_declined" ? "was declined." : "has insufficient funds.")) == true, "\(number)")
+                #expect(refusal?.code.rawValue == code && refusal?.description.hasSuffix("Your card " + (code == "card_declined" ? "was declined." : "has insufficient funds.")) == true, "\(number)")
             }
             #expect(try await provider.listCards(customerId: customer).isEmpty)
             let card = try await provider.addCard(customerId: customer, number: "4000000000000341", expMonth: 12, expYear: Self.expYear)

@@ -32,7 +32,7 @@ struct TransactionHistoryTests {
             #expect(seen.map(\.amount) == (0..<12).reversed().map { Int64(100 + $0) }, "newest first")
 
             // An operator reference credits once.
-            await #expect(throws: APIError.conflict("duplicate_reference", "A funding with reference ref-3 exists already.")) {
+            await #expect(throws: APIError(.duplicateReference, "A funding with reference ref-3 exists already.")) {
                 _ = try await server.services.wallets.fund(phone: user.phone, amount: 1, reference: "ref-3")
             }
             #expect(try await server.wallet(user).balance == (0..<12).reduce(0) { $0 + Int64(100 + $1) })

@@ -40,29 +40,6 @@ public struct SessionResponse: Codable, Sendable {
     }
 }
 
-/// The body of every error but the biometric verify endpoint's: `{"error": {"code", "message"}}`.
-public struct ErrorResponse: Codable, Sendable, Equatable {
-    /// The error itself.
-    public struct Body: Codable, Sendable, Equatable {
-        /// A stable machine code, e.g. `insufficient_funds`.
-        public var code: String
-        /// A human-readable explanation.
-        public var message: String
-        /// Seconds until a locked action may be retried (423 only).
-        public var retryAfter: Int?
-        /// An error body.
-        public init(code: String, message: String, retryAfter: Int? = nil) {
-            self.code = code
-            self.message = message
-            self.retryAfter = retryAfter
-        }
-    }
-    /// The error.
-    public var error: Body
-    /// An error response.
-    public init(error: Body) { self.error = error }
-}
-
 /// `POST /auth/passkey/options` answer: WebAuthn request options for signing in with a passkey.
 /// `allowCredentials` is empty: the browser offers whichever of the user's passkeys it holds.
 public typealias PasskeySignInOptionsResponse = CredentialRequestOptions

@@ -58,7 +58,7 @@ extension CountersignAPIClient {
     public func order(bidId: String) async throws -> OrderResponse? {
         do {
             return try await call(request("GET", Self.path("bids", bidId, "order")))
-        } catch let error as CountersignClientError where error.code == "order_not_found" {
+        } catch let error as CountersignClientError where error.errorCode == .orderNotFound {
             return nil
         }
     }

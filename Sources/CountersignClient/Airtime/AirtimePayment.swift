@@ -65,7 +65,7 @@ public struct AirtimePayment: Sendable {
         let options: AuthenticationOptionsResponse
         do {
             options = try await client.authenticationOptions(intent)
-        } catch CountersignClientError.api(_, "no_registered_credential", _, _) {
+        } catch let error as CountersignClientError where error.errorCode == .noRegisteredCredential {
             return .failure(Fallback(reason: .noRegisteredCredential))
         }
         let approval = await device.approve(reason: "Buy \(intent.amount) minor units of airtime for \(intent.recipientPhone)") {

@@ -14,7 +14,7 @@ extension PaymentScreenModel {
         screen.set(.withdrawing(checkout))
         do {
             return show(.withdrawn(try await client.withdrawBid(id: checkout.bid.id)))
-        } catch let error as CountersignClientError where error.code == "order_paid" {
+        } catch let error as CountersignClientError where error.errorCode == .orderPaid {
             if let order = try? await client.order(bidId: checkout.bid.id), order.status.isPaid { return show(.confirmed(order)) }
             return reopen(checkout, .error(error))
         } catch {
@@ -41,7 +41,7 @@ extension PaymentScreenModel {
             next.order?.status = answer.orderStatus
             if answer.orderStatus.isPaid, let paid = next.order { return show(.confirmed(paid)) }
             return reopen(next, nil)
-        } catch let error as CountersignClientError where error.code == "order_paid" {
+        } catch let error as CountersignClientError where error.errorCode == .orderPaid {
             if let current = try? await client.order(bidId: checkout.bid.id), current.status.isPaid { return show(.confirmed(current)) }
             return reopen(checkout, .error(error))
         } catch {

@@ -58,7 +58,7 @@ extension PaymentScreenModel {
         let started: OrderPaymentResponse
         do {
             started = try await client.pay(orderId: order.id, body)
-        } catch let error as CountersignClientError where error.isRetryable || error.code == "order_paid" {
+        } catch let error as CountersignClientError where error.isRetryable || error.errorCode == .orderPaid {
             // The payment may have started (no answer) or finished meanwhile: the server knows.
             return await poll(paying, orderId: order.id, attempts: 1 + timing.pollRetries, stillPending: nil)
         } catch {

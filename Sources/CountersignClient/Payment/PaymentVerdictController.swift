@@ -90,12 +90,13 @@ public final class PaymentVerdictController: PaymentScreen {
             if answer.status.isFinal { return Self.state(for: answer) }
             after = answer.sequence
         } catch {
-            switch CountersignClientError(error) {
-            case .api(_, "authorization_failed", let message, _):
-                return .failed(transferId: id, reason: TransferFailure(code: "authorization_failed", message: message))
-            case .api(_, "quote_expired", _, _):
+            let refusal = CountersignClientError(error)
+            switch (refusal.errorCode, refusal) {
+            case (.authorizationFailed?, .api(_, let code, let message, _)):
+                return .failed(transferId: id, reason: TransferFailure(code: code, message: message))
+            case (.quoteExpired?, _):
                 return .expired(transferId: id)
-            case .api(_, "payment_locked", _, let retryAfter):
+            case (.paymentLocked?, .api(_, _, _, let retryAfter)):
                 return .locked(transferId: id, retryAfter: retryAfter)
             default:
                 // No answer, or a state conflict: the stream tells where the transfer really is.

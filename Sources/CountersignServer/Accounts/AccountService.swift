@@ -20,11 +20,11 @@ package struct AccountService: Sendable {
     /// Creates a user with a wallet and returns a new session.
     package func signup(_ request: SignupRequest) async throws -> SessionResponse {
         guard let phone = PhoneNumber(request.phone, region: configuration.phoneRegion) else {
-            throw APIError.badRequest("invalid_phone", "phone must be a phone number: +country code and number, or a national number.")
+            throw APIError(.invalidPhone, "phone must be a phone number: +country code and number, or a national number.")
         }
         let name = DisplayText.sanitized(request.name)
-        guard !name.isEmpty, request.name.unicodeScalars.count <= 100 else { throw APIError.badRequest("invalid_name", "name must be 1 to 100 characters.") }
-        guard PinHasher.isWellFormed(request.pin) else { throw APIError.badRequest("invalid_pin", "pin must be 4 to 6 digits.") }
+        guard !name.isEmpty, request.name.unicodeScalars.count <= 100 else { throw APIError(.invalidName, "name must be 1 to 100 characters.") }
+        guard PinHasher.isWellFormed(request.pin) else { throw APIError(.invalidPin, "pin must be 4 to 6 digits.") }
         let pinHash = try await pins.hash(request.pin)
         let now = clock.nowMillis()
         let token = Base64URL.encode(Identifier.randomBytes(32))
@@ -43,7 +43,7 @@ package struct AccountService: Sendable {
 
     /// Checks phone and PIN and returns a new session. Five failures lock login for 15 minutes.
     package func login(_ request: LoginRequest) async throws -> SessionResponse {
-        let failure = APIError(.unauthorized, "invalid_credentials", "Phone number or PIN is incorrect.")
+        let failure = APIError(.invalidCredentials, "Phone number or PIN is incorrect.")
         guard let phone = PhoneNumber(request.phone, region: configuration.phoneRegion), PinHasher.isWellFormed(request.pin) else { throw failure }
         let users = self.users
         guard let user = try await database.read({ sql in try await users.find(phone: phone.value, on: sql) }) else {
@@ -55,7 +55,7 @@ package struct AccountService: Sendable {
         do {
             verdict = try await pinGuard.check(request.pin, user: user)
         } catch let locked as PinLocked {
-            throw APIError(.locked, "login_locked", "Too many failed PIN attempts. Try again later.", retryAfter: locked.retryAfter)
+            throw APIError(.loginLocked, "Too many failed PIN attempts. Try again later.", retryAfter: locked.retryAfter)
         }
         guard verdict == .correct else { throw failure }
         let now = clock.nowMillis()

@@ -70,7 +70,7 @@ package struct PinChecksBusy: Error, Sendable {}
 extension APIError {
     /// 429: the account's PIN checks are all in flight; retry in a second.
     package static let pinChecksBusy = APIError(
-        .tooManyRequests, "pin_checks_busy", "Other PIN checks for this account are still running. Retry in a moment.", retryAfter: 1
+        .pinChecksBusy, "Other PIN checks for this account are still running. Retry in a moment.", retryAfter: 1
     )
 }
 

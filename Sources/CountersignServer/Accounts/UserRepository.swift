@@ -42,7 +42,7 @@ package struct UserSQLRepository: UserRepository {
             """,
             [.text(id), .text(phone), .text(name), .text(pinHash), .text(userHandle), .integer(now)]
         )
-        guard let row = rows.first else { throw APIError.conflict("phone_taken", "That phone number is already registered.") }
+        guard let row = rows.first else { throw APIError(.phoneTaken, "That phone number is already registered.") }
         return try Self.user(from: row)
     }
 

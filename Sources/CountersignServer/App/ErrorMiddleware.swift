@@ -2,10 +2,10 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// The outermost middleware: every error leaves as JSON with a stable code. Our own `APIError`s
-/// pass through; Hummingbird's (unknown route, body too large) are given codes; a payment
-/// provider's keep theirs (502 when it is unavailable); anything else is logged with its cause and
-/// answered with a bare 500.
+/// The outermost middleware: every error leaves as JSON with a stable code and that code's status
+/// (`ErrorCode.status`). Our own `APIError`s pass through; Hummingbird's (unknown route, body too
+/// large) are given codes; a payment provider's keep theirs (502 when it is unavailable); anything
+/// else is logged with its cause and answered with a bare 500.
 package struct ErrorMiddleware: RouterMiddleware {
     package typealias Context = AppRequestContext
     /// The router's paths and their methods, for 405.
@@ -20,35 +20,37 @@ package struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as MissingResource {
+            throw error
         } catch is PinChecksBusy {
             throw APIError.pinChecksBusy
         } catch let failure as VerificationFailure {
             return try failure.response(from: request, context: context)
         } catch let error as HTTPError {
             if error.status == .notFound, case let allowed = routes.allowed(for: request.uri.path), !allowed.isEmpty {
-                throw APIError(.methodNotAllowed, "method_not_allowed", "This path answers \(allowed.joined(separator: ", ")) only.", allow: allowed)
+                throw APIError(.methodNotAllowed, "This path answers \(allowed.joined(separator: ", ")) only.", allow: allowed)
             }
             throw Self.translate(error)
         } catch let refused as ProviderError {
-            // The payment provider's refusal or unavailability (502), with its own status and code.
-            if refused.status.code >= 500 {
+            // The payment provider's refusal or unavailability (502), with its own code.
+            if refused.code.status.code >= 500 {
                 context.logger.error("payment provider unavailable", metadata: ["error": "\(refused)", "path": "\(request.uri.path)"])
             }
-            throw APIError(refused.status, refused.code, refused.message)
+            throw APIError(refused.code, refused.message)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
-            throw APIError(.internalServerError, "internal_error", "Something went wrong on our side. Nothing was charged twice; try again.")
+            throw APIError(.internalError, "Something went wrong on our side. Nothing was charged twice; try again.")
         }
     }
 
     /// Hummingbird's own errors in our shape.
     static func translate(_ error: HTTPError) -> APIError {
         switch error.status.code {
-        case 404: .notFound("not_found", "No such endpoint.")
-        case 405: APIError(.methodNotAllowed, "method_not_allowed", "That method is not allowed here.")
-        case 413: APIError(.contentTooLarge, "body_too_large", "The request body is too large.")
-        case 400..<500: APIError(error.status, "bad_request", error.body ?? "The request is malformed.")
-        default: APIError(.internalServerError, "internal_error", "Something went wrong on our side.")
+        case 404: APIError(.notFound, "No such endpoint.")
+        case 405: APIError(.methodNotAllowed, "That method is not allowed here.")
+        case 413: APIError(.bodyTooLarge, "The request body is too large.")
+        case 400..<500: APIError(.badRequest, error.body ?? "The request is malformed.")
+        default: APIError(.internalError, "Something went wrong on our side.")
         }
     }
 }
@@ -57,7 +59,7 @@ extension VerificationFailure: HTTPResponseError {
     package var status: HTTPResponse.Status { error.status }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = AuthenticationVerifyResponseBody(verified: false, message: error.message, code: error.code, retryAfter: error.retryAfter)
+        let body = AuthenticationVerifyResponseBody(verified: false, message: error.message, code: error.code.rawValue, retryAfter: error.retryAfter)
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(body))))

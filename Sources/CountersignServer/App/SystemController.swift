@@ -19,7 +19,7 @@ package struct SystemController {
         do {
             _ = try await database.read { sql in try await sql.first("SELECT 1 AS one") }
         } catch {
-            throw APIError(.serviceUnavailable, "database_unavailable", "The database is not answering.")
+            throw APIError(.databaseUnavailable, "The database is not answering.")
         }
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
@@ -30,7 +30,7 @@ package struct SystemController {
     /// `GET /openapi.yaml`: the API description.
     @Sendable func openAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let data = try? Data(contentsOf: url) else {
-            throw APIError.notFound()
+            throw APIError(.notFound, "No such resource.")
         }
         return Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

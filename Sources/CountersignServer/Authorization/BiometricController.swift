@@ -45,9 +45,14 @@ package struct BiometricController {
         try await biometric.credentialList(userId: try context.requireUser())
     }
 
-    /// `DELETE /biometric/credentials/{id}` → 204; the key authorizes nothing from now on.
+    /// `DELETE /biometric/credentials/{id}` → 204; the key authorizes nothing from now on. A key the
+    /// user does not have is the path's missing resource: 404 `unknown_credential`.
     @Sendable func revokeCredential(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try await biometric.revokeCredential(userId: try context.requireUser(), id: try context.parameters.require("id"))
+        do {
+            try await biometric.revokeCredential(userId: try context.requireUser(), id: try context.parameters.require("id"))
+        } catch let error as APIError where error.code == .unknownCredential {
+            throw MissingResource(error: error)
+        }
         return .noContent
     }
 
@@ -63,12 +68,12 @@ package struct BiometricController {
         let query = FormQuery(request)
         func required(_ name: String) throws -> String {
             guard let value = query[name], !value.isEmpty else {
-                throw APIError.badRequest("missing_field", "\(name) is required.")
+                throw APIError(.missingField, "\(name) is required.")
             }
             return value
         }
         guard let amount = Int64(try required("amount")) else {
-            throw APIError.badRequest("invalid_type", "amount must be an integer number of minor units.")
+            throw APIError(.invalidType, "amount must be an integer number of minor units.")
         }
         let intent = AuthenticationOptionsRequest(
             amount: amount, productCode: try required("productCode"), recipientPhone: try required("recipientPhone"),

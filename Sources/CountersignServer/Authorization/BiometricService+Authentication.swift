@@ -54,15 +54,15 @@ extension BiometricService {
         try lock.ensureUnlocked(user)
         // WebAuthn §7.2 steps 5–6: the credential must be one this user registered.
         guard let credential, credential.userId == userId else {
-            throw APIError(.unauthorized, "unknown_credential", "That credential is not registered to this user.")
+            throw APIError(.unknownCredential, "That credential is not registered to this user.")
         }
         guard credential.flaggedAt == nil else {
-            throw APIError(.unauthorized, "credential_flagged", "This credential was disabled after a security check; register it again.")
+            throw APIError(.credentialFlagged, "This credential was disabled after a security check; register it again.")
         }
         guard let challenge, let expected = Base64URL.decode(challenge.challenge), let digest = challenge.intentDigest,
               (digest == StepUp.intentDigest) == (purpose == .stepUp)
         else {
-            throw APIError(.unauthorized, "invalid_challenge", "The challenge is unknown, expired or already used.")
+            throw APIError(.invalidChallenge, "The challenge is unknown, expired or already used.")
         }
         // Secure Payment Confirmation (`payment.get`) only on the payment path, checked against what
         // the challenge's intent showed; a step-up accepts `webauthn.get` alone.
@@ -83,11 +83,11 @@ extension BiometricService {
             // request was merely malformed.
             let response = try await database.transaction { sql -> APIError in
                 _ = try await challenges.consume(challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql)
-                if refusal.isMalformedInput { return APIError.badRequest(refusal.code.rawValue, refusal.message) }
+                if refusal.isMalformedInput { return APIError(refusal) }
                 if refusal.code == .signCountRegression {
                     try await credentials.flag(id: credential.id, reason: refusal.code.rawValue, now: now, on: sql)
                 }
-                return try await lock.recordFailure(userId: userId, failure: APIError(.unauthorized, refusal.code.rawValue, "Signature verification failed."), on: sql)
+                return try await lock.recordFailure(userId: userId, failure: APIError(refusal, message: "Signature verification failed."), on: sql)
             }
             throw response
         }
@@ -96,18 +96,18 @@ extension BiometricService {
         // assertion loses here), advance the counter, clear the failure count.
         let outcome = try await database.transaction { sql -> APIError? in
             guard try await challenges.consume(challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql) != nil else {
-                return APIError(.unauthorized, "invalid_challenge", "The challenge is unknown, expired or already used.")
+                return APIError(.invalidChallenge, "The challenge is unknown, expired or already used.")
             }
             guard try await credentials.recordUse(id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState, now: now, on: sql) else {
-                return APIError(.unauthorized, WebAuthnError.Code.signCountRegression.rawValue, "Signature verification failed.")
+                return APIError(.signCountRegression, "Signature verification failed.")
             }
             if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: userId, on: sql) }
             return nil
         }
         if let outcome {
-            if outcome.code == WebAuthnError.Code.signCountRegression.rawValue {
+            if outcome.code == .signCountRegression {
                 // Another assertion moved the counter past ours meanwhile: a replay or a cloned key.
-                try await flag(credential, reason: outcome.code, now: now)
+                try await flag(credential, reason: outcome.code.rawValue, now: now)
                 throw try await lock.recordFailure(userId: userId, failure: outcome)
             }
             throw outcome

@@ -15,11 +15,11 @@ extension BiometricService {
         })
     }
 
-    /// Revokes one of the user's keys at once: it authorizes nothing from now on. 404 if the user
-    /// has no such key (someone else's id answers the same, so ids cannot be probed).
+    /// Revokes one of the user's keys at once: it authorizes nothing from now on. `unknown_credential`
+    /// if the user has no such key (someone else's id answers the same, so ids cannot be probed).
     package func revokeCredential(userId: String, id: String) async throws {
         let (credentials, now) = (self.credentials, clock.nowMillis())
         let revoked = try await database.transaction { sql in try await credentials.revoke(id: id, userId: userId, now: now, on: sql) }
-        guard revoked else { throw APIError.notFound("unknown_credential", "You have no device key with that id.") }
+        guard revoked else { throw APIError(.unknownCredential, "You have no device key with that id.") }
     }
 }

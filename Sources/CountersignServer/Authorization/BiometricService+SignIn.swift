@@ -29,7 +29,7 @@ extension BiometricService {
     /// The user an assertion over a sign-in challenge proves, or 401 `passkey_sign_in_failed`
     /// (the same answer whatever went wrong, so it tells nothing about which keys exist).
     package func signIn(_ body: AuthenticationResponseJSON) async throws -> String {
-        let failed = APIError(.unauthorized, "passkey_sign_in_failed", "That passkey could not sign you in.")
+        let failed = APIError(.passkeySignInFailed, "That passkey could not sign you in.")
         let decoded = try DecodedAssertion(body)
         let (credentials, users, repository, now) = (self.credentials, self.users, SignInChallengeSQLRepository(), clock.nowMillis())
         // The challenge is spent first, whatever follows: one try per challenge.
@@ -48,7 +48,7 @@ extension BiometricService {
             clientData: decoded.clientData, authenticatorData: decoded.authenticatorData, signature: decoded.signature
         )
         guard case .success(let verified) = result, verified.flags.backupEligible == credential.backupEligible else {
-            if case .failure(let error) = result, error.isMalformedInput { throw APIError.badRequest(error.code.rawValue, error.message) }
+            if case .failure(let error) = result, error.isMalformedInput { throw APIError(error) }
             throw failed
         }
         guard try await database.transaction({ sql in

@@ -18,7 +18,7 @@ extension BiometricService {
         let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
         let usable = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }.filter { $0.flaggedAt == nil }
         guard !usable.isEmpty else {
-            throw APIError.unprocessable("no_registered_credential", "You have no device key yet: step up with your PIN.")
+            throw APIError(.noRegisteredCredential, "You have no device key yet: step up with your PIN.")
         }
         let challenge = Base64URL.encode(Identifier.randomBytes(32))
         let stored = StoredChallenge(
@@ -39,11 +39,11 @@ extension BiometricService {
     func checkStepUp(userId: String, _ request: RegistrationOptionsRequest) async throws {
         switch (request.pin, request.assertion) {
         case (nil, nil):
-            throw APIError(.unauthorized, "step_up_required", "Adding a device key needs your PIN or a signature from a key you already have.")
+            throw APIError(.stepUpRequired, "Adding a device key needs your PIN or a signature from a key you already have.")
         case (.some, .some):
-            throw APIError.badRequest("ambiguous_step_up", "Send a pin or an assertion, not both.")
+            throw APIError(.ambiguousStepUp, "Send a pin or an assertion, not both.")
         case (.some(let pin), nil):
-            guard PinHasher.isWellFormed(pin) else { throw APIError.badRequest("invalid_pin", "pin must be 4 to 6 digits.") }
+            guard PinHasher.isWellFormed(pin) else { throw APIError(.invalidPin, "pin must be 4 to 6 digits.") }
             let user = try await loadUser(userId)
             let verdict: PinGuard.Verdict
             do {
@@ -54,7 +54,7 @@ extension BiometricService {
             switch verdict {
             case .correct: return
             case .wrong(let lockedFor?): throw APIError.pinLocked(retryAfter: lockedFor)
-            case .wrong(nil): throw APIError(.unauthorized, "step_up_failed", "The PIN is incorrect.")
+            case .wrong(nil): throw APIError(.stepUpFailed, "The PIN is incorrect.")
             }
         case (nil, .some(let assertion)):
             _ = try await verifyAssertion(userId: userId, assertion, for: .stepUp)
@@ -65,6 +65,6 @@ extension BiometricService {
 extension APIError {
     /// 423: the PIN is locked after repeated failures.
     package static func pinLocked(retryAfter: Int) -> APIError {
-        APIError(.locked, "pin_locked", "Too many failed PIN attempts. Try again later.", retryAfter: retryAfter)
+        APIError(.pinLocked, "Too many failed PIN attempts. Try again later.", retryAfter: retryAfter)
     }
 }

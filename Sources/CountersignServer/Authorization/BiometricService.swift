@@ -60,9 +60,9 @@ package struct BiometricService: Sendable {
 
     /// Verifies a registration response against its challenge and stores the credential.
     package func verifyRegistration(userId: String, _ body: RegistrationResponseJSON) async throws -> RegistrationVerifyResponse {
-        guard body.type == "public-key" else { throw APIError.badRequest("invalid_type", "type must be public-key.") }
+        guard body.type == "public-key" else { throw APIError(.invalidType, "type must be public-key.") }
         let rawId = try Self.decode(body.rawId, field: "rawId")
-        guard body.id == Base64URL.encode(rawId) else { throw APIError.badRequest("id_mismatch", "id must be the base64url of rawId.") }
+        guard body.id == Base64URL.encode(rawId) else { throw APIError(.idMismatch, "id must be the base64url of rawId.") }
         let clientData = try Self.decode(body.response.clientDataJSON, field: "response.clientDataJSON")
         let attestationObject = try Self.decode(body.response.attestationObject, field: "response.attestationObject")
         let challengeText = try Self.challenge(in: clientData)
@@ -71,7 +71,7 @@ package struct BiometricService: Sendable {
             try await challenges.consume(challenge: challengeText, userId: userId, purpose: .registration, now: now, on: sql)
         }
         guard let stored = consumed, let expected = Base64URL.decode(stored.challenge) else {
-            throw APIError(.unauthorized, "invalid_challenge", "The challenge is unknown, expired or already used.")
+            throw APIError(.invalidChallenge, "The challenge is unknown, expired or already used.")
         }
         let (verifier, userVerificationRequired) = (registrationVerifier, stored.userVerification == "required")
         // Off the event loop: RSA, Ed448 and X.509 chain checks can take milliseconds.
@@ -87,7 +87,7 @@ package struct BiometricService: Sendable {
         switch outcome {
         case .success(let registration): verified = registration
         case .failure(let error):
-            throw APIError(error.isMalformedInput ? .badRequest : .unauthorized, error.code.rawValue, "Registration failed: \(error.message)")
+            throw APIError(error, message: "Registration failed: \(error.message)")
         }
         let credential = StoredCredential(
             id: Base64URL.encode(verified.credentialId), userId: userId, publicKey: Base64URL.encode(verified.credentialPublicKey),
@@ -119,7 +119,7 @@ package struct BiometricService: Sendable {
         // Read outside the writer: only the challenge insert needs a write transaction.
         let usable = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }.filter { $0.flaggedAt == nil }
         guard !usable.isEmpty else {
-            throw APIError.unprocessable("no_registered_credential", "Register a device key first, or pay with your PIN.")
+            throw APIError(.noRegisteredCredential, "Register a device key first, or pay with your PIN.")
         }
         try await database.transaction { sql in try await challenges.insert(stored, now: now, on: sql) }
         let timeout = Int(configuration.challengeTimeoutMillis)
@@ -146,7 +146,7 @@ package struct BiometricService: Sendable {
     /// Decodes a base64url field or refuses with 400 naming it.
     static func decode(_ text: String, field: String) throws(APIError) -> [UInt8] {
         guard text.utf8.count <= 16_384, let bytes = Base64URL.decode(text), !bytes.isEmpty else {
-            throw .badRequest("invalid_base64url", "\(field) must be non-empty base64url without padding.")
+            throw APIError(.invalidBase64URL, "\(field) must be non-empty base64url without padding.")
         }
         return bytes
     }
@@ -155,7 +155,7 @@ package struct BiometricService: Sendable {
     /// verifier then checks the whole document.
     static func challenge(in clientDataJSON: [UInt8]) throws(APIError) -> String {
         guard let parsed = try? CollectedClientData(json: clientDataJSON), parsed.challenge.utf8.count <= 256 else {
-            throw .badRequest("malformed_client_data", "clientDataJSON must be JSON with a challenge.")
+            throw APIError(.malformedClientData, "clientDataJSON must be JSON with a challenge.")
         }
         return parsed.challenge
     }

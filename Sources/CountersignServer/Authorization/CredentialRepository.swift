@@ -55,7 +55,7 @@ package struct CredentialSQLRepository: CredentialRepository {
                 .bool(credential.attestationVerified), .text(aaguid), .integer(now),
             ]
         )
-        guard !rows.isEmpty else { throw APIError.conflict("credential_exists", "That credential is already registered.") }
+        guard !rows.isEmpty else { throw APIError(.credentialExists, "That credential is already registered.") }
     }
 
     package func find(id: String, on sql: any SQLExecutor) async throws -> StoredCredential? {

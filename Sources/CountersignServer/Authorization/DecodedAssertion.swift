@@ -13,10 +13,10 @@ struct DecodedAssertion: Sendable {
     let challenge: String
 
     init(_ body: AuthenticationResponseJSON) throws(APIError) {
-        guard body.type == "public-key" else { throw .badRequest("invalid_type", "type must be public-key.") }
+        guard body.type == "public-key" else { throw APIError(.invalidType, "type must be public-key.") }
         let rawId = try BiometricService.decode(body.rawId, field: "rawId")
         credentialId = Base64URL.encode(rawId)
-        guard body.id == credentialId else { throw .badRequest("id_mismatch", "id must be the base64url of rawId.") }
+        guard body.id == credentialId else { throw APIError(.idMismatch, "id must be the base64url of rawId.") }
         clientData = try BiometricService.decode(body.response.clientDataJSON, field: "response.clientDataJSON")
         authenticatorData = try BiometricService.decode(body.response.authenticatorData, field: "response.authenticatorData")
         signature = try BiometricService.decode(body.response.signature, field: "response.signature")

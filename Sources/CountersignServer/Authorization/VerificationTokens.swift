@@ -49,11 +49,11 @@ package struct VerificationTokens: Sendable {
     /// The claims of a token with a valid signature that has not expired at `now`.
     package func verify(_ token: String, now: Int64) async throws(APIError) -> VerificationClaims {
         guard token.utf8.count < 4096, let claims = try? await keys.verify(token, as: VerificationClaims.self) else {
-            throw APIError(.unauthorized, "invalid_token", "The verification token is not valid.")
+            throw APIError(.invalidToken, "The verification token is not valid.")
         }
         // Compared in seconds: no multiplication of a value that came in with the request.
         guard claims.exp > now / 1000 else {
-            throw APIError(.unauthorized, "token_expired", "The verification token has expired; authorize again.")
+            throw APIError(.tokenExpired, "The verification token has expired; authorize again.")
         }
         return claims
     }

@@ -25,7 +25,7 @@ package struct IdempotentRequest: Sendable {
     package static func key(in headers: HTTPFields) throws(APIError) -> String? {
         guard let key = headers[.idempotencyKey] else { return nil }
         guard (1...255).contains(key.utf8.count) else {
-            throw .badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.")
+            throw APIError(.invalidIdempotencyKey, "Idempotency-Key must be 1 to 255 characters.")
         }
         return key
     }
@@ -35,11 +35,11 @@ package struct IdempotentRequest: Sendable {
     package static let abandonedClaimMillis: Int64 = 5 * 60 * 1000
 
     /// 409: a request with this key is still running (or its money awaits settlement).
-    package static let inFlight = APIError.conflict(
-        "idempotency_in_flight", "A request with this Idempotency-Key is still being processed.")
+    package static let inFlight = APIError(
+        .idempotencyInFlight, "A request with this Idempotency-Key is still being processed.")
     /// 422: the key was used with another request.
-    package static let reused = APIError.unprocessable(
-        "idempotency_key_reused", "This Idempotency-Key was used with a different request body.")
+    package static let reused = APIError(
+        .idempotencyKeyReused, "This Idempotency-Key was used with a different request body.")
 }
 
 extension HTTPField.Name {

@@ -66,7 +66,7 @@ package struct MarketplaceController {
         let query = FormQuery(request)
         var sellerId: String?
         if let seller = query["seller"] {
-            guard seller == "me" else { throw APIError.badRequest("invalid_seller", "seller can only be me.") }
+            guard seller == "me" else { throw APIError(.invalidSeller, "seller can only be me.") }
             sellerId = try context.requireUser()
         }
         return try await marketplace.products(sellerId: sellerId, limit: try Self.limit(query))
@@ -90,7 +90,7 @@ package struct MarketplaceController {
     /// `limit`, 20 when absent.
     static func limit(_ query: FormQuery) throws -> Int {
         guard let text = query["limit"] else { return 20 }
-        guard text.utf8.count <= 4, let limit = Int(text) else { throw APIError.badRequest("invalid_limit", "limit must be an integer.") }
+        guard text.utf8.count <= 4, let limit = Int(text) else { throw APIError(.invalidLimit, "limit must be an integer.") }
         return limit
     }
 

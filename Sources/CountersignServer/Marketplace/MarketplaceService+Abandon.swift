@@ -12,7 +12,7 @@ extension MarketplaceService {
         guard let order = try await database.read({ sql in try await orders.find(bidId: bidId, on: sql) }) else { return }
         switch order.status {
         case .paid, .shipped, .completed:
-            throw APIError.conflict("order_paid", "The payment went through meanwhile; the order is paid.")
+            throw APIError(.orderPaid, "The payment went through meanwhile; the order is paid.")
         case .paymentPending:
             guard let intentId = order.paymentIntentId else { throw Self.paymentInProgress }
             let canceled: ProviderPaymentIntent
@@ -23,7 +23,7 @@ extension MarketplaceService {
                 // the provider says now decides the answer, not the order as it was read before.
                 let now = try await refresh(order)
                 if [.paid, .shipped, .completed].contains(now.orderStatus) {
-                    throw APIError.conflict("order_paid", "The payment went through meanwhile; the order is paid.")
+                    throw APIError(.orderPaid, "The payment went through meanwhile; the order is paid.")
                 }
                 throw Self.paymentInProgress
             }
@@ -40,13 +40,13 @@ extension MarketplaceService {
     package func cancelPayment(buyerId: String, orderId: String) async throws -> OrderPaymentResponse {
         let order = try await buyersOrder(buyerId: buyerId, orderId: orderId)
         switch order.status {
-        case .paid, .shipped, .completed: throw APIError.conflict("order_paid", "This order is paid already.")
-        case .canceled, .expired: throw APIError.conflict("order_closed", "This order is \(order.status.rawValue).")
+        case .paid, .shipped, .completed: throw APIError(.orderPaid, "This order is paid already.")
+        case .canceled, .expired: throw APIError(.orderClosed, "This order is \(order.status.rawValue).")
         case .new, .paymentPending: break
         }
         try await abandonPayment(bidId: order.bidId)
         return try await refresh(try await buyersOrder(buyerId: buyerId, orderId: orderId))
     }
 
-    static let paymentInProgress = APIError.conflict("payment_in_progress", "A payment for this bid is under way; wait for its outcome.")
+    static let paymentInProgress = APIError(.paymentInProgress, "A payment for this bid is under way; wait for its outcome.")
 }

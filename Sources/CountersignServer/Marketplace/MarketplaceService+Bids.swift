@@ -6,7 +6,7 @@ extension MarketplaceService {
     /// A bid of `amount` on someone else's product; `NEW` until the seller accepts it.
     package func bid(buyerId: String, productId: String, amount: Int64) async throws -> BidResponse {
         guard (1...Self.maximumAmount).contains(amount) else {
-            throw APIError.badRequest("invalid_amount", "amount must be between 1 and \(Self.maximumAmount) minor units.")
+            throw APIError(.invalidAmount, "amount must be between 1 and \(Self.maximumAmount) minor units.")
         }
         return try await place(buyerId: buyerId, productId: productId, amount: amount, buyNow: false)
     }
@@ -19,8 +19,8 @@ extension MarketplaceService {
     private func place(buyerId: String, productId: String, amount: Int64?, buyNow: Bool) async throws -> BidResponse {
         let (marketplace, now) = (self.marketplace, clock.nowMillis())
         let product = try await database.read { sql in try await marketplace.product(id: productId, on: sql) }
-        guard productId.utf8.count <= 64, let product else { throw APIError.notFound("product_not_found", "No such product.") }
-        guard product.sellerId != buyerId else { throw APIError.unprocessable("own_product", "You cannot bid on your own product.") }
+        guard productId.utf8.count <= 64, let product else { throw APIError(.productNotFound, "No such product.") }
+        guard product.sellerId != buyerId else { throw APIError(.ownProduct, "You cannot bid on your own product.") }
         let bid = Bid(
             id: Identifier.make("bid"), productId: productId, buyerId: buyerId, amount: amount ?? product.askingPrice, currency: product.currency,
             status: buyNow ? .accepted : .new, buyNow: buyNow, createdAt: now, updatedAt: now
@@ -38,21 +38,21 @@ extension MarketplaceService {
     /// The seller accepts a `NEW` bid; 409 if another bid holds the product.
     package func accept(sellerId: String, bidId: String) async throws -> BidResponse {
         let (bid, product) = try await visibleBid(userId: sellerId, id: bidId)
-        guard product.sellerId == sellerId else { throw APIError(.forbidden, "not_seller", "Only the seller can accept a bid.") }
+        guard product.sellerId == sellerId else { throw APIError(.notSeller, "Only the seller can accept a bid.") }
         return try await move(bid, to: .accepted)
     }
 
     /// The buyer withdraws a `NEW` or `ACCEPTED` bid (an abandoned buy-now): the product can be bid on again.
     package func withdraw(buyerId: String, bidId: String) async throws -> BidResponse {
         let (bid, _) = try await visibleBid(userId: buyerId, id: bidId)
-        guard bid.buyerId == buyerId else { throw APIError(.forbidden, "not_buyer", "Only the buyer can withdraw a bid.") }
+        guard bid.buyerId == buyerId else { throw APIError(.notBuyer, "Only the buyer can withdraw a bid.") }
         try await abandonPayment(bidId: bid.id)
         return try await move(bid, to: .canceled)
     }
 
     private func move(_ bid: Bid, to status: BidStatus) async throws -> BidResponse {
         guard bid.status.canMove(to: status) else {
-            throw APIError.conflict("invalid_state", "The bid is \(bid.status.rawValue); that does not apply.")
+            throw APIError(.invalidState, "The bid is \(bid.status.rawValue); that does not apply.")
         }
         let (marketplace, orders, now) = (self.marketplace, self.orders, clock.nowMillis())
         let moved = try await holdingProduct {
@@ -69,7 +69,7 @@ extension MarketplaceService {
         }
         guard moved else {
             if status == .accepted { throw Self.productUnavailable }
-            throw APIError.conflict("invalid_state", "The bid changed meanwhile; read it again.")
+            throw APIError(.invalidState, "The bid changed meanwhile; read it again.")
         }
         var next = bid
         next.status = status
@@ -86,7 +86,7 @@ extension MarketplaceService {
             return (bid, product)
         }
         guard let found, found.0.buyerId == userId || found.1.sellerId == userId else {
-            throw APIError.notFound("bid_not_found", "No such bid.")
+            throw APIError(.bidNotFound, "No such bid.")
         }
         return found
     }
@@ -94,7 +94,7 @@ extension MarketplaceService {
     /// The bid and its product, if `buyerId` is its buyer: to anyone else, the seller included, it does not exist.
     func buyersBid(buyerId: String, id: String) async throws -> (bid: Bid, product: Product) {
         let found = try await visibleBid(userId: buyerId, id: id)
-        guard found.bid.buyerId == buyerId else { throw APIError.notFound("bid_not_found", "No such bid.") }
+        guard found.bid.buyerId == buyerId else { throw APIError(.bidNotFound, "No such bid.") }
         return found
     }
 
@@ -108,7 +108,7 @@ extension MarketplaceService {
         }
     }
 
-    static let productUnavailable = APIError.conflict("product_unavailable", "Another bid holds this product, or it is sold.")
+    static let productUnavailable = APIError(.productUnavailable, "Another bid holds this product, or it is sold.")
 
     func response(_ bid: Bid) -> BidResponse {
         let lifetime: Int64? = switch bid.status {

@@ -11,12 +11,12 @@ extension MarketplaceService {
         SavedCardList(cards: try await providerCall { try await provider.listCards(customerId: userId) }.map(Self.response))
     }
 
-    /// Runs a provider call, turning its refusals into API errors with the same status and code.
+    /// Runs a provider call, turning its refusals into API errors with the same code.
     func providerCall<T>(_ call: () async throws -> T) async throws -> T {
         do {
             return try await call()
         } catch let refused as ProviderError {
-            throw APIError(refused.status, refused.code, refused.message)
+            throw APIError(refused.code, refused.message)
         }
     }
 

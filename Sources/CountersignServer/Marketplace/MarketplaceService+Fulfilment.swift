@@ -20,12 +20,12 @@ extension MarketplaceService {
     /// The seller marks a paid order shipped (or handed over, for pickup).
     package func ship(sellerId: String, orderId: String) async throws -> OrderResponse {
         let order = try await visibleOrder(userId: sellerId, orderId: orderId)
-        guard order.sellerId == sellerId else { throw APIError(.forbidden, "not_seller", "Only the seller ships an order.") }
+        guard order.sellerId == sellerId else { throw APIError(.notSeller, "Only the seller ships an order.") }
         let (orders, now) = (self.orders, clock.nowMillis())
         guard order.status.canMove(to: .shipped),
               try await database.transaction({ sql in try await orders.move(orderId: order.id, from: .paid, to: .shipped, now: now, on: sql) })
         else {
-            throw APIError.conflict("invalid_state", "The order is \(order.status.rawValue); only a paid order ships.")
+            throw APIError(.invalidState, "The order is \(order.status.rawValue); only a paid order ships.")
         }
         return try await self.order(userId: sellerId, id: orderId)
     }
@@ -36,7 +36,7 @@ extension MarketplaceService {
         let order = try await buyersOrder(buyerId: buyerId, orderId: orderId)
         let (orders, ledger, now) = (self.orders, self.ledger, clock.nowMillis())
         let currency = order.totals.currency, proceeds = order.totals.subtotal + order.totals.shipping
-        guard order.status.canMove(to: .completed) else { throw APIError.conflict("invalid_state", "The order is \(order.status.rawValue); only a shipped order completes.") }
+        guard order.status.canMove(to: .completed) else { throw APIError(.invalidState, "The order is \(order.status.rawValue); only a shipped order completes.") }
         let completed = try await database.transaction { sql in
             guard try await orders.move(orderId: order.id, from: .shipped, to: .completed, now: now, on: sql) else { return false }
             let payable = try await ledger.openAccount(userId: order.sellerId, kind: .payable, currency: currency, now: now, on: sql)
@@ -44,7 +44,7 @@ extension MarketplaceService {
             try await ledger.post(.transfer(kind: "order_release", reference: order.id, amount: proceeds, from: escrow, to: payable), now: now, on: sql)
             return true
         }
-        guard completed else { throw APIError.conflict("invalid_state", "The order is \(order.status.rawValue); only a shipped order completes.") }
+        guard completed else { throw APIError(.invalidState, "The order is \(order.status.rawValue); only a shipped order completes.") }
         return try await self.order(userId: buyerId, id: orderId)
     }
 

@@ -4,7 +4,7 @@ import CountersignAPI
 /// them, a buyer's bids, a user's orders. Newest first, at most `limit` (1 to 100).
 extension MarketplaceService {
     static func checkLimit(_ limit: Int) throws {
-        guard (1...100).contains(limit) else { throw APIError.badRequest("invalid_limit", "limit must be between 1 and 100.") }
+        guard (1...100).contains(limit) else { throw APIError(.invalidLimit, "limit must be between 1 and 100.") }
     }
 
     /// Every product, or the caller's own (`sellerId`), with whether each is still available.
@@ -24,7 +24,7 @@ extension MarketplaceService {
             guard productId.utf8.count <= 64, let product = try await marketplace.product(id: productId, on: sql), product.sellerId == sellerId else { return nil }
             return try await marketplace.bids(productId: productId, limit: limit, on: sql)
         }
-        guard let bids else { throw APIError.notFound("product_not_found", "No such product of yours.") }
+        guard let bids else { throw APIError(.productNotFound, "No such product of yours.") }
         return BidList(bids: bids.map(response))
     }
 

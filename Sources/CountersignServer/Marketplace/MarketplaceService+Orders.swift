@@ -15,9 +15,9 @@ extension MarketplaceService {
         )
         let (order, created) = try await database.transaction { sql -> (Order, Bool) in
             if try await orders.insert(fresh, on: sql) { return (fresh, true) }
-            guard var existing = try await orders.find(bidId: bid.id, on: sql) else { throw APIError.conflict("order_busy", "The order is changing; try again.") }
+            guard var existing = try await orders.find(bidId: bid.id, on: sql) else { throw APIError(.orderBusy, "The order is changing; try again.") }
             guard existing.status.isOpen else {
-                throw APIError.conflict("order_closed", "This bid's order is \(existing.status.rawValue).")
+                throw APIError(.orderClosed, "This bid's order is \(existing.status.rawValue).")
             }
             if existing.status == .new {
                 (existing.delivery, existing.addressId, existing.paymentMethod, existing.totals) = (fresh.delivery, fresh.addressId, fresh.paymentMethod, totals)
@@ -33,7 +33,7 @@ extension MarketplaceService {
         let orders = self.orders
         let found = try await database.read { sql in id.utf8.count <= 64 ? try await orders.find(id: id, on: sql) : nil }
         guard let found, found.buyerId == userId || found.sellerId == userId else {
-            throw APIError.notFound("order_not_found", "No such order.")
+            throw APIError(.orderNotFound, "No such order.")
         }
         return Self.response(found)
     }
@@ -45,7 +45,7 @@ extension MarketplaceService {
         let (bid, _) = try await buyersBid(buyerId: buyerId, id: bidId)
         let orders = self.orders
         guard let order = try await database.read({ sql in try await orders.find(bidId: bid.id, on: sql) }) else {
-            throw APIError.notFound("order_not_found", "This bid has no order yet.")
+            throw APIError(.orderNotFound, "This bid has no order yet.")
         }
         return Self.response(order)
     }

@@ -12,21 +12,21 @@ extension MarketplaceService {
         case .paymentPending:
             return try await refresh(order)
         case .paid, .shipped, .completed:
-            throw APIError.conflict("order_paid", "This order is paid already.")
+            throw APIError(.orderPaid, "This order is paid already.")
         case .canceled, .expired:
-            throw APIError.conflict("order_closed", "This order is \(order.status.rawValue).")
+            throw APIError(.orderClosed, "This order is \(order.status.rawValue).")
         case .new:
             break
         }
         if let returnURL = request.returnURL, !returnURLs.permits(returnURL) {
-            throw APIError.badRequest("invalid_return_url", "returnURL must be an absolute URL of at most 2048 characters at one of this server's return origins or app schemes.")
+            throw APIError(.invalidReturnURL, "returnURL must be an absolute URL of at most 2048 characters at one of this server's return origins or app schemes.")
         }
         if order.paymentMethod == .card, request.paymentMethodId == nil {
-            throw APIError.badRequest("payment_method_required", "A card payment needs paymentMethodId, one of your saved cards.")
+            throw APIError(.paymentMethodRequired, "A card payment needs paymentMethodId, one of your saved cards.")
         }
         if request.returnURL == nil, provider.requiresReturnURL(order.paymentMethod) {
             // Refused before the attempt is claimed: nothing about the order changes.
-            throw APIError.badRequest("return_url_required", "returnURL is required: the payment provider may send the payer to 3-D Secure or the bank and back.")
+            throw APIError(.returnURLRequired, "returnURL is required: the payment provider may send the payer to 3-D Secure or the bank and back.")
         }
         let (orders, now) = (self.orders, clock.nowMillis())
         let attempt = order.paymentAttempt + 1
@@ -72,11 +72,11 @@ extension MarketplaceService {
                     paymentMethodId: order.paymentMethodId, customerId: order.buyerId, orderId: order.id,
                     returnURL: order.returnURL, idempotencyKey: "order_\(order.id)_\(order.paymentAttempt)"
                 )
-            } catch let refused as ProviderError where refused.status.code < 500 {
+            } catch let refused as ProviderError where refused.code != .paymentProviderUnavailable {
                 // The provider refused the request itself (a card that is not the buyer's…): the
                 // attempt ends and the buyer may choose again.
-                try await settle(order, intent: nil, failure: ProviderPaymentError(code: refused.code, message: refused.message))
-                throw APIError(refused.status, refused.code, refused.message)
+                try await settle(order, intent: nil, failure: ProviderPaymentError(code: refused.code.rawValue, message: refused.message))
+                throw APIError(refused.code, refused.message)
             }
         }
         _ = try await settle(order, intent: intent, failure: nil)
@@ -93,7 +93,7 @@ extension MarketplaceService {
     func settle(_ order: Order, intent: ProviderPaymentIntent?, failure: ProviderPaymentError?) async throws -> Bool {
         if let intent, intent.status == .succeeded, intent.amount != order.totals.total || intent.currency.uppercased() != order.totals.currency {
             // Never mark an order paid on a payment of another amount: an operator must look.
-            throw APIError(.badGateway, "payment_mismatch", "The provider reports a payment of \(intent.amount) \(intent.currency) for an order of \(order.totals.total) \(order.totals.currency).")
+            throw APIError(.paymentMismatch, "The provider reports a payment of \(intent.amount) \(intent.currency) for an order of \(order.totals.total) \(order.totals.currency).")
         }
         let (orders, marketplace, ledger, now) = (self.orders, self.marketplace, self.ledger, clock.nowMillis())
         return try await database.transaction { sql in
@@ -137,14 +137,14 @@ extension MarketplaceService {
 
     func buyersOrder(buyerId: String, orderId: String) async throws -> Order {
         let order = try await visibleOrder(userId: buyerId, orderId: orderId)
-        guard order.buyerId == buyerId else { throw APIError(.forbidden, "not_buyer", "Only the order's buyer may do this.") }
+        guard order.buyerId == buyerId else { throw APIError(.notBuyer, "Only the order's buyer may do this.") }
         return order
     }
 
     func visibleOrder(userId: String, orderId: String) async throws -> Order {
         let orders = self.orders
         let found = try await database.read { sql in orderId.utf8.count <= 64 ? try await orders.find(id: orderId, on: sql) : nil }
-        guard let found, found.buyerId == userId || found.sellerId == userId else { throw APIError.notFound("order_not_found", "No such order.") }
+        guard let found, found.buyerId == userId || found.sellerId == userId else { throw APIError(.orderNotFound, "No such order.") }
         return found
     }
 

@@ -11,22 +11,22 @@ extension MarketplaceService {
     /// The buyer's accepted bid, its product and the totals for the choices in `request`.
     func checkout(buyerId: String, _ request: CheckoutTotalsRequest) async throws -> (bid: Bid, product: Product, totals: CheckoutTotals) {
         let (bid, product) = try await buyersBid(buyerId: buyerId, id: request.bidId)
-        guard bid.status == .accepted else { throw APIError.conflict("bid_not_accepted", "Only an accepted bid can be paid (this one is \(bid.status.rawValue)).") }
+        guard bid.status == .accepted else { throw APIError(.bidNotAccepted, "Only an accepted bid can be paid (this one is \(bid.status.rawValue)).") }
         let delivery: CheckoutTotals.Delivery
         if request.delivery == "pickup" {
-            guard product.pickup else { throw APIError.unprocessable("delivery_unavailable", "This product cannot be picked up.") }
+            guard product.pickup else { throw APIError(.deliveryUnavailable, "This product cannot be picked up.") }
             delivery = .pickup
         } else {
             guard product.shippingMethods.contains(request.delivery) else {
-                throw APIError.unprocessable("delivery_unavailable", "This product does not ship with \(request.delivery).")
+                throw APIError(.deliveryUnavailable, "This product does not ship with \(request.delivery).")
             }
             guard let addressId = request.addressId else {
-                throw APIError.unprocessable("address_required", "Choose a shipping address, or pickup.")
+                throw APIError(.addressRequired, "Choose a shipping address, or pickup.")
             }
             let marketplace = self.marketplace
             let addresses = try await database.read { sql in try await marketplace.addresses(userId: buyerId, on: sql) }
             guard let address = addresses.first(where: { $0.id == addressId }) else {
-                throw APIError.notFound("address_not_found", "No such address.")
+                throw APIError(.addressNotFound, "No such address.")
             }
             delivery = .shipping(methodId: request.delivery, to: address.country)
         }
@@ -34,9 +34,9 @@ extension MarketplaceService {
             let totals = try CheckoutTotals(subtotal: bid.amount, delivery: delivery, from: product.shipFrom, method: request.paymentMethod, rates: rates)
             return (bid, product, totals)
         } catch .noRouteTo(let country) {
-            throw APIError.unprocessable("no_route", "\(request.delivery) does not ship to \(country).")
+            throw APIError(.noRoute, "\(request.delivery) does not ship to \(country).")
         } catch {
-            throw APIError.unprocessable("totals_unavailable", "Totals cannot be computed for these choices.")
+            throw APIError(.totalsUnavailable, "Totals cannot be computed for these choices.")
         }
     }
 }

@@ -40,10 +40,14 @@ package struct MarketplaceService: Sendable {
     }
 
     package func addAddress(userId: String, _ body: AddressBody) async throws -> AddressBody {
-        for (field, value) in [("name", body.name), ("line1", body.line1), ("city", body.city), ("postalCode", body.postalCode)] {
-            guard !value.isEmpty, value.unicodeScalars.count <= 200 else { throw APIError.badRequest("invalid_\(field)", "\(field) must be 1 to 200 characters.") }
+        let fields: [(String, String, ErrorCode)] = [
+            ("name", body.name, .invalidName), ("line1", body.line1, .invalidLine1), ("city", body.city, .invalidCity),
+            ("postalCode", body.postalCode, .invalidPostalCode),
+        ]
+        for (field, value, code) in fields {
+            guard !value.isEmpty, value.unicodeScalars.count <= 200 else { throw APIError(code, "\(field) must be 1 to 200 characters.") }
         }
-        guard let country = Country(body.country) else { throw APIError.badRequest("invalid_country", "country must be an ISO 3166-1 alpha-2 code, e.g. NL.") }
+        guard let country = Country(body.country) else { throw APIError(.invalidCountry, "country must be an ISO 3166-1 alpha-2 code, e.g. NL.") }
         let address = Address(id: Identifier.make("adr"), userId: userId, name: body.name, line1: body.line1, city: body.city, postalCode: body.postalCode, country: country)
         let (marketplace, now) = (self.marketplace, clock.nowMillis())
         try await database.transaction { sql in try await marketplace.insert(address, now: now, on: sql) }
@@ -51,16 +55,16 @@ package struct MarketplaceService: Sendable {
     }
 
     package func createProduct(sellerId: String, _ request: CreateProductRequest) async throws -> ProductResponse {
-        guard !request.title.isEmpty, request.title.unicodeScalars.count <= 200 else { throw APIError.badRequest("invalid_title", "title must be 1 to 200 characters.") }
+        guard !request.title.isEmpty, request.title.unicodeScalars.count <= 200 else { throw APIError(.invalidTitle, "title must be 1 to 200 characters.") }
         guard (1...Self.maximumAmount).contains(request.askingPrice) else {
-            throw APIError.badRequest("invalid_amount", "askingPrice must be between 1 and \(Self.maximumAmount) minor units.")
+            throw APIError(.invalidAmount, "askingPrice must be between 1 and \(Self.maximumAmount) minor units.")
         }
-        guard let shipFrom = Country(request.shipFromCountry) else { throw APIError.badRequest("invalid_country", "shipFromCountry must be an ISO 3166-1 alpha-2 code.") }
+        guard let shipFrom = Country(request.shipFromCountry) else { throw APIError(.invalidCountry, "shipFromCountry must be an ISO 3166-1 alpha-2 code.") }
         let methods = Array(Set(request.shippingMethods)).sorted()
         if let unknown = methods.first(where: { rates.shippingMethod($0) == nil }) {
-            throw APIError.unprocessable("unknown_shipping_method", "\(unknown) is not a shipping method here (\(rates.shippingMethods.map(\.id).joined(separator: ", "))).")
+            throw APIError(.unknownShippingMethod, "\(unknown) is not a shipping method here (\(rates.shippingMethods.map(\.id).joined(separator: ", "))).")
         }
-        guard request.pickup || !methods.isEmpty else { throw APIError.unprocessable("no_delivery_method", "Offer pickup or at least one shipping method.") }
+        guard request.pickup || !methods.isEmpty else { throw APIError(.noDeliveryMethod, "Offer pickup or at least one shipping method.") }
         let product = Product(
             id: Identifier.make("prd"), sellerId: sellerId, title: request.title, askingPrice: request.askingPrice, currency: rates.currency,
             shipFrom: shipFrom, pickup: request.pickup, shippingMethods: methods
@@ -74,7 +78,7 @@ package struct MarketplaceService: Sendable {
         let marketplace = self.marketplace
         return try await database.read { sql in
             guard id.utf8.count <= 64, let product = try await marketplace.product(id: id, on: sql) else {
-                throw APIError.notFound("product_not_found", "No such product.")
+                throw APIError(.productNotFound, "No such product.")
             }
             return response(product, available: !(try await marketplace.isHeld(productId: id, on: sql)))
         }

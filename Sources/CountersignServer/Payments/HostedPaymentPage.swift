@@ -40,7 +40,7 @@ enum HostedPaymentPage {
 
     /// A refusal, with its status and stable code.
     static func refusal(_ error: ProviderError) -> Response {
-        html(error.status, title: "Payment simulator", body: "<h1>\(error.status.code)</h1>\n<p><code>\(escape(error.code))</code>: \(escape(error.message))</p>")
+        html(error.code.status, title: "Payment simulator", body: "<h1>\(error.code.status.code)</h1>\n<p><code>\(escape(error.code.rawValue))</code>: \(escape(error.message))</p>")
     }
 
     static func html(_ status: HTTPResponse.Status, title: String, body: String) -> Response {

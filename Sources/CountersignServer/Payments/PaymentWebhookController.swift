@@ -26,7 +26,7 @@ package struct PaymentWebhookController {
         let bytes = Array(body.readableBytesView)
         if let header = request.headers.value(named: "Stripe-Signature") {
             guard let stripeSignature else {
-                throw APIError.badRequest("invalid_signature", "Stripe-Signature cannot be checked: no STRIPE_WEBHOOK_SECRET is configured.")
+                throw APIError(.invalidSignature, "Stripe-Signature cannot be checked: no STRIPE_WEBHOOK_SECRET is configured.")
             }
             try stripeSignature.verify(header: header, body: bytes, nowMillis: clock.nowMillis())
         } else {

@@ -27,7 +27,7 @@ package struct WebhookSignature: Sendable {
 
     /// Checks `header` against `body` at `nowMillis`; 400 `invalid_signature` or `stale_signature`.
     package func verify(header: String?, body: [UInt8], nowMillis: Int64) throws(APIError) {
-        guard let header else { throw .badRequest("invalid_signature", "\(headerName) is missing.") }
+        guard let header else { throw APIError(.invalidSignature, "\(headerName) is missing.") }
         var timestamp: Int64?
         var signatures: [[UInt8]] = []
         for part in header.split(separator: ",") {
@@ -36,16 +36,16 @@ package struct WebhookSignature: Sendable {
             if pair[0] == "t" { timestamp = Int64(pair[1]) }
             if pair[0] == "v1", let bytes = Self.bytes(hex: pair[1]) { signatures.append(bytes) }
         }
-        guard let timestamp, !signatures.isEmpty else { throw .badRequest("invalid_signature", "\(headerName) must carry t= and v1=.") }
+        guard let timestamp, !signatures.isEmpty else { throw APIError(.invalidSignature, "\(headerName) must carry t= and v1=.") }
         // The timestamp is the sender's: any Int64 may arrive, so the difference is taken without
         // trapping (t = Int64.min once overflowed `now - t` and stopped the process).
         let (age, overflow) = (nowMillis / 1000).subtractingReportingOverflow(timestamp)
         guard !overflow, age.magnitude <= toleranceSeconds.magnitude else {
-            throw .badRequest("stale_signature", "The webhook's timestamp is outside the \(toleranceSeconds) s tolerance.")
+            throw APIError(.staleSignature, "The webhook's timestamp is outside the \(toleranceSeconds) s tolerance.")
         }
         let expected = mac(body: body, timestamp: timestamp)
         guard signatures.contains(where: { ConstantTime.equal($0, expected) }) else {
-            throw .badRequest("invalid_signature", "The webhook signature does not match.")
+            throw APIError(.invalidSignature, "The webhook signature does not match.")
         }
     }
 

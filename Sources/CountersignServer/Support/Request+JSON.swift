@@ -8,7 +8,7 @@ extension Request {
         do {
             return try await collectBody(upTo: context.maxUploadSize)
         } catch {
-            throw APIError(.contentTooLarge, "body_too_large", "The request body must be at most \(context.maxUploadSize) bytes.")
+            throw APIError(.bodyTooLarge, "The request body must be at most \(context.maxUploadSize) bytes.")
         }
     }
 
@@ -22,7 +22,7 @@ extension Request {
     /// cross-site without asking (no CORS preflight); `application/json` it never sends unasked.
     package mutating func jsonBodyBytes(context: AppRequestContext) async throws -> ByteBuffer {
         guard JSONBody.isJSON(contentType: headers[.contentType]) else {
-            throw APIError(.unsupportedMediaType, "unsupported_media_type", "The request body must be sent as Content-Type: application/json.")
+            throw APIError(.unsupportedMediaType, "The request body must be sent as Content-Type: application/json.")
         }
         return try await bodyBytes(context: context)
     }
@@ -38,13 +38,13 @@ package enum JSONBody {
     }
 
     package static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
-        guard buffer.readableBytes > 0 else { throw APIError.badRequest("invalid_json", "The request body must be a JSON object.") }
+        guard buffer.readableBytes > 0 else { throw APIError(.invalidJSON, "The request body must be a JSON object.") }
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
             throw describe(error, body: buffer)
         } catch {
-            throw APIError.badRequest("invalid_json", "The request body is not valid JSON.")
+            throw APIError(.invalidJSON, "The request body is not valid JSON.")
         }
     }
 
@@ -54,22 +54,22 @@ package enum JSONBody {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return .badRequest("missing_field", "\(path(context.codingPath, key)) is required.")
+            return APIError(.missingField, "\(path(context.codingPath, key)) is required.")
         case .valueNotFound(_, let context):
-            return .badRequest("missing_field", "\(path(context.codingPath)) must not be null.")
+            return APIError(.missingField, "\(path(context.codingPath)) must not be null.")
         case .typeMismatch(let expected, let context):
-            return .badRequest("invalid_type", "\(path(context.codingPath)) must be of type \(expected).")
+            return APIError(.invalidType, "\(path(context.codingPath)) must be of type \(expected).")
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             // Foundation reports an unrepresentable number (5.5 or 1e30 for an integer) without a
             // path; if the document itself parses, the fault is a value, not the syntax.
             if (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) != nil {
-                return .badRequest("invalid_value", "A field has a value of the wrong kind: \(context.debugDescription)")
+                return APIError(.invalidValue, "A field has a value of the wrong kind: \(context.debugDescription)")
             }
-            return .badRequest("invalid_json", "The request body is not valid JSON.")
+            return APIError(.invalidJSON, "The request body is not valid JSON.")
         case .dataCorrupted(let context):
-            return .badRequest("invalid_value", "\(path(context.codingPath)) has an invalid value.")
+            return APIError(.invalidValue, "\(path(context.codingPath)) has an invalid value.")
         @unknown default:
-            return .badRequest("invalid_json", "The request body is not valid JSON.")
+            return APIError(.invalidJSON, "The request body is not valid JSON.")
         }
     }
 }

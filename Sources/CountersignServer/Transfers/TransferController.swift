@@ -26,7 +26,7 @@ package struct TransferController {
         var request = request
         let userId = try context.requireUser()
         guard let key = try IdempotentRequest.key(in: request.headers) else {
-            throw APIError.badRequest("missing_idempotency_key", "POST /transfers needs an Idempotency-Key header.")
+            throw APIError(.missingIdempotencyKey, "POST /transfers needs an Idempotency-Key header.")
         }
         let body = try await request.decodeJSON(as: CreateTransferRequest.self, context: context)
         // Each transfer is issued a challenge once quoted.
@@ -50,7 +50,7 @@ package struct TransferController {
         var lastSent = max(0, transfer.sequence - 1)
         if let header = request.headers[.lastEventID] {
             guard let value = Int64(header.trimmingCharacters(in: .whitespaces)), value >= 0 else {
-                throw APIError.badRequest("invalid_last_event_id", "Last-Event-ID must be a non-negative integer.")
+                throw APIError(.invalidLastEventId, "Last-Event-ID must be a non-negative integer.")
             }
             lastSent = value
         }

@@ -23,7 +23,7 @@ extension TransferService {
             if try await database.transaction({ sql in try await commit(current.moved(to: .expired, now: now), transfers: transfers, on: sql) }) {
                 feed.signal(id)
             }
-            throw APIError.conflict("quote_expired", "The quote expired; start the transfer again.")
+            throw APIError(.quoteExpired, "The quote expired; start the transfer again.")
         }
         try lock.ensureUnlocked(user)
 
@@ -48,7 +48,7 @@ extension TransferService {
             refusal = WebAuthnError(.credentialIdMismatch, "the credential is not one of the payer's usable credentials")
         }
         if let refusal, refusal.isMalformedInput {
-            throw APIError.badRequest(refusal.code.rawValue, refusal.message)
+            throw APIError(refusal)
         }
         if let credential, let verified, refusal == nil {
             let authorized = try await database.transaction { sql -> Transfer? in

@@ -28,25 +28,25 @@ package struct TransferService: Sendable {
     /// inserts the transfer, so it never stays in flight.
     package func create(payerId: String, _ request: CreateTransferRequest, idempotent: IdempotentRequest) async throws -> (transfer: Transfer, replayed: Bool) {
         guard let payee = PhoneNumber(request.payeePhone, region: configuration.phoneRegion) else {
-            throw APIError.badRequest("invalid_phone", "payeePhone must be a phone number: +country code and number, or a national number.")
+            throw APIError(.invalidPhone, "payeePhone must be a phone number: +country code and number, or a national number.")
         }
         guard request.amount > 0, request.amount <= configuration.feeSchedule.maximumAmount else {
-            throw APIError.badRequest("invalid_amount", "amount must be between 1 and \(configuration.feeSchedule.maximumAmount) minor units.")
+            throw APIError(.invalidAmount, "amount must be between 1 and \(configuration.feeSchedule.maximumAmount) minor units.")
         }
         guard request.currency == configuration.currency else {
-            throw APIError.unprocessable("unsupported_currency", "Transfers are in \(configuration.currency) only.")
+            throw APIError(.unsupportedCurrency, "Transfers are in \(configuration.currency) only.")
         }
         if let note = request.note {
             guard note.unicodeScalars.count <= Self.maximumNoteLength, !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw APIError.badRequest("invalid_note", "note must be at most \(Self.maximumNoteLength) characters, without control characters.")
+                throw APIError(.invalidNote, "note must be at most \(Self.maximumNoteLength) characters, without control characters.")
             }
         }
         let payer = try await biometric.loadUser(payerId)
-        guard payer.phone != payee.value else { throw APIError.unprocessable("self_transfer", "You cannot send money to yourself.") }
+        guard payer.phone != payee.value else { throw APIError(.selfTransfer, "You cannot send money to yourself.") }
         let (credentials, transfers, idempotency, now) = (self.credentials, self.transfers, self.idempotency, clock.nowMillis())
         let usable = try await database.read { sql in try await credentials.list(userId: payerId, on: sql) }.filter { $0.flaggedAt == nil }
         guard !usable.isEmpty else {
-            throw APIError.unprocessable("no_registered_credential", "Register a device key before sending money.")
+            throw APIError(.noRegisteredCredential, "Register a device key before sending money.")
         }
         let transfer = Transfer(
             id: Identifier.make("tr"), payerId: payerId, payeeId: nil, payeePhone: payee.value, payeeName: nil, amount: request.amount,
@@ -83,7 +83,7 @@ package struct TransferService: Sendable {
     package func transfer(payerId: String, id: String) async throws -> Transfer {
         let transfers = self.transfers
         guard id.utf8.count <= 64, let transfer = try await database.read({ sql in try await transfers.find(id: id, on: sql) }), transfer.payerId == payerId else {
-            throw APIError.notFound("transfer_not_found", "No such transfer.")
+            throw APIError(.transferNotFound, "No such transfer.")
         }
         return transfer
     }
@@ -111,7 +111,7 @@ package struct TransferService: Sendable {
                 return next
             }
         }
-        throw APIError.conflict("transfer_busy", "The transfer is changing; try again.")
+        throw APIError(.transferBusy, "The transfer is changing; try again.")
     }
 
     /// Saves `next` over its previous version and announces it to other processes on commit.
@@ -122,6 +122,6 @@ package struct TransferService: Sendable {
     }
 
     static func invalidState(_ transfer: Transfer) -> APIError {
-        APIError.conflict("invalid_state", "The transfer is \(transfer.status.rawValue); that command does not apply.")
+        APIError(.invalidState, "The transfer is \(transfer.status.rawValue); that command does not apply.")
     }
 }

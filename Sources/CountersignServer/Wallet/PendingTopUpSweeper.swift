@@ -53,7 +53,7 @@ package struct PendingTopUpSweeper: Service {
                 _ = try await topUps.settle(transaction, outcome: outcome)
                 settled += 1
                 topUps.logger.notice("settled pending top-up", metadata: ["transaction": "\(transaction.id)"])
-            } catch let error as APIError where error.code == "already_settled" {
+            } catch let error as APIError where error.code == .alreadySettled {
                 continue
             } catch {
                 topUps.logger.error("could not settle pending top-up", metadata: ["transaction": "\(transaction.id)", "error": "\(error)"])

@@ -19,7 +19,7 @@ extension TopUpService {
             return try await database.transaction { sql in
                 if case .token(let claims) = authorization {
                     guard try await consumedTokens.consume(jti: claims.jti, userId: userId, expiresAt: claims.exp.multipliedReportingOverflow(by: 1000).overflow ? .max : claims.exp * 1000, now: now, on: sql) else {
-                        throw APIError(.unauthorized, "token_replayed", "This verification token has already been used.")
+                        throw APIError(.tokenReplayed, "This verification token has already been used.")
                     }
                 }
                 var cashbackUsed: Int64 = 0
@@ -35,7 +35,7 @@ extension TopUpService {
                 )
                 if let idempotency {
                     guard try await keys.link(userId: userId, key: idempotency.key, claimId: idempotency.claimId, transactionId: transaction.id, on: sql) else {
-                        throw APIError.conflict("idempotency_in_flight", "A request with this Idempotency-Key is still being processed.")
+                        throw APIError(.idempotencyInFlight, "A request with this Idempotency-Key is still being processed.")
                     }
                 }
                 var postings = [Posting(accountId: SystemAccount.supplierClearing(intent.currency), amount: intent.amount)]
@@ -47,7 +47,7 @@ extension TopUpService {
                 return transaction
             }
         } catch LedgerError.insufficientFunds {
-            throw APIError.unprocessable("insufficient_funds", "The wallet balance is too low for this top-up.")
+            throw APIError(.insufficientFunds, "The wallet balance is too low for this top-up.")
         }
     }
 
@@ -65,7 +65,7 @@ extension TopUpService {
             case .delivered(let reference):
                 let earned = TopUpLimits.cashback(for: pending.amount)
                 guard try await transactions.finish(id: pending.id, status: "completed", cashbackEarned: earned, externalReference: reference, failureCode: nil, now: now, on: sql) else {
-                    throw APIError.conflict("already_settled", "This top-up was settled already.")
+                    throw APIError(.alreadySettled, "This top-up was settled already.")
                 }
                 if earned > 0 {
                     try await ledger.post(.transfer(kind: "cashback", reference: pending.id, amount: earned, from: SystemAccount.cashbackExpense(currency), to: cashbackId), now: now, on: sql)
@@ -75,7 +75,7 @@ extension TopUpService {
                 finished.externalReference = reference
             case .failed(let code, _):
                 guard try await transactions.finish(id: pending.id, status: "failed", cashbackEarned: 0, externalReference: nil, failureCode: code, now: now, on: sql) else {
-                    throw APIError.conflict("already_settled", "This top-up was settled already.")
+                    throw APIError(.alreadySettled, "This top-up was settled already.")
                 }
                 var postings = [Posting(accountId: clearing, amount: -pending.amount)]
                 if pending.cashbackUsed > 0 { postings.append(Posting(accountId: cashbackId, amount: pending.cashbackUsed)) }

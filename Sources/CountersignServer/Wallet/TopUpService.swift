@@ -33,12 +33,12 @@ package struct TopUpService: Sendable {
     package func validate(_ request: TopUpRequest) throws(APIError) -> PaymentIntent {
         let intent = try intents.airtime(amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone, supplierSlug: request.supplierSlug)
         switch (request.verificationToken, request.pin) {
-        case (nil, nil): throw .badRequest("authorization_required", "Send a verificationToken or a pin.")
-        case (.some, .some): throw .badRequest("ambiguous_authorization", "Send a verificationToken or a pin, not both.")
-        case (nil, .some(let pin)) where !PinHasher.isWellFormed(pin): throw .badRequest("invalid_pin", "pin must be 4 to 6 digits.")
+        case (nil, nil): throw APIError(.authorizationRequired, "Send a verificationToken or a pin.")
+        case (.some, .some): throw APIError(.ambiguousAuthorization, "Send a verificationToken or a pin, not both.")
+        case (nil, .some(let pin)) where !PinHasher.isWellFormed(pin): throw APIError(.invalidPin, "pin must be 4 to 6 digits.")
         // Checked here, with the rest of the shape, before any lock or state is consulted.
         case (.some(let token), nil) where token.unicodeScalars.count > 4095:
-            throw .badRequest("invalid_verification_token", "verificationToken must be at most 4095 characters.")
+            throw APIError(.invalidVerificationToken, "verificationToken must be at most 4095 characters.")
         default: return intent
         }
     }
@@ -72,12 +72,12 @@ package struct TopUpService: Sendable {
         if let token = request.verificationToken {
             let claims = try await tokens.verify(token, now: clock.nowMillis())
             guard claims.sub == userId else {
-                throw APIError(.forbidden, "token_wrong_user", "The verification token belongs to another user.")
+                throw APIError(.tokenWrongUser, "The verification token belongs to another user.")
             }
             // Dynamic linking: the device signed SHA-256(nonce ‖ intent); the token carries the
             // intent's digest, and this request must be for exactly that intent.
             guard claims.dig == Base64URL.encode(intent.digest) else {
-                throw APIError(.forbidden, "intent_mismatch", "The verification token was issued for a different payment.")
+                throw APIError(.intentMismatch, "The verification token was issued for a different payment.")
             }
             return (.token(claims), user)
         }

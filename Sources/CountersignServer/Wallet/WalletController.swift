@@ -79,7 +79,7 @@ package struct WalletController {
         let query = request.uri.queryParameters
         var limit = 20
         if let text = query["limit"] {
-            guard let parsed = Int(String(text)) else { throw APIError.badRequest("invalid_limit", "limit must be an integer.") }
+            guard let parsed = Int(String(text)) else { throw APIError(.invalidLimit, "limit must be an integer.") }
             limit = parsed
         }
         return try await wallets.transactions(userId: try context.requireUser(), cursor: query["cursor"].map(String.init), limit: limit)

@@ -29,7 +29,7 @@ package struct WalletService: Sendable {
 
     /// A page of the user's transactions, newest first. `cursor` is the previous page's `nextCursor`.
     package func transactions(userId: String, cursor: String?, limit: Int) async throws -> TransactionPage {
-        guard (1...100).contains(limit) else { throw APIError.badRequest("invalid_limit", "limit must be between 1 and 100.") }
+        guard (1...100).contains(limit) else { throw APIError(.invalidLimit, "limit must be between 1 and 100.") }
         let before = try cursor.map(Self.parseCursor)
         let transactions = self.transactions
         let rows = try await database.read { sql in try await transactions.list(userId: userId, before: before, limit: limit + 1, on: sql) }
@@ -44,27 +44,27 @@ package struct WalletService: Sendable {
     static func parseCursor(_ cursor: String) throws(APIError) -> (Int64, String) {
         // Characters outside base64url are malformed (400); anything else that is not one of ours is
         // unknown (422), as openapi.yaml's Base64URL pattern says.
-        guard cursor.utf8.allSatisfy({ Self.base64URLAlphabet.contains($0) }) else { throw .badRequest("invalid_cursor", "cursor must be base64url.") }
+        guard cursor.utf8.allSatisfy({ Self.base64URLAlphabet.contains($0) }) else { throw APIError(.invalidCursor, "cursor must be base64url.") }
         guard let bytes = Base64URL.decode(cursor), let text = String(validating: bytes, as: UTF8.self), let separator = text.firstIndex(of: "|"), let createdAt = Int64(text[..<separator])
-        else { throw .unprocessable("unknown_cursor", "cursor must be a nextCursor from an earlier page.") }
+        else { throw APIError(.unknownCursor, "cursor must be a nextCursor from an earlier page.") }
         return (createdAt, String(text[text.index(after: separator)...]))
     }
 
     /// Credits a user's wallet from the funding account (the operator's `wallet fund` command).
     package func fund(phone: String, amount: Int64, reference: String?) async throws -> (transactionId: String, balance: Int64) {
-        guard let phone = PhoneNumber(phone, region: phoneRegion) else { throw APIError.badRequest("invalid_phone", "phone must be a phone number: +country code and number, or a national number.") }
+        guard let phone = PhoneNumber(phone, region: phoneRegion) else { throw APIError(.invalidPhone, "phone must be a phone number: +country code and number, or a national number.") }
         guard (1...Self.maximumFunding).contains(amount) else {
-            throw APIError.badRequest("amount_out_of_range", "amount must be between 1 and \(Self.maximumFunding) minor units.")
+            throw APIError(.amountOutOfRange, "amount must be between 1 and \(Self.maximumFunding) minor units.")
         }
         let (users, ledger, transactions, currency, now) = (self.users, self.ledger, self.transactions, self.currency, clock.nowMillis())
         return try await database.transaction { sql in
             guard let user = try await users.find(phone: phone.value, on: sql) else {
-                throw APIError.notFound("unknown_user", "No user has phone \(phone.value).")
+                throw APIError(.unknownUser, "No user has phone \(phone.value).")
             }
             let id = Identifier.make("fund")
             // An operator's reference makes funding idempotent: the same reference never credits twice.
             if let reference, try await transactions.find(type: "funding", externalReference: reference, on: sql) != nil {
-                throw APIError.conflict("duplicate_reference", "A funding with reference \(reference) exists already.")
+                throw APIError(.duplicateReference, "A funding with reference \(reference) exists already.")
             }
             let wallet = ledger.accountId(userId: user.id, kind: .wallet, currency: currency)
             try await ledger.post(.transfer(kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet), now: now, on: sql)

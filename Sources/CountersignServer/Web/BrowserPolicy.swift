@@ -84,5 +84,5 @@ struct BrowserPolicyMiddleware: RouterMiddleware {
 
 extension APIError {
     /// 403: a browser page from an origin we do not serve or trust.
-    static let originRefused = APIError(.forbidden, "origin_refused", "Requests from this web origin are not accepted.")
+    static let originRefused = APIError(.originRefused, "Requests from this web origin are not accepted.")
 }

@@ -54,7 +54,7 @@ package final class RateLimiter: Sendable {
             return nil
         }
         if let wait {
-            throw APIError(.tooManyRequests, "rate_limited", "Too many requests. Try again later.", retryAfter: Int(max(1, (wait + 999) / 1000)))
+            throw APIError(.rateLimited, "Too many requests. Try again later.", retryAfter: Int(max(1, (wait + 999) / 1000)))
         }
     }
 

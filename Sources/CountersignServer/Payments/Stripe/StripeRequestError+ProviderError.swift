@@ -1,3 +1,5 @@
+import CountersignAPI
+
 extension StripeRequestError {
     /// Stripe's refusal as the service sees it. Anything that says nothing about the payment itself
     /// (our key refused, rate limits, a concurrent request with the same idempotency key, Stripe's
@@ -9,10 +11,13 @@ extension StripeRequestError {
         case 400:
             return .invalidRequest(failure.message ?? "Stripe refused the request.")
         case 402:
+            // A card refused when saved: insufficient funds is told apart, every other reason
+            // (`expired_card`, `incorrect_cvc`, …) is `card_declined`, with Stripe's message saying which.
             let refusal = failure.paymentError
-            return ProviderError(status: .unprocessableContent, code: refusal.code, message: refusal.message)
+            let code: ErrorCode = refusal.code == ErrorCode.insufficientFunds.rawValue ? .insufficientFunds : .cardDeclined
+            return ProviderError(code: code, message: refusal.message)
         case 404:
-            return ProviderError(status: .notFound, code: "resource_missing", message: failure.message ?? "Stripe has no such object.")
+            return ProviderError(code: .resourceMissing, message: failure.message ?? "Stripe has no such object.")
         default:
             return .providerUnavailable
         }

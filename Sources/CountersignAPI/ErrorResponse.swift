@@ -1,0 +1,26 @@
+/// The body of every error but the biometric verify endpoint's: `{"error": {"code", "message"}}`.
+public struct ErrorResponse: Codable, Sendable, Equatable {
+    /// The error itself.
+    public struct Body: Codable, Sendable, Equatable {
+        /// The stable machine code as received, e.g. `insufficient_funds`: kept as a string so that
+        /// a code from a newer server still decodes. `errorCode` is the typed form.
+        public var code: String
+        /// A human-readable explanation.
+        public var message: String
+        /// Seconds until a locked action may be retried (423 only).
+        public var retryAfter: Int?
+        /// An error body.
+        public init(code: ErrorCode, message: String, retryAfter: Int? = nil) {
+            self.code = code.rawValue
+            self.message = message
+            self.retryAfter = retryAfter
+        }
+
+        /// The code as an `ErrorCode`, nil when it is one this build does not know (a newer server).
+        public var errorCode: ErrorCode? { ErrorCode(rawValue: code) }
+    }
+    /// The error.
+    public var error: Body
+    /// An error response.
+    public init(error: Body) { self.error = error }
+}
