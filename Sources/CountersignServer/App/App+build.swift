@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import OpenAPIHummingbird
 import WebAuthn
 
 /// Builds the Countersign application: store, services, routes and middleware.
@@ -73,12 +74,22 @@ package enum CountersignApp {
         let sessions = SessionMiddleware(accounts: services.accounts, cookie: cookie, origins: origins)
         SystemController(database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode).addRoutes(to: router)
         AuthController(accounts: services.accounts, biometric: services.biometric, throttle: services.throttle, cookie: cookie).addRoutes(to: router.group("auth"), sessions: sessions)
-        BiometricController(biometric: services.biometric, throttle: services.throttle).addRoutes(to: router.group("biometric").add(middleware: sessions))
-        UserController(
+        // Spike (issue 11): COUNTERSIGN_SPIKE_OPENAPI=1 serves the benchmark's hot path through
+        // swift-openapi-generator's code (see OpenAPISpike/); everything else stays hand-routed.
+        let generatedHotPath = ProcessInfo.processInfo.environment["COUNTERSIGN_SPIKE_OPENAPI"] == "1"
+        let biometric = BiometricController(biometric: services.biometric, throttle: services.throttle)
+        biometric.addRoutes(to: router.group("biometric").add(middleware: sessions), hotPath: !generatedHotPath)
+        let user = UserController(
             throttle: services.throttle,
             topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
             database: services.database, clock: services.clock, instance: services.instance
-        ).addRoutes(to: router.group("user").add(middleware: sessions))
+        )
+        user.addRoutes(to: router.group("user").add(middleware: sessions), hotPath: !generatedHotPath)
+        if generatedHotPath {
+            let api = HotPathAPI(biometric: services.biometric, throttle: services.throttle, user: user)
+            // Registration fails only for a server URL the generated code cannot parse; it has none.
+            try! api.registerHandlers(on: router.group().add(middleware: sessions).add(middleware: OpenAPIBridge()))
+        }
         TransferController(transfers: services.transfers, accounts: services.accounts, throttle: services.throttle).addRoutes(to: router.group("transfers").add(middleware: sessions))
         PaymentWebhookController(
             marketplace: services.marketplace, signature: services.webhookSignature, stripeSignature: services.stripeWebhookSignature, clock: services.clock

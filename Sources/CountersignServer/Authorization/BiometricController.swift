@@ -6,15 +6,19 @@ package struct BiometricController {
     let biometric: BiometricService
     let throttle: RequestThrottle
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    /// Adds the routes; without `hotPath`, `GET /biometric/auth/options` and `POST /biometric/auth/verify`
+    /// are left to the spike's generated handlers.
+    package func addRoutes(to group: RouterGroup<AppRequestContext>, hotPath: Bool = true) {
         group.post("register/options", use: registrationOptions)
         group.post("register/verify", use: registrationVerify)
         group.post("step-up/options", use: stepUpOptions)
         group.get("credentials", use: credentials)
         group.delete("credentials/:id", use: revokeCredential)
-        group.get("auth/options", use: authenticationOptionsFromQuery)
         group.post("auth/options", use: authenticationOptionsFromBody)
-        group.post("auth/verify", use: authenticationVerify)
+        if hotPath {
+            group.get("auth/options", use: authenticationOptionsFromQuery)
+            group.post("auth/verify", use: authenticationVerify)
+        }
     }
 
     /// `POST /biometric/register/options {pin} | {assertion}` → WebAuthn creation options, after

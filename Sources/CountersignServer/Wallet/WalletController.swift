@@ -17,8 +17,9 @@ package struct UserController {
     /// This process: the owner its claims record.
     let instance: ServerInstance
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.post("topup", use: topUp)
+    /// Adds the routes; without `hotPath`, `POST /user/topup` is left to the spike's generated handler.
+    package func addRoutes(to group: RouterGroup<AppRequestContext>, hotPath: Bool = true) {
+        if hotPath { group.post("topup", use: topUp) }
         group.get("wallet", use: wallet)
         group.get("transactions", use: transactions)
     }
@@ -31,10 +32,31 @@ package struct UserController {
         let userId = try context.requireUser()
         let bytes = try await request.jsonBodyBytes(context: context)
         let body = try JSONBody.decode(TopUpRequest.self, from: bytes)
+        switch try await topUp(body, idempotencyKey: request.headers[.idempotencyKey], userId: userId, request: request, context: context) {
+        case .ran(let response):
+            return try Self.json(response)
+        case .replayed(let status, let stored):
+            var response = Response(status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: stored)))
+            response.headers[.idempotentReplayed] = "true"
+            return response
+        }
+    }
+
+    /// What a top-up answered: the response of this run, or the stored answer to an earlier
+    /// request with the same `Idempotency-Key` (its status and JSON text).
+    package enum TopUpAnswer {
+        case ran(TopUpResponse)
+        case replayed(status: Int, json: String)
+    }
+
+    /// A decoded top-up request, from the PIN throttle to the answer: validation, the
+    /// `Idempotency-Key` claim, the payment. Shared by the hand-written route and the spike's
+    /// generated handler.
+    package func topUp(_ body: TopUpRequest, idempotencyKey key: String?, userId: String, request: Request, context: AppRequestContext) async throws -> TopUpAnswer {
         if body.pin != nil { try throttle.check(request, context: context, account: [.pinAccount], key: userId) }
         let intent = try topUps.validate(body)
-        guard let key = request.headers[.idempotencyKey] else {
-            return try Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body))
+        guard let key else {
+            return .ran(try await topUps.topUp(userId: userId, intent: intent, request: body))
         }
         guard (1...255).contains(key.utf8.count) else {
             throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.")
@@ -49,9 +71,7 @@ package struct UserController {
         let claimId: String
         switch claim {
         case .replay(let status, let stored):
-            var response = Response(status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: stored)))
-            response.headers[.idempotentReplayed] = "true"
-            return response
+            return .replayed(status: status, json: stored)
         case .inFlight:
             throw APIError.conflict("idempotency_in_flight", "A request with this Idempotency-Key is still being processed.")
         case .mismatch:
@@ -60,7 +80,7 @@ package struct UserController {
             claimId = id
         }
         do {
-            return try Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body, idempotency: IdempotencyTicket(key: key, claimId: claimId)))
+            return .ran(try await topUps.topUp(userId: userId, intent: intent, request: body, idempotency: IdempotencyTicket(key: key, claimId: claimId)))
         } catch {
             // Refused before money moved: forget the key so the client may retry with it. (A key
             // linked to a debit is kept; the settlement completes it.)
