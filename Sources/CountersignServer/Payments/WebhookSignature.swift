@@ -1,3 +1,4 @@
+import CountersignCodec
 import Crypto
 import Foundation
 import WebAuthn

@@ -1,0 +1,58 @@
+import CountersignAPI
+import CountersignClient
+import CountersignClientURLSession
+import CountersignCore
+import CountersignServer
+import Testing
+
+/// The SDK over `URLSessionTransport` (FoundationNetworking on Linux) against a live server on loopback.
+@Suite("URLSession transport against a live server", .timeLimit(.minutes(1)))
+struct URLSessionTransportTests {
+    @Test("signup, wallet, a refusal, and the bodies of requests and responses")
+    func oneShotCalls() async throws {
+        try await LiveServer.run(.sqlite) { server in
+            let client = CountersignAPIClient(transport: URLSessionTransport(baseURL: server.client.baseURL + "/"))
+            let phone = TestPhones.next()
+            try await client.signup(SignupRequest(phone: phone, name: "Ada", pin: "2468"))
+            #expect(client.sessionToken != nil)
+            _ = try await server.services.wallets.fund(phone: phone, amount: 10_000, reference: nil)
+            #expect(try await client.wallet() == WalletResponse(balance: 10_000, cashback: 0, currency: "NGN"))
+
+            // A refusal arrives as the server's error, status and code intact, on both paths.
+            let missing = await #expect(throws: CountersignClientError.self) { try await client.transfer(id: "tr_nobody") }
+            #expect(missing?.code == "transfer_not_found")
+            let stream = await #expect(throws: CountersignClientError.self) { try await client.transferEvents(id: "tr_nobody") }
+            if case .api(let status, _, _, _)? = stream { #expect(status == 404) } else { Issue.record("expected a 404, got \(String(describing: stream))") }
+
+            try await client.logout()
+            await #expect(throws: CountersignClientError.self) { try await client.wallet() }
+        }
+    }
+
+    @Test("a transfer's event stream delivers each version as it happens, up to the final one")
+    func eventStream() async throws {
+        try await LiveServer.run(.sqlite) { server in
+            let transport = URLSessionTransport(baseURL: server.client.baseURL)
+            let payer = CountersignAPIClient(transport: transport), payee = CountersignAPIClient(transport: transport)
+            let (payerPhone, payeePhone) = (TestPhones.next(), TestPhones.next())
+            try await payer.signup(SignupRequest(phone: payerPhone, name: "Ada", pin: "2468"))
+            try await payee.signup(SignupRequest(phone: payeePhone, name: "Bola", pin: "1357"))
+            _ = try await server.services.wallets.fund(phone: payerPhone, amount: 10_000, reference: nil)
+            let created = try await payer.createTransfer(CreateTransferRequest(payeePhone: payeePhone, amount: 1_000, currency: "NGN"))
+
+            // The cancel is sent only after the quote arrived over the open stream, so the stream
+            // must hand over events as they come, not when the response ends.
+            var seen: [TransferDocument] = []
+            for try await document in TransactionRepository(client: payer).documents(created.id) {
+                seen.append(document)
+                if document.status == .authorizationRequired {
+                    _ = try await payer.cancelTransfer(id: created.id)
+                }
+            }
+            #expect(seen.map(\.sequence) == seen.map(\.sequence).sorted() && Set(seen.map(\.sequence)).count == seen.count)
+            #expect(seen.contains { $0.status == .authorizationRequired })
+            #expect(seen.last?.status == .cancelled)
+            #expect(try await payer.wallet().balance == 10_000)
+        }
+    }
+}
