@@ -1,8 +1,10 @@
 import CountersignAPI
 import CountersignClient
 import CountersignClientURLSession
+import CountersignCodec
 import CountersignCore
 import CountersignServer
+import Foundation
 import Testing
 
 /// The SDK over `URLSessionTransport` (FoundationNetworking on Linux) against a live server on loopback.
@@ -37,21 +39,39 @@ struct URLSessionTransportTests {
             let (payerPhone, payeePhone) = (TestPhones.next(), TestPhones.next())
             try await payer.signup(SignupRequest(phone: payerPhone, name: "Ada", pin: "2468"))
             try await payee.signup(SignupRequest(phone: payeePhone, name: "Bola", pin: "1357"))
+            // Money moves only from a payer with a device key.
+            let options = try await payer.registrationOptions(stepUp: RegistrationOptionsRequest(pin: "2468"))
+            let device = DeviceAuthenticator(rpId: options.rp.id, origin: LiveServer.origin)
+            let registration = device.makeRegistration(challenge: try #require(Base64URL.decode(options.challenge)))
+            let id = Base64URL.encode(device.credentialId)
+            #expect(try await payer.registerCredential(RegistrationResponseJSON(id: id, rawId: id, response: .init(
+                clientDataJSON: Base64URL.encode(registration.clientDataJSON), attestationObject: Base64URL.encode(registration.attestationObject)
+            ))).verified)
             _ = try await server.services.wallets.fund(phone: payerPhone, amount: 10_000, reference: nil)
             let created = try await payer.createTransfer(CreateTransferRequest(payeePhone: payeePhone, amount: 1_000, currency: "NGN"))
 
-            // The cancel is sent only after the quote arrived over the open stream, so the stream
-            // must hand over events as they come, not when the response ends.
+            // `send` reads a body to its end, and an open event stream has none: the deadline ends it.
+            let impatient = URLSessionTransport(baseURL: server.client.baseURL, timeout: .milliseconds(500))
+            let token = try #require(payer.sessionToken)
+            let started = ContinuousClock.now
+            await #expect(throws: URLError.self) {
+                try await impatient.send(TransportRequest(method: "GET", path: "/transfers/\(created.id)/events", headers: ["Authorization": "Bearer \(token)"]))
+            }
+            #expect(ContinuousClock.now - started < .seconds(10))
+
+            // One connection: the cancel is sent only after the quote arrived on it, so the
+            // transport must hand over each event as it comes, not when the response ends.
             var seen: [TransferDocument] = []
-            for try await document in TransactionRepository(client: payer).documents(created.id) {
+            for try await event in try await payer.transferEvents(id: created.id) {
+                let document = try JSONDecoder().decode(TransferDocument.self, from: Data(event.data.utf8))
                 seen.append(document)
                 if document.status == .authorizationRequired {
                     _ = try await payer.cancelTransfer(id: created.id)
                 }
             }
-            #expect(seen.map(\.sequence) == seen.map(\.sequence).sorted() && Set(seen.map(\.sequence)).count == seen.count)
+            #expect(seen.map(\.sequence) == Array(seen.map(\.sequence).sorted()) && Set(seen.map(\.sequence)).count == seen.count)
             #expect(seen.contains { $0.status == .authorizationRequired })
-            #expect(seen.last?.status == .cancelled)
+            #expect(seen.last?.status == .cancelled, "the stream ended before the final version: \(seen.map(\.status))")
             #expect(try await payer.wallet().balance == 10_000)
         }
     }
