@@ -1,8 +1,7 @@
-import CountersignCodec
 import Foundation
 import CountersignAPI
+import CountersignCodec
 import CountersignCore
-import WebAuthn
 
 /// Signup, login, logout and session lookup.
 package struct AccountService: Sendable {

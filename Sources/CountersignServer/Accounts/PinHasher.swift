@@ -2,7 +2,6 @@ import CountersignCodec
 import Crypto
 import CryptoExtras
 import NIOPosix
-import WebAuthn
 
 /// Stores PINs only as a salted, peppered, slow hash: `pbkdf2-sha256$ROUNDS$SALT$HASH`.
 ///

@@ -1,7 +1,6 @@
 import CountersignAPI
 import CountersignCodec
 import Crypto
-import WebAuthn
 
 /// The step-up a new device key needs: a session alone is not enough, since a stolen bearer token
 /// would otherwise let the thief register their own key and authorize payments with it.

@@ -4,7 +4,6 @@ import CountersignCore
 import Logging
 import ServiceLifecycle
 import Synchronization
-import WebAuthn
 
 /// The background worker that moves transfers on: payee lookup, quote, execution, and the expiry
 /// of quotes nobody authorized. It takes one transfer at a time in its own transaction; on
