@@ -63,7 +63,8 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Sends `request` and hands the body over chunk by chunk; no deadline, since an event stream
-    /// stays open as long as the server has something to say. Ending the iteration cancels the task.
+    /// stays open as long as the server has something to say. Cancelling the task that reads the
+    /// body cancels the request.
     public func stream(_ request: TransportRequest) async throws -> TransportStream {
         try await open(urlRequest(request, idleTimeout: Self.streamIdleTimeout)).stream
     }
