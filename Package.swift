@@ -10,7 +10,10 @@ let package = Package(
         .library(name: "CountersignAPI", targets: ["CountersignAPI"]),
         .library(name: "CountersignStore", targets: ["CountersignStore"]),
         .library(name: "CountersignServer", targets: ["CountersignServer"]),
+        // The SDK, and a transport to go with it: URLSession for apps, AsyncHTTPClient on SwiftNIO.
         .library(name: "CountersignClient", targets: ["CountersignClient"]),
+        .library(name: "CountersignClientURLSession", targets: ["CountersignClientURLSession"]),
+        .library(name: "CountersignClientAsyncHTTP", targets: ["CountersignClientAsyncHTTP"]),
         .executable(name: "countersign", targets: ["countersign"]),
         .executable(name: "countersign-bench", targets: ["countersign-bench"]),
     ],
@@ -19,8 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -29,17 +33,25 @@ let package = Package(
         // Tests only: reads openapi.yaml as YAML, so a document no YAML parser accepts fails the suite.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
+    // Each target names every module it imports (scripts/check-dependencies checks it), and the SDK
+    // stays portable: no SwiftNIO, no HTTP client, no verifier in CountersignClient's closure.
     targets: [
+        // What the verifier, the server and the SDK share at the byte level: base64url, the CBOR
+        // encoder, constant-time comparison, secure random bytes. No dependencies.
+        .target(name: "CountersignCodec", swiftSettings: swiftSettings),
         .target(
             name: "WebAuthn",
             dependencies: [
+                "CountersignCodec",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: swiftSettings
         ),
+        // Runs WebAuthn test vector files: `countersign webauthn check` and the verifier's tests.
+        .target(name: "WebAuthnVectors", dependencies: ["WebAuthn"], swiftSettings: swiftSettings),
         .target(
             name: "CountersignCore",
             dependencies: [
@@ -76,15 +88,20 @@ let package = Package(
             name: "CountersignServer",
             dependencies: [
                 "CountersignAPI",
+                "CountersignCodec",
                 "CountersignCore",
                 "CountersignStore",
                 "WebAuthn",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")],
@@ -94,41 +111,79 @@ let package = Package(
             name: "CountersignClient",
             dependencies: [
                 "CountersignAPI",
+                "CountersignCodec",
                 "CountersignCore",
-                "WebAuthn",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "CountersignClientURLSession", dependencies: ["CountersignClient"], swiftSettings: swiftSettings),
+        .target(
+            name: "CountersignClientAsyncHTTP",
+            dependencies: [
+                "CountersignClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "countersign",
             dependencies: [
+                "CountersignAPI",
                 "CountersignClient",
+                "CountersignClientAsyncHTTP",
                 "CountersignCore",
                 "CountersignServer",
                 "CountersignStore",
                 "WebAuthn",
+                "WebAuthnVectors",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "countersign-bench",
             dependencies: [
+                "CountersignAPI",
                 "CountersignClient",
                 "CountersignServer",
                 "CountersignStore",
                 "WebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CountersignCodecTests",
+            dependencies: ["CountersignCodec"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WebAuthnTests",
-            // The software authenticator lives in the SDK; the verifier's tests sign with it.
-            dependencies: ["WebAuthn", "CountersignClient"],
+            dependencies: [
+                "CountersignCodec",
+                // The software authenticator lives in the SDK; the verifier's tests sign with it.
+                "CountersignClient",
+                "WebAuthn",
+                "WebAuthnVectors",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -138,18 +193,38 @@ let package = Package(
         ),
         .testTarget(
             name: "CountersignClientTests",
-            dependencies: ["CountersignClient"],
+            dependencies: [
+                "CountersignAPI",
+                "CountersignClient",
+                "CountersignCore",
+                // The SDK's assertions are checked with the verifier they are meant for.
+                "WebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CountersignServerTests",
             dependencies: [
+                "CountersignAPI",
                 "CountersignClient",
+                "CountersignClientAsyncHTTP",
+                "CountersignClientURLSession",
+                "CountersignCodec",
+                "CountersignCore",
                 "CountersignServer",
                 "CountersignStore",
+                "WebAuthn",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings

@@ -1,7 +1,7 @@
+import CountersignCodec
 import CountersignCore
 import Crypto
 import Foundation
-import WebAuthn
 
 /// A software WebAuthn authenticator with one P-256 credential, for native apps and tests:
 /// it produces the clientDataJSON, attestation objects and assertions that a platform authenticator would.
@@ -31,7 +31,7 @@ public struct DeviceAuthenticator: Sendable {
         self.rpId = rpId
         self.origin = origin
         self.privateKey = privateKey
-        self.credentialId = credentialId ?? (0..<32).map { _ in UInt8.random(in: 0...255) }
+        self.credentialId = credentialId ?? SecureRandom.bytes(32)
         self.counter = SignCounter(signCount)
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebAuthn
+import WebAuthnVectors
 
 /// `countersign webauthn check FILE…`: runs WebAuthn test vectors through the verifier.
 struct WebAuthnCommand: AsyncParsableCommand {

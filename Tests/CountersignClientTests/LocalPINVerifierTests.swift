@@ -22,6 +22,13 @@ struct LocalPINVerifierTests {
         #expect(restored.matches("482910"))
     }
 
+    @Test("a hash stored before this build still verifies (computed with Python's hashlib.pbkdf2_hmac)")
+    func storedEarlier() throws {
+        let stored = try LocalPINVerifier(encoded: "pbkdf2-sha256$1000$AAECAwQFBgcICQoLDA0ODw$2gr5xCQfRexXAbDy5JD5x5TbjyqsynZsYIGnIdBL4pU")
+        #expect(stored.matches("2468"))
+        #expect(!stored.matches("2469"))
+    }
+
     @Test("the same PIN set twice gets different salts")
     func salted() {
         #expect(LocalPINVerifier(pin: "1234", iterations: 10).encoded != LocalPINVerifier(pin: "1234", iterations: 10).encoded)

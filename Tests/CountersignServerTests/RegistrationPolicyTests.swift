@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignClient
+import CountersignCodec
 import CountersignServer
 import CountersignStore
 import Testing

@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignClient
+import CountersignClientAsyncHTTP
 import CountersignCore
 import CountersignServer
 import CountersignStore

@@ -1,3 +1,4 @@
+import CountersignCodec
 import Crypto
 import Testing
 import WebAuthn

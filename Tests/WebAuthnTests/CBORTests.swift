@@ -1,3 +1,4 @@
+import CountersignCodec
 import Testing
 import WebAuthn
 

@@ -1,8 +1,9 @@
+import CountersignCodec
 import Crypto
+import CryptoExtras
 import Foundation
 import Testing
 import WebAuthn
-import _CryptoExtras
 
 @Suite("COSE credential public keys")
 struct CredentialPublicKeyTests {

@@ -1,4 +1,5 @@
 import CountersignClient
+import CountersignCodec
 import Crypto
 import Testing
 import WebAuthn

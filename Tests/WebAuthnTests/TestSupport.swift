@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebAuthn
+import WebAuthnVectors
 
 /// Small helpers shared by the WebAuthn tests.
 enum TestSupport {

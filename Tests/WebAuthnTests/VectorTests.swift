@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebAuthn
+import WebAuthnVectors
 
 @Suite("Shared WebAuthn test vectors")
 struct VectorTests {

@@ -1,6 +1,6 @@
 import CountersignAPI
+import CountersignCodec
 import CountersignCore
-import WebAuthn
 
 /// A `TransactionSigner` over the device key: it recomputes every challenge from what the user
 /// saw and signs only when the server asked for exactly that (dynamic linking, PSD2 RTS Art. 5).

@@ -1,3 +1,4 @@
+import CountersignCodec
 import Foundation
 #if canImport(Glibc)
 import Glibc

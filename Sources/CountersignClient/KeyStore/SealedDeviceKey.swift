@@ -1,6 +1,6 @@
+import CountersignCodec
 import Crypto
 import Foundation
-import WebAuthn
 
 /// Version 1 of the device key file: the P-256 private key sealed with AES-256-GCM under a key
 /// stretched from the local PIN, plus the public facts needed to use it. JSON, binary fields base64url.

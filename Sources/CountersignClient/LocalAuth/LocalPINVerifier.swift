@@ -1,4 +1,5 @@
-import WebAuthn
+import CountersignCodec
+
 
 /// The local device PIN, held only as a salted PBKDF2-HMAC-SHA256 hash: checking it needs no
 /// network, and the stored form does not give the PIN away without a slow search.

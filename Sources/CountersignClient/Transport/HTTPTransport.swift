@@ -67,7 +67,9 @@ public struct TransportStream: Sendable {
     }
 }
 
-/// How the SDK reaches the server. `AsyncHTTPClientTransport` is the real one; tests script their own.
+/// How the SDK reaches the server. The real ones are products of their own, so the SDK pulls in no
+/// HTTP library: `URLSessionTransport` (CountersignClientURLSession, what an iOS app ships) and
+/// `AsyncHTTPClientTransport` (CountersignClientAsyncHTTP, on SwiftNIO); tests script their own.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the whole response; throws only when no response arrived.
     func send(_ request: TransportRequest) async throws -> TransportResponse

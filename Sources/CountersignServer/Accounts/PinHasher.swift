@@ -1,7 +1,7 @@
+import CountersignCodec
 import Crypto
 import CryptoExtras
 import NIOPosix
-import WebAuthn
 
 /// Stores PINs only as a salted, peppered, slow hash: `pbkdf2-sha256$ROUNDS$SALT$HASH`.
 ///
@@ -24,7 +24,7 @@ package struct PinHasher: Sendable {
 
     /// A new hash of `pin` with a fresh salt. Runs on the blocking thread pool: it is slow on purpose.
     package func hash(_ pin: String) async throws -> String {
-        let salt = Identifier.randomBytes(16)
+        let salt = SecureRandom.bytes(16)
         let derived = try await derive(pin, salt: salt, rounds: rounds)
         return "pbkdf2-sha256$\(rounds)$\(Base64URL.encode(salt))$\(Base64URL.encode(derived))"
     }

@@ -1,6 +1,6 @@
 import CountersignAPI
+import CountersignCodec
 import Crypto
-import WebAuthn
 
 /// The step-up a new device key needs: a session alone is not enough, since a stolen bearer token
 /// would otherwise let the thief register their own key and authorize payments with it.
@@ -20,7 +20,7 @@ extension BiometricService {
         guard !usable.isEmpty else {
             throw APIError(.noRegisteredCredential, "You have no device key yet: step up with your PIN.")
         }
-        let challenge = Base64URL.encode(Identifier.randomBytes(32))
+        let challenge = Base64URL.encode(SecureRandom.bytes(32))
         let stored = StoredChallenge(
             challenge: challenge, userId: userId, purpose: .authentication, intent: StepUp.intent, intentDigest: StepUp.intentDigest,
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis

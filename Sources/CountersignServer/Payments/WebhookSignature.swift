@@ -1,6 +1,6 @@
+import CountersignCodec
 import Crypto
 import Foundation
-import WebAuthn
 
 /// The signature on a payment provider's webhook, in Stripe's scheme: the header
 /// `<name>: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, where the name is

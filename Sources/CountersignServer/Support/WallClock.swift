@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where the server reads the time, in epoch milliseconds. Injected so tests can move time forward
 /// to expire challenges, tokens and lockouts without sleeping.
@@ -19,18 +18,4 @@ package struct WallClock: Sendable {
     package static func iso8601(millis: Int64) -> String {
         Date(timeIntervalSince1970: Double(millis) / 1000).formatted(.iso8601)
     }
-}
-
-/// A clock that tests move by hand; it starts at the system time.
-package final class ManualClock: Sendable {
-    private let offset = Mutex<Int64>(0)
-    private let start = WallClock.system.nowMillis()
-
-    package init() {}
-
-    /// Moves time forward.
-    package func advance(seconds: Int64) { offset.withLock { $0 += seconds * 1000 } }
-
-    /// The clock to hand to the server.
-    package var wallClock: WallClock { WallClock { [self] in start + offset.withLock { $0 } } }
 }

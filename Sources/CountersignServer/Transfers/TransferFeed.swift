@@ -51,9 +51,6 @@ package final class TransferFeed: Sendable {
 
     /// Yields after signals (coalesced): the background worker waits on it between passes.
     package var workSignals: AsyncStream<Void> { work.stream }
-
-    /// How many watchers are registered, for tests.
-    package var watcherCount: Int { watchers.withLock { $0.byTransfer.values.reduce(0) { $0 + $1.count } } }
 }
 
 /// One watcher's signals for one transfer.

@@ -1,10 +1,10 @@
 import CountersignAPI
+import CountersignCodec
 import CountersignCore
 import CountersignStore
 import Logging
 import ServiceLifecycle
 import Synchronization
-import WebAuthn
 
 /// The background worker that moves transfers on: payee lookup, quote, execution, and the expiry
 /// of quotes nobody authorized. It takes one transfer at a time in its own transaction; on
@@ -154,7 +154,7 @@ package struct TransferProcessor: Service {
             quoteId: Identifier.make("qt"), transferId: current.id, payeePhone: current.payeePhone, amount: current.amount, fees: fees,
             totalFees: totalFees, total: current.amount + totalFees, currency: current.currency, expiresAt: WallClock.iso8601(millis: expiresAt)
         )
-        let nonce = Identifier.randomBytes(32)
+        let nonce = SecureRandom.bytes(32)
         var next = current.moved(to: .authorizationRequired, now: now)
         next.quote = quote
         next.quoteExpiresAt = expiresAt

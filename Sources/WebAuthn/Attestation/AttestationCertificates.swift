@@ -1,3 +1,4 @@
+import CountersignCodec
 import SwiftASN1
 import X509
 

@@ -1,3 +1,5 @@
+import CountersignCodec
+
 /// The CBOR attestation object of a registration (WebAuthn §6.5.4): `{fmt, attStmt, authData}`.
 package struct AttestationObject: Sendable {
     /// The attestation statement format identifier.

@@ -1,3 +1,5 @@
+import CountersignCodec
+
 /// A strict, non-trapping CBOR decoder for definite-length items (RFC 8949 §3).
 ///
 /// Every length is checked against the bytes that remain before anything is allocated; input size,

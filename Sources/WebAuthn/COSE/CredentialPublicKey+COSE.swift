@@ -1,5 +1,6 @@
+import CountersignCodec
 import Crypto
-import _CryptoExtras
+import CryptoExtras
 
 extension CredentialPublicKey {
     // COSE labels (RFC 9052 §7.1, RFC 9053 §7): kty 1, alg 3; EC2/OKP crv -1, x -2, y -3; RSA n -1, e -2; AKP pub -1.

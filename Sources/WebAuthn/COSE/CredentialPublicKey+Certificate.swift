@@ -1,6 +1,6 @@
 import Crypto
+import CryptoExtras
 import X509
-import _CryptoExtras
 
 extension CredentialPublicKey {
     /// A verifier for an attestation certificate's key under the statement's `alg`.

@@ -1,6 +1,6 @@
 import Crypto
+import CryptoExtras
 import Foundation
-import _CryptoExtras
 
 /// A parsed COSE_Key, ready to verify signatures: parse once, verify many (the server caches it).
 public struct CredentialPublicKey: Sendable {

@@ -1,3 +1,5 @@
+import CountersignCodec
+
 /// Parsed authenticatorData (WebAuthn §6.1): rpIdHash, flags, signCount, then optional
 /// attested credential data and extensions. Every length is checked; nothing may trail.
 package struct AuthenticatorData: Sendable {

@@ -1,3 +1,5 @@
+import CountersignCodec
+
 /// The members of clientDataJSON (WebAuthn §5.8.1) that a relying party checks. Unknown members are ignored.
 package struct CollectedClientData: Decodable, Sendable {
     /// `webauthn.create`, `webauthn.get`, or `payment.get` (Secure Payment Confirmation).
@@ -57,16 +59,5 @@ package struct CollectedClientData: Decodable, Sendable {
                 throw WebAuthnError(.crossOriginRefused, "cross-origin ceremonies are not allowed" + (topOrigin.map { " (top origin \($0))" } ?? ""))
             }
         }
-    }
-}
-
-/// Comparisons whose duration does not depend on where secrets or signatures differ.
-package enum ConstantTime {
-    /// Byte-wise equality that always scans the whole input when the lengths match.
-    package static func equal<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for (x, y) in zip(a, b) { difference |= x ^ y }
-        return difference == 0
     }
 }

@@ -1,3 +1,5 @@
+import CountersignCodec
+
 /// Entry points for the libFuzzer targets in `Fuzz/`, a separate package that cannot see `package` symbols.
 /// Each runs one parser on untrusted bytes and discards the outcome: a fuzzer only looks for traps, leaks and hangs.
 /// Not API: reachable only through `@_spi(Fuzzing) import WebAuthn`.

@@ -1,3 +1,4 @@
+import CountersignCodec
 import Crypto
 
 /// Verifies registration ceremonies (WebAuthn §7.1) for one relying party.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CountersignClient
+import CountersignClientAsyncHTTP
 import Foundation
 
 /// The flags every client command shares: which server, and which profile directory.

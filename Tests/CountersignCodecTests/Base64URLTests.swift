@@ -1,5 +1,5 @@
+import CountersignCodec
 import Testing
-import WebAuthn
 
 @Suite("Base64URL")
 struct Base64URLTests {

@@ -1,4 +1,5 @@
 import Foundation
+import WebAuthn
 
 /// Runs test vectors through `RegistrationVerifier` and `AssertionVerifier` (what `countersign webauthn check` prints).
 public enum VectorRunner {

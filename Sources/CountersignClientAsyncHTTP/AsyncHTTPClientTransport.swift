@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CountersignClient
 import NIOCore
 
 /// `HTTPTransport` over AsyncHTTPClient, which runs on Linux, macOS and iOS alike.

@@ -1,3 +1,5 @@
+import WebAuthn
+
 /// The verdict on one ceremony of a test vector, next to the verdict the vector expects.
 public struct VectorOutcome: Sendable, CustomStringConvertible {
     /// The vector's name.
