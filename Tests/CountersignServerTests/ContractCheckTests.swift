@@ -1,4 +1,6 @@
+import CountersignAPI
 import Foundation
+import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -31,6 +33,9 @@ struct ContractCheckTests {
                   schema:
                     type: object
                     required: [code]
+                    properties:
+                      code:
+                        type: string
           schemas:
             Thing:
               type: object
@@ -101,17 +106,53 @@ struct ContractCheckTests {
         #expect(found.contains { $0.contains(expected) }, "\(body): \(found)")
     }
 
-    @Test("an undocumented status, an undocumented media type, and a body where none is documented are reported")
+    @Test("an undocumented status, media type or member, and a body where none is documented, are reported")
     func statusAndContent() {
         #expect(Self.problems(500, #"{"code":"x"}"#).first?.contains("status 500 is not documented") == true)
         #expect(Self.problems(200, "<p>", contentType: "text/html").first?.contains("Content-Type text/html") == true)
         #expect(Self.problems(204, "{}").first?.contains("a body where openapi.yaml documents none") == true)
         #expect(Self.problems(404, "{}").contains { $0.contains("required member `code`") })
+        // Responses admit only the members the schema lists.
+        #expect(Self.problems(404, #"{"code":"x","extra":1}"#).contains { $0.contains("`extra` is not in the schema's properties") })
+    }
+
+    @Test("a request path finds its template when no route was matched (a middleware answered first)")
+    func templateMatching() {
+        let document = OpenAPIDocument.repository
+        #expect(document.template(matching: "/transfers/tr_1/events") == "/transfers/{id}/events")
+        #expect(document.template(matching: "/user/profile") == "/user/profile")
+        #expect(document.template(matching: "/orders/o_1/payment/cancel") == "/orders/{id}/payment/cancel")
+        #expect(document.template(matching: "/transfers//events") == nil)
+        #expect(document.template(matching: "/no/such/path") == nil)
     }
 
     @Test("a schema keyword the checker does not know is reported, not skipped")
     func unknownKeyword() {
         let validator = JSONSchemaValidator(document: Self.document)
         #expect(validator.violations(of: .string("a"), against: ["type": "string", "uniqueItems": true]).contains { $0.contains("uniqueItems") })
+    }
+
+    @Test("wired into the application, it sees the route the router matched and reports what the document lacks")
+    func wiredIntoTheApplication() async throws {
+        // A document that knows only the 503 of /health: the real 200 must be reported.
+        let document = try OpenAPIDocument(yaml: """
+            openapi: 3.1.0
+            paths:
+              /health:
+                get:
+                  responses:
+                    '503':
+                      description: down
+            """)
+        let violations = ContractViolations()
+        try await OpenAPITests.withRouter(contract: ResponseContract(document: document, violations: violations)) { _, app in
+            try await app.test(.router) { client in
+                let response = try await client.execute(uri: Endpoint.health.path(), method: .get)
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains(#""status":"ok""#), "the checked body still reaches the client")
+            }
+        }
+        #expect(violations.all.count == 1)
+        #expect(violations.all.first?.contains("GET /health (/health) → 200: status 200 is not documented") == true, "\(violations.all)")
     }
 }

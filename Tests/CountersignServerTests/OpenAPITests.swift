@@ -45,7 +45,7 @@ struct OpenAPITests {
     @Test("without a session, exactly the operations openapi.yaml marks security: [] answer other than 401 unauthenticated")
     func publicOperationsAreTheDocumentedOnes() async throws {
         let contract = ContractViolations()
-        try await Self.withRouter(contract: contract) { router, app in
+        try await Self.withRouter(contract: ResponseContract(document: .repository, violations: contract)) { router, app in
             let routes = router.routes.map { (method: $0.method, path: "\($0.path)") }
             try await app.test(.router) { client in
                 for route in routes {
@@ -123,13 +123,13 @@ struct OpenAPITests {
     /// The application's router over a fresh, prepared SQLite store, and an in-process application
     /// around it; `contract`, when given, checks every response it sends.
     static func withRouter(
-        contract: ContractViolations? = nil, _ body: @Sendable (Router<AppRequestContext>, Application<RouterResponder<AppRequestContext>>) async throws -> Void
+        contract: ResponseContract? = nil, _ body: @Sendable (Router<AppRequestContext>, Application<RouterResponder<AppRequestContext>>) async throws -> Void
     ) async throws {
         try await TestDatabase.with(.sqlite, migrate: false) { database in
             let configuration = LiveServer.configuration(dataDirectory: FileManager.default.temporaryDirectory.path)
             let services = try await CountersignApp.makeServices(configuration: configuration, database: database, logger: TestDatabase.logger)
             try await services.prepareStore()
-            let router = CountersignApp.makeRouter(services, outermost: contract.map { ResponseContract(document: .repository, violations: $0) })
+            let router = CountersignApp.makeRouter(services, outermost: contract)
             try await body(router, Application(router: router, logger: TestDatabase.logger))
         }
     }

@@ -8,6 +8,10 @@ import Foundation
 /// spec cannot come to rely on one this checks nothing of.
 struct JSONSchemaValidator {
     let document: OpenAPIDocument
+    /// Whether an object schema (`type: object` with `properties`) that says nothing of
+    /// `additionalProperties` admits only its listed members. The spec lists every member the
+    /// server sends, so for responses an unlisted one means the spec has fallen behind.
+    var closedObjects = false
 
     /// Keywords that describe without constraining.
     static let annotations: Set<String> = [
@@ -67,6 +71,8 @@ struct JSONSchemaValidator {
                 found += violations(of: member, against: property, at: "\(path).\(name)")
             } else if schema["additionalProperties"] as? Bool == false {
                 found.append("\(path): the member `\(name)` is not in the schema (additionalProperties: false)")
+            } else if closedObjects, schema["additionalProperties"] == nil, schema["type"] as? String == "object", !properties.isEmpty {
+                found.append("\(path): the member `\(name)` is not in the schema's properties")
             } else if let additional = schema["additionalProperties"] as? [String: Any] {
                 found += violations(of: member, against: additional, at: "\(path).\(name)")
             }

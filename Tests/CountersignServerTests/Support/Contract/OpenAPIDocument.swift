@@ -62,6 +62,27 @@ struct OpenAPIDocument: @unchecked Sendable {
         return Operation(method: method.uppercased(), path: path, isPublic: security.isEmpty, object: object)
     }
 
+    /// The document's path template that a request's `path` matches, segment by segment (a
+    /// `{name}` segment matches any one); of several, the one with the most literal segments.
+    func template(matching path: String) -> String? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let candidates = (root["paths"] as? [String: Any] ?? [:]).keys.compactMap { template -> (String, Int)? in
+            let pattern = template.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            guard pattern.count == segments.count else { return nil }
+            var literals = 0
+            for (expected, actual) in zip(pattern, segments) {
+                if expected.hasPrefix("{") && expected.hasSuffix("}") {
+                    guard !actual.isEmpty else { return nil }
+                } else {
+                    guard expected == actual else { return nil }
+                    literals += 1
+                }
+            }
+            return (template, literals)
+        }
+        return candidates.max { $0.1 < $1.1 }?.0
+    }
+
     /// `object` itself, or what its `$ref` (`#/a/b/c`) points to, followed until no `$ref` is left.
     func resolved(_ object: [String: Any]) throws -> [String: Any] {
         var current = object

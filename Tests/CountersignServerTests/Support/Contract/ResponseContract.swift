@@ -7,9 +7,9 @@ import Synchronization
 /// Checks every response the application sends against openapi.yaml, as the outermost middleware
 /// (`CountersignApp.build(outermost:)`): for the operation the router matched, the status must be
 /// documented, the `Content-Type` must be one the spec lists for it (no body where it lists none),
-/// and a JSON body must match the schema. What does not conform is collected in `violations`;
-/// `LiveServer.run` fails the test that provoked it. Requests the router matched to no operation
-/// (an unknown path, a wrong method, the web app's files) are not checked.
+/// and a JSON body must match the schema, with no member the schema does not list. What does not conform is collected in `violations`;
+/// `LiveServer.run` fails the test that provoked it. Requests that match no operation (an unknown
+/// path, a wrong method, the web app's files) are not checked.
 struct ResponseContract: RouterMiddleware {
     typealias Context = AppRequestContext
     let document: OpenAPIDocument
@@ -28,7 +28,11 @@ struct ResponseContract: RouterMiddleware {
     /// The response, unchanged for the client; its body is read into memory to be checked, except
     /// for an event stream, which never ends by itself.
     private func check(_ response: Response, to request: Request, context: Context) async -> Response {
-        guard let template = context.endpointPath, let operation = document.operation(request.method.rawValue, template) else { return response }
+        // The route the router matched; none when a middleware answered before it (a refused
+        // Origin), then the document's template for the path. The router's "NotFound" is no operation.
+        guard let template = context.endpointPath ?? document.template(matching: request.uri.path),
+              let operation = document.operation(request.method.rawValue, template)
+        else { return response }
         let exchange = "\(request.method) \(request.uri.path) (\(template)) → \(response.status.code)"
         let contentType = response.headers[.contentType].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
         if contentType == "text/event-stream" {
@@ -72,7 +76,7 @@ struct ResponseContract: RouterMiddleware {
             return ["the body is not JSON: \(Self.excerpt(body))"]
         }
         guard let schema = media["schema"] as? [String: Any] else { return [] }
-        let problems = JSONSchemaValidator(document: document).violations(of: value, against: schema)
+        let problems = JSONSchemaValidator(document: document, closedObjects: true).violations(of: value, against: schema)
         return problems.isEmpty ? [] : problems + ["body: \(Self.excerpt(body))"]
     }
 
