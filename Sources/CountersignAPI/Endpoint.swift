@@ -4,6 +4,10 @@
 ///
 /// A template segment `{name}` is a parameter, in the syntax openapi.yaml and Hummingbird's router
 /// both read, so the template goes to either unchanged.
+///
+/// To add an operation: a constant beside its feature's types, `on(_:use:)` in its controller, and
+/// the operation in openapi.yaml. OpenAPITests fails until the router and the document agree, and
+/// every response the tests provoke is checked against the document.
 package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// The HTTP methods the API uses.
     package enum Method: String, Sendable, Hashable {
