@@ -18,7 +18,7 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     package let method: Method
-    /// The path, e.g. `/transfers/{id}/events`.
+    /// The path, `{name}` segments its parameters.
     package let template: String
 
     package init(_ method: Method, _ template: String) {

@@ -1,8 +1,8 @@
 extension Endpoint {
-    /// `POST /user/topup`: buys airtime.
+    /// Buys airtime.
     package static let topUp = Endpoint(.post, "/user/topup")
-    /// `GET /user/wallet`: the balances.
+    /// The balances.
     package static let wallet = Endpoint(.get, "/user/wallet")
-    /// `GET /user/transactions`: one page of history.
+    /// One page of history.
     package static let listTransactions = Endpoint(.get, "/user/transactions")
 }
