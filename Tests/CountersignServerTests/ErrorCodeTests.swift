@@ -13,7 +13,7 @@ struct ErrorCodeTests {
     static let documentedExceptions: Set<String> = ["DELETE /biometric/credentials/{id} 404 unknown_credential"]
 
     static func document() throws -> [String: Any] {
-        let text = try String(contentsOf: OpenAPITests.sourceURL, encoding: .utf8)
+        let text = try String(contentsOf: OpenAPIDocument.sourceURL, encoding: .utf8)
         return try #require(try Yams.load(yaml: text) as? [String: Any])
     }
 
@@ -75,7 +75,7 @@ struct ErrorCodeTests {
 
     @Test("every error code the web app compares a caught error's code with is an ErrorCode")
     func webAppComparesRealCodes() throws {
-        let web = OpenAPITests.sourceURL.deletingLastPathComponent().appendingPathComponent("web")
+        let web = OpenAPIDocument.sourceURL.deletingLastPathComponent().appendingPathComponent("web")
         let files = try #require(FileManager.default.enumerator(at: web, includingPropertiesForKeys: nil))
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "js" }
         // `e.code === '…'`, `error?.code === '…'`: comparisons of a caught CountersignError's code.

@@ -40,8 +40,12 @@ public final class CountersignAPIClient: Sendable {
 
     func setSessionToken(_ value: String?) { token.withLock { $0 = value } }
 
-    /// A request to `path` carrying the session token and, when given, `body` as JSON.
-    func request(_ method: String, _ path: String, json body: (any Encodable)? = nil, headers: [String: String] = [:]) throws -> TransportRequest {
+    /// A request to `endpoint`, its `{parameters}` filled in order with `parameters` and `query`
+    /// appended (both percent-encoded), carrying the session token and, when given, `body` as JSON.
+    func request(
+        _ endpoint: Endpoint, _ parameters: [String] = [], query: [(String, String?)] = [], json body: (any Encodable)? = nil,
+        headers: [String: String] = [:]
+    ) throws -> TransportRequest {
         var headers = headers
         if let token = sessionToken { headers["Authorization"] = "Bearer \(token)" }
         var bytes: [UInt8]?
@@ -49,7 +53,7 @@ public final class CountersignAPIClient: Sendable {
             headers["Content-Type"] = "application/json"
             bytes = Array(try JSONEncoder().encode(body))
         }
-        return TransportRequest(method: method, path: path, headers: headers, body: bytes)
+        return TransportRequest(method: endpoint.method.rawValue, path: endpoint.path(parameters, query: query), headers: headers, body: bytes)
     }
 
     /// Sends `request`; a 2xx answer is returned, anything else thrown as `CountersignClientError`.
@@ -77,8 +81,8 @@ public final class CountersignAPIClient: Sendable {
 
     /// Sends a create under one fresh `Idempotency-Key`, again with the same key while the failure
     /// is retryable: the server answers a replay with the first outcome, so nothing happens twice.
-    func create<T: Decodable>(_ method: String, _ path: String, json body: some Encodable, idempotencyKey: String?) async throws -> T {
-        let outgoing = try self.request(method, path, json: body, headers: ["Idempotency-Key": idempotencyKey ?? makeIdempotencyKey()])
+    func create<T: Decodable>(_ endpoint: Endpoint, json body: some Encodable, idempotencyKey: String?) async throws -> T {
+        let outgoing = try self.request(endpoint, json: body, headers: ["Idempotency-Key": idempotencyKey ?? makeIdempotencyKey()])
         var attempt = 0
         while true {
             do {
@@ -96,11 +100,4 @@ public final class CountersignAPIClient: Sendable {
             throw CountersignClientError.decoding("\(T.self): \(error)")
         }
     }
-
-    /// `value` escaped for a path segment or a query value: only unreserved characters stay.
-    static func escape(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
-    }
-
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

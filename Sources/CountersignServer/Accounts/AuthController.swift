@@ -11,12 +11,13 @@ package struct AuthController {
     let cookie: SessionCookie
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>, sessions: SessionMiddleware) {
-        group.post("signup", use: signup)
-        group.post("login", use: login)
-        group.post("passkey/options", use: passkeyOptions)
-        group.post("passkey/verify", use: passkeyVerify)
-        group.add(middleware: sessions).post("logout", use: logout)
-        group.add(middleware: sessions).post("logout-all", use: logoutEverywhere)
+        group.on(.signup, use: signup)
+        group.on(.login, use: login)
+        group.on(.passkeySignInOptions, use: passkeyOptions)
+        group.on(.passkeySignIn, use: passkeyVerify)
+        let signedIn = group.group().add(middleware: sessions)
+        signedIn.on(.logout, use: logout)
+        signedIn.on(.logoutEverywhere, use: logoutEverywhere)
     }
 
     /// `POST /auth/signup` → 201 `{userId, sessionToken}`.

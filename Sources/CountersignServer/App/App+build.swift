@@ -36,15 +36,18 @@ package enum CountersignApp {
         )
     }
 
-    /// The HTTP application. Migrations run before the server accepts traffic.
+    /// The HTTP application. Migrations run before the server accepts traffic. `outermost`, when
+    /// given, wraps every other middleware and so sees every response (the tests check each one
+    /// against openapi.yaml with it).
     package static func build(
         configuration: ServerConfiguration, database: any Database, clock: WallClock = .system,
         supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(), logger: Logger,
+        outermost: (any MiddlewareProtocol<Request, Response, AppRequestContext>)? = nil,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         let services = try await makeServices(configuration: configuration, database: database, clock: clock, supplier: supplier, logger: logger)
         var app = Application(
-            router: makeRouter(services),
+            router: makeRouter(services, outermost: outermost),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "countersign"),
             services: [
                 database, services.instanceLease, services.pendingTopUpSweeper, services.transferProcessor, services.transferChangeListener,
@@ -61,10 +64,11 @@ package enum CountersignApp {
         return app
     }
 
-    /// Every route, behind the error and session middleware.
-    package static func makeRouter(_ services: AppServices) -> Router<AppRequestContext> {
+    /// Every route, behind the error and session middleware, and behind `outermost` when given.
+    package static func makeRouter(_ services: AppServices, outermost: (any MiddlewareProtocol<Request, Response, AppRequestContext>)? = nil) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
         let routes = RouteMethods()
+        if let outermost { router.add(middleware: outermost) }
         let origins = BrowserOrigins(configuration: services.configuration)
         let cookie = SessionCookie(configuration: services.configuration)
         router.add(middleware: SecurityHeaders())
@@ -73,21 +77,21 @@ package enum CountersignApp {
         if let files = services.webFiles { router.add(middleware: WebFilesMiddleware(files: files)) }
         let sessions = SessionMiddleware(accounts: services.accounts, cookie: cookie, origins: origins)
         SystemController(database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode).addRoutes(to: router)
-        AuthController(accounts: services.accounts, biometric: services.biometric, throttle: services.throttle, cookie: cookie).addRoutes(to: router.group("auth"), sessions: sessions)
-        BiometricController(biometric: services.biometric, throttle: services.throttle).addRoutes(to: router.group("biometric").add(middleware: sessions))
+        AuthController(accounts: services.accounts, biometric: services.biometric, throttle: services.throttle, cookie: cookie).addRoutes(to: router.group(), sessions: sessions)
+        BiometricController(biometric: services.biometric, throttle: services.throttle).addRoutes(to: router.group().add(middleware: sessions))
         WalletController(
             throttle: services.throttle,
             topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
             database: services.database, clock: services.clock, instance: services.instance
-        ).addRoutes(to: router.group("user").add(middleware: sessions))
-        TransferController(transfers: services.transfers, accounts: services.accounts, throttle: services.throttle).addRoutes(to: router.group("transfers").add(middleware: sessions))
+        ).addRoutes(to: router.group().add(middleware: sessions))
+        TransferController(transfers: services.transfers, accounts: services.accounts, throttle: services.throttle).addRoutes(to: router.group().add(middleware: sessions))
         PaymentWebhookController(
             marketplace: services.marketplace, signature: services.webhookSignature, stripeSignature: services.stripeWebhookSignature, clock: services.clock
-        ).addRoutes(to: router.group("webhooks"))
+        ).addRoutes(to: router.group())
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
         // The payer's browser, not a signed-in client: no session.
         if let simulator = services.paymentProvider as? SimulatedPaymentProvider {
-            SimulatedProviderController(simulator: simulator).addRoutes(to: router.group("sim/pay"))
+            SimulatedProviderController(simulator: simulator).addRoutes(to: router.group())
         }
         routes.load(router.routes)
         return router

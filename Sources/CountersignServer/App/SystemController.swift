@@ -1,3 +1,4 @@
+import CountersignAPI
 import CountersignStore
 import Foundation
 import Hummingbird
@@ -9,8 +10,8 @@ package struct SystemController {
     let paymentsInTestMode: Bool
 
     package func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("health", use: health)
-        router.get("openapi.yaml", use: openAPI)
+        router.on(.health, use: health)
+        router.on(.openAPIDocument, use: openAPI)
     }
 
     /// `GET /health` → 200 `{"status": "ok", "database": "sqlite|postgres", "paymentsTestMode": true|false}`

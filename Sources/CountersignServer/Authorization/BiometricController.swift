@@ -7,14 +7,14 @@ package struct BiometricController {
     let throttle: RequestThrottle
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.post("register/options", use: registrationOptions)
-        group.post("register/verify", use: registrationVerify)
-        group.post("step-up/options", use: stepUpOptions)
-        group.get("credentials", use: credentials)
-        group.delete("credentials/:id", use: revokeCredential)
-        group.get("auth/options", use: authenticationOptionsFromQuery)
-        group.post("auth/options", use: authenticationOptionsFromBody)
-        group.post("auth/verify", use: authenticationVerify)
+        group.on(.registrationOptions, use: registrationOptions)
+        group.on(.registrationVerify, use: registrationVerify)
+        group.on(.stepUpOptions, use: stepUpOptions)
+        group.on(.listCredentials, use: credentials)
+        group.on(.revokeCredential, use: revokeCredential)
+        group.on(.authenticationOptionsFromQuery, use: authenticationOptionsFromQuery)
+        group.on(.authenticationOptionsFromBody, use: authenticationOptionsFromBody)
+        group.on(.authenticationVerify, use: authenticationVerify)
     }
 
     /// `POST /biometric/register/options {pin} | {assertion}` → WebAuthn creation options, after

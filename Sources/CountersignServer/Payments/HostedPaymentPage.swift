@@ -1,3 +1,4 @@
+import CountersignAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -16,8 +17,8 @@ enum HostedPaymentPage {
         if intent.status == .requiresAction {
             body += """
 
-                <form method="post" action="/sim/pay/\(escape(intent.id))/authorize"><button type="submit">Authorize payment</button></form>
-                <form method="post" action="/sim/pay/\(escape(intent.id))/fail"><button type="submit">Fail payment</button></form>
+                <form method="post" action="\(escape(Endpoint.authorizeSimulatedPayment.path([intent.id])))"><button type="submit">Authorize payment</button></form>
+                <form method="post" action="\(escape(Endpoint.failSimulatedPayment.path([intent.id])))"><button type="submit">Fail payment</button></form>
                 """
         } else {
             body += "\n<p>This payment is <code>\(intent.status.rawValue)</code>: there is nothing to answer.</p>"

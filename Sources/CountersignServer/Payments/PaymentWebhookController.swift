@@ -14,7 +14,7 @@ package struct PaymentWebhookController {
     let clock: WallClock
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.post("payments", use: receive)
+        group.on(.paymentWebhook, use: receive)
     }
 
     /// `POST /webhooks/payments` with `Stripe-Signature` (Stripe) or `Countersign-Signature` (the

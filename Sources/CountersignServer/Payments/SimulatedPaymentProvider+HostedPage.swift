@@ -1,3 +1,4 @@
+import CountersignAPI
 import CountersignStore
 import Foundation
 
@@ -6,7 +7,7 @@ import Foundation
 extension SimulatedPaymentProvider {
     /// The hosted page of an intent: `<publicBaseURL>/sim/pay/<id>`.
     package func redirectURL(intentId: String) -> String {
-        publicBaseURL + "/sim/pay/" + intentId
+        publicBaseURL + Endpoint.simulatedPaymentPage.path([intentId])
     }
 
     /// The payer authorized: `requires_action` → `succeeded`. Returns the intent and its return URL.

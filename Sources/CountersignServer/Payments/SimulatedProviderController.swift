@@ -1,3 +1,4 @@
+import CountersignAPI
 import Hummingbird
 
 /// The payment simulator's hosted redirect page, where the payer answers 3-D Secure, iDEAL or
@@ -7,9 +8,9 @@ package struct SimulatedProviderController {
     let simulator: SimulatedPaymentProvider
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get(":intentId", use: page)
-        group.post(":intentId/authorize", use: authorize)
-        group.post(":intentId/fail", use: fail)
+        group.on(.simulatedPaymentPage, use: page)
+        group.on(.authorizeSimulatedPayment, use: authorize)
+        group.on(.failSimulatedPayment, use: fail)
     }
 
     /// `GET /sim/pay/{intentId}` → 200 the page: what is being paid and, while the intent

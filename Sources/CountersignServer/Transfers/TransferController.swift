@@ -12,12 +12,12 @@ package struct TransferController {
     let throttle: RequestThrottle
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.post(use: create)
-        group.get(":id", use: document)
-        group.get(":id/events", use: events)
-        group.post(":id/authorization", use: authorize)
-        group.post(":id/decline", use: decline)
-        group.post(":id/cancel", use: cancel)
+        group.on(.createTransfer, use: create)
+        group.on(.transfer, use: document)
+        group.on(.transferEvents, use: events)
+        group.on(.authorizeTransfer, use: authorize)
+        group.on(.declineTransfer, use: decline)
+        group.on(.cancelTransfer, use: cancel)
     }
 
     /// `POST /transfers` with `Idempotency-Key` → 201 the new document; a retry with the same key

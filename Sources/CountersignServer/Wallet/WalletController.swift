@@ -19,9 +19,9 @@ package struct WalletController {
     let instance: ServerInstance
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.post("topup", use: topUp)
-        group.get("wallet", use: wallet)
-        group.get("transactions", use: transactions)
+        group.on(.topUp, use: topUp)
+        group.on(.wallet, use: wallet)
+        group.on(.listTransactions, use: transactions)
     }
 
     /// `POST /user/topup`: the seed's request and response. With `Idempotency-Key`, a retry with the

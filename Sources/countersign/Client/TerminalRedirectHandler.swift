@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CountersignAPI
 import CountersignClient
 import Foundation
 import NIOCore
@@ -37,18 +38,25 @@ struct TerminalRedirectHandler: RedirectHandler {
             print("  (walked away without finishing)")
             return .abandoned
         case .authorize, .fail:
-            return await press(mode.rawValue, on: url)
+            return await press(mode.rawValue, mode == .authorize ? .authorizeSimulatedPayment : .failSimulatedPayment, on: url)
         }
     }
 
     /// POSTs the simulator page's button; the server then knows the outcome and the poll reads it.
     /// Any other page cannot be followed from a terminal: the payer counts as not back.
-    private func press(_ button: String, on url: URL) async -> RedirectOutcome {
-        guard url.path.hasPrefix("/sim/pay/") else {
+    private func press(_ button: String, _ endpoint: Endpoint, on url: URL) async -> RedirectOutcome {
+        // The page is `/sim/pay/{intentId}`: every segment but the id must be the template's.
+        let page = Endpoint.simulatedPaymentPage.template.split(separator: "/")
+        let segments = url.path.split(separator: "/")
+        guard segments.count == page.count, zip(page.dropLast(), segments).allSatisfy({ $0 == $1 }), let intentId = segments.last,
+              var target = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else {
             print("  --redirect \(button) follows only the built-in payment simulator's page; open the link in a browser")
             return .abandoned
         }
-        var request = HTTPClientRequest(url: url.absoluteString + "/" + button)
+        target.percentEncodedPath = endpoint.path([String(intentId)])
+        target.percentEncodedQuery = nil
+        var request = HTTPClientRequest(url: target.string ?? url.absoluteString)
         request.method = .POST
         // The page answers with a redirect to the app's return URL, which is the app's to open, not
         // ours: the outcome is read from the server by the poll that follows.

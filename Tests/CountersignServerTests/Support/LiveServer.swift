@@ -10,7 +10,8 @@ import Synchronization
 import Testing
 
 /// A Countersign server running for real on 127.0.0.1 (an ephemeral port) over a fresh database,
-/// with a clock the test can move.
+/// with a clock the test can move. Every response it sends is checked against openapi.yaml
+/// (`ResponseContract`); one that does not conform fails the test.
 struct LiveServer: Sendable {
     static let origin = "https://app.countersign.test"
     static let rpId = "countersign.test"
@@ -53,9 +54,11 @@ struct LiveServer: Sendable {
             configure(&configuration)
             let clock = ManualClock()
             let port = AsyncStream<Int>.makeStream()
+            let contract = ContractViolations()
             let app = try await CountersignApp.build(
                 configuration: configuration, database: database, clock: clock.wallClock, supplier: supplier,
-                logger: TestDatabase.logger, onServerRunning: { channel in port.continuation.yield(channel.localAddress?.port ?? 0) }
+                logger: TestDatabase.logger, outermost: ResponseContract(document: .repository, violations: contract),
+                onServerRunning: { channel in port.continuation.yield(channel.localAddress?.port ?? 0) }
             )
             let services = try await CountersignApp.makeServices(configuration: configuration, database: database, clock: clock.wallClock, supplier: supplier, logger: TestDatabase.logger)
             let group = ServiceGroup(configuration: .init(services: [app], logger: TestDatabase.logger))
@@ -70,6 +73,10 @@ struct LiveServer: Sendable {
                     try await http.shutdown()
                     await group.triggerGracefulShutdown()
                     try await tasks.waitForAll()
+                    // Every response the test provoked must be one openapi.yaml documents.
+                    for violation in contract.all {
+                        Issue.record("a response does not conform to openapi.yaml: \(violation)")
+                    }
                     return result
                 } catch {
                     try? await http.shutdown()
