@@ -31,7 +31,7 @@ public struct DeviceAuthenticator: Sendable {
         self.rpId = rpId
         self.origin = origin
         self.privateKey = privateKey
-        self.credentialId = credentialId ?? (0..<32).map { _ in UInt8.random(in: 0...255) }
+        self.credentialId = credentialId ?? SecureRandom.bytes(32)
         self.counter = SignCounter(signCount)
     }
 

@@ -1,3 +1,4 @@
+import CountersignCore
 import Crypto
 import Foundation
 import WebAuthn

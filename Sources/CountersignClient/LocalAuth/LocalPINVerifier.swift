@@ -1,3 +1,4 @@
+import CountersignCore
 import WebAuthn
 
 /// The local device PIN, held only as a salted PBKDF2-HMAC-SHA256 hash: checking it needs no

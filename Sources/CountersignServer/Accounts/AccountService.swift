@@ -26,13 +26,13 @@ package struct AccountService: Sendable {
         guard PinHasher.isWellFormed(request.pin) else { throw APIError.badRequest("invalid_pin", "pin must be 4 to 6 digits.") }
         let pinHash = try await pins.hash(request.pin)
         let now = clock.nowMillis()
-        let token = Base64URL.encode(Identifier.randomBytes(32))
+        let token = Base64URL.encode(SecureRandom.bytes(32))
         let userId = Identifier.make("usr")
         let (users, sessions, ledger, currency, expiry) = (self.users, self.sessions, self.ledger, configuration.currency, now + configuration.sessionSeconds * 1000)
         try await database.transaction { sql in
             _ = try await users.create(
                 id: userId, phone: phone.value, name: name, pinHash: pinHash,
-                userHandle: Base64URL.encode(Identifier.randomBytes(16)), now: now, on: sql
+                userHandle: Base64URL.encode(SecureRandom.bytes(16)), now: now, on: sql
             )
             _ = try await ledger.openAccounts(userId: userId, currency: currency, now: now, on: sql)
             try await sessions.create(tokenHash: Identifier.digest(token), userId: userId, now: now, expiresAt: expiry, on: sql)
@@ -58,7 +58,7 @@ package struct AccountService: Sendable {
         }
         guard verdict == .correct else { throw failure }
         let now = clock.nowMillis()
-        let token = Base64URL.encode(Identifier.randomBytes(32))
+        let token = Base64URL.encode(SecureRandom.bytes(32))
         let (sessions, expiry) = (self.sessions, now + configuration.sessionSeconds * 1000)
         try await database.transaction { sql in
             try await sessions.create(tokenHash: Identifier.digest(token), userId: user.id, now: now, expiresAt: expiry, on: sql)
@@ -69,7 +69,7 @@ package struct AccountService: Sendable {
     /// A new session for a user who proved who they are another way (a passkey).
     package func openSession(userId: String) async throws -> SessionResponse {
         let now = clock.nowMillis()
-        let token = Base64URL.encode(Identifier.randomBytes(32))
+        let token = Base64URL.encode(SecureRandom.bytes(32))
         let (sessions, expiry) = (self.sessions, now + configuration.sessionSeconds * 1000)
         try await database.transaction { sql in
             try await sessions.create(tokenHash: Identifier.digest(token), userId: userId, now: now, expiresAt: expiry, on: sql)

@@ -1,3 +1,4 @@
+import CountersignCore
 import Crypto
 import CryptoExtras
 import NIOPosix
@@ -24,7 +25,7 @@ package struct PinHasher: Sendable {
 
     /// A new hash of `pin` with a fresh salt. Runs on the blocking thread pool: it is slow on purpose.
     package func hash(_ pin: String) async throws -> String {
-        let salt = Identifier.randomBytes(16)
+        let salt = SecureRandom.bytes(16)
         let derived = try await derive(pin, salt: salt, rounds: rounds)
         return "pbkdf2-sha256$\(rounds)$\(Base64URL.encode(salt))$\(Base64URL.encode(derived))"
     }

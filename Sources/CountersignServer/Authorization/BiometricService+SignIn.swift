@@ -1,4 +1,5 @@
 import CountersignAPI
+import CountersignCore
 import WebAuthn
 
 /// Sign-in with a passkey (a discoverable credential): the browser offers the user's passkeys for
@@ -12,7 +13,7 @@ extension BiometricService {
     /// Request options with a fresh single-use challenge and no `allowCredentials`: any of the
     /// user's passkeys for this relying party may answer.
     package func signInOptions() async throws -> PasskeySignInOptionsResponse {
-        let challenge = Base64URL.encode(Identifier.randomBytes(32))
+        let challenge = Base64URL.encode(SecureRandom.bytes(32))
         let (repository, now, configuration) = (SignInChallengeSQLRepository(), clock.nowMillis(), self.configuration)
         try await database.transaction { sql in
             try await repository.insert(

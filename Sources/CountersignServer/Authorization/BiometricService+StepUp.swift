@@ -1,4 +1,5 @@
 import CountersignAPI
+import CountersignCore
 import Crypto
 import WebAuthn
 
@@ -20,7 +21,7 @@ extension BiometricService {
         guard !usable.isEmpty else {
             throw APIError.unprocessable("no_registered_credential", "You have no device key yet: step up with your PIN.")
         }
-        let challenge = Base64URL.encode(Identifier.randomBytes(32))
+        let challenge = Base64URL.encode(SecureRandom.bytes(32))
         let stored = StoredChallenge(
             challenge: challenge, userId: userId, purpose: .authentication, intent: StepUp.intent, intentDigest: StepUp.intentDigest,
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis

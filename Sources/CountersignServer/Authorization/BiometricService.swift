@@ -30,7 +30,7 @@ package struct BiometricService: Sendable {
     package func registrationOptions(userId: String, stepUp: RegistrationOptionsRequest) async throws -> RegistrationOptionsResponse {
         try await checkStepUp(userId: userId, stepUp)
         let user = try await loadUser(userId)
-        let challenge = Base64URL.encode(Identifier.randomBytes(32))
+        let challenge = Base64URL.encode(SecureRandom.bytes(32))
         let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
         let forPayments = stepUp.payment == true
         let userVerification = forPayments ? "required" : configuration.userVerification
@@ -107,7 +107,7 @@ package struct BiometricService: Sendable {
         let intent = try intents.airtime(amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone, supplierSlug: request.supplierSlug)
         let user = try await loadUser(userId)
         try lock.ensureUnlocked(user)
-        let nonce = Identifier.randomBytes(32)
+        let nonce = SecureRandom.bytes(32)
         let challenge = Base64URL.encode(intent.challenge(nonce: nonce))
         let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
         let stored = StoredChallenge(

@@ -1,3 +1,4 @@
+import CountersignCore
 import Crypto
 import Foundation
 import Synchronization
@@ -13,24 +14,12 @@ package enum Identifier {
     package static func make(_ prefix: String) -> String {
         let millis = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
         let counter = sequence.wrappingAdd(1, ordering: .relaxed).newValue & 0xFFFF
-        return prefix + "_" + hex(millis, width: 12) + hex(UInt64(counter), width: 4) + "_" + Base64URL.encode(randomBytes(10))
+        return prefix + "_" + hex(millis, width: 12) + hex(UInt64(counter), width: 4) + "_" + Base64URL.encode(SecureRandom.bytes(10))
     }
 
     private static func hex(_ value: UInt64, width: Int) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    /// `count` bytes from the system's secure random generator.
-    package static func randomBytes(_ count: Int) -> [UInt8] {
-        // Eight bytes per draw from the system generator, not one syscall per byte.
-        var generator = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count + 7)
-        while bytes.count < count {
-            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
-        }
-        return Array(bytes.prefix(count))
     }
 
     /// SHA-256 of `text`, base64url: how bearer secrets are stored, so a database leak reveals none.

@@ -1,3 +1,4 @@
+import CountersignCore
 import Foundation
 
 /// Secrets that must not be literals in code: taken from configuration, or generated once into
@@ -17,7 +18,7 @@ package enum SecretStore {
             return Array(data)
         }
         try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let secret = Identifier.randomBytes(32)
+        let secret = SecureRandom.bytes(32)
         guard fileManager.createFile(atPath: path, contents: Data(secret), attributes: [.posixPermissions: 0o600]) else {
             throw SecretError.unwritable(path)
         }

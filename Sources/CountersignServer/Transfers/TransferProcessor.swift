@@ -153,7 +153,7 @@ package struct TransferProcessor: Service {
             quoteId: Identifier.make("qt"), transferId: current.id, payeePhone: current.payeePhone, amount: current.amount, fees: fees,
             totalFees: totalFees, total: current.amount + totalFees, currency: current.currency, expiresAt: WallClock.iso8601(millis: expiresAt)
         )
-        let nonce = Identifier.randomBytes(32)
+        let nonce = SecureRandom.bytes(32)
         var next = current.moved(to: .authorizationRequired, now: now)
         next.quote = quote
         next.quoteExpiresAt = expiresAt
