@@ -87,14 +87,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the bench and the server tests share to drive a server: loopback ports, child
+        // processes, user enrolment over the SDK. Internal: no product ships it.
+        .target(
+            name: "CountersignHarness",
+            dependencies: ["CountersignAPI", "CountersignClient"]
+        ),
         .executableTarget(
             name: "countersign-bench",
             dependencies: [
+                "CountersignAPI",
                 "CountersignClient",
+                "CountersignCore",
+                "CountersignHarness",
                 "CountersignServer",
                 "WebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(
@@ -114,6 +122,7 @@ let package = Package(
             name: "CountersignServerTests",
             dependencies: [
                 "CountersignClient",
+                "CountersignHarness",
                 "CountersignServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CountersignHarness
 import Foundation
 import CountersignServer
 import Testing
