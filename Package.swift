@@ -149,20 +149,27 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the bench and the server tests share to drive a server: loopback ports, child
+        // processes, user enrolment over the SDK. Internal: no product ships it.
+        .target(
+            name: "CountersignHarness",
+            dependencies: ["CountersignAPI", "CountersignClient", "CountersignCodec"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "countersign-bench",
             dependencies: [
                 "CountersignAPI",
                 "CountersignClient",
+                "CountersignCodec",
+                "CountersignCore",
+                "CountersignHarness",
                 "CountersignServer",
                 "CountersignStore",
                 "WebAuthn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -212,6 +219,7 @@ let package = Package(
                 "CountersignClientURLSession",
                 "CountersignCodec",
                 "CountersignCore",
+                "CountersignHarness",
                 "CountersignServer",
                 "CountersignStore",
                 "WebAuthn",

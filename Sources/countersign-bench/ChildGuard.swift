@@ -1,3 +1,4 @@
+import CountersignHarness
 import Foundation
 import Synchronization
 

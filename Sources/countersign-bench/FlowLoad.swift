@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 
 /// Runs the clients concurrently against a ready server and turns what they measured into a report.
 struct FlowLoad {
-    /// The server and the enrolled users (one client each), and how long and how much to run.
+    /// The server and the clients (one enrolled user each), and how long and how much to run.
     let server: ServerUnderTest
-    let users: [BenchUser]
+    let clients: [FlowClient]
     let warmupSeconds: Double
     let seconds: Double
     let maxFlows: Int
@@ -15,10 +14,11 @@ struct FlowLoad {
         let start = ContinuousClock.now
         let window = FlowWindow(measureFrom: start + .seconds(warmupSeconds), end: start + .seconds(warmupSeconds + seconds))
         let budget = FlowBudget(maxFlows)
-        let port = server.port
-        async let samples = Self.onThreads(users.map { user in
-            { FlowClient(port: port, user: user).run(window: window, budget: budget) }
-        })
+        let clients = self.clients
+        async let samples = withTaskGroup(of: FlowSamples.self) { group in
+            for client in clients { group.addTask { await client.run(window: window, budget: budget) } }
+            return await group.reduce(into: FlowSamples()) { $0.merge($1) }
+        }
         // Sample the server, the bench and the whole machine at the edges of the measured window.
         try await ContinuousClock().sleep(until: window.measureFrom)
         let (serverBefore, benchBefore, machineBefore) = (server.stats(), ProcessStats.ownCPUSeconds(), MachineCPU.now())
@@ -45,7 +45,7 @@ struct FlowLoad {
         let flowsPerSecond = Double(flows) / seconds
         let peak = serverAfter.peakResidentMB
         return FlowReport(
-            machine: machine, engine: server.databaseURL == nil ? "sqlite" : "postgres", clients: users.count,
+            machine: machine, engine: server.databaseURL == nil ? "sqlite" : "postgres", clients: clients.count,
             warmupSeconds: warmupSeconds, measuredSeconds: seconds, flows: flows, flowsPerSecond: flowsPerSecond,
             latencies: latencies, errors: merged.errors, flowCapReached: budget.isSpent, warmupFlows: merged.warmupFlows, warmupErrors: merged.warmupErrors,
             serverPeakResidentMB: peak, serverResidentMB: serverAfter.residentMB,
@@ -60,24 +60,5 @@ struct FlowLoad {
                 memory: peak < targets.peakResidentMB
             )
         )
-    }
-
-    /// Runs each client on a thread of its own (each blocks on its socket) and merges their samples.
-    private static func onThreads(_ clients: [@Sendable () -> FlowSamples]) async -> FlowSamples {
-        guard !clients.isEmpty else { return FlowSamples() }
-        return await withCheckedContinuation { continuation in
-            let collected = Mutex<(samples: FlowSamples, remaining: Int)>((FlowSamples(), clients.count))
-            for client in clients {
-                Thread {
-                    let samples = client()
-                    let all = collected.withLock { state -> FlowSamples? in
-                        state.samples.merge(samples)
-                        state.remaining -= 1
-                        return state.remaining == 0 ? state.samples : nil
-                    }
-                    if let all { continuation.resume(returning: all) }
-                }.start()
-            }
-        }
     }
 }

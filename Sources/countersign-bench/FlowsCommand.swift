@@ -68,21 +68,18 @@ struct FlowsCommand: AsyncParsableCommand {
         let serverUnderTest = try ServerUnderTest.launch(executable: server ?? ServerUnderTest.siblingExecutable(),
                                                          dataDirectory: directory, databaseURL: databaseURL)
         Console.say("flows benchmark: \(clients) clients, \(warmup) s warm-up + \(seconds) s, \(databaseURL == nil ? "SQLite" : "PostgreSQL"), server pid \(serverUnderTest.process.pid) on \(serverUnderTest.baseURL) — \(machine.summary)")
-        let http = BenchAPI.makeHTTPClient(connections: clients)
-        let api = BenchAPI(baseURL: serverUnderTest.baseURL, http: http)
         do {
-            try await serverUnderTest.waitUntilHealthy(api)
+            try await serverUnderTest.waitUntilHealthy()
             // Enough for every flow the budget allows to one user, within the CLI's per-call limit.
             let funding = min(OperatorCLI.maximumFunding, Int64(maxFlows) * FlowClient.amount)
-            let users = try await BenchUser.prepare(count: clients, api: api, cli: OperatorCLI(server: serverUnderTest), funding: funding)
-            Console.say("\(users.count) users enrolled and funded; running")
-            let report = try await FlowLoad(server: serverUnderTest, users: users, warmupSeconds: warmup, seconds: seconds, maxFlows: maxFlows)
+            let flowClients = try await FlowClient.prepare(count: clients, port: serverUnderTest.port, cli: OperatorCLI(server: serverUnderTest), funding: funding)
+            defer { flowClients.forEach { $0.executor.shutdown() } }
+            Console.say("\(flowClients.count) users enrolled and funded; running")
+            let report = try await FlowLoad(server: serverUnderTest, clients: flowClients, warmupSeconds: warmup, seconds: seconds, maxFlows: maxFlows)
                 .run(machine: machine)
-            try? await http.shutdown()
             serverUnderTest.stop()
             return report
         } catch {
-            try? await http.shutdown()
             serverUnderTest.stop()
             throw error
         }

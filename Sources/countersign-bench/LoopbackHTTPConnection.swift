@@ -1,5 +1,6 @@
+import CountersignClient
+import CountersignHarness
 import Foundation
-import NIOCore
 
 /// One kept-alive HTTP/1.1 connection to the server under test, over a blocking socket on
 /// 127.0.0.1, used by one load thread at a time.
@@ -9,7 +10,7 @@ import NIOCore
 /// hop and a task resumption, and the client took about 1 ms of CPU per flow, half of the whole
 /// per-flow budget at 1,000 flows/s. A request here is one `send` and, usually, one `recv`. It
 /// speaks just what the server answers: a status line, headers, and a body framed by
-/// `Content-Length` or chunked transfer encoding. Setup (enrolment) still goes through `BenchAPI`.
+/// `Content-Length` or chunked transfer encoding. `LoopbackSocketTransport` puts it behind the SDK.
 final class LoopbackHTTPConnection {
     private let port: Int
     private var socket: Int32 = -1
@@ -26,28 +27,18 @@ final class LoopbackHTTPConnection {
 
     deinit { disconnect() }
 
-    /// `GET path`.
-    func get(_ path: String, token: String?) throws -> BenchResponse {
-        try send("GET", path, body: nil, token: token)
-    }
-
-    /// `POST path` with a JSON body.
-    func post(_ path: String, json: [UInt8], token: String?) throws -> BenchResponse {
-        try send("POST", path, body: json, token: token)
-    }
-
     /// Sends one request and reads its whole response; reconnects first if the last exchange
     /// closed the connection. A failed exchange closes it, so the next request starts clean.
-    private func send(_ method: String, _ path: String, body: [UInt8]?, token: String?) throws -> BenchResponse {
+    func send(_ request: TransportRequest) throws -> TransportResponse {
         if socket < 0 { try connect() }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
-        if let token { head += "Authorization: Bearer \(token)\r\n" }
-        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        var head = "\(request.method) \(request.path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
+        if let body = request.body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
-        var request = Array(head.utf8)
-        if let body { request += body }
+        var bytes = Array(head.utf8)
+        if let body = request.body { bytes += body }
         do {
-            try write(request)
+            try write(bytes)
             let (response, keepAlive) = try readResponse()
             if !keepAlive { disconnect() }
             return response
@@ -65,7 +56,7 @@ final class LoopbackHTTPConnection {
         var timeout = timeval(tv_sec: Self.timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = FreePort.address(port: port)
+        var address = LoopbackPort.address(port: port)
         let status = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Foundation.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -143,13 +134,14 @@ final class LoopbackHTTPConnection {
         return nil
     }
 
-    /// The status line, the headers the framing needs, and the body.
-    private func readResponse() throws -> (BenchResponse, keepAlive: Bool) {
+    /// The status line, the headers, and the body.
+    private func readResponse() throws -> (TransportResponse, keepAlive: Bool) {
         let statusLine = try takeLine()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0] == "HTTP/1.1", let status = Int(parts[1]) else {
             throw BenchError("not an HTTP/1.1 status line: \(statusLine.prefix(80))")
         }
+        var headers: [String: String] = [:]
         var contentLength: Int?
         var chunked = false
         var keepAlive = true
@@ -165,6 +157,7 @@ final class LoopbackHTTPConnection {
             case "connection": keepAlive = value.lowercased() != "close"
             default: break
             }
+            headers[name] = value
         }
         var body: [UInt8] = []
         if chunked {
@@ -185,6 +178,6 @@ final class LoopbackHTTPConnection {
         } else if status != 204, status != 304 {
             throw BenchError("a \(status) response with neither Content-Length nor chunked encoding")
         }
-        return (BenchResponse(status: status, body: ByteBuffer(bytes: body)), keepAlive)
+        return (TransportResponse(status: status, headers: headers, body: body), keepAlive)
     }
 }

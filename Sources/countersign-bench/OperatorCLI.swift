@@ -1,3 +1,4 @@
+import CountersignHarness
 import Foundation
 
 /// The operator CLI (`countersign wallet fund`), run as a short-lived child against the same store
@@ -14,8 +15,8 @@ struct OperatorCLI: Sendable {
         var arguments = ["wallet", "fund", "--phone", phone, "--amount", "\(amount)", "--data-dir", server.dataDirectory]
         if let url = server.databaseURL { arguments += ["--database-url", url] }
         let outputPath = server.dataDirectory + "/fund-\(phone).log"
-        let child = try ChildProcess.spawn(server.executable, arguments, environment: ChildProcess.cleanEnvironment(), outputPath: outputPath)
-        let status = await child.wait()
+        let child = try ChildProcess(server.executable, arguments, environment: ServerUnderTest.childEnvironment(), outputPath: outputPath)
+        let status = await child.exited()
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(atPath: outputPath)
         guard status == 0 else {

@@ -1,3 +1,5 @@
+import CountersignClient
+import CountersignHarness
 import Foundation
 
 /// The `countersign serve` child the flows benchmark drives: release binary, loopback only, a
@@ -29,29 +31,42 @@ struct ServerUnderTest: Sendable {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw BenchError("no server binary at \(executable); build it with `swift build -c release --scratch-path .build-release --product countersign` or pass --server")
         }
-        let port = try FreePort.loopback()
+        let port = try LoopbackPort.free()
         var arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory,
                          "--origin", origin, "--rp-id", rpId,
                          // Every simulated user signs up from 127.0.0.1, far past the signup limit.
                          "--no-rate-limits"]
         if let databaseURL { arguments += ["--database-url", databaseURL] }
         let logPath = dataDirectory + "/server.log"
-        let process = try ChildProcess.spawn(executable, arguments, environment: ChildProcess.cleanEnvironment(), outputPath: logPath)
+        let process = try ChildProcess(executable, arguments, environment: childEnvironment(), outputPath: logPath)
         ChildGuard.watch(process)
         return ServerUnderTest(process: process, executable: executable, port: port, dataDirectory: dataDirectory, databaseURL: databaseURL, logPath: logPath)
     }
 
     /// Polls `GET /health` until it answers 200; fails if the child exits or `seconds` pass.
-    func waitUntilHealthy(_ api: BenchAPI, seconds: Double = 60) async throws {
+    func waitUntilHealthy(seconds: Double = 60) async throws {
+        let executor = DedicatedThreadExecutor(name: "bench health check")
+        defer { executor.shutdown() }
+        let transport = LoopbackSocketTransport(port: port)
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
             if let status = process.poll() {
                 throw BenchError("the server exited with status \(status) before it was healthy:\n\(logTail())")
             }
-            if let response = try? await api.get("/health"), response.status == 200 { return }
+            let health = try? await executor.run { try await transport.send(TransportRequest(method: "GET", path: "/health")) }
+            if health?.status == 200 { return }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw BenchError("the server did not answer /health within \(Int(seconds)) s:\n\(logTail())")
+    }
+
+    /// The environment to pass on to the server and the CLI: this process's, without the
+    /// variables the server would read in place of the flags the bench gives it (a stray
+    /// DATABASE_URL would turn a SQLite run into a PostgreSQL one).
+    static func childEnvironment() -> [String: String] {
+        ProcessInfo.processInfo.environment.filter { key, _ in
+            key != "DATABASE_URL" && key != "PORT" && !key.hasPrefix("COUNTERSIGN_")
+        }
     }
 
     /// Memory and CPU so far, or nil if the child has gone.

@@ -1,4 +1,6 @@
 import CountersignClient
+import CountersignCodec
+import CountersignCore
 import Crypto
 import WebAuthn
 
@@ -29,7 +31,7 @@ struct VerifierFixture {
     /// Signs one assertion with a new device key, over a random 32-byte challenge.
     init() throws {
         let device = DeviceAuthenticator(rpId: Self.rpId, origin: Self.origin)
-        challenge = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        challenge = SecureRandom.bytes(32)
         let assertion = device.makeAssertion(challenge: challenge)
         relyingParty = RelyingParty(id: Self.rpId, name: "Countersign bench", origins: [Self.origin])
         clientDataJSON = assertion.clientDataJSON

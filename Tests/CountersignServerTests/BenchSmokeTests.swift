@@ -1,8 +1,9 @@
+import CountersignHarness
 import Foundation
 import Testing
 
 /// The flows benchmark still runs end to end: it starts the real server, enrols and funds users,
-/// and its load clients (their own HTTP/1.1 client over loopback) complete flows without errors.
+/// and its load clients (the SDK over the bench's loopback socket transport) complete flows without errors.
 /// A smoke test, not a measurement: a few flows, a debug build, and no figure is checked.
 @Suite("Benchmark smoke test")
 struct BenchSmokeTests {

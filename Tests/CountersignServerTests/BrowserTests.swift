@@ -191,7 +191,7 @@ struct BrowserTests {
             let quoted = await stream.wait { $0.last.map { (try? $0.document().status) == .authorizationRequired } ?? false }
             stream.close()
             #expect(stream.status == 200)
-            #expect(quoted.allSatisfy { $0.event == nil })
+            #expect(quoted.allSatisfy { $0.event == "message" })
             let quote = try #require(quoted.last).document()
 
             let declined = try await server.client.post("/transfers/\(document.id)/decline", token: payer.token).decode(TransferDocument.self)

@@ -1,6 +1,7 @@
 import CountersignAPI
 import CountersignCore
 @testable import CountersignServer
+import CountersignHarness
 import CountersignStore
 import Foundation
 import Testing

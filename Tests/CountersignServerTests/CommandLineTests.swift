@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CountersignAPI
+import CountersignHarness
 import CountersignServer
 import CountersignStore
 import Foundation

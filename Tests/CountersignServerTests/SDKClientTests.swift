@@ -23,11 +23,7 @@ struct SDKClientTests {
         }
 
         private func sign(_ challenge: String) throws -> AuthenticationResponseJSON {
-            let signed = device.makeAssertion(challenge: try #require(Base64URL.decode(challenge)))
-            let id = Base64URL.encode(device.credentialId)
-            return AuthenticationResponseJSON(id: id, rawId: id, response: .init(
-                clientDataJSON: Base64URL.encode(signed.clientDataJSON), authenticatorData: Base64URL.encode(signed.authenticatorData), signature: Base64URL.encode(signed.signature)
-            ))
+            device.assertionResponse(challenge: try #require(Base64URL.decode(challenge)))
         }
     }
 
@@ -45,11 +41,7 @@ struct SDKClientTests {
             try await client.signup(SignupRequest(phone: phone, name: "Ada", pin: "2468"))
             let options = try await client.registrationOptions(stepUp: RegistrationOptionsRequest(pin: "2468"))
             let device = DeviceAuthenticator(rpId: options.rp.id, origin: LiveServer.origin)
-            let registration = device.makeRegistration(challenge: try #require(Base64URL.decode(options.challenge)))
-            let id = Base64URL.encode(device.credentialId)
-            let registered = try await client.registerCredential(RegistrationResponseJSON(id: id, rawId: id, response: .init(
-                clientDataJSON: Base64URL.encode(registration.clientDataJSON), attestationObject: Base64URL.encode(registration.attestationObject)
-            )))
+            let registered = try await client.registerCredential(device.registrationResponse(challenge: try #require(Base64URL.decode(options.challenge))))
             #expect(registered.verified)
             _ = try await server.services.wallets.fund(phone: phone, amount: 10_000, reference: nil)
 

@@ -24,11 +24,7 @@ struct SDKTransferFlowTests {
         let store = FileDeviceKeyStore(directory: keyDirectory, iterations: 1_000)
         _ = try store.create(rpId: options.rp.id, origin: LiveServer.origin, pin: "4321")
         let device = try store.load(pin: "4321")
-        let registration = device.makeRegistration(challenge: try #require(Base64URL.decode(options.challenge)))
-        let id = Base64URL.encode(device.credentialId)
-        _ = try await client.registerCredential(RegistrationResponseJSON(id: id, rawId: id, response: .init(
-            clientDataJSON: Base64URL.encode(registration.clientDataJSON), attestationObject: Base64URL.encode(registration.attestationObject)
-        )))
+        _ = try await client.registerCredential(device.registrationResponse(challenge: try #require(Base64URL.decode(options.challenge))))
         return DeviceKeySigner(authenticator: device)
     }
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CountersignAPI
 import CountersignClient
 import CountersignCore
+import CountersignHarness
 import CountersignServer
 import CountersignStore
 import Foundation
@@ -40,9 +41,9 @@ struct ScaleOutTests {
 
     static func exercise(a: APIClient, b: APIClient, databaseURL: String, dataDirectory: String) async throws {
         let payerPhone = TestPhones.next(), payeePhone = TestPhones.next()
-        let payer = try await a.post("/auth/signup", SignupRequest(phone: payerPhone, name: "Ada", pin: "1234")).decode(SessionResponse.self)
+        let payer = try await EnrolledUser.enroll(over: a.transport(), phone: payerPhone, name: "Ada", origin: LiveServer.origin)
         _ = try await b.post("/auth/signup", SignupRequest(phone: payeePhone, name: "Bola", pin: "1234")).decode(SessionResponse.self)
-        let device = try await a.registerDevice(token: payer.sessionToken)
+        let device = payer.device
         let funded = try CommandLineTests.run(["wallet", "fund", "--phone", payerPhone, "--amount", "1000000", "--data-dir", dataDirectory, "--database-url", databaseURL])
         try #require(funded.status == 0, "\(funded.output)")
 

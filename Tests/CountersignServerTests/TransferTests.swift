@@ -30,7 +30,7 @@ struct TransferTests {
             let quoted = await stream.wait { $0.last.map { (try? $0.document().status) == .authorizationRequired } ?? false }
             #expect(quoted.map(\.id) == [1, 2, 3])
             #expect(try quoted.map { try $0.document().status } == [.pendingPayeeLookup, .pendingQuote, .authorizationRequired])
-            #expect(quoted.allSatisfy { $0.event == nil })  // unnamed: EventSource's `message`
+            #expect(quoted.allSatisfy { $0.event == "message" })  // unnamed: EventSource's `message`
             let document = try quoted[2].document()
             #expect(document.payeeName == "Bola")
 

@@ -23,14 +23,14 @@ public struct DeviceKeySigner: TransactionSigner {
         guard quote.isConsistent else { throw SigningError.inconsistentQuote }
         let expected = try recompute(nonce: challenge.nonce, challenge: challenge.challenge, quote.challenge(nonce:))
         try checkScope(rpId: challenge.rpId, allowCredentials: challenge.allowCredentials)
-        return assertion(over: expected)
+        return authenticator.assertionResponse(challenge: expected)
     }
 
     /// An assertion over `SHA-256(nonce ‖ intent)` for the airtime intent `options.transaction`.
     public func authorize(airtime options: AuthenticationOptionsResponse) throws -> AuthenticationResponseJSON {
         let expected = try recompute(nonce: options.nonce, challenge: options.challenge, options.transaction.challenge(nonce:))
         try checkScope(rpId: options.rpId, allowCredentials: options.allowCredentials)
-        return assertion(over: expected)
+        return authenticator.assertionResponse(challenge: expected)
     }
 
     /// The challenge this device computes itself; it must equal the one the server sent.
@@ -47,18 +47,5 @@ public struct DeviceKeySigner: TransactionSigner {
         guard allowCredentials.isEmpty
             || allowCredentials.contains(where: { Base64URL.decode($0.id) == authenticator.credentialId })
         else { throw SigningError.noMatchingCredential }
-    }
-
-    private func assertion(over challenge: [UInt8]) -> AuthenticationResponseJSON {
-        let signed = authenticator.makeAssertion(challenge: challenge, userVerified: true)
-        let credentialId = Base64URL.encode(authenticator.credentialId)
-        return AuthenticationResponseJSON(
-            id: credentialId, rawId: credentialId,
-            response: AssertionResponseJSON(
-                clientDataJSON: Base64URL.encode(signed.clientDataJSON),
-                authenticatorData: Base64URL.encode(signed.authenticatorData),
-                signature: Base64URL.encode(signed.signature)
-            )
-        )
     }
 }

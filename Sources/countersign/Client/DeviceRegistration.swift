@@ -4,7 +4,7 @@ import Foundation
 import WebAuthn
 
 /// Creates this terminal's device key and registers it with the server: registration options →
-/// a fresh P-256 key sealed under the local PIN → `DeviceAuthenticator.makeRegistration` → verify.
+/// a fresh P-256 key sealed under the local PIN → `DeviceAuthenticator.registrationResponse` → verify.
 enum DeviceRegistration {
     /// Registers a new key for the logged-in user of `api`, stepping up with the account PIN; the
     /// key file and the local PIN hash go into `profile`. A key that the server refuses is deleted again.
@@ -21,11 +21,7 @@ enum DeviceRegistration {
         }
         guard let challenge = Base64URL.decode(options.challenge) else { throw CommandFailure("the server sent a challenge that is not base64url") }
         let device = try store.create(rpId: options.rp.id, origin: origin, pin: localPIN)
-        let made = device.makeRegistration(challenge: challenge)
-        let id = Base64URL.encode(device.credentialId)
-        let registration = RegistrationResponseJSON(id: id, rawId: id, response: AttestationResponseJSON(
-            clientDataJSON: Base64URL.encode(made.clientDataJSON), attestationObject: Base64URL.encode(made.attestationObject)
-        ))
+        let registration = device.registrationResponse(challenge: challenge)
         let verified: RegistrationVerifyResponse
         do {
             verified = try await api.registerCredential(registration)

@@ -1,4 +1,6 @@
 import AsyncHTTPClient
+import CountersignClient
+import CountersignClientAsyncHTTP
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -33,28 +35,34 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Real HTTP over loopback to a running server.
+/// Real HTTP over loopback to a running server, through the SDK's transport: requests the SDK
+/// would never send (raw bodies, forged headers, any method) go the same way as the SDK's own.
 struct APIClient: Sendable {
     let baseURL: String
+    /// The connection pool under the transport; its configuration (e.g. no redirects) applies.
     let http: HTTPClient
 
+    /// The SDK's transport to this server; a one-shot request may take up to `timeout`.
+    func transport(timeout: TimeAmount = .seconds(30)) -> any HTTPTransport {
+        AsyncHTTPClientTransport(baseURL: baseURL, client: http, timeout: timeout)
+    }
+
+    /// An SDK client to this server, in the session `token` when given.
+    func sdk(token: String? = nil) -> CountersignAPIClient {
+        CountersignAPIClient(transport: transport(), sessionToken: token)
+    }
+
     func send(_ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, raw: [UInt8]? = nil, token: String? = nil, headers extra: [(String, String)] = [], timeout: TimeAmount = .seconds(30)) async throws -> APIResponse {
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = method
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        for (name, value) in extra { request.headers.add(name: name, value: value) }
-        // JSON unless the test says otherwise (a `Content-Type` among `extra`).
-        let contentType = request.headers.contains(name: "Content-Type") ? [] : [("Content-Type", "application/json")]
-        if let json {
-            request.headers.add(contentsOf: contentType)
-            request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(json)))
-        } else if let raw {
-            request.headers.add(contentsOf: contentType)
-            request.body = .bytes(ByteBuffer(bytes: raw))
+        var request = TransportRequest(method: method.rawValue, path: path)
+        if let token { request.headers["Authorization"] = "Bearer \(token)" }
+        for (name, value) in extra { request.headers[name] = value }
+        if json != nil || raw != nil {
+            // JSON unless the test says otherwise (a `Content-Type` among `extra`).
+            if request.header("Content-Type") == nil { request.headers["Content-Type"] = "application/json" }
+            request.body = try json.map { Array(try JSONEncoder().encode($0)) } ?? raw
         }
-        let response = try await http.execute(request, timeout: timeout)
-        let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
-        return APIResponse(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
+        let response = try await transport(timeout: timeout).send(request)
+        return APIResponse(status: response.status, headers: HTTPHeaders(response.headers.map { ($0.key, $0.value) }), body: Data(response.body))
     }
 
     func get(_ path: String, token: String? = nil, timeout: TimeAmount = .seconds(30)) async throws -> APIResponse { try await send(.GET, path, token: token, timeout: timeout) }

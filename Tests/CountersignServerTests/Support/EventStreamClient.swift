@@ -1,13 +1,12 @@
-import AsyncHTTPClient
 import CountersignAPI
+import CountersignClient
 import Foundation
-import NIOCore
-import NIOHTTP1
 
 /// One Server-Sent Event as the test read it.
 struct ReceivedEvent: Sendable, Equatable {
     let id: Int64?
-    let event: String?
+    /// The event type: `message` unless the stream named one.
+    let event: String
     let data: String
 
     /// The transfer document the event carries.
@@ -16,8 +15,9 @@ struct ReceivedEvent: Sendable, Equatable {
     }
 }
 
-/// Reads a `text/event-stream` response in the background and collects its events, so a test can
-/// wait (with a deadline) for what it expects. `close()` drops the connection.
+/// Reads a `text/event-stream` response in the background (the SDK's transport and parser) and
+/// collects its events, so a test can wait (with a deadline) for what it expects. `close()` drops
+/// the connection.
 final class EventStreamClient: Sendable {
     let status: Int
     let contentType: String?
@@ -26,49 +26,27 @@ final class EventStreamClient: Sendable {
 
     private actor Collected {
         var events: [ReceivedEvent] = []
-        var comments = 0
         var ended = false
         func append(_ event: ReceivedEvent) { events.append(event) }
-        func comment() { comments += 1 }
         func end() { ended = true }
     }
 
     static func open(_ client: APIClient, path: String, token: String? = nil, cookie: String? = nil, lastEventID: String? = nil) async throws -> EventStreamClient {
-        var request = HTTPClientRequest(url: client.baseURL + path)
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
-        request.headers.add(name: "Accept", value: "text/event-stream")
-        if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
-        let response = try await client.http.execute(request, timeout: .seconds(120))
-        return EventStreamClient(response: response)
+        var request = TransportRequest(method: "GET", path: path, headers: ["Accept": "text/event-stream"])
+        if let token { request.headers["Authorization"] = "Bearer \(token)" }
+        if let cookie { request.headers["Cookie"] = cookie }
+        if let lastEventID { request.headers["Last-Event-ID"] = lastEventID }
+        return EventStreamClient(response: try await client.transport().stream(request))
     }
 
-    private init(response: HTTPClientResponse) {
-        status = Int(response.status.code)
-        contentType = response.headers.first(name: "Content-Type")
+    private init(response: TransportStream) {
+        status = response.status
+        contentType = response.headers["content-type"]
         let state = self.state
         reader = Task {
-            var buffer = ""
-            var id: Int64?, event: String?, data: [String] = []
             do {
-                for try await chunk in response.body {
-                    buffer += String(buffer: chunk)
-                    while let newline = buffer.firstIndex(of: "\n") {
-                        let line = String(buffer[..<newline])
-                        buffer = String(buffer[buffer.index(after: newline)...])
-                        if line.isEmpty {
-                            if !data.isEmpty { await state.append(ReceivedEvent(id: id, event: event, data: data.joined(separator: "\n"))) }
-                            (id, event, data) = (nil, nil, [])
-                        } else if line.hasPrefix(":") {
-                            await state.comment()
-                        } else if line.hasPrefix("id: ") {
-                            id = Int64(line.dropFirst(4))
-                        } else if line.hasPrefix("event: ") {
-                            event = String(line.dropFirst(7))
-                        } else if line.hasPrefix("data: ") {
-                            data.append(String(line.dropFirst(6)))
-                        }
-                    }
+                for try await event in ServerSentEventParser.events(in: response.body) {
+                    await state.append(ReceivedEvent(id: event.id.flatMap { Int64($0) }, event: event.event, data: event.data))
                 }
             } catch {}
             await state.end()
@@ -98,7 +76,6 @@ final class EventStreamClient: Sendable {
     }
 
     var events: [ReceivedEvent] { get async { await state.events } }
-    var comments: Int { get async { await state.comments } }
 
     /// Drops the connection.
     func close() { reader.cancel() }

@@ -1,5 +1,6 @@
 import CountersignAPI
 import CountersignClient
+import CountersignHarness
 import CountersignServer
 import Foundation
 import Synchronization
@@ -16,26 +17,24 @@ struct TestUser: Sendable {
 }
 
 extension LiveServer {
-    /// Signs a user up over HTTP.
+    /// Signs a user up through the SDK.
     func signup(phone: String = TestPhones.next(), pin: String = "1234", name: String = "Ada") async throws -> TestUser {
-        let response = try await client.post("/auth/signup", SignupRequest(phone: phone, name: name, pin: pin))
-        try #require(response.status == 201, "signup: \(response.status) \(response.text)")
-        let session = try response.decode(SessionResponse.self)
+        let session = try await client.sdk().signup(SignupRequest(phone: phone, name: name, pin: pin))
         return TestUser(phone: phone, pin: pin, userId: session.userId, token: session.sessionToken)
     }
 
-    /// Registers a software device key for `user` (none attestation) over HTTP.
+    /// Registers a software device key for `user` through the SDK, stepping up with the PIN.
     func registerDevice(_ user: TestUser, attestation: DeviceAuthenticator.Attestation = .none) async throws -> TestUser {
         var user = user
-        user.device = try await client.registerDevice(token: user.token, pin: user.pin, attestation: attestation)
+        user.device = try await client.sdk(token: user.token).registerDevice(stepUp: RegistrationOptionsRequest(pin: user.pin), origin: Self.origin, attestation: attestation)
         return user
     }
 
-    /// A user with a device and a funded wallet.
+    /// A user enrolled with a device (the bench's enrolment) and a funded wallet.
     func fundedUser(balance: Int64 = 100_000) async throws -> TestUser {
-        let user = try await registerDevice(try await signup())
-        _ = try await services.wallets.fund(phone: user.phone, amount: balance, reference: nil)
-        return user
+        let enrolled = try await EnrolledUser.enroll(over: client.transport(), phone: TestPhones.next(), name: "Ada", origin: Self.origin)
+        _ = try await services.wallets.fund(phone: enrolled.phone, amount: balance, reference: nil)
+        return TestUser(phone: enrolled.phone, pin: enrolled.pin, userId: enrolled.userId, token: enrolled.sessionToken, device: enrolled.device)
     }
 
     /// `GET /biometric/auth/options` for an intent.
@@ -69,29 +68,9 @@ extension LiveServer {
 }
 
 extension APIClient {
-    /// Registers a new software device key (P-256) for the session `token`, stepping up with `pin`.
-    func registerDevice(token: String, pin: String = "1234", attestation: DeviceAuthenticator.Attestation = .none) async throws -> DeviceAuthenticator {
-        let optionsResponse = try await post("/biometric/register/options", RegistrationOptionsRequest(pin: pin), token: token)
-        try #require(optionsResponse.status == 200, "register options: \(optionsResponse.text)")
-        let options = try optionsResponse.decode(RegistrationOptionsResponse.self)
-        let device = DeviceAuthenticator(rpId: options.rp.id, origin: LiveServer.origin)
-        let registration = device.makeRegistration(challenge: try #require(Base64URL.decode(options.challenge)), attestation: attestation)
-        let body = RegistrationResponseJSON(
-            id: Base64URL.encode(device.credentialId), rawId: Base64URL.encode(device.credentialId),
-            response: .init(clientDataJSON: Base64URL.encode(registration.clientDataJSON), attestationObject: Base64URL.encode(registration.attestationObject), transports: ["internal"])
-        )
-        let verify = try await post("/biometric/register/verify", body, token: token)
-        try #require(verify.status == 201, "register verify: \(verify.text)")
-        return device
-    }
-
     /// The assertion body `device` produces for `challenge` (base64url).
     static func assertion(_ device: DeviceAuthenticator, challenge: String, userVerified: Bool = true) throws -> AuthenticationResponseJSON {
-        let signed = device.makeAssertion(challenge: try #require(Base64URL.decode(challenge)), userVerified: userVerified)
-        return AuthenticationResponseJSON(
-            id: Base64URL.encode(device.credentialId), rawId: Base64URL.encode(device.credentialId),
-            response: .init(clientDataJSON: Base64URL.encode(signed.clientDataJSON), authenticatorData: Base64URL.encode(signed.authenticatorData), signature: Base64URL.encode(signed.signature))
-        )
+        device.assertionResponse(challenge: try #require(Base64URL.decode(challenge)), userVerified: userVerified)
     }
 }
 

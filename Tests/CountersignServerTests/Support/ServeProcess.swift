@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CountersignHarness
 import CountersignStore
 import Foundation
 import CountersignServer

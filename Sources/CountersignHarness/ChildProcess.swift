@@ -7,20 +7,23 @@ import Glibc
 import Darwin
 #endif
 
-/// A child process started with `posix_spawn`, for the tests that run the binaries.
+/// A child process started with `posix_spawn`: the server and the operator commands that the
+/// bench and the tests run.
 ///
 /// Not Foundation's `Process`: on Linux (Swift 6.3.1) its `run()` lists `/proc/self/fd` with a
 /// 256-byte copy of each directory entry and now and then reads past the end of glibc's buffer
-/// (swift-corelibs-foundation#5472). This suite, with hundreds of sockets open, crashed on it
+/// (swift-corelibs-foundation#5472). The test suite, with hundreds of sockets open, crashed on it
 /// about one run in five.
-final class ChildProcess: Sendable {
-    let pid: pid_t
+package final class ChildProcess: Sendable {
+    /// The child's process id.
+    package let pid: pid_t
     /// The exit status once the child has been reaped: its code, or 128 + the signal that ended it.
     private let exitStatus = Mutex<Int32?>(nil)
 
-    /// Starts `executable`. Its stdin is /dev/null; stdout and stderr go to `outputPath` (created
-    /// 0600, appended to), or to /dev/null. Signals start at their defaults, none blocked.
-    init(_ executable: String, _ arguments: [String], environment: [String: String], outputPath: String? = nil) throws {
+    /// Starts `executable` with exactly `environment`. Its stdin is /dev/null; stdout and stderr go
+    /// to `outputPath` (created 0600, appended to), or to /dev/null. Signals start at their
+    /// defaults, none blocked.
+    package init(_ executable: String, _ arguments: [String], environment: [String: String], outputPath: String? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -40,18 +43,15 @@ final class ChildProcess: Sendable {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
+        defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let error = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard error == 0 else { throw TestFailure("cannot start \(executable): \(String(cString: strerror(error)))") }
+        guard error == 0 else { throw HarnessError("cannot start \(executable): \(String(cString: strerror(error)))") }
         self.pid = pid
     }
 
     /// Runs `executable` to its end and returns its status and everything it wrote.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).out").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         let child = try ChildProcess(executable, arguments, environment: environment, outputPath: outputPath)
@@ -59,21 +59,47 @@ final class ChildProcess: Sendable {
         return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 
-    var isRunning: Bool { reap(blocking: false) == nil }
+    /// Whether the child is still running (reaping it if it has ended).
+    package var isRunning: Bool { reap(blocking: false) == nil }
 
-    /// Waits for the child to end; its exit status.
+    /// The exit status if the child has ended, nil while it runs.
+    package func poll() -> Int32? { reap(blocking: false) }
+
+    /// Blocks until the child ends; its exit status.
     @discardableResult
-    func waitUntilExit() -> Int32 {
+    package func waitUntilExit() -> Int32 {
         while true {
             if let status = reap(blocking: true) { return status }
         }
     }
 
-    /// SIGTERM.
-    func terminate() { signal(SIGTERM) }
+    /// Waits, without blocking a thread, until the child ends; its exit status.
+    package func exited() async -> Int32 {
+        while true {
+            if let status = poll() { return status }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
 
-    func signal(_ signal: Int32) {
+    /// SIGTERM.
+    package func terminate() { signal(SIGTERM) }
+
+    /// Sends `signal` if the child still runs.
+    package func signal(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
+    }
+
+    /// SIGTERM (a server drains and exits), up to `graceSeconds`, then SIGKILL; the exit status.
+    /// Blocking, so it also works where no task can run.
+    @discardableResult
+    package func stop(graceSeconds: Double = 5) -> Int32 {
+        terminate()
+        for _ in 0..<Int(graceSeconds * 100) {
+            if let status = poll() { return status }
+            usleep(10_000)
+        }
+        signal(SIGKILL)
+        return waitUntilExit()
     }
 
     /// The exit status if the child has ended (reaping it once), else nil.

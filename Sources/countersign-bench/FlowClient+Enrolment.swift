@@ -1,0 +1,47 @@
+import CountersignClient
+import CountersignHarness
+import Foundation
+
+extension FlowClient {
+    /// Phone numbers unique to this run (a random 6-digit run prefix), so runs against a reused
+    /// PostgreSQL database never collide with earlier users.
+    static func phones(count: Int) -> [String] {
+        let run = Int.random(in: 0..<100_000)
+        return (0..<count).map { "09" + String(format: "%05d%04d", run, $0) }
+    }
+
+    /// `count` clients, each with its own thread and connection, an enrolled user (signup →
+    /// software device key, through the SDK) and a funded wallet. Enrolment runs concurrently
+    /// (signup's PBKDF2 dominates); funding runs the CLI a few at a time (each is a process opening the store).
+    static func prepare(count: Int, port: Int, cli: OperatorCLI, funding: Int64) async throws -> [FlowClient] {
+        let clients = try await withThrowingTaskGroup(of: FlowClient.self) { group in
+            for phone in phones(count: count) { group.addTask { try await enroll(phone: phone, port: port) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for batch in stride(from: 0, to: clients.count, by: 4) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for client in clients[batch..<min(batch + 4, clients.count)] {
+                    group.addTask { try await cli.fund(phone: client.phone, amount: funding) }
+                }
+                try await group.waitForAll()
+            }
+        }
+        return clients
+    }
+
+    /// A client on a new thread whose user `phone` signs up and registers a device key.
+    private static func enroll(phone: String, port: Int) async throws -> FlowClient {
+        let executor = DedicatedThreadExecutor(name: "bench client \(phone.suffix(4))")
+        let transport = LoopbackSocketTransport(port: port)
+        do {
+            let user = try await executor.run {
+                try await EnrolledUser.enroll(over: transport, phone: phone, name: "Bench \(phone.suffix(4))", origin: ServerUnderTest.origin)
+            }
+            let api = CountersignAPIClient(transport: transport, sessionToken: user.sessionToken, createRetries: 0)
+            return FlowClient(executor: executor, phone: phone, api: api, signer: DeviceKeySigner(authenticator: user.device))
+        } catch {
+            executor.shutdown()
+            throw BenchError("enrolling \(phone): \(error)")
+        }
+    }
+}
