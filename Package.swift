@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "CountersignCore",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto")
             ],
             swiftSettings: swiftSettings
         ),

@@ -17,11 +17,12 @@ let package = Package(
     name: "countersign-fuzz",
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "countersign", path: "..")],
-    targets: [.target(name: "FuzzDriver")] + fuzzTargets.map { target in
-        .executableTarget(
-            name: "fuzz-\(target.name)",
-            dependencies: ["FuzzDriver"] + target.products.map { .product(name: $0, package: "countersign") },
-            path: "Sources/\(target.name)"
-        )
-    }
+    targets: [.target(name: "FuzzDriver")]
+        + fuzzTargets.map { target in
+            .executableTarget(
+                name: "fuzz-\(target.name)",
+                dependencies: ["FuzzDriver"] + target.products.map { .product(name: $0, package: "countersign") },
+                path: "Sources/\(target.name)"
+            )
+        }
 )

@@ -39,7 +39,9 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
             return Self.percentEncoded(value)
         }
         precondition(values.next() == nil, "\(self): more values than parameters")
-        let pairs = query.compactMap { name, value in value.map { Self.percentEncoded(name) + "=" + Self.percentEncoded($0) } }
+        let pairs = query.compactMap { name, value in
+            value.map { Self.percentEncoded(name) + "=" + Self.percentEncoded($0) }
+        }
         return segments.joined(separator: "/") + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
     }
 
@@ -49,7 +51,8 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
         var encoded = ""
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:

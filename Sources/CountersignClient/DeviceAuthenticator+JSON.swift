@@ -3,13 +3,18 @@ import CountersignCodec
 
 extension DeviceAuthenticator {
     /// A registration of this credential over `challenge`, as `POST /biometric/register/verify` takes it.
-    public func registrationResponse(challenge: [UInt8], userVerified: Bool = true, attestation: Attestation = .none) -> RegistrationResponseJSON {
+    public func registrationResponse(challenge: [UInt8], userVerified: Bool = true, attestation: Attestation = .none)
+        -> RegistrationResponseJSON
+    {
         let made = makeRegistration(challenge: challenge, userVerified: userVerified, attestation: attestation)
         let id = Base64URL.encode(credentialId)
-        return RegistrationResponseJSON(id: id, rawId: id, response: AttestationResponseJSON(
-            clientDataJSON: Base64URL.encode(made.clientDataJSON), attestationObject: Base64URL.encode(made.attestationObject),
-            transports: ["internal"]
-        ))
+        return RegistrationResponseJSON(
+            id: id, rawId: id,
+            response: AttestationResponseJSON(
+                clientDataJSON: Base64URL.encode(made.clientDataJSON),
+                attestationObject: Base64URL.encode(made.attestationObject),
+                transports: ["internal"]
+            ))
     }
 
     /// An assertion over `challenge`, as `POST /biometric/auth/verify` and a transfer's
@@ -17,9 +22,12 @@ extension DeviceAuthenticator {
     public func assertionResponse(challenge: [UInt8], userVerified: Bool = true) -> AuthenticationResponseJSON {
         let signed = makeAssertion(challenge: challenge, userVerified: userVerified)
         let id = Base64URL.encode(credentialId)
-        return AuthenticationResponseJSON(id: id, rawId: id, response: AssertionResponseJSON(
-            clientDataJSON: Base64URL.encode(signed.clientDataJSON), authenticatorData: Base64URL.encode(signed.authenticatorData),
-            signature: Base64URL.encode(signed.signature)
-        ))
+        return AuthenticationResponseJSON(
+            id: id, rawId: id,
+            response: AssertionResponseJSON(
+                clientDataJSON: Base64URL.encode(signed.clientDataJSON),
+                authenticatorData: Base64URL.encode(signed.authenticatorData),
+                signature: Base64URL.encode(signed.signature)
+            ))
     }
 }

@@ -27,7 +27,10 @@ public struct DeviceAuthenticator: Sendable {
     private let counter: SignCounter
 
     /// Creates an authenticator holding one credential.
-    public init(rpId: String, origin: String, privateKey: P256.Signing.PrivateKey = .init(), credentialId: [UInt8]? = nil, signCount: UInt32 = 0) {
+    public init(
+        rpId: String, origin: String, privateKey: P256.Signing.PrivateKey = .init(), credentialId: [UInt8]? = nil,
+        signCount: UInt32 = 0
+    ) {
         self.rpId = rpId
         self.origin = origin
         self.privateKey = privateKey
@@ -40,15 +43,18 @@ public struct DeviceAuthenticator: Sendable {
 
     /// The credential public key as a COSE_Key (EC2, P-256, ES256), in CTAP2 canonical order.
     public var credentialPublicKeyCOSE: [UInt8] {
-        let point = privateKey.publicKey.x963Representation  // 0x04 || x || y
-        return CBOREncoder.encode(.map([
-            CBORPair(.int(1), .int(2)), CBORPair(.int(3), .int(-7)), CBORPair(.int(-1), .int(1)),
-            CBORPair(.int(-2), .bytes(Array(point[1..<33]))), CBORPair(.int(-3), .bytes(Array(point[33..<65]))),
-        ]))
+        let point = privateKey.publicKey.x963Representation // 0x04 || x || y
+        return CBOREncoder.encode(
+            .map([
+                CBORPair(.int(1), .int(2)), CBORPair(.int(3), .int(-7)), CBORPair(.int(-1), .int(1)),
+                CBORPair(.int(-2), .bytes(Array(point[1..<33]))), CBORPair(.int(-3), .bytes(Array(point[33..<65]))),
+            ]))
     }
 
     /// The pieces of a RegistrationResponseJSON: clientDataJSON and an attestation object with `none` or `packed` self attestation.
-    public func makeRegistration(challenge: [UInt8], userVerified: Bool = true, attestation: Attestation = .none) -> (clientDataJSON: [UInt8], attestationObject: [UInt8]) {
+    public func makeRegistration(challenge: [UInt8], userVerified: Bool = true, attestation: Attestation = .none) -> (
+        clientDataJSON: [UInt8], attestationObject: [UInt8]
+    ) {
         let clientDataJSON = clientData(type: "webauthn.create", challenge: challenge)
         // WebAuthn §6.5.1: aaguid (zero: a software authenticator has no certified model), length, ID, COSE key.
         var authData = header(flags: 0x41 | (userVerified ? 0x04 : 0), signCount: counter.current)
@@ -58,18 +64,24 @@ public struct DeviceAuthenticator: Sendable {
         let statement: CBORValue
         switch attestation {
         case .none: statement = .map([])
-        case .packed: statement = .map([CBORPair(.text("alg"), .int(-7)), CBORPair(.text("sig"), .bytes(sign(authData, clientDataJSON)))])
+        case .packed:
+            statement = .map([
+                CBORPair(.text("alg"), .int(-7)), CBORPair(.text("sig"), .bytes(sign(authData, clientDataJSON))),
+            ])
         }
         // CTAP2 canonical key order: shorter text keys first.
-        let object = CBOREncoder.encode(.map([
-            CBORPair(.text("fmt"), .text(attestation.rawValue)), CBORPair(.text("attStmt"), statement),
-            CBORPair(.text("authData"), .bytes(authData)),
-        ]))
+        let object = CBOREncoder.encode(
+            .map([
+                CBORPair(.text("fmt"), .text(attestation.rawValue)), CBORPair(.text("attStmt"), statement),
+                CBORPair(.text("authData"), .bytes(authData)),
+            ]))
         return (clientDataJSON, object)
     }
 
     /// An assertion: the counter rises by one, and the signature is DER ECDSA over authenticatorData || SHA-256(clientDataJSON).
-    public func makeAssertion(challenge: [UInt8], userVerified: Bool = true) -> (clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) {
+    public func makeAssertion(challenge: [UInt8], userVerified: Bool = true) -> (
+        clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8]
+    ) {
         let clientDataJSON = clientData(type: "webauthn.get", challenge: challenge)
         let authData = header(flags: 0x01 | (userVerified ? 0x04 : 0), signCount: counter.increment())
         return (clientDataJSON, authData, sign(authData, clientDataJSON))
@@ -77,7 +89,9 @@ public struct DeviceAuthenticator: Sendable {
 
     /// CollectedClientData serialised in the spec's order (WebAuthn §5.8.1.1).
     private func clientData(type: String, challenge: [UInt8]) -> [UInt8] {
-        Array("{\"type\":\"\(type)\",\"challenge\":\"\(Base64URL.encode(challenge))\",\"origin\":\(CanonicalJSON.quote(origin)),\"crossOrigin\":false}".utf8)
+        Array(
+            "{\"type\":\"\(type)\",\"challenge\":\"\(Base64URL.encode(challenge))\",\"origin\":\(CanonicalJSON.quote(origin)),\"crossOrigin\":false}"
+                .utf8)
     }
 
     /// rpIdHash || flags || signCount (big-endian).

@@ -24,7 +24,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let response = try await client.execute(makeRequest(request), timeout: timeout)
         let body = try await response.body.collect(upTo: Self.maxBodyBytes)
-        return TransportResponse(status: Int(response.status.code), headers: headers(of: response), body: Array(body.readableBytesView))
+        return TransportResponse(
+            status: Int(response.status.code), headers: headers(of: response), body: Array(body.readableBytesView))
     }
 
     /// Sends `request` and hands the body over chunk by chunk; no deadline, since an event stream

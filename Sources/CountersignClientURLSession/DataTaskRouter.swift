@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The session delegate of a `URLSessionTransport`: it hands each data task's response head to the
@@ -55,7 +55,8 @@ final class DataTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Resumes the waiting caller with `response`'s status and headers, once per task.
     private func deliverHead(of task: URLSessionTask, _ response: URLResponse) {
-        let waiting = exchanges.withLock { exchanges -> (CheckedContinuation<TransportStream, any Error>, AsyncThrowingStream<[UInt8], any Error>)? in
+        let waiting = exchanges.withLock {
+            exchanges -> (CheckedContinuation<TransportStream, any Error>, AsyncThrowingStream<[UInt8], any Error>)? in
             guard let exchange = exchanges[task.taskIdentifier], let head = exchange.head else { return nil }
             exchanges[task.taskIdentifier]?.head = nil
             return (head, exchange.body)
@@ -66,7 +67,7 @@ final class DataTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             return head.resume(throwing: URLError(.badServerResponse))
         }
         var headers: [String: String] = [:]
-        for case let (name as String, value as String) in http.allHeaderFields {
+        for case (let name as String, let value as String) in http.allHeaderFields {
             headers[name] = value
         }
         head.resume(returning: TransportStream(status: http.statusCode, headers: headers, body: body))

@@ -2,7 +2,7 @@ import CountersignClient
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `HTTPTransport` over URLSession: the transport an iOS or macOS app ships, and it runs on Linux
@@ -28,7 +28,8 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// A transport to `baseURL`. `configuration` is copied, then cookies and caching are turned off
     /// in the copy; use it for proxies, `waitsForConnectivity` and the like.
-    public init(baseURL: String, configuration: URLSessionConfiguration = .ephemeral, timeout: Duration = .seconds(30)) {
+    public init(baseURL: String, configuration: URLSessionConfiguration = .ephemeral, timeout: Duration = .seconds(30))
+    {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.timeout = timeout
         // swift-corelibs-foundation's copy() returns Any: the cast cannot fail.
@@ -87,7 +88,8 @@ public final class URLSessionTransport: HTTPTransport {
     private func open(_ request: URLRequest) async throws -> (stream: TransportStream, task: URLSessionDataTask) {
         let task = session.dataTask(with: request)
         let stream = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportStream, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<TransportStream, any Error>) in
                 guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
                 router.register(task, head: continuation)
                 task.resume()
@@ -99,7 +101,9 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// `work`'s result, or `URLError(.timedOut)` once `limit` has passed (`work` is then cancelled).
-    private static func within<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    private static func within<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T)
+        async throws -> T
+    {
         try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask(operation: work)
             group.addTask {

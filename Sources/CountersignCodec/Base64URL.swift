@@ -1,6 +1,7 @@
 /// Base64url (RFC 4648 §5) without padding: the encoding of every binary WebAuthn field.
 public enum Base64URL {
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The 6-bit value of each ASCII byte, or 0xFF when the byte is not in the base64url alphabet.
     private static let values: [UInt8] = {

@@ -19,7 +19,10 @@ public struct PaymentIntent: Sendable, Hashable, Codable {
     public var supplierSlug: String
 
     /// An intent with every field given.
-    public init(kind: String = "airtime_topup", amount: Int64, currency: String, productCode: String, recipientPhone: String, supplierSlug: String) {
+    public init(
+        kind: String = "airtime_topup", amount: Int64, currency: String, productCode: String, recipientPhone: String,
+        supplierSlug: String
+    ) {
         self.kind = kind
         self.amount = amount
         self.currency = currency

@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A child process started with `posix_spawn`: the server and the operator commands that the
@@ -23,7 +23,9 @@ package final class ChildProcess: Sendable {
     /// Starts `executable` with exactly `environment`. Its stdin is /dev/null; stdout and stderr go
     /// to `outputPath` (created 0600, appended to), or to /dev/null. Signals start at their
     /// defaults, none blocked.
-    package init(_ executable: String, _ arguments: [String], environment: [String: String], outputPath: String? = nil) throws {
+    package init(_ executable: String, _ arguments: [String], environment: [String: String], outputPath: String? = nil)
+        throws
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -34,7 +36,8 @@ package final class ChildProcess: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
+        var none = sigset_t()
+        var all = sigset_t()
         sigemptyset(&none)
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
@@ -51,8 +54,11 @@ package final class ChildProcess: Sendable {
     }
 
     /// Runs `executable` to its end and returns its status and everything it wrote.
-    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).out").path
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (
+        status: Int32, output: String
+    ) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).out")
+            .path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         let child = try ChildProcess(executable, arguments, environment: environment, outputPath: outputPath)
         let status = child.waitUntilExit()

@@ -20,7 +20,9 @@ package struct EnrolledUser: Sendable {
     ) async throws -> EnrolledUser {
         let api = CountersignAPIClient(transport: transport)
         let session = try await api.signup(SignupRequest(phone: phone, name: name, pin: pin))
-        let device = try await api.registerDevice(stepUp: RegistrationOptionsRequest(pin: pin), origin: origin, attestation: attestation)
-        return EnrolledUser(phone: phone, pin: pin, userId: session.userId, sessionToken: session.sessionToken, device: device)
+        let device = try await api.registerDevice(
+            stepUp: RegistrationOptionsRequest(pin: pin), origin: origin, attestation: attestation)
+        return EnrolledUser(
+            phone: phone, pin: pin, userId: session.userId, sessionToken: session.sessionToken, device: device)
     }
 }

@@ -23,7 +23,7 @@ package final class PostgresDatabase: Database {
     /// Parses a `postgres://` or `postgresql://` URL; TLS is off unless `sslmode=require` is given.
     package static func configuration(from url: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponentsLite(url), ["postgres", "postgresql"].contains(components.scheme),
-              let host = components.host, !host.isEmpty, let user = components.user
+            let host = components.host, !host.isEmpty, let user = components.user
         else {
             throw DatabaseError.configuration("DATABASE_URL must look like postgres://user:password@host:port/database")
         }
@@ -35,7 +35,9 @@ package final class PostgresDatabase: Database {
         )
     }
 
-    package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws
+        -> T
+    {
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 try await body(PostgresExecutor(connection: connection, logger: logger))
@@ -63,7 +65,8 @@ package final class PostgresDatabase: Database {
 
     package func notify(channel: String, payload: String, on sql: any SQLExecutor) async throws {
         // pg_notify returns void, which has no text form: select a constant beside it.
-        try await sql.execute("SELECT 1 AS sent FROM (SELECT pg_notify($1, $2)) AS notified", [.text(channel), .text(payload)])
+        try await sql.execute(
+            "SELECT 1 AS sent FROM (SELECT pg_notify($1, $2)) AS notified", [.text(channel), .text(payload)])
     }
 
     /// Runs the connection pool until cancelled. A second call (the store shared by an operator
@@ -96,7 +99,7 @@ struct PostgresExecutor: SQLExecutor {
                 types.append(.text)
             case .null:
                 bindings.appendNull()
-                types.append(.null)  // unspecified: PostgreSQL infers it from the statement
+                types.append(.null) // unspecified: PostgreSQL infers it from the statement
             }
         }
         do {
@@ -104,18 +107,23 @@ struct PostgresExecutor: SQLExecutor {
             if PreparedStatements.isPreparable(sql) {
                 let name = PreparedStatements.name(sql: sql, types: types)
                 do {
-                    rows = try await PreparedStatements.run(sql, name: name, types: types, bindings: bindings, on: connection, logger: logger)
+                    rows = try await PreparedStatements.run(
+                        sql, name: name, types: types, bindings: bindings, on: connection, logger: logger)
                 } catch let error as PSQLError {
                     // A constraint, serialization or deadlock failure happens when the statement
                     // runs, not when it is prepared: the name is still good. Anything else may have
                     // been a failed preparation, which PostgresNIO would keep failing on this connection.
                     let state = error.serverInfo?[.sqlState] ?? ""
-                    if !state.hasPrefix("23"), !state.hasPrefix("40") { PreparedStatements.retire(sql: sql, types: types) }
+                    if !state.hasPrefix("23"), !state.hasPrefix("40") {
+                        PreparedStatements.retire(sql: sql, types: types)
+                    }
                     throw error
                 }
             } else {
                 var collected: [PostgresRow] = []
-                for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
+                for try await row in try await connection.query(
+                    PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+                {
                     collected.append(row)
                 }
                 rows = collected

@@ -89,7 +89,8 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
                     // column_text before column_bytes: the byte count is of the text form.
                     let text = sqlite3_column_text(pointer, column)
                     let count = Int(sqlite3_column_bytes(pointer, column))
-                    values[name] = .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+                    values[name] = .text(
+                        String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
                 case SQLITE_NULL:
                     values[name] = .null
                 default:

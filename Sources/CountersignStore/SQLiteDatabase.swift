@@ -58,7 +58,9 @@ package final class SQLiteDatabase: Database {
     /// rolled back to its savepoint alone), and commits them with one fsync. A caller's result is
     /// returned only after that commit, so `synchronous=FULL` durability is kept while the cost of
     /// the fsync is shared.
-    package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws
+        -> T
+    {
         let outcome = Mutex<Result<T, any Error>?>(nil)
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let write = PendingWrite(
@@ -76,7 +78,8 @@ package final class SQLiteDatabase: Database {
                     if let commitError {
                         continuation.resume(throwing: commitError)
                     } else {
-                        continuation.resume(with: outcome.withLock { $0 } ?? .failure(DatabaseError.engine("transaction did not run")))
+                        continuation.resume(
+                            with: outcome.withLock { $0 } ?? .failure(DatabaseError.engine("transaction did not run")))
                     }
                 }
             )
@@ -189,7 +192,8 @@ private struct PendingWrite: Sendable {
 
 /// The reader connections: a read borrows one for its whole body and waits, in order, when all are lent.
 private final class ReaderPool: Sendable {
-    private let state: Mutex<(idle: [SQLiteConnectionHandle], waiters: [CheckedContinuation<SQLiteConnectionHandle, Never>])>
+    private let state:
+        Mutex<(idle: [SQLiteConnectionHandle], waiters: [CheckedContinuation<SQLiteConnectionHandle, Never>])>
     private let count: Int
 
     init(_ readers: [SQLiteConnectionHandle]) {

@@ -18,7 +18,10 @@ public struct VectorOutcome: Sendable, CustomStringConvertible {
     public var matches: Bool
 
     /// Creates an outcome.
-    public init(name: String, ceremony: String, expected: String, got: String, reason: String, errorCode: WebAuthnError.Code? = nil, matches: Bool? = nil) {
+    public init(
+        name: String, ceremony: String, expected: String, got: String, reason: String,
+        errorCode: WebAuthnError.Code? = nil, matches: Bool? = nil
+    ) {
         self.name = name
         self.ceremony = ceremony
         self.expected = expected
@@ -30,6 +33,7 @@ public struct VectorOutcome: Sendable, CustomStringConvertible {
 
     /// One line: `ok|MISMATCH name ceremony expected=… got=… (reason)`.
     public var description: String {
-        "\(matches ? "ok      " : "MISMATCH") \(name) \(ceremony) expected=\(expected) got=\(got)" + (reason.isEmpty ? "" : " (\(reason))")
+        "\(matches ? "ok      " : "MISMATCH") \(name) \(ceremony) expected=\(expected) got=\(got)"
+            + (reason.isEmpty ? "" : " (\(reason))")
     }
 }

@@ -6,7 +6,8 @@ import Foundation
 /// Each bench client runs its flows in a task that prefers one of these: the SDK's async calls
 /// then run straight through on that thread, and `LoopbackSocketTransport` does its blocking
 /// `send` and `recv` there, with no hop to another thread and no task resumption per request.
-final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {  // `jobs` and `stopped` are guarded by `condition`.
+/// `@unchecked Sendable`: `jobs` and `stopped` are guarded by `condition`.
+final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopped = false

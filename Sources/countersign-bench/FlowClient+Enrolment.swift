@@ -35,10 +35,12 @@ extension FlowClient {
         let transport = LoopbackSocketTransport(port: port)
         do {
             let user = try await executor.run {
-                try await EnrolledUser.enroll(over: transport, phone: phone, name: "Bench \(phone.suffix(4))", origin: ServerUnderTest.origin)
+                try await EnrolledUser.enroll(
+                    over: transport, phone: phone, name: "Bench \(phone.suffix(4))", origin: ServerUnderTest.origin)
             }
             let api = CountersignAPIClient(transport: transport, sessionToken: user.sessionToken, createRetries: 0)
-            return FlowClient(executor: executor, phone: phone, api: api, signer: DeviceKeySigner(authenticator: user.device))
+            return FlowClient(
+                executor: executor, phone: phone, api: api, signer: DeviceKeySigner(authenticator: user.device))
         } catch {
             executor.shutdown()
             throw BenchError("enrolling \(phone): \(error)")

@@ -17,7 +17,8 @@ struct FlowClient: Sendable {
     static let amount: Int64 = 500
     static let productCode = "AIRTIME_MTN"
     static let recipientPhone = "08012345678"
-    static let intent = AuthenticationOptionsRequest(amount: amount, productCode: productCode, recipientPhone: recipientPhone, supplierSlug: "mtn")
+    static let intent = AuthenticationOptionsRequest(
+        amount: amount, productCode: productCode, recipientPhone: recipientPhone, supplierSlug: "mtn")
 
     /// Runs flows on the client's thread until the window ends or the budget is spent, and returns what it measured.
     func run(window: FlowWindow, budget: FlowBudget) async -> FlowSamples {
@@ -56,7 +57,9 @@ struct FlowClient: Sendable {
         let (verified, verifyTime) = try await timed("verify") { try await api.verifyAuthentication(assertion) }
         guard let token = verified.verificationToken else { throw FlowFailure(key: "verify without token") }
 
-        let topUp = TopUpRequest(amount: Self.amount, productCode: Self.productCode, recipientPhone: Self.recipientPhone, verificationToken: token)
+        let topUp = TopUpRequest(
+            amount: Self.amount, productCode: Self.productCode, recipientPhone: Self.recipientPhone,
+            verificationToken: token)
         let (result, topUpTime) = try await timed("topup") { try await api.topUp(topUp) }
         guard result.success else { throw FlowFailure(key: "topup 200 success=false \(result.code ?? "")") }
         return FlowTimings(options: optionsTime, verify: verifyTime, topUp: topUpTime, flow: start.duration(to: .now))

@@ -12,7 +12,8 @@ struct FlowLoad {
     /// Warm-up, then the measured window; CPU is sampled at the window's edges.
     func run(machine: MachineInfo) async throws -> FlowReport {
         let start = ContinuousClock.now
-        let window = FlowWindow(measureFrom: start + .seconds(warmupSeconds), end: start + .seconds(warmupSeconds + seconds))
+        let window = FlowWindow(
+            measureFrom: start + .seconds(warmupSeconds), end: start + .seconds(warmupSeconds + seconds))
         let budget = FlowBudget(maxFlows)
         let clients = self.clients
         async let samples = withTaskGroup(of: FlowSamples.self) { group in
@@ -21,7 +22,9 @@ struct FlowLoad {
         }
         // Sample the server, the bench and the whole machine at the edges of the measured window.
         try await ContinuousClock().sleep(until: window.measureFrom)
-        let (serverBefore, benchBefore, machineBefore) = (server.stats(), ProcessStats.ownCPUSeconds(), MachineCPU.now())
+        let (serverBefore, benchBefore, machineBefore) = (
+            server.stats(), ProcessStats.ownCPUSeconds(), MachineCPU.now()
+        )
         try await ContinuousClock().sleep(until: window.end)
         let (serverAfter, benchAfter, machineAfter) = (server.stats(), ProcessStats.ownCPUSeconds(), MachineCPU.now())
         let merged = await samples
@@ -47,7 +50,8 @@ struct FlowLoad {
         return FlowReport(
             machine: machine, engine: server.databaseURL == nil ? "sqlite" : "postgres", clients: clients.count,
             warmupSeconds: warmupSeconds, measuredSeconds: seconds, flows: flows, flowsPerSecond: flowsPerSecond,
-            latencies: latencies, errors: merged.errors, flowCapReached: budget.isSpent, warmupFlows: merged.warmupFlows, warmupErrors: merged.warmupErrors,
+            latencies: latencies, errors: merged.errors, flowCapReached: budget.isSpent,
+            warmupFlows: merged.warmupFlows, warmupErrors: merged.warmupErrors,
             serverPeakResidentMB: peak, serverResidentMB: serverAfter.residentMB,
             serverCPUCores: serverCPU / seconds, serverCPUMicrosecondsPerFlow: perFlow(serverCPU),
             serverSystemCPUShare: serverCPU > 0 ? serverSystemCPU / serverCPU : 0,

@@ -52,23 +52,38 @@ struct FlowReport: Codable, Sendable {
     /// The console report.
     func render() -> String {
         var summary = TextTable("flows (\(engine), \(clients) clients)", "value", "target", "met")
-        summary.add("flows/s", Figure.fixed(flowsPerSecond), "≥ \(Figure.count(targets.flowsPerSecond))", verdict.throughput ? "yes" : "NO")
-        summary.add("flow p99 ms", Figure.fixed(latencies.last?.p99 ?? 0, 2), "< \(Figure.fixed(targets.p99Milliseconds, 0))", verdict.latency ? "yes" : "NO")
-        summary.add("server peak RSS MB", Figure.fixed(serverPeakResidentMB), "< \(Figure.fixed(targets.peakResidentMB, 0))", verdict.memory ? "yes" : "NO")
+        summary.add(
+            "flows/s", Figure.fixed(flowsPerSecond), "≥ \(Figure.count(targets.flowsPerSecond))",
+            verdict.throughput ? "yes" : "NO")
+        summary.add(
+            "flow p99 ms", Figure.fixed(latencies.last?.p99 ?? 0, 2), "< \(Figure.fixed(targets.p99Milliseconds, 0))",
+            verdict.latency ? "yes" : "NO")
+        summary.add(
+            "server peak RSS MB", Figure.fixed(serverPeakResidentMB), "< \(Figure.fixed(targets.peakResidentMB, 0))",
+            verdict.memory ? "yes" : "NO")
         summary.add("flows completed", "\(flows) in \(Figure.fixed(measuredSeconds, 1)) s", "", "")
         summary.add("errors", "\(errors.values.reduce(0, +))", "", "")
-        summary.add("server CPU (cores, µs/flow)", "\(Figure.fixed(serverCPUCores, 2)), \(Figure.count(serverCPUMicrosecondsPerFlow))", "", "")
+        summary.add(
+            "server CPU (cores, µs/flow)",
+            "\(Figure.fixed(serverCPUCores, 2)), \(Figure.count(serverCPUMicrosecondsPerFlow))", "", "")
         summary.add("  of which kernel", "\(Figure.fixed(serverSystemCPUShare * 100, 0))%", "", "")
-        summary.add("bench CPU (cores, µs/flow)", "\(Figure.fixed(benchCPUCores, 2)), \(Figure.count(benchCPUMicrosecondsPerFlow))", "", "")
-        summary.add("machine busy / iowait (cores)", "\(Figure.fixed(machineBusyCores, 2)) / \(Figure.fixed(machineIOWaitCores, 2))", "", "")
+        summary.add(
+            "bench CPU (cores, µs/flow)",
+            "\(Figure.fixed(benchCPUCores, 2)), \(Figure.count(benchCPUMicrosecondsPerFlow))", "", "")
+        summary.add(
+            "machine busy / iowait (cores)",
+            "\(Figure.fixed(machineBusyCores, 2)) / \(Figure.fixed(machineIOWaitCores, 2))", "", "")
 
         var calls = TextTable("latency ms", "count", "p50", "p90", "p99", "max", "mean")
         for latency in latencies {
-            calls.add(latency.name, "\(latency.count)", Figure.fixed(latency.p50, 2), Figure.fixed(latency.p90, 2),
-                      Figure.fixed(latency.p99, 2), Figure.fixed(latency.max, 2), Figure.fixed(latency.mean, 2))
+            calls.add(
+                latency.name, "\(latency.count)", Figure.fixed(latency.p50, 2), Figure.fixed(latency.p90, 2),
+                Figure.fixed(latency.p99, 2), Figure.fixed(latency.max, 2), Figure.fixed(latency.mean, 2))
         }
         var text = summary.render() + "\n\n" + calls.render()
-        if flowCapReached { text += "\n\nwarning: --max-flows was reached before the window ended; flows/s is understated" }
+        if flowCapReached {
+            text += "\n\nwarning: --max-flows was reached before the window ended; flows/s is understated"
+        }
         if !errors.isEmpty {
             var failures = TextTable("errors (call status code)", "count")
             for (key, count) in errors.sorted(by: { $0.value > $1.value }) { failures.add(key, "\(count)") }

@@ -21,10 +21,18 @@ struct FlowsCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-flows"), help: "Most flows started in all, warm-up included.")
     var maxFlows = 200_000
 
-    @Option(name: .customLong("database-url"), help: "postgres://… to run on PostgreSQL: a scratch database is created on that server and dropped afterwards. Default: SQLite in a fresh temp dir.")
+    @Option(
+        name: .customLong("database-url"),
+        help:
+            "postgres://… to run on PostgreSQL: a scratch database is created on that server and dropped afterwards. Default: SQLite in a fresh temp dir."
+    )
     var databaseURL: String?
 
-    @Flag(name: .customLong("reuse-database"), help: "Run in the --database-url database itself instead of a scratch one (phones are unique per run; its schema must be current).")
+    @Flag(
+        name: .customLong("reuse-database"),
+        help:
+            "Run in the --database-url database itself instead of a scratch one (phones are unique per run; its schema must be current)."
+    )
     var reuseDatabase = false
 
     @Option(help: "The countersign server binary. Default: `countersign` next to this binary.")
@@ -39,7 +47,9 @@ struct FlowsCommand: AsyncParsableCommand {
     /// Refuses loads that are unbounded or empty before anything starts.
     func validate() throws {
         guard (1...1_024).contains(clients) else { throw ValidationError("--clients must be 1…1024") }
-        guard seconds > 0, seconds <= 600, warmup >= 0, warmup <= 60 else { throw ValidationError("--seconds must be in (0, 600], --warmup in [0, 60]") }
+        guard seconds > 0, seconds <= 600, warmup >= 0, warmup <= 60 else {
+            throw ValidationError("--seconds must be in (0, 600], --warmup in [0, 60]")
+        }
         guard maxFlows > 0 else { throw ValidationError("--max-flows must be positive") }
     }
 
@@ -58,25 +68,36 @@ struct FlowsCommand: AsyncParsableCommand {
             throw error
         }
         await scratch?.drop()
-        if keepData { Console.say("data kept in \(directory)") } else { try? FileManager.default.removeItem(atPath: directory) }
+        if keepData {
+            Console.say("data kept in \(directory)")
+        } else {
+            try? FileManager.default.removeItem(atPath: directory)
+        }
         print(report.render())
         try ResultFile.write(report, to: json)
     }
 
     /// Starts the server, enrols and funds the users, runs the load, and always stops the server.
     private func measure(machine: MachineInfo, directory: String, databaseURL: String?) async throws -> FlowReport {
-        let serverUnderTest = try ServerUnderTest.launch(executable: server ?? ServerUnderTest.siblingExecutable(),
-                                                         dataDirectory: directory, databaseURL: databaseURL)
-        Console.say("flows benchmark: \(clients) clients, \(warmup) s warm-up + \(seconds) s, \(databaseURL == nil ? "SQLite" : "PostgreSQL"), server pid \(serverUnderTest.process.pid) on \(serverUnderTest.baseURL) — \(machine.summary)")
+        let serverUnderTest = try ServerUnderTest.launch(
+            executable: server ?? ServerUnderTest.siblingExecutable(),
+            dataDirectory: directory, databaseURL: databaseURL)
+        Console.say(
+            "flows benchmark: \(clients) clients, \(warmup) s warm-up + \(seconds) s, \(databaseURL == nil ? "SQLite" : "PostgreSQL"), server pid \(serverUnderTest.process.pid) on \(serverUnderTest.baseURL) — \(machine.summary)"
+        )
         do {
             try await serverUnderTest.waitUntilHealthy()
             // Enough for every flow the budget allows to one user, within the CLI's per-call limit.
             let funding = min(OperatorCLI.maximumFunding, Int64(maxFlows) * FlowClient.amount)
-            let flowClients = try await FlowClient.prepare(count: clients, port: serverUnderTest.port, cli: OperatorCLI(server: serverUnderTest), funding: funding)
+            let flowClients = try await FlowClient.prepare(
+                count: clients, port: serverUnderTest.port, cli: OperatorCLI(server: serverUnderTest), funding: funding)
             defer { flowClients.forEach { $0.executor.shutdown() } }
             Console.say("\(flowClients.count) users enrolled and funded; running")
-            let report = try await FlowLoad(server: serverUnderTest, clients: flowClients, warmupSeconds: warmup, seconds: seconds, maxFlows: maxFlows)
-                .run(machine: machine)
+            let report = try await FlowLoad(
+                server: serverUnderTest, clients: flowClients, warmupSeconds: warmup, seconds: seconds,
+                maxFlows: maxFlows
+            )
+            .run(machine: machine)
             serverUnderTest.stop()
             return report
         } catch {
@@ -87,7 +108,8 @@ struct FlowsCommand: AsyncParsableCommand {
 
     /// A fresh 0700 directory under the temp dir for the SQLite file, secrets and the server log.
     private static func makeTemporaryDirectory() throws -> String {
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("countersign-bench.XXXXXX").utf8CString)
+        var template = Array(
+            (NSTemporaryDirectory() as NSString).appendingPathComponent("countersign-bench.XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp failed: errno \(errno)") }
         return String(cString: made)
     }

@@ -80,7 +80,9 @@ final class LoopbackHTTPConnection {
     private func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { Foundation.send(socket, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes {
+                Foundation.send(socket, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw BenchError("send: errno \(errno)") }
             offset += sent
         }
@@ -90,7 +92,9 @@ final class LoopbackHTTPConnection {
     private func fill() throws {
         let received = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         if received == 0 { throw BenchError("the server closed the connection") }
-        guard received > 0 else { throw BenchError(errno == EAGAIN ? "no answer within \(Self.timeoutSeconds) s" : "recv: errno \(errno)") }
+        guard received > 0 else {
+            throw BenchError(errno == EAGAIN ? "no answer within \(Self.timeoutSeconds) s" : "recv: errno \(errno)")
+        }
         pending += chunk[0..<received]
     }
 
@@ -121,7 +125,8 @@ final class LoopbackHTTPConnection {
     /// a tenth of the client's CPU here).
     private static func trimmed(_ text: Substring) -> String {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) }) else { return "" }
+        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) })
+        else { return "" }
         return String(text[first...last])
     }
 
@@ -167,7 +172,7 @@ final class LoopbackHTTPConnection {
                     throw BenchError("malformed chunk size: \(sizeLine.prefix(40))")
                 }
                 if size == 0 {
-                    while try !takeLine().isEmpty {}  // trailers
+                    while try !takeLine().isEmpty {} // trailers
                     break
                 }
                 body += try take(size)

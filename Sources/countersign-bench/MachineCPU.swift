@@ -12,9 +12,12 @@ struct MachineCPU: Sendable {
     static func now() -> MachineCPU {
         let text = (try? String(contentsOfFile: "/proc/stat", encoding: .utf8)) ?? ""
         // proc(5): "cpu  user nice system idle iowait irq softirq steal guest guest_nice".
-        let fields = text.split(separator: "\n").first?.split(separator: " ").dropFirst().compactMap { Double($0) } ?? []
+        let fields =
+            text.split(separator: "\n").first?.split(separator: " ").dropFirst().compactMap { Double($0) } ?? []
         guard fields.count >= 8 else { return MachineCPU(busy: 0, idle: 0, ioWait: 0) }
-        return MachineCPU(busy: fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + fields[7], idle: fields[3], ioWait: fields[4])
+        return MachineCPU(
+            busy: fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + fields[7], idle: fields[3],
+            ioWait: fields[4])
     }
 
     /// Busy and I/O-wait time between `earlier` and now, in CPUs (cores kept busy on average).

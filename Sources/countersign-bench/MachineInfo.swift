@@ -18,7 +18,8 @@ struct MachineInfo: Codable, Sendable {
     /// The machine this process runs on, now.
     static func current() -> MachineInfo {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n")
+        let model =
+            cpuinfo.split(separator: "\n")
             .first { $0.hasPrefix("model name") }
             .flatMap { $0.split(separator: ":", maxSplits: 1).last }
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
@@ -32,7 +33,9 @@ struct MachineInfo: Codable, Sendable {
     }
 
     /// One line for the console.
-    var summary: String { "\(cpus) CPU(s), \(cpuModel), Linux \(kernel), \(date), load \(String(format: "%.2f", loadAverage))" }
+    var summary: String {
+        "\(cpus) CPU(s), \(cpuModel), Linux \(kernel), \(date), load \(String(format: "%.2f", loadAverage))"
+    }
 
     private static func loadAverage() -> Double {
         var loads = [Double](repeating: 0, count: 3)

@@ -12,10 +12,13 @@ struct OperatorCLI: Sendable {
 
     /// Credits `amount` minor units to the wallet of `phone`; throws with the CLI's output on failure.
     func fund(phone: String, amount: Int64) async throws {
-        var arguments = ["wallet", "fund", "--phone", phone, "--amount", "\(amount)", "--data-dir", server.dataDirectory]
+        var arguments = [
+            "wallet", "fund", "--phone", phone, "--amount", "\(amount)", "--data-dir", server.dataDirectory,
+        ]
         if let url = server.databaseURL { arguments += ["--database-url", url] }
         let outputPath = server.dataDirectory + "/fund-\(phone).log"
-        let child = try ChildProcess(server.executable, arguments, environment: ServerUnderTest.childEnvironment(), outputPath: outputPath)
+        let child = try ChildProcess(
+            server.executable, arguments, environment: ServerUnderTest.childEnvironment(), outputPath: outputPath)
         let status = await child.exited()
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(atPath: outputPath)

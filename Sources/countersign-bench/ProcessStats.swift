@@ -16,7 +16,7 @@ struct ProcessStats: Sendable {
     /// The figures of `pid` now, or nil if it has gone.
     static func read(pid: Int32) -> ProcessStats? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
         else { return nil }
         func kilobytes(_ field: String) -> Double {
             let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }

@@ -15,7 +15,8 @@ struct ScratchDatabase: Sendable {
 
     /// Creates a uniquely named database on the server `serverURL` points at.
     static func create(on serverURL: String) async throws -> ScratchDatabase {
-        let scratch = ScratchDatabase(serverURL: serverURL, name: "countersign_bench_\(Int.random(in: 100_000..<1_000_000))")
+        let scratch = ScratchDatabase(
+            serverURL: serverURL, name: "countersign_bench_\(Int.random(in: 100_000..<1_000_000))")
         try await execute("CREATE DATABASE \(scratch.name)", on: serverURL)
         return scratch
     }
@@ -32,7 +33,7 @@ struct ScratchDatabase: Sendable {
     /// Runs one statement outside a transaction (CREATE/DROP DATABASE refuse to run inside one).
     private static func execute(_ statement: String, on url: String) async throws {
         var logger = Logger(label: "countersign-bench")
-        logger.logLevel = .error  // PostgresNIO warns when the first lease races run(); it waits, harmlessly
+        logger.logLevel = .error // PostgresNIO warns when the first lease races run(); it waits, harmlessly
         let database = try PostgresDatabase(url: url, maxConnections: 1, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await database.run() }

@@ -22,25 +22,32 @@ struct ServerUnderTest: Sendable {
 
     /// The `countersign` binary built next to this bench binary (same scratch path and configuration).
     static func siblingExecutable() -> String {
-        let bench = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let bench =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return (bench as NSString).deletingLastPathComponent + "/countersign"
     }
 
     /// Starts the server; it is not ready until `waitUntilHealthy` returns.
     static func launch(executable: String, dataDirectory: String, databaseURL: String?) throws -> ServerUnderTest {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw BenchError("no server binary at \(executable); build it with `swift build -c release --scratch-path .build-release --product countersign` or pass --server")
+            throw BenchError(
+                "no server binary at \(executable); build it with `swift build -c release --scratch-path .build-release --product countersign` or pass --server"
+            )
         }
         let port = try LoopbackPort.free()
-        var arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory,
-                         "--origin", origin, "--rp-id", rpId,
-                         // Every simulated user signs up from 127.0.0.1, far past the signup limit.
-                         "--no-rate-limits"]
+        var arguments = [
+            "serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory,
+            "--origin", origin, "--rp-id", rpId,
+            // Every simulated user signs up from 127.0.0.1, far past the signup limit.
+            "--no-rate-limits",
+        ]
         if let databaseURL { arguments += ["--database-url", databaseURL] }
         let logPath = dataDirectory + "/server.log"
         let process = try ChildProcess(executable, arguments, environment: childEnvironment(), outputPath: logPath)
         ChildGuard.watch(process)
-        return ServerUnderTest(process: process, executable: executable, port: port, dataDirectory: dataDirectory, databaseURL: databaseURL, logPath: logPath)
+        return ServerUnderTest(
+            process: process, executable: executable, port: port, dataDirectory: dataDirectory,
+            databaseURL: databaseURL, logPath: logPath)
     }
 
     /// Polls `GET /health` until it answers 200; fails if the child exits or `seconds` pass.
@@ -53,7 +60,9 @@ struct ServerUnderTest: Sendable {
             if let status = process.poll() {
                 throw BenchError("the server exited with status \(status) before it was healthy:\n\(logTail())")
             }
-            let health = try? await executor.run { try await transport.send(TransportRequest(method: "GET", path: "/health")) }
+            let health = try? await executor.run {
+                try await transport.send(TransportRequest(method: "GET", path: "/health"))
+            }
             if health?.status == 200 { return }
             try await Task.sleep(for: .milliseconds(50))
         }

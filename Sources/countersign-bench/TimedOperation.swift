@@ -26,7 +26,7 @@ extension Array where Element == TimedOperation {
     /// the CPU clock).
     func interleaved(rounds: Int, seconds: Double) -> [OperationRate] {
         var samples = [[Double]](repeating: [], count: count)
-        for operation in self { _ = Throughput.measure(seconds: 0.05, operation.run) }  // warm-up
+        for operation in self { _ = Throughput.measure(seconds: 0.05, operation.run) } // warm-up
         for round in 0..<rounds {
             for offset in 0..<count {
                 let index = (round + offset) % count

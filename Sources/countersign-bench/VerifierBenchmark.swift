@@ -26,7 +26,9 @@ struct VerifierBenchmark {
                 fixture.verify(with: fixture.credentialPublicKey, verifier: verifier)
             },
             TimedOperation(name: "verifier incl. COSE parse (as the server)") {
-                guard let key = try? CredentialPublicKey(cose: Base64URL.decode(fixture.storedPublicKey) ?? []) else { return false }
+                guard let key = try? CredentialPublicKey(cose: Base64URL.decode(fixture.storedPublicKey) ?? []) else {
+                    return false
+                }
                 return fixture.verify(with: key, verifier: verifier)
             },
         ]
@@ -45,7 +47,9 @@ struct VerifierBenchmark {
             },
             TimedOperation(name: "clientData.check (base64url challenge, origin)") {
                 let clientData = try! CollectedClientData(json: fixture.clientDataJSON)
-                return (try? clientData.check(type: "webauthn.get", challenge: fixture.challenge, relyingParty: fixture.relyingParty)) != nil
+                return
+                    (try? clientData.check(
+                        type: "webauthn.get", challenge: fixture.challenge, relyingParty: fixture.relyingParty)) != nil
             },
             TimedOperation(name: "server pre-parse: JSONDecoder {challenge} only") {
                 (try? JSONDecoder().decode(ChallengeOnly.self, from: Data(fixture.clientDataJSON))) != nil

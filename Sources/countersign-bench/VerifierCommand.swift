@@ -41,7 +41,9 @@ struct VerifierCommand: ParsableCommand {
     /// Refuses empty or unbounded runs.
     func validate() throws {
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
-        guard roundSeconds > 0, roundSeconds <= seconds else { throw ValidationError("--round-seconds must be in (0, --seconds]") }
+        guard roundSeconds > 0, roundSeconds <= seconds else {
+            throw ValidationError("--round-seconds must be in (0, --seconds]")
+        }
     }
 
     /// Rounds per row.
@@ -50,7 +52,9 @@ struct VerifierCommand: ParsableCommand {
     /// Times the rows and the breakdown, prints them, and writes the report.
     func run() throws {
         let machine = MachineInfo.current()
-        Console.say("verifier benchmark: \(rounds) interleaved rounds × \(roundSeconds) s per row, one thread, rates per thread-CPU second — \(machine.summary)")
+        Console.say(
+            "verifier benchmark: \(rounds) interleaved rounds × \(roundSeconds) s per row, one thread, rates per thread-CPU second — \(machine.summary)"
+        )
         let benchmark = try VerifierBenchmark()
         var rows = benchmark.contenders.interleaved(rounds: rounds, seconds: roundSeconds)
         let raw = rows[0].perSecond
@@ -59,21 +63,29 @@ struct VerifierCommand: ParsableCommand {
 
         var table = TextTable("operation", "median /s", "µs/op", "of raw", "rounds min–max /s")
         for row in rows {
-            table.add(row.name, Figure.count(row.perSecond), Figure.fixed(row.microseconds, 2), Figure.fixed(row.ofRaw ?? 0, 3),
-                      "\(Figure.count(row.rounds.min() ?? 0))–\(Figure.count(row.rounds.max() ?? 0))")
+            table.add(
+                row.name, Figure.count(row.perSecond), Figure.fixed(row.microseconds, 2),
+                Figure.fixed(row.ofRaw ?? 0, 3),
+                "\(Figure.count(row.rounds.min() ?? 0))–\(Figure.count(row.rounds.max() ?? 0))")
         }
         print(table.render())
         if !breakdown.isEmpty {
             var steps = TextTable("verifier step (alone)", "median /s", "µs/op")
-            for step in breakdown { steps.add(step.name, Figure.count(step.perSecond), Figure.fixed(step.microseconds, 2)) }
+            for step in breakdown {
+                steps.add(step.name, Figure.count(step.perSecond), Figure.fixed(step.microseconds, 2))
+            }
             print("\n" + steps.render())
         }
-        let ratio = rows[1].ofRaw ?? 0, withCOSE = rows[2].ofRaw ?? 0
+        let ratio = rows[1].ofRaw ?? 0
+        let withCOSE = rows[2].ofRaw ?? 0
         let met = ratio >= Self.targetRatio
-        print("\nverifier / raw = \(Figure.fixed(ratio, 3)) (incl. COSE parse \(Figure.fixed(withCOSE, 3))); target ≥ \(Self.targetRatio): \(met ? "met" : "MISSED")")
+        print(
+            "\nverifier / raw = \(Figure.fixed(ratio, 3)) (incl. COSE parse \(Figure.fixed(withCOSE, 3))); target ≥ \(Self.targetRatio): \(met ? "met" : "MISSED")"
+        )
         try ResultFile.write(
-            Report(machine: machine, rounds: rounds, roundSeconds: roundSeconds, rows: rows, breakdown: breakdown,
-                   targetRatio: Self.targetRatio, ratio: ratio, ratioWithCOSEParse: withCOSE, targetMet: met),
+            Report(
+                machine: machine, rounds: rounds, roundSeconds: roundSeconds, rows: rows, breakdown: breakdown,
+                targetRatio: Self.targetRatio, ratio: ratio, ratioWithCOSEParse: withCOSE, targetMet: met),
             to: json
         )
     }

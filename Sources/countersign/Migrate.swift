@@ -9,7 +9,8 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) { services in
+        try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) {
+            services in
             try await services.prepareStore()
             print("schema up to date on \(services.database.engine)")
         }

@@ -23,22 +23,44 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("rp-name"), help: "WebAuthn relying party name (env COUNTERSIGN_RP_NAME).")
     var rpName: String?
 
-    @Option(name: .customLong("origin"), help: "An allowed origin, repeatable: https://app.example or android:apk-key-hash:… (env COUNTERSIGN_ORIGINS, comma-separated; default http://localhost:<port>).")
+    @Option(
+        name: .customLong("origin"),
+        help:
+            "An allowed origin, repeatable: https://app.example or android:apk-key-hash:… (env COUNTERSIGN_ORIGINS, comma-separated; default http://localhost:<port>)."
+    )
     var origins: [String] = []
 
-    @Option(name: .customLong("public-base-url"), help: "Where payers' browsers reach this server, for the payment simulator's hosted page (env COUNTERSIGN_PUBLIC_BASE_URL; default http://localhost:<port>).")
+    @Option(
+        name: .customLong("public-base-url"),
+        help:
+            "Where payers' browsers reach this server, for the payment simulator's hosted page (env COUNTERSIGN_PUBLIC_BASE_URL; default http://localhost:<port>)."
+    )
     var publicBaseURL: String?
 
-    @Option(name: .customLong("payee-origin"), help: "The https origin Secure Payment Confirmation shows as the payee (env COUNTERSIGN_PAYEE_ORIGIN; default the public base URL's origin when https, else none).")
+    @Option(
+        name: .customLong("payee-origin"),
+        help:
+            "The https origin Secure Payment Confirmation shows as the payee (env COUNTERSIGN_PAYEE_ORIGIN; default the public base URL's origin when https, else none)."
+    )
     var payeeOrigin: String?
 
-    @Option(name: .customLong("return-origin"), help: "Where a payment provider's page may send the payer back, repeatable: an origin (https://shop.example) or an app scheme (myapp:) (env COUNTERSIGN_RETURN_ORIGINS, comma-separated; default the public base URL).")
+    @Option(
+        name: .customLong("return-origin"),
+        help:
+            "Where a payment provider's page may send the payer back, repeatable: an origin (https://shop.example) or an app scheme (myapp:) (env COUNTERSIGN_RETURN_ORIGINS, comma-separated; default the public base URL)."
+    )
     var returnOrigins: [String] = []
 
-    @Option(name: .customLong("cors-origin"), help: "Another web origin whose pages may call the API from a browser, repeatable: https://shop.example (env COUNTERSIGN_CORS_ORIGINS, comma-separated; none by default).")
+    @Option(
+        name: .customLong("cors-origin"),
+        help:
+            "Another web origin whose pages may call the API from a browser, repeatable: https://shop.example (env COUNTERSIGN_CORS_ORIGINS, comma-separated; none by default)."
+    )
     var corsOrigins: [String] = []
 
-    @Option(name: .customLong("web-root"), help: "Serve the web app from this directory instead of the bundled copy (edits show on reload).")
+    @Option(
+        name: .customLong("web-root"),
+        help: "Serve the web app from this directory instead of the bundled copy (edits show on reload).")
     var webRoot: String?
 
     @Flag(name: .customLong("no-web"), help: "Serve the API only: no web app at /.")
@@ -47,7 +69,11 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("allow-cross-origin"), help: "Accept cross-origin (iframe) WebAuthn ceremonies.")
     var allowCrossOrigin = false
 
-    @Flag(name: .customLong("accept-unverified-attestation"), help: "Accept registrations whose attestation format cannot be verified here (android-safetynet, compound), stored as unverified. Refused by default.")
+    @Flag(
+        name: .customLong("accept-unverified-attestation"),
+        help:
+            "Accept registrations whose attestation format cannot be verified here (android-safetynet, compound), stored as unverified. Refused by default."
+    )
     var acceptUnverifiedAttestation = false
 
     // The former opt-out, now the default; kept so existing command lines still start.
@@ -57,52 +83,91 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("user-verification"), help: "required (default) or preferred.")
     var userVerification: String?
 
-    @Option(name: .customLong("fee-schedule"), help: "A JSON file of transfer fees per currency (env COUNTERSIGN_FEE_SCHEDULE; see docs/api.md).")
+    @Option(
+        name: .customLong("fee-schedule"),
+        help: "A JSON file of transfer fees per currency (env COUNTERSIGN_FEE_SCHEDULE; see docs/api.md).")
     var feeSchedule: String?
 
-    @Option(name: .customLong("marketplace-rates"), help: "A JSON file of marketplace shipping and payment-method prices (env COUNTERSIGN_MARKETPLACE_RATES; see docs/api.md).")
+    @Option(
+        name: .customLong("marketplace-rates"),
+        help:
+            "A JSON file of marketplace shipping and payment-method prices (env COUNTERSIGN_MARKETPLACE_RATES; see docs/api.md)."
+    )
     var marketplaceRates: String?
 
-    @Option(name: .customLong("quote-seconds"), help: "How long a transfer quote waits for authorization (default 300).")
+    @Option(
+        name: .customLong("quote-seconds"), help: "How long a transfer quote waits for authorization (default 300).")
     var quoteSeconds: Int64?
 
-    @Option(name: .customLong("bid-hours"), help: "How long a bid waits for the seller to accept it before it expires (default 168: 7 days).")
+    @Option(
+        name: .customLong("bid-hours"),
+        help: "How long a bid waits for the seller to accept it before it expires (default 168: 7 days).")
     var bidHours: Int64?
 
-    @Option(name: .customLong("accepted-bid-hours"), help: "How long an accepted bid waits for its payment before it expires and frees the product (default 48).")
+    @Option(
+        name: .customLong("accepted-bid-hours"),
+        help: "How long an accepted bid waits for its payment before it expires and frees the product (default 48).")
     var acceptedBidHours: Int64?
 
-    @Option(name: .customLong("buy-now-minutes"), help: "How long a buy-now waits for its payment before it expires and frees the product (default 30).")
+    @Option(
+        name: .customLong("buy-now-minutes"),
+        help: "How long a buy-now waits for its payment before it expires and frees the product (default 30).")
     var buyNowMinutes: Int64?
 
-    @Option(name: .customLong("rate-limit"), help: "Change one rate limit, repeatable: NAME=COUNT/SECONDS, NAME one of \(RateLimits.Bucket.allCases.map(\.rawValue).joined(separator: ", ")) (see docs/operations.md for the defaults).")
+    @Option(
+        name: .customLong("rate-limit"),
+        help:
+            "Change one rate limit, repeatable: NAME=COUNT/SECONDS, NAME one of \(RateLimits.Bucket.allCases.map(\.rawValue).joined(separator: ", ")) (see docs/operations.md for the defaults)."
+    )
     var rateLimits: [String] = []
 
-    @Flag(name: .customLong("no-rate-limits"), help: "Turn the rate limits off (a benchmark from one address; never in production).")
+    @Flag(
+        name: .customLong("no-rate-limits"),
+        help: "Turn the rate limits off (a benchmark from one address; never in production).")
     var noRateLimits = false
 
-    @Option(name: .customLong("trusted-proxy"), help: "A proxy whose X-Forwarded-For names the client, repeatable: its address as the server sees it (env COUNTERSIGN_TRUSTED_PROXIES, comma-separated). Nobody else's X-Forwarded-For is read.")
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help:
+            "A proxy whose X-Forwarded-For names the client, repeatable: its address as the server sees it (env COUNTERSIGN_TRUSTED_PROXIES, comma-separated). Nobody else's X-Forwarded-For is read."
+    )
     var trustedProxies: [String] = []
 
     @Option(name: .customLong("session-days"), help: "The longest a session lives, in days (default 30).")
     var sessionDays: Int64?
 
-    @Option(name: .customLong("session-idle-minutes"), help: "A session unused this long ends, in minutes (default 720: 12 hours).")
+    @Option(
+        name: .customLong("session-idle-minutes"),
+        help: "A session unused this long ends, in minutes (default 720: 12 hours).")
     var sessionIdleMinutes: Int64?
 
-    @Option(name: .customLong("stream-fallback-seconds"), help: "How often an event stream re-reads the store without a change signal (default 5).")
+    @Option(
+        name: .customLong("stream-fallback-seconds"),
+        help: "How often an event stream re-reads the store without a change signal (default 5).")
     var streamFallbackSeconds: Int64?
 
-    @Option(name: .customLong("stripe-secret-key-file"), help: "A 0600 file holding the Stripe secret key (sk_test_… or sk_live_…); with it, or env STRIPE_SECRET_KEY, payments go to Stripe instead of the simulator.")
+    @Option(
+        name: .customLong("stripe-secret-key-file"),
+        help:
+            "A 0600 file holding the Stripe secret key (sk_test_… or sk_live_…); with it, or env STRIPE_SECRET_KEY, payments go to Stripe instead of the simulator."
+    )
     var stripeSecretKeyFile: String?
 
-    @Option(name: .customLong("stripe-webhook-secret-file"), help: "A 0600 file holding the Stripe webhook signing secret (whsec_…; env STRIPE_WEBHOOK_SECRET).")
+    @Option(
+        name: .customLong("stripe-webhook-secret-file"),
+        help: "A 0600 file holding the Stripe webhook signing secret (whsec_…; env STRIPE_WEBHOOK_SECRET).")
     var stripeWebhookSecretFile: String?
 
-    @Option(name: .customLong("stripe-api-base-url"), help: "Stripe's API address (env STRIPE_API_BASE_URL; default https://api.stripe.com).")
+    @Option(
+        name: .customLong("stripe-api-base-url"),
+        help: "Stripe's API address (env STRIPE_API_BASE_URL; default https://api.stripe.com).")
     var stripeAPIBaseURL: String?
 
-    @Flag(name: .customLong("require-live-payments"), help: "Refuse to start unless payments go to Stripe with a live key: never the simulator (env COUNTERSIGN_REQUIRE_LIVE_PAYMENTS=1).")
+    @Flag(
+        name: .customLong("require-live-payments"),
+        help:
+            "Refuse to start unless payments go to Stripe with a live key: never the simulator (env COUNTERSIGN_REQUIRE_LIVE_PAYMENTS=1)."
+    )
     var requireLivePayments = false
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
@@ -115,25 +180,35 @@ struct Serve: AsyncParsableCommand {
         if let port = port ?? environment["PORT"].flatMap(Int.init) { configuration.port = port }
         if let rpId = rpId ?? environment["COUNTERSIGN_RP_ID"] { configuration.rpId = rpId }
         if let rpName = rpName ?? environment["COUNTERSIGN_RP_NAME"] { configuration.rpName = rpName }
-        configuration.origins = origins.isEmpty ? (environment["COUNTERSIGN_ORIGINS"]?.split(separator: ",").map(String.init) ?? []) : origins
+        configuration.origins =
+            origins.isEmpty
+            ? (environment["COUNTERSIGN_ORIGINS"]?.split(separator: ",").map(String.init) ?? []) : origins
         if let url = publicBaseURL ?? environment["COUNTERSIGN_PUBLIC_BASE_URL"] { configuration.publicBaseURL = url }
         if let origin = payeeOrigin ?? environment["COUNTERSIGN_PAYEE_ORIGIN"] {
             guard let https = PaymentConfirmation.payeeOrigin(origin) else {
-                throw ValidationError("--payee-origin must be an https origin (https://host[:port]): Secure Payment Confirmation refuses any other")
+                throw ValidationError(
+                    "--payee-origin must be an https origin (https://host[:port]): Secure Payment Confirmation refuses any other"
+                )
             }
             configuration.payeeOrigin = https
         }
-        configuration.returnOrigins = returnOrigins.isEmpty ? (environment["COUNTERSIGN_RETURN_ORIGINS"]?.split(separator: ",").map(String.init) ?? []) : returnOrigins
+        configuration.returnOrigins =
+            returnOrigins.isEmpty
+            ? (environment["COUNTERSIGN_RETURN_ORIGINS"]?.split(separator: ",").map(String.init) ?? []) : returnOrigins
         do {
             _ = try ReturnURLPolicy(allowing: configuration.returnOrigins)
         } catch {
             throw ValidationError("--return-origin: \(error)")
         }
-        configuration.corsOrigins = corsOrigins.isEmpty
-            ? (environment["COUNTERSIGN_CORS_ORIGINS"]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+        configuration.corsOrigins =
+            corsOrigins.isEmpty
+            ? (environment["COUNTERSIGN_CORS_ORIGINS"]?.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            } ?? [])
             : corsOrigins
         if let bad = configuration.corsOrigins.first(where: { !BrowserOrigins.isOrigin($0) }) {
-            throw ValidationError("--cors-origin \(bad): give an origin only, like https://shop.example (no path, no trailing slash)")
+            throw ValidationError(
+                "--cors-origin \(bad): give an origin only, like https://shop.example (no path, no trailing slash)")
         }
         switch (webRoot, noWeb) {
         case (.some, true): throw ValidationError("--web-root contradicts --no-web")
@@ -159,7 +234,9 @@ struct Serve: AsyncParsableCommand {
             configuration.marketplaceRates = try Self.loadMarketplaceRates(path)
         }
         if let quoteSeconds {
-            guard (30...3_600).contains(quoteSeconds) else { throw ValidationError("--quote-seconds must be between 30 and 3600") }
+            guard (30...3_600).contains(quoteSeconds) else {
+                throw ValidationError("--quote-seconds must be between 30 and 3600")
+            }
             configuration.quoteSeconds = quoteSeconds
         }
         for setting in rateLimits {
@@ -170,19 +247,28 @@ struct Serve: AsyncParsableCommand {
             }
         }
         if noRateLimits { configuration.rateLimits.enabled = false }
-        configuration.trustedProxies = trustedProxies.isEmpty
-            ? (environment["COUNTERSIGN_TRUSTED_PROXIES"]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+        configuration.trustedProxies =
+            trustedProxies.isEmpty
+            ? (environment["COUNTERSIGN_TRUSTED_PROXIES"]?.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            } ?? [])
             : trustedProxies
         if let sessionDays {
-            guard (1...365).contains(sessionDays) else { throw ValidationError("--session-days must be between 1 and 365") }
+            guard (1...365).contains(sessionDays) else {
+                throw ValidationError("--session-days must be between 1 and 365")
+            }
             configuration.sessionSeconds = sessionDays * 86_400
         }
         if let sessionIdleMinutes {
-            guard (5...43_200).contains(sessionIdleMinutes) else { throw ValidationError("--session-idle-minutes must be between 5 and 43200 (30 days)") }
+            guard (5...43_200).contains(sessionIdleMinutes) else {
+                throw ValidationError("--session-idle-minutes must be between 5 and 43200 (30 days)")
+            }
             configuration.sessionIdleSeconds = sessionIdleMinutes * 60
         }
         if let streamFallbackSeconds {
-            guard (1...3_600).contains(streamFallbackSeconds) else { throw ValidationError("--stream-fallback-seconds must be between 1 and 3600") }
+            guard (1...3_600).contains(streamFallbackSeconds) else {
+                throw ValidationError("--stream-fallback-seconds must be between 1 and 3600")
+            }
             configuration.streamFallbackSeconds = streamFallbackSeconds
         }
         do {
@@ -194,24 +280,33 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        if configuration.paymentsInTestMode, requireLivePayments || environment["COUNTERSIGN_REQUIRE_LIVE_PAYMENTS"] == "1" {
-            throw ValidationError("--require-live-payments: payments would go to \(configuration.stripe.map(String.init(describing:)) ?? "the payment simulator"); configure a live Stripe key (STRIPE_SECRET_KEY=sk_live_…)")
+        if configuration.paymentsInTestMode,
+            requireLivePayments || environment["COUNTERSIGN_REQUIRE_LIVE_PAYMENTS"] == "1"
+        {
+            throw ValidationError(
+                "--require-live-payments: payments would go to \(configuration.stripe.map(String.init(describing:)) ?? "the payment simulator"); configure a live Stripe key (STRIPE_SECRET_KEY=sk_live_…)"
+            )
         }
         configuration.marketplaceTimeouts = try marketplaceTimeouts()
         var logger = Logger(label: "countersign")
         logger.logLevel = (logLevel ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
         let database = try await CountersignApp.openDatabase(configuration, logger: logger)
         let app = try await CountersignApp.build(configuration: configuration, database: database, logger: logger)
-        logger.info("starting", metadata: [
-            "address": "\(configuration.host):\(configuration.port)", "store": "\(database.engine)",
-            "rpId": "\(configuration.rpId)", "origins": "\(configuration.relyingParty.origins.sorted())",
-            "payments": "\(configuration.stripe.map(String.init(describing:)) ?? "simulator")",
-        ])
+        logger.info(
+            "starting",
+            metadata: [
+                "address": "\(configuration.host):\(configuration.port)", "store": "\(database.engine)",
+                "rpId": "\(configuration.rpId)", "origins": "\(configuration.relyingParty.origins.sorted())",
+                "payments": "\(configuration.stripe.map(String.init(describing:)) ?? "simulator")",
+            ])
         if configuration.stripe == nil {
-            logger.warning("TEST MODE: payments go to the built-in simulator, whose hosted page lets any payer mark their own order paid. Never take real orders like this: configure Stripe, and --require-live-payments")
+            logger.warning(
+                "TEST MODE: payments go to the built-in simulator, whose hosted page lets any payer mark their own order paid. Never take real orders like this: configure Stripe, and --require-live-payments"
+            )
         }
         if let stripe = configuration.stripe, stripe.webhookSecret == nil {
-            logger.warning("no STRIPE_WEBHOOK_SECRET: Stripe's webhooks will be refused; orders settle by polling and the sweeper")
+            logger.warning(
+                "no STRIPE_WEBHOOK_SECRET: Stripe's webhooks will be refused; orders settle by polling and the sweeper")
         }
         try await app.runService()
     }
@@ -220,15 +315,21 @@ struct Serve: AsyncParsableCommand {
     func marketplaceTimeouts() throws -> MarketplaceTimeouts {
         var timeouts = MarketplaceTimeouts()
         if let bidHours {
-            guard (1...2_160).contains(bidHours) else { throw ValidationError("--bid-hours must be between 1 and 2160 (90 days)") }
+            guard (1...2_160).contains(bidHours) else {
+                throw ValidationError("--bid-hours must be between 1 and 2160 (90 days)")
+            }
             timeouts.bidSeconds = bidHours * 3_600
         }
         if let acceptedBidHours {
-            guard (1...720).contains(acceptedBidHours) else { throw ValidationError("--accepted-bid-hours must be between 1 and 720 (30 days)") }
+            guard (1...720).contains(acceptedBidHours) else {
+                throw ValidationError("--accepted-bid-hours must be between 1 and 720 (30 days)")
+            }
             timeouts.acceptedSeconds = acceptedBidHours * 3_600
         }
         if let buyNowMinutes {
-            guard (5...1_440).contains(buyNowMinutes) else { throw ValidationError("--buy-now-minutes must be between 5 and 1440") }
+            guard (5...1_440).contains(buyNowMinutes) else {
+                throw ValidationError("--buy-now-minutes must be between 5 and 1440")
+            }
             timeouts.buyNowSeconds = buyNowMinutes * 60
         }
         return timeouts
@@ -249,7 +350,9 @@ struct Serve: AsyncParsableCommand {
     }
 
     private static func load<T: Decodable>(_ type: T.Type, what: String, _ path: String) throws -> T {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read the \(what) \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("cannot read the \(what) \(path)")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {

@@ -8,7 +8,8 @@ struct Wallet: AsyncParsableCommand {
 
     /// `countersign wallet fund --phone P --amount N`: credits a wallet from the funding account.
     struct Fund: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Credit a user's wallet from the funding account (amount in minor units).")
+        static let configuration = CommandConfiguration(
+            abstract: "Credit a user's wallet from the funding account (amount in minor units).")
 
         @OptionGroup var store: StoreOptions
 
@@ -22,10 +23,13 @@ struct Wallet: AsyncParsableCommand {
         var reference: String?
 
         func run() async throws {
-            try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) { services in
+            try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) {
+                services in
                 try await services.prepareStore()
                 let (id, balance) = try await services.wallets.fund(phone: phone, amount: amount, reference: reference)
-                print("funded \(phone) with \(amount) \(services.configuration.currency) minor units (\(id)); balance now \(balance)")
+                print(
+                    "funded \(phone) with \(amount) \(services.configuration.currency) minor units (\(id)); balance now \(balance)"
+                )
             }
         }
     }

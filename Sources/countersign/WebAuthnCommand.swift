@@ -5,11 +5,13 @@ import WebAuthnVectors
 
 /// `countersign webauthn check FILE…`: runs WebAuthn test vectors through the verifier.
 struct WebAuthnCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "webauthn", abstract: "WebAuthn verifier tools.", subcommands: [Check.self])
+    static let configuration = CommandConfiguration(
+        commandName: "webauthn", abstract: "WebAuthn verifier tools.", subcommands: [Check.self])
 
     /// Prints one line per vector ceremony and fails if any result differs from its expectation.
     struct Check: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check WebAuthn test vectors (shared/vectors/webauthn format).")
+        static let configuration = CommandConfiguration(
+            abstract: "Check WebAuthn test vectors (shared/vectors/webauthn format).")
 
         @Argument(help: "Vector files (JSON).")
         var files: [String]
@@ -29,7 +31,9 @@ struct WebAuthnCommand: AsyncParsableCommand {
                 for outcome in outcomes {
                     total += 1
                     if !outcome.matches { mismatches += 1 }
-                    print("\(outcome.matches ? "ok  " : "FAIL") \(outcome.name) [\(outcome.ceremony)] expected=\(outcome.expected) got=\(outcome.got) reason=\(outcome.reason)")
+                    print(
+                        "\(outcome.matches ? "ok  " : "FAIL") \(outcome.name) [\(outcome.ceremony)] expected=\(outcome.expected) got=\(outcome.got) reason=\(outcome.reason)"
+                    )
                 }
             }
             print("\(total - mismatches) matched, \(mismatches) differed")

@@ -6,14 +6,22 @@ import Testing
 
 @Suite("Airtime payment")
 struct AirtimePaymentTests {
-    static let intent = AuthenticationOptionsRequest(amount: 500, productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn")
-    static let optionsPath = "/biometric/auth/options?amount=500&productCode=AIRTIME_MTN&recipientPhone=08012345678&supplierSlug=mtn"
-    static let topUp = TopUpResponse(success: true, message: "Topup successful", data: .init(transactionId: "tx_1", status: "completed", amount: 500, balance: 4500, timestamp: "2026-01-01T00:00:00Z"))
+    static let intent = AuthenticationOptionsRequest(
+        amount: 500, productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn")
+    static let optionsPath =
+        "/biometric/auth/options?amount=500&productCode=AIRTIME_MTN&recipientPhone=08012345678&supplierSlug=mtn"
+    static let topUp = TopUpResponse(
+        success: true, message: "Topup successful",
+        data: .init(
+            transactionId: "tx_1", status: "completed", amount: 500, balance: 4500, timestamp: "2026-01-01T00:00:00Z"))
 
     static var options: String {
         let options = AuthenticationOptionsResponse(
-            challenge: "Y2g", rpId: "localhost", allowCredentials: [CredentialDescriptor(id: "cred")], userVerification: "required", timeout: 60_000,
-            transaction: PaymentIntent(amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn"), nonce: "bm9uY2U"
+            challenge: "Y2g", rpId: "localhost", allowCredentials: [CredentialDescriptor(id: "cred")],
+            userVerification: "required", timeout: 60_000,
+            transaction: PaymentIntent(
+                amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678",
+                supplierSlug: "mtn"), nonce: "bm9uY2U"
         )
         return String(decoding: try! JSONEncoder().encode(options), as: UTF8.self)
     }
@@ -30,9 +38,13 @@ struct AirtimePaymentTests {
     func biometric() async throws {
         let transport = ScriptedTransport()
         transport.expect("GET", Self.optionsPath, json: Self.options)
-        transport.expect("POST", "/biometric/auth/verify", json: #"{"verified":true,"verificationToken":"vt_1","expiresIn":300,"message":"ok"}"#)
+        transport.expect(
+            "POST", "/biometric/auth/verify",
+            json: #"{"verified":true,"verificationToken":"vt_1","expiresIn":300,"message":"ok"}"#)
         transport.expect("POST", "/user/topup", json: Self.topUpJSON)
-        let payment = AirtimePayment(client: Fixture.client(transport), authenticator: FakeAuthenticator(.success(.biometric)), signer: FakeSigner(.success(Fixture.assertion)))
+        let payment = AirtimePayment(
+            client: Fixture.client(transport), authenticator: FakeAuthenticator(.success(.biometric)),
+            signer: FakeSigner(.success(Fixture.assertion)))
         let receipt = try await payment.pay(Self.intent) { reason in
             Issue.record("PIN asked for although the device path worked: \(reason)")
             return nil
@@ -46,11 +58,15 @@ struct AirtimePaymentTests {
         transport.verifyAllUsed()
     }
 
-    @Test("biometric fails or the device cannot sign: the PIN is asked for with the reason, and the top-up carries it, with no token", arguments: [
-        (LocalAuthError?.some(.failed), SigningError?.none, AirtimePayment.PINFallbackReason.localAuth(.failed)),
-        (nil, .noMatchingCredential, .signing(.noMatchingCredential)),
-    ])
-    func pinFallback(localAuth: LocalAuthError?, signing: SigningError?, reason: AirtimePayment.PINFallbackReason) async throws {
+    @Test(
+        "biometric fails or the device cannot sign: the PIN is asked for with the reason, and the top-up carries it, with no token",
+        arguments: [
+            (LocalAuthError?.some(.failed), SigningError?.none, AirtimePayment.PINFallbackReason.localAuth(.failed)),
+            (nil, .noMatchingCredential, .signing(.noMatchingCredential)),
+        ])
+    func pinFallback(localAuth: LocalAuthError?, signing: SigningError?, reason: AirtimePayment.PINFallbackReason)
+        async throws
+    {
         let transport = ScriptedTransport()
         transport.expect("GET", Self.optionsPath, json: Self.options)
         transport.expect("POST", "/user/topup", json: Self.topUpJSON)
@@ -73,9 +89,12 @@ struct AirtimePaymentTests {
     @Test("no device key: the options refusal leads straight to the PIN, without a prompt")
     func noDeviceKey() async throws {
         let transport = ScriptedTransport()
-        transport.expect("GET", Self.optionsPath, status: 422, json: #"{"error":{"code":"no_registered_credential","message":"Register a device."}}"#)
+        transport.expect(
+            "GET", Self.optionsPath, status: 422,
+            json: #"{"error":{"code":"no_registered_credential","message":"Register a device."}}"#)
         transport.expect("POST", "/user/topup", json: Self.topUpJSON)
-        let payment = AirtimePayment(client: Fixture.client(transport), authenticator: FakeAuthenticator(), signer: FakeSigner())
+        let payment = AirtimePayment(
+            client: Fixture.client(transport), authenticator: FakeAuthenticator(), signer: FakeSigner())
         let receipt = try await payment.pay(Self.intent) { _ in "1234" }
         #expect(receipt?.authorization == .pin(reason: .noRegisteredCredential))
         transport.verifyAllUsed()
@@ -85,8 +104,12 @@ struct AirtimePaymentTests {
     func verificationRejectedAndAbandoned() async throws {
         let transport = ScriptedTransport()
         transport.expect("GET", Self.optionsPath, json: Self.options)
-        transport.expect("POST", "/biometric/auth/verify", status: 401, json: #"{"verified":false,"message":"Signature verification failed.","code":"bad_signature"}"#)
-        let payment = AirtimePayment(client: Fixture.client(transport), authenticator: FakeAuthenticator(.success(.biometric)), signer: FakeSigner(.success(Fixture.assertion)))
+        transport.expect(
+            "POST", "/biometric/auth/verify", status: 401,
+            json: #"{"verified":false,"message":"Signature verification failed.","code":"bad_signature"}"#)
+        let payment = AirtimePayment(
+            client: Fixture.client(transport), authenticator: FakeAuthenticator(.success(.biometric)),
+            signer: FakeSigner(.success(Fixture.assertion)))
         let asked = Log<AirtimePayment.PINFallbackReason>()
         let receipt = try await payment.pay(Self.intent) { reason in
             asked.append(reason)
@@ -100,9 +123,14 @@ struct AirtimePaymentTests {
     @Test("a locked payment is thrown, not turned into a PIN prompt")
     func lockedIsThrown() async {
         let transport = ScriptedTransport()
-        transport.expect("GET", Self.optionsPath, status: 423, json: #"{"error":{"code":"payment_locked","message":"Locked.","retryAfter":900}}"#)
-        let payment = AirtimePayment(client: Fixture.client(transport), authenticator: FakeAuthenticator(), signer: FakeSigner())
-        await #expect(throws: CountersignClientError.api(status: 423, code: "payment_locked", message: "Locked.", retryAfter: 900)) {
+        transport.expect(
+            "GET", Self.optionsPath, status: 423,
+            json: #"{"error":{"code":"payment_locked","message":"Locked.","retryAfter":900}}"#)
+        let payment = AirtimePayment(
+            client: Fixture.client(transport), authenticator: FakeAuthenticator(), signer: FakeSigner())
+        await #expect(
+            throws: CountersignClientError.api(status: 423, code: "payment_locked", message: "Locked.", retryAfter: 900)
+        ) {
             try await payment.pay(Self.intent) { _ in
                 Issue.record("PIN asked for while locked")
                 return nil

@@ -8,13 +8,19 @@ struct ClientErrorCodeTests {
     @Test("a known code is typed in both error shapes; an unknown one still decodes, as a string with no ErrorCode")
     func typedAndUnknownCodes() async throws {
         let transport = ScriptedTransport()
-        transport.expect("GET", "/transfers/tr_1", status: 409, json: #"{"error":{"code":"quote_expired","message":"Expired."}}"#)
-        transport.expect("POST", "/biometric/auth/verify", status: 401, json: #"{"verified":false,"message":"No.","code":"bad_signature"}"#)
-        transport.expect("GET", "/transfers/tr_2", status: 409, json: #"{"error":{"code":"from_a_newer_server","message":"New."}}"#)
+        transport.expect(
+            "GET", "/transfers/tr_1", status: 409, json: #"{"error":{"code":"quote_expired","message":"Expired."}}"#)
+        transport.expect(
+            "POST", "/biometric/auth/verify", status: 401,
+            json: #"{"verified":false,"message":"No.","code":"bad_signature"}"#)
+        transport.expect(
+            "GET", "/transfers/tr_2", status: 409, json: #"{"error":{"code":"from_a_newer_server","message":"New."}}"#)
         let client = Fixture.client(transport)
         let expired = await #expect(throws: CountersignClientError.self) { try await client.transfer(id: "tr_1") }
         #expect(expired?.errorCode == .quoteExpired)
-        let refused = await #expect(throws: CountersignClientError.self) { try await client.verifyAuthentication(Fixture.assertion) }
+        let refused = await #expect(throws: CountersignClientError.self) {
+            try await client.verifyAuthentication(Fixture.assertion)
+        }
         #expect(refused?.errorCode == .badSignature)
         let newer = await #expect(throws: CountersignClientError.self) { try await client.transfer(id: "tr_2") }
         #expect(newer == .api(status: 409, code: "from_a_newer_server", message: "New.", retryAfter: nil))
@@ -28,7 +34,8 @@ struct ClientErrorCodeTests {
         let body = ErrorResponse(error: .init(code: .orderPaid, message: "Paid.", retryAfter: nil))
         let json = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
         #expect(json.contains(#""code":"order_paid""#))
-        let unknown = try JSONDecoder().decode(ErrorResponse.self, from: Data(#"{"error":{"code":"later_code","message":"x"}}"#.utf8))
+        let unknown = try JSONDecoder().decode(
+            ErrorResponse.self, from: Data(#"{"error":{"code":"later_code","message":"x"}}"#.utf8))
         #expect(unknown.error.code == "later_code" && unknown.error.errorCode == nil)
         #expect(try JSONDecoder().decode(ErrorResponse.self, from: Data(json.utf8)).error.errorCode == .orderPaid)
     }

@@ -19,18 +19,23 @@ struct DeviceAuthenticatorTests {
     @Test("an assertion verifies under the registered key and fails under another challenge")
     func assertionVerifies() throws {
         let device = DeviceAuthenticator(rpId: "localhost", origin: "http://localhost:8080")
-        let verifier = AssertionVerifier(relyingParty: RelyingParty(id: "localhost", name: "Countersign", origins: ["http://localhost:8080"]))
+        let verifier = AssertionVerifier(
+            relyingParty: RelyingParty(id: "localhost", name: "Countersign", origins: ["http://localhost:8080"]))
         let key = try CredentialPublicKey(cose: device.credentialPublicKeyCOSE)
         let assertion = device.makeAssertion(challenge: Array(repeating: 7, count: 32))
         let verified = try verifier.verify(
-            clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData, signature: assertion.signature,
-            expectedChallenge: Array(repeating: 7, count: 32), credentialPublicKey: key, storedSignCount: 0, userVerificationRequired: true
+            clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData,
+            signature: assertion.signature,
+            expectedChallenge: Array(repeating: 7, count: 32), credentialPublicKey: key, storedSignCount: 0,
+            userVerificationRequired: true
         )
         #expect(verified.signCount == 1)
         #expect(throws: WebAuthnError.self) {
             try verifier.verify(
-                clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData, signature: assertion.signature,
-                expectedChallenge: Array(repeating: 8, count: 32), credentialPublicKey: key, storedSignCount: 0, userVerificationRequired: true
+                clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData,
+                signature: assertion.signature,
+                expectedChallenge: Array(repeating: 8, count: 32), credentialPublicKey: key, storedSignCount: 0,
+                userVerificationRequired: true
             )
         }
     }

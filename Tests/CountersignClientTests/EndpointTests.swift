@@ -16,7 +16,9 @@ struct EndpointTests {
     func query() {
         #expect(Endpoint.listTransactions.path(query: [("limit", nil), ("cursor", nil)]) == "/user/transactions")
         #expect(
-            Endpoint.authenticationOptionsFromQuery.path(query: [("amount", "500"), ("recipientPhone", "+234 801"), ("supplierSlug", nil)])
+            Endpoint.authenticationOptionsFromQuery.path(query: [
+                ("amount", "500"), ("recipientPhone", "+234 801"), ("supplierSlug", nil),
+            ])
                 == "/biometric/auth/options?amount=500&recipientPhone=%2B234%20801"
         )
     }

@@ -7,8 +7,11 @@ struct FallbackLocalAuthenticatorTests {
 
     /// Runs one authentication and returns its result with what each prompt saw.
     func run(
-        biometric: [BiometricOutcome], pins: [String?], verifier: LocalPINVerifier? = FallbackLocalAuthenticatorTests.pin
-    ) async -> (result: Result<LocalAuthMethod, LocalAuthError>, sensor: SimulatedBiometricSensor, prompt: ScriptedPINPrompt) {
+        biometric: [BiometricOutcome], pins: [String?],
+        verifier: LocalPINVerifier? = FallbackLocalAuthenticatorTests.pin
+    ) async -> (
+        result: Result<LocalAuthMethod, LocalAuthError>, sensor: SimulatedBiometricSensor, prompt: ScriptedPINPrompt
+    ) {
         let sensor = SimulatedBiometricSensor(script: biometric)
         let prompt = ScriptedPINPrompt(pins)
         let authenticator = FallbackLocalAuthenticator(sensor: sensor, pinVerifier: verifier, pinPrompt: prompt)
@@ -41,7 +44,8 @@ struct FallbackLocalAuthenticatorTests {
 
     @Test("three unrecognised biometrics fall back to the PIN")
     func deniedThriceThenPIN() async {
-        let (result, sensor, prompt) = await run(biometric: [.notRecognised, .notRecognised, .notRecognised], pins: ["482910"])
+        let (result, sensor, prompt) = await run(
+            biometric: [.notRecognised, .notRecognised, .notRecognised], pins: ["482910"])
         #expect(result == .success(.devicePIN))
         #expect(await sensor.remaining == 0)
         #expect(await prompt.attempts == [1])
@@ -77,14 +81,17 @@ struct FallbackLocalAuthenticatorTests {
 
     @Test("three wrong PINs fail")
     func wrongPINThrice() async {
-        let (result, _, prompt) = await run(biometric: [.notRecognised, .notRecognised, .notRecognised], pins: ["1", "2", "3"])
+        let (result, _, prompt) = await run(
+            biometric: [.notRecognised, .notRecognised, .notRecognised], pins: ["1", "2", "3"])
         #expect(result == .failure(.failed))
         #expect(await prompt.attempts == [1, 2, 3])
     }
 
     @Test("without a PIN set: unrecognised biometrics fail, no biometric at all is not available")
     func noPINSet() async {
-        #expect(await run(biometric: [.notRecognised, .notRecognised, .notRecognised], pins: [], verifier: nil).result == .failure(.failed))
+        #expect(
+            await run(biometric: [.notRecognised, .notRecognised, .notRecognised], pins: [], verifier: nil).result
+                == .failure(.failed))
         #expect(await run(biometric: [.unavailable], pins: [], verifier: nil).result == .failure(.notAvailable))
     }
 }

@@ -5,7 +5,8 @@ import WebAuthn
 
 @Suite("File device key store")
 final class FileDeviceKeyStoreTests {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-keystore-\(UUID().uuidString)")
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "countersign-keystore-\(UUID().uuidString)")
     /// A store in a fresh directory (the store makes its own 0700 leaf); few rounds, to keep tests fast.
     let store: FileDeviceKeyStore
 
@@ -36,10 +37,15 @@ final class FileDeviceKeyStoreTests {
     }
 
     /// Verifies `assertion` as the server does and returns the counter it carried.
-    func serverVerifies(_ assertion: (clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8]), challenge: [UInt8], key: DeviceAuthenticator, storedSignCount: UInt32) throws -> UInt32 {
-        let verifier = AssertionVerifier(relyingParty: RelyingParty(id: "localhost", name: "Countersign", origins: ["http://localhost:8080"]))
+    func serverVerifies(
+        _ assertion: (clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8]), challenge: [UInt8],
+        key: DeviceAuthenticator, storedSignCount: UInt32
+    ) throws -> UInt32 {
+        let verifier = AssertionVerifier(
+            relyingParty: RelyingParty(id: "localhost", name: "Countersign", origins: ["http://localhost:8080"]))
         return try verifier.verify(
-            clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData, signature: assertion.signature,
+            clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData,
+            signature: assertion.signature,
             expectedChallenge: challenge, credentialPublicKey: CredentialPublicKey(cose: key.credentialPublicKeyCOSE),
             storedSignCount: storedSignCount, userVerificationRequired: true
         ).signCount
@@ -54,7 +60,10 @@ final class FileDeviceKeyStoreTests {
         #expect(loaded.credentialId == created.credentialId)
         #expect(loaded.privateKey.rawRepresentation == created.privateKey.rawRepresentation)
         #expect(loaded.rpId == "localhost" && loaded.origin == "http://localhost:8080")
-        #expect(try serverVerifies(loaded.makeAssertion(challenge: [1, 2, 3]), challenge: [1, 2, 3], key: created, storedSignCount: 0) == 1)
+        #expect(
+            try serverVerifies(
+                loaded.makeAssertion(challenge: [1, 2, 3]), challenge: [1, 2, 3], key: created, storedSignCount: 0) == 1
+        )
     }
 
     @Test("the key file is 0600 and its directory 0700, and the file does not hold the raw key")
@@ -81,14 +90,18 @@ final class FileDeviceKeyStoreTests {
             bytes[bytes.count / 2] ^= 0x01
             json[field] = Base64URL.encode(bytes)
         }
-        #expect(throws: DeviceKeyStoreError.damaged("the sealed key or its description was altered")) { try store.load(pin: "482910") }
+        #expect(throws: DeviceKeyStoreError.damaged("the sealed key or its description was altered")) {
+            try store.load(pin: "482910")
+        }
     }
 
     @Test("a round count no SDK writes is refused instead of hanging the unlock")
     func absurdRounds() throws {
         _ = try create()
         try editFile { $0["iterations"] = Int.max }
-        #expect(throws: DeviceKeyStoreError.damaged("unknown key derivation or round count")) { try store.load(pin: "482910") }
+        #expect(throws: DeviceKeyStoreError.damaged("unknown key derivation or round count")) {
+            try store.load(pin: "482910")
+        }
     }
 
     @Test("a file that is not a key file, or from a newer SDK, gives a clear error")
@@ -99,7 +112,9 @@ final class FileDeviceKeyStoreTests {
         try Data("{\"version\":2}".utf8).write(to: URL(fileURLWithPath: store.filePath))
         #expect(throws: DeviceKeyStoreError.unsupportedVersion(2)) { try store.load(pin: "482910") }
         try Data("{\"version\":1}".utf8).write(to: URL(fileURLWithPath: store.filePath))
-        #expect(throws: DeviceKeyStoreError.damaged("a field is missing or has the wrong type")) { try store.load(pin: "482910") }
+        #expect(throws: DeviceKeyStoreError.damaged("a field is missing or has the wrong type")) {
+            try store.load(pin: "482910")
+        }
     }
 
     @Test("the sign counter persists across loads, never goes back, and the server accepts the next assertion")
@@ -112,7 +127,9 @@ final class FileDeviceKeyStoreTests {
         try store.recordSignCount(1)
         let reloaded = try store.load(pin: "482910")
         #expect(reloaded.signCount == 2)
-        #expect(try serverVerifies(reloaded.makeAssertion(challenge: [3]), challenge: [3], key: created, storedSignCount: 2) == 3)
+        #expect(
+            try serverVerifies(reloaded.makeAssertion(challenge: [3]), challenge: [3], key: created, storedSignCount: 2)
+                == 3)
         #expect(try permissions(store.filePath) == 0o600)
     }
 
@@ -120,7 +137,9 @@ final class FileDeviceKeyStoreTests {
     func lifecycle() throws {
         #expect(throws: DeviceKeyStoreError.notFound) { try store.load(pin: "482910") }
         _ = try create()
-        #expect(throws: DeviceKeyStoreError.alreadyExists) { try store.create(rpId: "localhost", origin: "http://localhost:8080", pin: "1") }
+        #expect(throws: DeviceKeyStoreError.alreadyExists) {
+            try store.create(rpId: "localhost", origin: "http://localhost:8080", pin: "1")
+        }
         try store.delete()
         #expect(!store.exists())
         try store.delete()
@@ -131,7 +150,10 @@ final class FileDeviceKeyStoreTests {
         try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: store.directory)
         let error = #expect(throws: DeviceKeyStoreError.self) { try create() }
-        guard case .storageFailed(let reason) = error else { Issue.record("expected storageFailed, got \(String(describing: error))"); return }
+        guard case .storageFailed(let reason) = error else {
+            Issue.record("expected storageFailed, got \(String(describing: error))")
+            return
+        }
         #expect(reason.contains("must be 0700"))
         #expect(!store.exists())
     }

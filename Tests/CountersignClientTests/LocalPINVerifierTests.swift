@@ -24,20 +24,26 @@ struct LocalPINVerifierTests {
 
     @Test("a hash stored before this build still verifies (computed with Python's hashlib.pbkdf2_hmac)")
     func storedEarlier() throws {
-        let stored = try LocalPINVerifier(encoded: "pbkdf2-sha256$1000$AAECAwQFBgcICQoLDA0ODw$2gr5xCQfRexXAbDy5JD5x5TbjyqsynZsYIGnIdBL4pU")
+        let stored = try LocalPINVerifier(
+            encoded: "pbkdf2-sha256$1000$AAECAwQFBgcICQoLDA0ODw$2gr5xCQfRexXAbDy5JD5x5TbjyqsynZsYIGnIdBL4pU")
         #expect(stored.matches("2468"))
         #expect(!stored.matches("2469"))
     }
 
     @Test("the same PIN set twice gets different salts")
     func salted() {
-        #expect(LocalPINVerifier(pin: "1234", iterations: 10).encoded != LocalPINVerifier(pin: "1234", iterations: 10).encoded)
+        #expect(
+            LocalPINVerifier(pin: "1234", iterations: 10).encoded
+                != LocalPINVerifier(pin: "1234", iterations: 10).encoded)
     }
 
-    @Test("a malformed stored form is refused", arguments: [
-        "", "1234", "pbkdf2-sha256$10$c2FsdA", "sha1$10$c2FsdA$AAAA", "pbkdf2-sha256$0$c2FsdA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-        "pbkdf2-sha256$10$c2FsdA$AAAA", "pbkdf2-sha256$ten$c2FsdA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-    ])
+    @Test(
+        "a malformed stored form is refused",
+        arguments: [
+            "", "1234", "pbkdf2-sha256$10$c2FsdA", "sha1$10$c2FsdA$AAAA",
+            "pbkdf2-sha256$0$c2FsdA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            "pbkdf2-sha256$10$c2FsdA$AAAA", "pbkdf2-sha256$ten$c2FsdA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        ])
     func malformed(_ encoded: String) {
         #expect(throws: LocalPINVerifier.Malformed.notAPINHash) { try LocalPINVerifier(encoded: encoded) }
     }

@@ -11,7 +11,7 @@ struct PaymentFlowTests {
         let flow = PaymentFlow(authenticator: FakeAuthenticator(.success(.biometric)), signer: signer)
         let initiateStates = StateRecorder(flow.initiate.screen)
         let document = try await flow.agreeToQuote()
-        #expect(initiateStates.recorded.count == 5)  // creating, waiting ×3 (1, 1, 2), quote ready
+        #expect(initiateStates.recorded.count == 5) // creating, waiting ×3 (1, 1, 2), quote ready
         #expect(initiateStates.recorded.last == .quoteReady(Fixture.document(.authorizationRequired, 3)))
         #expect(flow.details.screen.value == .reviewing(quote: Fixture.quote, payeeName: "Ada"))
 
@@ -20,14 +20,19 @@ struct PaymentFlowTests {
         flow.transport.expectEvents([Fixture.document(.success, 5)])
         let verdict = await flow.verdict.authorize(document)
         #expect(verdict == .succeeded(Fixture.document(.success, 5)))
-        #expect(verdictStates.recorded == [.authenticating, .signing, .authorizing(transferId: "tr_1"), .succeeded(Fixture.document(.success, 5))])
+        #expect(
+            verdictStates.recorded == [
+                .authenticating, .signing, .authorizing(transferId: "tr_1"), .succeeded(Fixture.document(.success, 5)),
+            ])
         #expect(signer.challenges == [Fixture.challenge.challenge])
         let authorization = flow.transport.requests[2]
-        #expect(authorization.body.map { String(decoding: $0, as: UTF8.self) }?.contains("\"signature\":\"AA\"") == true)
+        #expect(
+            authorization.body.map { String(decoding: $0, as: UTF8.self) }?.contains("\"signature\":\"AA\"") == true)
         #expect(flow.transport.requests[3].header("Last-Event-ID") == "4")
 
         flow.expectWallet()
-        #expect(await flow.finalize.finish() == .dashboard(WalletResponse(balance: 89946, cashback: 0, currency: "NGN")))
+        #expect(
+            await flow.finalize.finish() == .dashboard(WalletResponse(balance: 89946, cashback: 0, currency: "NGN")))
         #expect(flow.initiate.screen.value == .editing)
         #expect(flow.details.screen.value == .idle)
         #expect(flow.verdict.screen.value == .idle)
@@ -68,15 +73,21 @@ struct PaymentFlowTests {
     func declineFails() async throws {
         let flow = PaymentFlow()
         #expect(await flow.details.present(Fixture.document(.authorizationRequired, 3)))
-        flow.expectCommand("decline", status: 409, json: #"{"error":{"code":"invalid_state","message":"Already expired."}}"#)
+        flow.expectCommand(
+            "decline", status: 409, json: #"{"error":{"code":"invalid_state","message":"Already expired."}}"#)
         #expect(await flow.details.choose(proceed: false) == .dashboard)
-        #expect(flow.details.screen.value == .declineFailed(transferId: "tr_1", .api(status: 409, code: "invalid_state", message: "Already expired.", retryAfter: nil)))
+        #expect(
+            flow.details.screen.value
+                == .declineFailed(
+                    transferId: "tr_1",
+                    .api(status: 409, code: "invalid_state", message: "Already expired.", retryAfter: nil)))
         flow.transport.verifyAllUsed()
     }
 
     @Test("leaving for the dashboard while the verdict is awaited closes the stream and clears the screen for good")
     func leaveWhileWaiting() async throws {
-        let flow = PaymentFlow(authenticator: FakeAuthenticator(.success(.biometric)), signer: FakeSigner(.success(Fixture.assertion)))
+        let flow = PaymentFlow(
+            authenticator: FakeAuthenticator(.success(.biometric)), signer: FakeSigner(.success(Fixture.assertion)))
         flow.expectCommand("authorization", json: Fixture.json(Fixture.document(.authorized, 4)))
         flow.transport.expectEvents([])
         let verdict = Task { await flow.verdict.authorize(Fixture.document(.authorizationRequired, 3)) }

@@ -5,12 +5,21 @@ import Testing
 
 @Suite("Payment initiate")
 struct PaymentInitiateTests {
-    @Test("bad input is caught before any request", arguments: [
-        (CreateTransferRequest(payeePhone: "12ab", amount: 100, currency: "NGN"), PaymentInitiateController.InputProblem.payeePhone),
-        (CreateTransferRequest(payeePhone: Fixture.payee, amount: 0, currency: "NGN"), .amount),
-        (CreateTransferRequest(payeePhone: Fixture.payee, amount: 100, currency: "XXX"), .currency),
-        (CreateTransferRequest(payeePhone: Fixture.payee, amount: 100, currency: "NGN", note: String(repeating: "a", count: 141)), .note),
-    ])
+    @Test(
+        "bad input is caught before any request",
+        arguments: [
+            (
+                CreateTransferRequest(payeePhone: "12ab", amount: 100, currency: "NGN"),
+                PaymentInitiateController.InputProblem.payeePhone
+            ),
+            (CreateTransferRequest(payeePhone: Fixture.payee, amount: 0, currency: "NGN"), .amount),
+            (CreateTransferRequest(payeePhone: Fixture.payee, amount: 100, currency: "XXX"), .currency),
+            (
+                CreateTransferRequest(
+                    payeePhone: Fixture.payee, amount: 100, currency: "NGN", note: String(repeating: "a", count: 141)),
+                .note
+            ),
+        ])
     func invalidInput(request: CreateTransferRequest, problem: PaymentInitiateController.InputProblem) async {
         let flow = PaymentFlow()
         #expect(await flow.initiate.submit(request) == nil)
@@ -30,16 +39,21 @@ struct PaymentInitiateTests {
     @Test("a refusal to create is shown with its code")
     func refused() async {
         let flow = PaymentFlow()
-        flow.transport.expect("POST", "/transfers", status: 422, json: #"{"error":{"code":"no_registered_credential","message":"Register a device first."}}"#)
+        flow.transport.expect(
+            "POST", "/transfers", status: 422,
+            json: #"{"error":{"code":"no_registered_credential","message":"Register a device first."}}"#)
         #expect(await flow.initiate.submit(Fixture.request) == nil)
-        #expect(flow.initiate.screen.value == .refused(code: "no_registered_credential", message: "Register a device first."))
+        #expect(
+            flow.initiate.screen.value
+                == .refused(code: "no_registered_credential", message: "Register a device first."))
         flow.transport.verifyAllUsed()
     }
 
     @Test("a transfer that ends before its quote (payee not found) is shown as ended")
     func endsBeforeQuote() async {
         let flow = PaymentFlow()
-        let failed = Fixture.document(.failed, 2, error: TransferFailure(code: "payee_not_found", message: "No such payee."))
+        let failed = Fixture.document(
+            .failed, 2, error: TransferFailure(code: "payee_not_found", message: "No such payee."))
         flow.transport.expectCreate()
         flow.transport.expectEvents([Fixture.document(.pendingPayeeLookup, 1), failed])
         #expect(await flow.initiate.submit(Fixture.request) == nil)

@@ -7,7 +7,8 @@ import Testing
 /// Paying: the order, the provider, the redirect, the polls, and the ways back to the screen.
 extension PaymentScreenModelTests {
     static let redirectURL = URL(string: CheckoutFixture.redirect)
-    static let requiresAction = CheckoutFixture.payment(.paymentPending, intent: "requires_action", redirect: CheckoutFixture.redirect)
+    static let requiresAction = CheckoutFixture.payment(
+        .paymentPending, intent: "requires_action", redirect: CheckoutFixture.redirect)
     static let paid = CheckoutFixture.payment(.paid, intent: "succeeded")
 
     /// `order` once paid.
@@ -17,7 +18,9 @@ extension PaymentScreenModelTests {
         return .confirmed(paid)
     }
 
-    @Test("card without 3-D Secure: the order is placed with the choices, the chosen card charged, the confirmation shown; no redirect, no poll")
+    @Test(
+        "card without 3-D Secure: the order is placed with the choices, the chosen card charged, the confirmation shown; no redirect, no poll"
+    )
     func cardSucceeds() async throws {
         let harness = try await Self.loaded()
         harness.transport.expectTotals(10_290)
@@ -27,9 +30,11 @@ extension PaymentScreenModelTests {
         harness.transport.expectPlaceOrder(placed)
         harness.transport.expectPay(Self.paid)
         #expect(await harness.model.pay() == Self.confirmed(placed))
-        let order = try CheckoutFixture.body(try #require(harness.sent("POST", "/orders").first), as: CheckoutTotalsRequest.self)
+        let order = try CheckoutFixture.body(
+            try #require(harness.sent("POST", "/orders").first), as: CheckoutTotalsRequest.self)
         #expect(order == CheckoutTotalsRequest(bidId: CheckoutFixture.bidId, delivery: "pickup", paymentMethod: .card))
-        let pay = try CheckoutFixture.body(try #require(harness.sent("POST", "/orders/ord_1/pay").first), as: PayOrderRequest.self)
+        let pay = try CheckoutFixture.body(
+            try #require(harness.sent("POST", "/orders/ord_1/pay").first), as: PayOrderRequest.self)
         #expect(pay == PayOrderRequest(paymentMethodId: "pm_visa", returnURL: CheckoutFixture.returnURL))
         #expect(harness.redirects.opened.isEmpty && harness.sleeper.durations == [Self.debounce])
         harness.transport.verifyAllUsed()
@@ -50,11 +55,17 @@ extension PaymentScreenModelTests {
         let steps = recorder.recorded.compactMap { state -> PaymentScreenModel.PaymentStep? in
             if case .paying(_, let step) = state { step } else { nil }
         }
-        #expect(steps == [.placingOrder, .startingPayment(orderId: CheckoutFixture.orderId), .redirected(url), .confirming(attempt: 1)])
+        #expect(
+            steps == [
+                .placingOrder, .startingPayment(orderId: CheckoutFixture.orderId), .redirected(url),
+                .confirming(attempt: 1),
+            ])
         harness.transport.verifyAllUsed()
     }
 
-    @Test("iDEAL abandoned: back on the screen with the choices kept and frozen; Pay resumes the same payment, which then completes")
+    @Test(
+        "iDEAL abandoned: back on the screen with the choices kept and frozen; Pay resumes the same payment, which then completes"
+    )
     func idealAbandoned() async throws {
         let harness = Harness(redirects: ScriptedRedirectHandler(.abandoned, .returned))
         let before = try await Self.resumed(harness)
@@ -64,7 +75,9 @@ extension PaymentScreenModelTests {
         let back = try #require(await harness.model.pay().readyCheckout)
         #expect(back.notice == .paymentAbandoned)
         #expect(back.choices == before.choices && back.totals == before.totals)
-        #expect(!back.isEditable && back.canPay, "the payment waits for the payer: Pay resumes it, choices cannot change under it")
+        #expect(
+            !back.isEditable && back.canPay,
+            "the payment waits for the payer: Pay resumes it, choices cannot change under it")
         #expect(await harness.model.choosePaymentMethod(.bancontact) == false)
 
         harness.transport.expectPlaceOrder(CheckoutFixture.order(.paymentPending))
@@ -75,7 +88,9 @@ extension PaymentScreenModelTests {
         harness.transport.verifyAllUsed()
     }
 
-    @Test("still pending after the first poll and three more, an interval apart: paymentFailing; checking again later finds it paid")
+    @Test(
+        "still pending after the first poll and three more, an interval apart: paymentFailing; checking again later finds it paid"
+    )
     func pendingThenFailing() async throws {
         let harness = Harness(redirects: ScriptedRedirectHandler(.returned))
         let before = try await Self.resumed(harness)
@@ -95,7 +110,9 @@ extension PaymentScreenModelTests {
         harness.transport.verifyAllUsed()
     }
 
-    @Test("a declined card: back on the screen with the reason, choices kept and editable; the next change clears the reason")
+    @Test(
+        "a declined card: back on the screen with the reason, choices kept and editable; the next change clears the reason"
+    )
     func declined() async throws {
         let harness = Harness()
         let before = try await Self.resumed(harness, method: .card)
@@ -119,7 +136,8 @@ extension PaymentScreenModelTests {
         let harness = Harness(redirects: ScriptedRedirectHandler(.returned))
         _ = try await Self.resumed(harness)
         let gate = Channel<Void>()
-        harness.transport.expectHeld("POST", "/orders", until: gate, json: CheckoutFixture.json(CheckoutFixture.order()))
+        harness.transport.expectHeld(
+            "POST", "/orders", until: gate, json: CheckoutFixture.json(CheckoutFixture.order()))
         harness.transport.expectPay(Self.requiresAction)
         harness.transport.expectPoll(Self.paid)
         let first = Task { await harness.model.pay() }
@@ -135,7 +153,9 @@ extension PaymentScreenModelTests {
         harness.transport.verifyAllUsed()
     }
 
-    @Test("connection lost: before the payment, back on the screen with the error; after it, statusUnknown until checked again")
+    @Test(
+        "connection lost: before the payment, back on the screen with the error; after it, statusUnknown until checked again"
+    )
     func connectionLost() async throws {
         let harness = Harness()
         let before = try await Self.resumed(harness)
@@ -160,7 +180,9 @@ extension PaymentScreenModelTests {
         harness.transport.verifyAllUsed()
     }
 
-    @Test("buy-now abandoned: the bid is withdrawn once the provider lets go of the payment; an ordinary bid is never withdrawn from here")
+    @Test(
+        "buy-now abandoned: the bid is withdrawn once the provider lets go of the payment; an ordinary bid is never withdrawn from here"
+    )
     func buyNowAbandoned() async throws {
         let harness = Harness(redirects: ScriptedRedirectHandler(.abandoned))
         harness.transport.expectLoad(bid: CheckoutFixture.bid(buyNow: true), order: CheckoutFixture.order())
@@ -170,7 +192,9 @@ extension PaymentScreenModelTests {
         harness.transport.expectPoll(Self.requiresAction)
         #expect(await harness.model.pay().readyCheckout?.notice == .paymentAbandoned)
 
-        harness.transport.expect("POST", "/bids/bid_1/withdraw", status: 409, json: #"{"error":{"code":"payment_in_progress","message":"Wait."}}"#)
+        harness.transport.expect(
+            "POST", "/bids/bid_1/withdraw", status: 409,
+            json: #"{"error":{"code":"payment_in_progress","message":"Wait."}}"#)
         let refused = try #require(await harness.model.abandon().readyCheckout)
         guard case .error(let error)? = refused.notice else {
             Issue.record("expected the refusal on the screen, got \(String(describing: refused.notice))")
@@ -208,14 +232,18 @@ extension PaymentScreenModelTests {
         #expect(!waiting.isEditable)
         harness.transport.expect(
             "POST", "/orders/\(CheckoutFixture.orderId)/payment/cancel",
-            json: CheckoutFixture.json(CheckoutFixture.payment(.new, intent: "canceled", error: .init(code: "payment_canceled", message: "The payment was canceled.")))
+            json: CheckoutFixture.json(
+                CheckoutFixture.payment(
+                    .new, intent: "canceled",
+                    error: .init(code: "payment_canceled", message: "The payment was canceled.")))
         )
         let reopened = try #require(await harness.model.cancelPayment().readyCheckout)
         #expect(reopened.isEditable && reopened.notice == nil && reopened.choices == waiting.choices)
         harness.transport.expectTotals(10_290)
         #expect(await harness.model.choosePaymentMethod(.card), "another method can be chosen now")
         await harness.model.settledTotals()
-        #expect(await harness.model.cancelPayment().readyCheckout?.isEditable == true, "nothing under way: nothing sent")
+        #expect(
+            await harness.model.cancelPayment().readyCheckout?.isEditable == true, "nothing under way: nothing sent")
         harness.transport.verifyAllUsed()
     }
 
@@ -223,7 +251,9 @@ extension PaymentScreenModelTests {
     func cancelTooLate() async throws {
         let harness = Harness(redirects: ScriptedRedirectHandler(.abandoned))
         _ = try await Self.leftWaiting(harness)
-        harness.transport.expect("POST", "/orders/\(CheckoutFixture.orderId)/payment/cancel", status: 409, json: #"{"error":{"code":"order_paid","message":"This order is paid already."}}"#)
+        harness.transport.expect(
+            "POST", "/orders/\(CheckoutFixture.orderId)/payment/cancel", status: 409,
+            json: #"{"error":{"code":"order_paid","message":"This order is paid already."}}"#)
         var paid = CheckoutFixture.order()
         paid.status = .paid
         harness.transport.expect("GET", "/bids/\(CheckoutFixture.bidId)/order", json: CheckoutFixture.json(paid))

@@ -24,7 +24,9 @@ struct PaymentScreenModelTests {
             self.redirects = redirects
             model = PaymentScreenModel(
                 client: Fixture.client(transport), redirects: redirects, returnURL: CheckoutFixture.returnURL,
-                timing: .init(debounce: PaymentScreenModelTests.debounce, pollInterval: PaymentScreenModelTests.interval, pollRetries: 3, sleep: { try await sleeper.sleep($0) })
+                timing: .init(
+                    debounce: PaymentScreenModelTests.debounce, pollInterval: PaymentScreenModelTests.interval,
+                    pollRetries: 3, sleep: { try await sleeper.sleep($0) })
             )
         }
 
@@ -73,12 +75,16 @@ struct PaymentScreenModelTests {
 
     // MARK: Entry
 
-    @Test("no address: pickup chosen, shipping disabled; no saved card: card disabled; totals wait for a payment method")
+    @Test(
+        "no address: pickup chosen, shipping disabled; no saved card: card disabled; totals wait for a payment method")
     func noAddressNoCard() async throws {
         let harness = Harness()
         harness.transport.expectLoad(profile: CheckoutFixture.profile(addresses: []), cards: [])
         let checkout = try await harness.ready()
-        #expect(harness.transport.requests.map(\.path) == ["/user/profile", "/products/prd_1", "/bids/bid_1", "/bids/bid_1/order", "/payment-methods/cards"])
+        #expect(
+            harness.transport.requests.map(\.path) == [
+                "/user/profile", "/products/prd_1", "/bids/bid_1", "/bids/bid_1/order", "/payment-methods/cards",
+            ])
         #expect(checkout.deliveryOptions.map(\.disabled) == [nil, .noAddress])
         #expect(checkout.paymentOptions.map(\.disabled) == [.noSavedCard, nil, nil])
         #expect(checkout.choices == Checkout.Choices(delivery: "pickup"))
@@ -90,7 +96,10 @@ struct PaymentScreenModelTests {
         harness.transport.expectTotals(10_199)
         #expect(await harness.model.choosePaymentMethod(.ideal))
         #expect(await harness.model.settledTotals() == .ready(CheckoutFixture.totals(10_199)))
-        #expect(try harness.sentTotals() == [CheckoutTotalsRequest(bidId: CheckoutFixture.bidId, delivery: "pickup", paymentMethod: .ideal)])
+        #expect(
+            try harness.sentTotals() == [
+                CheckoutTotalsRequest(bidId: CheckoutFixture.bidId, delivery: "pickup", paymentMethod: .ideal)
+            ])
         harness.transport.verifyAllUsed()
     }
 
@@ -99,9 +108,11 @@ struct PaymentScreenModelTests {
         let harness = Harness()
         harness.transport.expectLoad(cards: [])
         _ = try await harness.ready()
-        harness.transport.expect("POST", "/payment-methods/cards", status: 201, json: CheckoutFixture.json(CheckoutFixture.visa))
+        harness.transport.expect(
+            "POST", "/payment-methods/cards", status: 201, json: CheckoutFixture.json(CheckoutFixture.visa))
         harness.transport.expectTotals(10_290)
-        let saved = try await harness.model.addCard(AddCardRequest(number: "4242 4242 4242 4242", expMonth: 12, expYear: 2030))
+        let saved = try await harness.model.addCard(
+            AddCardRequest(number: "4242 4242 4242 4242", expMonth: 12, expYear: 2030))
         #expect(saved == CheckoutFixture.visa)
         #expect(await harness.model.settledTotals() == .ready(CheckoutFixture.totals(10_290)))
         let checkout = try #require(harness.model.screen.value.checkout)
@@ -113,22 +124,32 @@ struct PaymentScreenModelTests {
     @Test("the buyer's own product (a merchant's listing) is refused before the bid is fetched, and Pay does nothing")
     func ownProduct() async throws {
         let harness = Harness()
-        harness.transport.expect("GET", "/user/profile", json: CheckoutFixture.json(CheckoutFixture.profile(userId: CheckoutFixture.sellerId, merchant: true)))
+        harness.transport.expect(
+            "GET", "/user/profile",
+            json: CheckoutFixture.json(CheckoutFixture.profile(userId: CheckoutFixture.sellerId, merchant: true)))
         harness.transport.expect("GET", "/products/prd_1", json: CheckoutFixture.json(CheckoutFixture.product))
-        #expect(await harness.model.load(bidId: CheckoutFixture.bidId, productId: CheckoutFixture.productId) == .unavailable(.ownProduct))
+        #expect(
+            await harness.model.load(bidId: CheckoutFixture.bidId, productId: CheckoutFixture.productId)
+                == .unavailable(.ownProduct))
         #expect(await harness.model.pay() == .unavailable(.ownProduct))
         #expect(await harness.model.chooseDelivery("pickup") == false)
         #expect(harness.transport.requests.count == 2)
         harness.transport.verifyAllUsed()
     }
 
-    @Test("entry with the bid's order: a NEW one restores its choices and totals; PAYMENT_PENDING freezes them; PAID confirms; closed or unaccepted is refused")
+    @Test(
+        "entry with the bid's order: a NEW one restores its choices and totals; PAYMENT_PENDING freezes them; PAID confirms; closed or unaccepted is refused"
+    )
     func entryWithOrder() async throws {
-        let shipping = CheckoutFixture.order(delivery: "postnl_standard", addressId: "adr_gb", method: .bancontact, total: 12_694)
+        let shipping = CheckoutFixture.order(
+            delivery: "postnl_standard", addressId: "adr_gb", method: .bancontact, total: 12_694)
         let harness = Harness()
         harness.transport.expectLoad(order: shipping)
         let restored = try await harness.ready()
-        #expect(restored.choices == Checkout.Choices(delivery: "postnl_standard", addressId: "adr_gb", paymentMethod: .bancontact, cardId: "pm_visa"))
+        #expect(
+            restored.choices
+                == Checkout.Choices(
+                    delivery: "postnl_standard", addressId: "adr_gb", paymentMethod: .bancontact, cardId: "pm_visa"))
         #expect(restored.totals == .ready(shipping.totals) && restored.isEditable && restored.canPay)
         #expect(harness.sent("POST", "/checkout/totals").isEmpty, "the order's totals are shown as they are")
 
@@ -150,7 +171,8 @@ struct PaymentScreenModelTests {
         for (bidStatus, order, expected) in expectations {
             let other = Harness()
             other.transport.expectLoad(bid: CheckoutFixture.bid(bidStatus), order: order, cards: nil)
-            #expect(await other.model.load(bidId: CheckoutFixture.bidId, productId: CheckoutFixture.productId) == expected)
+            #expect(
+                await other.model.load(bidId: CheckoutFixture.bidId, productId: CheckoutFixture.productId) == expected)
             other.transport.verifyAllUsed()
         }
         harness.transport.verifyAllUsed()
@@ -160,7 +182,10 @@ struct PaymentScreenModelTests {
     func loadFails() async throws {
         let harness = Harness()
         harness.transport.expectNoAnswer("GET", "/user/profile")
-        guard case .loadFailed(.transport) = await harness.model.load(bidId: CheckoutFixture.bidId, productId: CheckoutFixture.productId) else {
+        guard
+            case .loadFailed(.transport) = await harness.model.load(
+                bidId: CheckoutFixture.bidId, productId: CheckoutFixture.productId)
+        else {
             Issue.record("expected loadFailed(.transport), got \(harness.model.screen.value)")
             return
         }
@@ -189,12 +214,16 @@ struct PaymentScreenModelTests {
             #expect(await harness.releaseDebounce() == .ready(CheckoutFixture.totals(total)))
         }
         let bid = CheckoutFixture.bidId
-        #expect(try harness.sentTotals() == [
-            CheckoutTotalsRequest(bidId: bid, delivery: "pickup", paymentMethod: .ideal),
-            CheckoutTotalsRequest(bidId: bid, delivery: "postnl_standard", addressId: "adr_nl", paymentMethod: .ideal),
-            CheckoutTotalsRequest(bidId: bid, delivery: "postnl_standard", addressId: "adr_gb", paymentMethod: .ideal),
-            CheckoutTotalsRequest(bidId: bid, delivery: "postnl_standard", addressId: "adr_gb", paymentMethod: .card),
-        ])
+        #expect(
+            try harness.sentTotals() == [
+                CheckoutTotalsRequest(bidId: bid, delivery: "pickup", paymentMethod: .ideal),
+                CheckoutTotalsRequest(
+                    bidId: bid, delivery: "postnl_standard", addressId: "adr_nl", paymentMethod: .ideal),
+                CheckoutTotalsRequest(
+                    bidId: bid, delivery: "postnl_standard", addressId: "adr_gb", paymentMethod: .ideal),
+                CheckoutTotalsRequest(
+                    bidId: bid, delivery: "postnl_standard", addressId: "adr_gb", paymentMethod: .card),
+            ])
         #expect(harness.sleeper.durations == Array(repeating: Self.debounce, count: 4))
         // The card itself costs nothing extra: choosing another does not ask again.
         #expect(await harness.model.chooseCard("pm_visa"))
@@ -211,7 +240,12 @@ struct PaymentScreenModelTests {
         #expect(await harness.model.chooseAddress("adr_gb"))
         #expect(await harness.model.choosePaymentMethod(.card))
         #expect(await harness.releaseDebounce() == .ready(CheckoutFixture.totals(12_345)))
-        #expect(try harness.sentTotals() == [CheckoutTotalsRequest(bidId: CheckoutFixture.bidId, delivery: "postnl_standard", addressId: "adr_gb", paymentMethod: .card)])
+        #expect(
+            try harness.sentTotals() == [
+                CheckoutTotalsRequest(
+                    bidId: CheckoutFixture.bidId, delivery: "postnl_standard", addressId: "adr_gb", paymentMethod: .card
+                )
+            ])
         harness.transport.verifyAllUsed()
     }
 
@@ -219,12 +253,14 @@ struct PaymentScreenModelTests {
     func staleTotalsIgnored() async throws {
         let harness = try await Self.loaded()
         let gate = Channel<Void>()
-        harness.transport.expectHeld("POST", "/checkout/totals", until: gate, json: CheckoutFixture.json(CheckoutFixture.totals(10_199)))
+        harness.transport.expectHeld(
+            "POST", "/checkout/totals", until: gate, json: CheckoutFixture.json(CheckoutFixture.totals(10_199)))
         harness.transport.expectTotals(10_489)
         #expect(await harness.model.choosePaymentMethod(.ideal))
         #expect(await eventually { harness.sent("POST", "/checkout/totals").count == 1 })
         #expect(await harness.model.choosePaymentMethod(.card))
-        #expect(await eventually { harness.model.screen.value.checkout?.totals == .ready(CheckoutFixture.totals(10_489)) })
+        #expect(
+            await eventually { harness.model.screen.value.checkout?.totals == .ready(CheckoutFixture.totals(10_489)) })
         await gate.send(())
         #expect(await harness.model.settledTotals() == .ready(CheckoutFixture.totals(10_489)))
         #expect(harness.choices?.paymentMethod == .card)
@@ -235,7 +271,9 @@ struct PaymentScreenModelTests {
     @Test("totals the server refuses are shown as failed, and Pay stays off")
     func totalsRefused() async throws {
         let harness = try await Self.loaded()
-        harness.transport.expect("POST", "/checkout/totals", status: 422, json: #"{"error":{"code":"no_route","message":"postnl_standard does not ship to GB."}}"#)
+        harness.transport.expect(
+            "POST", "/checkout/totals", status: 422,
+            json: #"{"error":{"code":"no_route","message":"postnl_standard does not ship to GB."}}"#)
         #expect(await harness.model.choosePaymentMethod(.ideal))
         guard case .failed(let error)? = await harness.model.settledTotals() else {
             Issue.record("totals not failed: \(harness.model.screen.value)")

@@ -3,7 +3,8 @@ import Testing
 
 @Suite("Server-sent event parser")
 struct ServerSentEventParserTests {
-    static let stream = "\u{FEFF}: keep-alive\r\nid: 7\r\nevent: transfer\r\ndata: {\"a\":1,\r\ndata:\"b\":\"é\"}\r\n\r\n:ping\n\nretry: 1500\ndata\ndata: second\r\rdata: third\n\n"
+    static let stream =
+        "\u{FEFF}: keep-alive\r\nid: 7\r\nevent: transfer\r\ndata: {\"a\":1,\r\ndata:\"b\":\"é\"}\r\n\r\n:ping\n\nretry: 1500\ndata\ndata: second\r\rdata: third\n\n"
 
     static let expected = [
         ServerSentEvent(id: "7", event: "transfer", data: "{\"a\":1,\n\"b\":\"é\"}"),
@@ -23,7 +24,9 @@ struct ServerSentEventParserTests {
         return events
     }
 
-    @Test("the same events whatever the chunking: inside the BOM, a CRLF, a UTF-8 character", arguments: [1, 2, 3, 5, 7, 13, 1000])
+    @Test(
+        "the same events whatever the chunking: inside the BOM, a CRLF, a UTF-8 character",
+        arguments: [1, 2, 3, 5, 7, 13, 1000])
     func chunkings(size: Int) {
         #expect(Self.parse(Array(Self.stream.utf8), size: size) == Self.expected)
     }
@@ -57,7 +60,8 @@ struct ServerSentEventParserTests {
     @Test("only the first BOM is dropped; a byte that merely starts like one is kept")
     func bom() {
         var parser = ServerSentEventParser()
-        #expect(parser.feed([0xEF, 0xBB, 0xBF] + Array("data: \u{FEFF}x\n\n".utf8)) == [ServerSentEvent(data: "\u{FEFF}x")])
+        #expect(
+            parser.feed([0xEF, 0xBB, 0xBF] + Array("data: \u{FEFF}x\n\n".utf8)) == [ServerSentEvent(data: "\u{FEFF}x")])
         var other = ServerSentEventParser()
         #expect(other.feed(Array("data: y\n\n".utf8)) == [ServerSentEvent(data: "y")])
     }

@@ -27,7 +27,9 @@ struct SoftLockTests {
 
     @Test("logout and lock clear the session flag")
     func logoutAndLock() async {
-        let authenticator = ScriptedLocalAuthenticator([.success(.biometric), .success(.biometric), .success(.devicePIN)])
+        let authenticator = ScriptedLocalAuthenticator([
+            .success(.biometric), .success(.biometric), .success(.devicePIN),
+        ])
         let lock = SoftLock(authenticator: authenticator)
         #expect(await lock.unlock())
         await lock.logout()
@@ -91,7 +93,8 @@ struct SoftLockTests {
         // The simulator stops the process if prompted beyond its script; the PIN fake records an issue.
         let sensor = SimulatedBiometricSensor(script: [.notRecognised, .notRecognised, .notRecognised])
         let prompt = ScriptedPINPrompt(["482910"])
-        let authenticator = FallbackLocalAuthenticator(sensor: sensor, pinVerifier: LocalPINVerifier(pin: "482910", iterations: 10), pinPrompt: prompt)
+        let authenticator = FallbackLocalAuthenticator(
+            sensor: sensor, pinVerifier: LocalPINVerifier(pin: "482910", iterations: 10), pinPrompt: prompt)
         let lock = SoftLock(authenticator: authenticator)
         #expect(await lock.unlock())
         #expect(await lock.unlock())
@@ -106,6 +109,10 @@ struct SoftLockTests {
         // should make whoever adds it reread the seed: the soft lock makes zero network calls.
         // `$defaultActor` is the runtime's actor state, not a property.
         let stored = Set(Mirror(reflecting: lock).children.compactMap(\.label).filter { !$0.hasPrefix("$") })
-        #expect(stored == ["authenticator", "reason", "backgroundTimeout", "unlockedWith", "backgroundedAt", "pendingUnlock", "epoch"])
+        #expect(
+            stored == [
+                "authenticator", "reason", "backgroundTimeout", "unlockedWith", "backgroundedAt", "pendingUnlock",
+                "epoch",
+            ])
     }
 }

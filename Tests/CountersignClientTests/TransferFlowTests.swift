@@ -8,7 +8,9 @@ struct TransferFlowTests {
     private let transport = ScriptedTransport()
     private let wallet = #"{"balance":89946,"cashback":0,"currency":"NGN"}"#
 
-    private func flow(_ authenticator: FakeAuthenticator = FakeAuthenticator(), _ signer: FakeSigner = FakeSigner()) -> TransferFlow {
+    private func flow(_ authenticator: FakeAuthenticator = FakeAuthenticator(), _ signer: FakeSigner = FakeSigner())
+        -> TransferFlow
+    {
         TransferFlow(repository: Fixture.repository(transport), authenticator: authenticator, signer: signer)
     }
 

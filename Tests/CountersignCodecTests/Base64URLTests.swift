@@ -4,7 +4,10 @@ import Testing
 @Suite("Base64URL")
 struct Base64URLTests {
     // RFC 4648 §10 test vectors, unpadded.
-    static let rfc4648: [(String, String)] = [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy")]
+    static let rfc4648: [(String, String)] = [
+        ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
+        ("foobar", "Zm9vYmFy"),
+    ]
 
     @Test("encodes the RFC 4648 vectors without padding")
     func encodesRFCVectors() {
@@ -20,11 +23,13 @@ struct Base64URLTests {
         #expect(Base64URL.decode("-_-_") == [0xFB, 0xFF, 0xBF])
     }
 
-    @Test("accepts correct padding, rejects anything else", arguments: [
-        ("Zm8=", true), ("Zg==", true), ("Zm9v", true),
-        ("Zm8+", false), ("Zm/v", false), ("Zm 9v", false), ("Zg=", false), ("Z===", false), ("Zg=a", false),
-        ("Z", false), ("Zh", false), ("Zm9=", false), ("é", false),
-    ])
+    @Test(
+        "accepts correct padding, rejects anything else",
+        arguments: [
+            ("Zm8=", true), ("Zg==", true), ("Zm9v", true),
+            ("Zm8+", false), ("Zm/v", false), ("Zm 9v", false), ("Zg=", false), ("Z===", false), ("Zg=a", false),
+            ("Z", false), ("Zh", false), ("Zm9=", false), ("é", false),
+        ])
     func validation(input: String, valid: Bool) {
         #expect((Base64URL.decode(input) != nil) == valid, "\(input)")
     }

@@ -5,16 +5,18 @@ import Testing
 struct FeeScheduleTests {
     let schedule = FeeSchedule(rules: ["NGN": .init(fixed: 1_000, basisPoints: 50, minimum: 1_500, maximum: 200_000)])
 
-    @Test("fixed plus percentage, rounded half-up to the minor unit", arguments: [
-        // 0.5% of 1,000,100 = 5,000.5 → 5,001 (half-up), plus 1,000 fixed.
-        (Int64(1_000_100), Int64(6_001)),
-        // 0.5% of 1,000,099 = 5,000.495 → 5,000.
-        (1_000_099, 6_000),
-        // 0.5% of 100 = 0.5 → 1, total 1,001 < minimum 1,500: the percentage line takes up the difference.
-        (100, 1_500),
-        // 0.5% of 100,000,000 = 500,000 → capped at 200,000.
-        (100_000_000, 200_000),
-    ])
+    @Test(
+        "fixed plus percentage, rounded half-up to the minor unit",
+        arguments: [
+            // 0.5% of 1,000,100 = 5,000.5 → 5,001 (half-up), plus 1,000 fixed.
+            (Int64(1_000_100), Int64(6_001)),
+            // 0.5% of 1,000,099 = 5,000.495 → 5,000.
+            (1_000_099, 6_000),
+            // 0.5% of 100 = 0.5 → 1, total 1,001 < minimum 1,500: the percentage line takes up the difference.
+            (100, 1_500),
+            // 0.5% of 100,000,000 = 500,000 → capped at 200,000.
+            (100_000_000, 200_000),
+        ])
     func totals(amount: Int64, expectedTotal: Int64) throws {
         let fees = try #require(schedule.fees(amount: amount, currency: "NGN"))
         #expect(fees.reduce(0) { $0 + $1.amount } == expectedTotal)
@@ -44,10 +46,15 @@ struct FeeScheduleTests {
     @Test("inconsistent rules are refused with the currency named")
     func validation() {
         #expect(FeeSchedule.standard.problem == nil)
-        #expect(FeeSchedule(rules: ["NGN": .init(fixed: 0, basisPoints: 10, minimum: 500, maximum: 100)]).problem == "NGN: minimum must not exceed maximum")
-        #expect(FeeSchedule(rules: ["EUR": .init(fixed: 300, basisPoints: 10, minimum: 0, maximum: 100)]).problem == "EUR: fixed must not exceed maximum")
+        #expect(
+            FeeSchedule(rules: ["NGN": .init(fixed: 0, basisPoints: 10, minimum: 500, maximum: 100)]).problem
+                == "NGN: minimum must not exceed maximum")
+        #expect(
+            FeeSchedule(rules: ["EUR": .init(fixed: 300, basisPoints: 10, minimum: 0, maximum: 100)]).problem
+                == "EUR: fixed must not exceed maximum")
         #expect(FeeSchedule(rules: ["EUR": .init(fixed: -1, basisPoints: 10, minimum: 0, maximum: 100)]).problem != nil)
-        #expect(FeeSchedule(rules: ["EUR": .init(fixed: 0, basisPoints: 10_001, minimum: 0, maximum: 100)]).problem != nil)
+        #expect(
+            FeeSchedule(rules: ["EUR": .init(fixed: 0, basisPoints: 10_001, minimum: 0, maximum: 100)]).problem != nil)
     }
 }
 
@@ -61,7 +68,8 @@ struct TransferQuoteTests {
 
     @Test("canonical bytes: sorted keys at every level, no white space")
     func canonical() {
-        let expected = #"{"amount":50000,"currency":"NGN","expiresAt":"2026-11-22T10:05:00.000Z","fees":[{"amount":1000,"name":"Transfer fee"},{"amount":250,"name":"Service fee (0.5%)"}],"payeePhone":"+2348012345678","quoteId":"q_1","total":51250,"totalFees":1250,"transferId":"tr_1"}"#
+        let expected =
+            #"{"amount":50000,"currency":"NGN","expiresAt":"2026-11-22T10:05:00.000Z","fees":[{"amount":1000,"name":"Transfer fee"},{"amount":250,"name":"Service fee (0.5%)"}],"payeePhone":"+2348012345678","quoteId":"q_1","total":51250,"totalFees":1250,"transferId":"tr_1"}"#
         #expect(String(decoding: quote.canonicalBytes, as: UTF8.self) == expected)
     }
 
@@ -104,7 +112,9 @@ struct TransferStatusTests {
         for status in TransferStatus.allCases where status.isFinal {
             #expect(TransferStatus.allCases.allSatisfy { !status.canMove(to: $0) })
         }
-        let path: [TransferStatus] = [.pendingPayeeLookup, .pendingQuote, .authorizationRequired, .authorized, .success]
+        let path: [TransferStatus] = [
+            .pendingPayeeLookup, .pendingQuote, .authorizationRequired, .authorized, .success,
+        ]
         for (from, to) in zip(path, path.dropFirst()) { #expect(from.canMove(to: to)) }
         #expect(!TransferStatus.pendingQuote.canMove(to: .authorized))
         #expect(!TransferStatus.authorized.canMove(to: .cancelled))

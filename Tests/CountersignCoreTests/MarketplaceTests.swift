@@ -17,10 +17,18 @@ struct CheckoutTotalsTests {
 
     @Test("the route matters: NL→NL costs less than NL→GB; the method too")
     func routes() throws {
-        let domestic = try CheckoutTotals(subtotal: 10_000, delivery: .shipping(methodId: "postnl_standard", to: nl), from: nl, method: .ideal, rates: rates)
-        let abroad = try CheckoutTotals(subtotal: 10_000, delivery: .shipping(methodId: "postnl_standard", to: gb), from: nl, method: .ideal, rates: rates)
-        let registered = try CheckoutTotals(subtotal: 10_000, delivery: .shipping(methodId: "postnl_registered", to: nl), from: nl, method: .ideal, rates: rates)
-        let belgium = try CheckoutTotals(subtotal: 10_000, delivery: .shipping(methodId: "postnl_standard", to: be), from: nl, method: .ideal, rates: rates)
+        let domestic = try CheckoutTotals(
+            subtotal: 10_000, delivery: .shipping(methodId: "postnl_standard", to: nl), from: nl, method: .ideal,
+            rates: rates)
+        let abroad = try CheckoutTotals(
+            subtotal: 10_000, delivery: .shipping(methodId: "postnl_standard", to: gb), from: nl, method: .ideal,
+            rates: rates)
+        let registered = try CheckoutTotals(
+            subtotal: 10_000, delivery: .shipping(methodId: "postnl_registered", to: nl), from: nl, method: .ideal,
+            rates: rates)
+        let belgium = try CheckoutTotals(
+            subtotal: 10_000, delivery: .shipping(methodId: "postnl_standard", to: be), from: nl, method: .ideal,
+            rates: rates)
         #expect(domestic.shipping == 695)
         #expect(abroad.shipping == 2_495)
         #expect(registered.shipping == 995)
@@ -31,22 +39,36 @@ struct CheckoutTotalsTests {
     @Test("card: 2.9% of subtotal plus shipping, rounded half-up")
     func cardFee() throws {
         // (10,000 + 695) × 2.9% = 310.155 → 310.
-        let totals = try CheckoutTotals(subtotal: 10_000, delivery: .shipping(methodId: "postnl_standard", to: nl), from: nl, method: .card, rates: rates)
+        let totals = try CheckoutTotals(
+            subtotal: 10_000, delivery: .shipping(methodId: "postnl_standard", to: nl), from: nl, method: .card,
+            rates: rates)
         #expect(totals.paymentFee == 310 && totals.total == 11_005)
         // 50 × 2.9% = 1.45 → 1; 5,000 × 2.9% = 145 exactly; 1,500 × 2.9% = 43.5 → 44 (half-up).
-        #expect(try CheckoutTotals(subtotal: 50, delivery: .pickup, from: nl, method: .card, rates: rates).paymentFee == 1)
-        #expect(try CheckoutTotals(subtotal: 5_000, delivery: .pickup, from: nl, method: .card, rates: rates).paymentFee == 145)
-        #expect(try CheckoutTotals(subtotal: 1_500, delivery: .pickup, from: nl, method: .card, rates: rates).paymentFee == 44)
+        #expect(
+            try CheckoutTotals(subtotal: 50, delivery: .pickup, from: nl, method: .card, rates: rates).paymentFee == 1)
+        #expect(
+            try CheckoutTotals(subtotal: 5_000, delivery: .pickup, from: nl, method: .card, rates: rates).paymentFee
+                == 145)
+        #expect(
+            try CheckoutTotals(subtotal: 1_500, delivery: .pickup, from: nl, method: .card, rates: rates).paymentFee
+                == 44)
     }
 
     @Test("refusals: unknown method, no route, amounts out of range")
     func refusals() {
         #expect(throws: CheckoutTotals.Problem.unknownShippingMethod("dhl")) {
-            try CheckoutTotals(subtotal: 1_000, delivery: .shipping(methodId: "dhl", to: self.nl), from: self.nl, method: .card, rates: self.rates)
+            try CheckoutTotals(
+                subtotal: 1_000, delivery: .shipping(methodId: "dhl", to: self.nl), from: self.nl, method: .card,
+                rates: self.rates)
         }
-        let domesticOnly = MarketplaceRates(currency: "EUR", shippingMethods: [.init(id: "local", name: "Local", routes: [.init(from: "NL", to: "NL", amount: 500)])], paymentFees: rates.paymentFees)
+        let domesticOnly = MarketplaceRates(
+            currency: "EUR",
+            shippingMethods: [.init(id: "local", name: "Local", routes: [.init(from: "NL", to: "NL", amount: 500)])],
+            paymentFees: rates.paymentFees)
         #expect(throws: CheckoutTotals.Problem.noRouteTo("GB")) {
-            try CheckoutTotals(subtotal: 1_000, delivery: .shipping(methodId: "local", to: self.gb), from: self.nl, method: .card, rates: domesticOnly)
+            try CheckoutTotals(
+                subtotal: 1_000, delivery: .shipping(methodId: "local", to: self.gb), from: self.nl, method: .card,
+                rates: domesticOnly)
         }
         #expect(throws: CheckoutTotals.Problem.amountOutOfRange) {
             try CheckoutTotals(subtotal: 0, delivery: .pickup, from: self.nl, method: .card, rates: self.rates)

@@ -3,23 +3,33 @@ import Testing
 
 @Suite("Money and phone numbers")
 struct MoneyTests {
-    @Test("cashback is 1%, rounded down to the minor unit", arguments: [(500, 5), (99, 0), (199, 1), (50_000_000, 500_000)] as [(Int64, Int64)])
+    @Test(
+        "cashback is 1%, rounded down to the minor unit",
+        arguments: [(500, 5), (99, 0), (199, 1), (50_000_000, 500_000)] as [(Int64, Int64)])
     func cashback(amount: Int64, expected: Int64) {
         #expect(TopUpLimits.cashback(for: amount) == expected)
     }
 
     @Test("phone numbers become E.164: one number, one form, however it was written")
     func phones() {
-        for written in ["08055501234", "0805 550-1234", "+2348055501234", "+234 805 550 1234", "2348055501234", "002348055501234", "8055501234"] {
+        for written in [
+            "08055501234", "0805 550-1234", "+2348055501234", "+234 805 550 1234", "2348055501234", "002348055501234",
+            "8055501234",
+        ] {
             #expect(PhoneNumber(written)?.value == "+2348055501234", "\(written)")
         }
         #expect(PhoneNumber("+31 6 12345678")?.value == "+31612345678", "another country, with its code")
-        #expect(PhoneNumber("0805  5501234") == nil && PhoneNumber(" 08055501234") == nil && PhoneNumber("0805-") == nil, "one separator, between digits")
+        #expect(
+            PhoneNumber("0805  5501234") == nil && PhoneNumber(" 08055501234") == nil && PhoneNumber("0805-") == nil,
+            "one separator, between digits")
         #expect(PhoneNumber("(0805) 5501234") == nil && PhoneNumber("0805.550.1234") == nil)
         #expect(PhoneNumber("0612345678", region: .netherlands)?.value == "+31612345678")
-        #expect(PhoneNumber("0612345678")  == nil, "nine national digits are not a Nigerian number")
-        for bad in ["", "123456", "0801234567", "080123456789", "+0123456789", "+1234567890123456", "08012345678+", "0801234567a",
-                    "٠٨٠١٢٣٤٥٦٧٨", "+ 123", "+", "00", String(repeating: "1", count: 40)] {
+        #expect(PhoneNumber("0612345678") == nil, "nine national digits are not a Nigerian number")
+        for bad in [
+            "", "123456", "0801234567", "080123456789", "+0123456789", "+1234567890123456", "08012345678+",
+            "0801234567a",
+            "٠٨٠١٢٣٤٥٦٧٨", "+ 123", "+", "00", String(repeating: "1", count: 40),
+        ] {
             #expect(PhoneNumber(bad) == nil, "\(bad)")
         }
     }
@@ -46,7 +56,11 @@ struct MoneyTests {
     func transfer() throws {
         let entry = try LedgerEntry.transfer(kind: "k", reference: "r", amount: 7, from: "a", to: "b")
         #expect(entry.postings == [Posting(accountId: "a", amount: -7), Posting(accountId: "b", amount: 7)])
-        #expect(throws: LedgerError.zeroPosting) { try LedgerEntry.transfer(kind: "k", reference: "r", amount: 0, from: "a", to: "b") }
-        #expect(throws: LedgerError.zeroPosting) { try LedgerEntry.transfer(kind: "k", reference: "r", amount: -7, from: "a", to: "b") }
+        #expect(throws: LedgerError.zeroPosting) {
+            try LedgerEntry.transfer(kind: "k", reference: "r", amount: 0, from: "a", to: "b")
+        }
+        #expect(throws: LedgerError.zeroPosting) {
+            try LedgerEntry.transfer(kind: "k", reference: "r", amount: -7, from: "a", to: "b")
+        }
     }
 }

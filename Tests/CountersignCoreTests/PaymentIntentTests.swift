@@ -5,12 +5,15 @@ import Testing
 /// recompute both byte for byte.
 @Suite("Payment intent")
 struct PaymentIntentTests {
-    let intent = PaymentIntent(amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn")
+    let intent = PaymentIntent(
+        amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn")
 
     @Test("canonical bytes: sorted keys, no white space")
     func canonical() {
-        #expect(String(decoding: intent.canonicalBytes, as: UTF8.self)
-            == #"{"amount":500,"currency":"NGN","kind":"airtime_topup","productCode":"AIRTIME_MTN","recipientPhone":"08012345678","supplierSlug":"mtn"}"#)
+        #expect(
+            String(decoding: intent.canonicalBytes, as: UTF8.self)
+                == #"{"amount":500,"currency":"NGN","kind":"airtime_topup","productCode":"AIRTIME_MTN","recipientPhone":"08012345678","supplierSlug":"mtn"}"#
+        )
     }
 
     @Test("the challenge matches the documented example, computed independently in Python")
@@ -20,14 +23,28 @@ struct PaymentIntentTests {
         #expect(base64URLEncode(intent.challenge(nonce: nonce)) == "VCnXw7DURKR1i_bSjIAabJs3My4XsNsFxIxyUumcP7g")
     }
 
-    @Test("every field changes the challenge", arguments: [
-        PaymentIntent(amount: 501, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn"),
-        PaymentIntent(amount: 500, currency: "EUR", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn"),
-        PaymentIntent(amount: 500, currency: "NGN", productCode: "AIRTIME_GLO", recipientPhone: "08012345678", supplierSlug: "mtn"),
-        PaymentIntent(amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345679", supplierSlug: "mtn"),
-        PaymentIntent(amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "glo"),
-        PaymentIntent(kind: "transfer", amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn"),
-    ])
+    @Test(
+        "every field changes the challenge",
+        arguments: [
+            PaymentIntent(
+                amount: 501, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678",
+                supplierSlug: "mtn"),
+            PaymentIntent(
+                amount: 500, currency: "EUR", productCode: "AIRTIME_MTN", recipientPhone: "08012345678",
+                supplierSlug: "mtn"),
+            PaymentIntent(
+                amount: 500, currency: "NGN", productCode: "AIRTIME_GLO", recipientPhone: "08012345678",
+                supplierSlug: "mtn"),
+            PaymentIntent(
+                amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345679",
+                supplierSlug: "mtn"),
+            PaymentIntent(
+                amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678",
+                supplierSlug: "glo"),
+            PaymentIntent(
+                kind: "transfer", amount: 500, currency: "NGN", productCode: "AIRTIME_MTN",
+                recipientPhone: "08012345678", supplierSlug: "mtn"),
+        ])
     func everyFieldCounts(other: PaymentIntent) {
         let nonce = [UInt8](repeating: 9, count: 32)
         #expect(other.challenge(nonce: nonce) != intent.challenge(nonce: nonce))
@@ -38,8 +55,12 @@ struct PaymentIntentTests {
     func escaping() {
         #expect(CanonicalJSON.quote(#"a"b\c"#) == #""a\"b\\c""#)
         #expect(CanonicalJSON.quote("\u{01}\n") == #""\u0001\n""#)
-        let forged = PaymentIntent(amount: 500, currency: "NGN", productCode: #"AIRTIME_MTN","recipientPhone":"1"#, recipientPhone: "2", supplierSlug: "mtn")
-        #expect(String(decoding: forged.canonicalBytes, as: UTF8.self).contains(#""productCode":"AIRTIME_MTN\",\"recipientPhone\":\"1""#))
+        let forged = PaymentIntent(
+            amount: 500, currency: "NGN", productCode: #"AIRTIME_MTN","recipientPhone":"1"#, recipientPhone: "2",
+            supplierSlug: "mtn")
+        #expect(
+            String(decoding: forged.canonicalBytes, as: UTF8.self).contains(
+                #""productCode":"AIRTIME_MTN\",\"recipientPhone\":\"1""#))
     }
 
     private func base64URLEncode(_ bytes: [UInt8]) -> String {
@@ -57,12 +78,17 @@ struct PaymentIntentTests {
 
     private func base64URLDecode(_ text: String) -> [UInt8]? {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        var bits = 0, count = 0, output: [UInt8] = []
+        var bits = 0
+        var count = 0
+        var output: [UInt8] = []
         for character in text {
             guard let value = alphabet.firstIndex(of: character) else { return nil }
             bits = bits << 6 | value
             count += 6
-            if count >= 8 { count -= 8; output.append(UInt8((bits >> count) & 0xFF)) }
+            if count >= 8 {
+                count -= 8
+                output.append(UInt8((bits >> count) & 0xFF))
+            }
         }
         return output
     }

@@ -10,7 +10,8 @@ struct AuthTests {
     func signupAndLogin(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup(phone: "+2348012345678", pin: "2468")
-            let duplicate = try await server.client.post("/auth/signup", SignupRequest(phone: "+2348012345678", name: "Eve", pin: "1111"))
+            let duplicate = try await server.client.post(
+                "/auth/signup", SignupRequest(phone: "+2348012345678", name: "Eve", pin: "1111"))
             #expect(duplicate.status == 409)
             #expect(duplicate.errorCode == "phone_taken")
             let login = try await server.client.post("/auth/login", LoginRequest(phone: "+2348012345678", pin: "2468"))
@@ -22,7 +23,10 @@ struct AuthTests {
             let nobody = try await server.client.post("/auth/login", LoginRequest(phone: "+2348000000000", pin: "1357"))
             #expect(nobody.errorCode == "invalid_credentials")
             // The PIN is never stored in the clear.
-            let stored = try await server.database.read { sql in try await sql.first("SELECT pin_hash FROM users WHERE id = $1", [.text(user.userId)])?.string("pin_hash") }
+            let stored = try await server.database.read { sql in
+                try await sql.first("SELECT pin_hash FROM users WHERE id = $1", [.text(user.userId)])?.string(
+                    "pin_hash")
+            }
             #expect(stored?.hasPrefix("pbkdf2-sha256$1000$") == true)
             #expect(stored?.contains("2468") == false)
         }

@@ -9,21 +9,29 @@ import Testing
 struct BenchSmokeTests {
     @Test("countersign-bench flows completes flows on SQLite with no errors and writes its JSON")
     func flows() throws {
-        let bench = try CommandLineTests.executable().deletingLastPathComponent().appendingPathComponent("countersign-bench")
-        try #require(FileManager.default.isExecutableFile(atPath: bench.path), "countersign-bench not built next to countersign")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-bench-smoke-\(UUID().uuidString)")
+        let bench = try CommandLineTests.executable().deletingLastPathComponent().appendingPathComponent(
+            "countersign-bench")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: bench.path), "countersign-bench not built next to countersign")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-bench-smoke-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let json = directory.appendingPathComponent("flows.json")
 
         // The bench strips DATABASE_URL from the server's environment itself; SQLite here.
         let (status, output) = try ChildProcess.run(
-            bench.path, ["flows", "--clients", "2", "--warmup", "0.5", "--seconds", "1.5", "--max-flows", "400", "--json", json.path],
+            bench.path,
+            [
+                "flows", "--clients", "2", "--warmup", "0.5", "--seconds", "1.5", "--max-flows", "400", "--json",
+                json.path,
+            ],
             environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
         )
         #expect(status == 0, "\(output)")
 
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any], "\(output)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any], "\(output)")
         #expect(report["engine"] as? String == "sqlite")
         let flows = try #require(report["flows"] as? Int)
         #expect(flows > 0, "\(output)")

@@ -14,84 +14,146 @@ struct BuyCommandTests {
         output.firstMatch(of: /bid (bid_[A-Za-z0-9_-]+)/).map { String($0.1) } ?? "no bid in the output"
     }
 
-    @Test("card with 3-D Secure, a declined card, an abandoned buy-now withdrawn, a pending one resumed, an offer paid once accepted", arguments: TestEngines.all)
+    @Test(
+        "card with 3-D Secure, a declined card, an abandoned buy-now withdrawn, a pending one resumed, an offer paid once accepted",
+        arguments: TestEngines.all)
     func buy(engine: DatabaseEngine) async throws {
-        try await ServeProcess.with(engine, extra: ["--return-origin", "https://app.countersign.invalid"]) { server, _ in
+        try await ServeProcess.with(engine, extra: ["--return-origin", "https://app.countersign.invalid"]) {
+            server, _ in
             let api = server.client
             let buyerPhone = TestPhones.next()
-            let buyer = try await api.post("/auth/signup", SignupRequest(phone: buyerPhone, name: "Buyer", pin: "1234")).decode(SessionResponse.self)
-            let address = try await api.post("/user/addresses", AddressBody(name: "B", line1: "Dam 1", city: "Amsterdam", postalCode: "1012", country: "NL"), token: buyer.sessionToken)
+            let buyer = try await api.post("/auth/signup", SignupRequest(phone: buyerPhone, name: "Buyer", pin: "1234"))
+                .decode(SessionResponse.self)
+            let address = try await api.post(
+                "/user/addresses",
+                AddressBody(name: "B", line1: "Dam 1", city: "Amsterdam", postalCode: "1012", country: "NL"),
+                token: buyer.sessionToken)
             try #require(address.status == 201)
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-buy-\(UUID().uuidString)").path
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "countersign-buy-\(UUID().uuidString)"
+            ).path
             defer { try? FileManager.default.removeItem(atPath: root) }
             let run = { (arguments: [String]) in
-                try CommandLineTests.run(arguments, environment: ["COUNTERSIGN_SERVER": api.baseURL, "COUNTERSIGN_PROFILE": root + "/buyer", "DATABASE_URL": ""])
+                try CommandLineTests.run(
+                    arguments,
+                    environment: [
+                        "COUNTERSIGN_SERVER": api.baseURL, "COUNTERSIGN_PROFILE": root + "/buyer", "DATABASE_URL": "",
+                    ])
             }
             let asSeller = { (arguments: [String]) in try run(arguments + ["--profile", root + "/seller"]) }
-            #expect(try asSeller(["signup", "--phone", TestPhones.next(), "--name", "Seller", "--pin", "1234"]).status == 0)
+            #expect(
+                try asSeller(["signup", "--phone", TestPhones.next(), "--name", "Seller", "--pin", "1234"]).status == 0)
             var products: [String] = []
             for title in ["Chair", "Table", "Lamp", "Rug", "Desk"] {
-                let listed = try asSeller(["sell", "--title", title, "--price", "10000", "--shipping", "postnl_standard"])
-                products.append(try #require(listed.output.firstMatch(of: /Listed (prd_[A-Za-z0-9_-]+)/).map { String($0.1) }, "\(listed.output)"))
+                let listed = try asSeller([
+                    "sell", "--title", title, "--price", "10000", "--shipping", "postnl_standard",
+                ])
+                products.append(
+                    try #require(
+                        listed.output.firstMatch(of: /Listed (prd_[A-Za-z0-9_-]+)/).map { String($0.1) },
+                        "\(listed.output)"))
             }
             let refusedListing = try asSeller(["sell", "--title", "Nothing", "--price", "0"])
-            #expect(refusedListing.status == 1 && refusedListing.output.contains("invalid_amount"), "\(refusedListing.output)")
+            #expect(
+                refusedListing.status == 1 && refusedListing.output.contains("invalid_amount"),
+                "\(refusedListing.output)")
             #expect(try run(["login", "--phone", buyerPhone, "--pin", "1234"]).status == 0)
             let fast = ["--poll-seconds", "0"]
 
-            let card = try run(["buy", products[0], "--delivery", "postnl_standard", "--method", "card", "--card-number", "4000 0027 6000 3184", "--redirect", "authorize", "--yes"] + fast)
+            let card = try run(
+                [
+                    "buy", products[0], "--delivery", "postnl_standard", "--method", "card", "--card-number",
+                    "4000 0027 6000 3184", "--redirect", "authorize", "--yes",
+                ] + fast)
             #expect(card.status == 0, "\(card.output)")
-            #expect(card.output.contains("Total                        EUR 110.05") && card.output.contains("Order confirmed"), "\(card.output)")
-            #expect(try asSeller(["order", "proceeds"]).output.contains("Held in escrow  EUR 106.95"), "the seller's escrow holds the item and the shipping")
+            #expect(
+                card.output.contains("Total                        EUR 110.05")
+                    && card.output.contains("Order confirmed"), "\(card.output)")
+            #expect(
+                try asSeller(["order", "proceeds"]).output.contains("Held in escrow  EUR 106.95"),
+                "the seller's escrow holds the item and the shipping")
             let cardOrder = try #require(card.output.firstMatch(of: /Order (ord_[A-Za-z0-9_-]+)/).map { String($0.1) })
             #expect(try run(["order", "ship", cardOrder]).output.contains("not_seller"), "the buyer does not ship")
             #expect(try asSeller(["order", "ship", cardOrder]).output.contains("SHIPPED"))
             #expect(try run(["order", "complete", cardOrder]).output.contains("COMPLETED"))
             let proceeds = try asSeller(["order", "proceeds"]).output
-            #expect(proceeds.contains("Held in escrow  EUR 0.00") && proceeds.contains("Payable to you  EUR 106.95"), "\(proceeds)")
+            #expect(
+                proceeds.contains("Held in escrow  EUR 0.00") && proceeds.contains("Payable to you  EUR 106.95"),
+                "\(proceeds)")
 
-            let declined = try run(["buy", products[1], "--method", "card", "--card-number", "4000000000000002", "--yes"] + fast)
+            let declined = try run(
+                ["buy", products[1], "--method", "card", "--card-number", "4000000000000002", "--yes"] + fast)
             #expect(declined.status == 1 && declined.output.contains("card_declined"), "\(declined.output)")
 
-            let abandoned = try run(["buy", products[2], "--method", "ideal", "--redirect", "abandon", "--yes", "--withdraw-if-abandoned"] + fast)
+            let abandoned = try run(
+                ["buy", products[2], "--method", "ideal", "--redirect", "abandon", "--yes", "--withdraw-if-abandoned"]
+                    + fast)
             #expect(abandoned.status == 1 && abandoned.output.contains("Buy-now withdrawn"), "\(abandoned.output)")
-            #expect(try await api.get("/products/\(products[2])", token: buyer.sessionToken).decode(ProductResponse.self).available, "biddable again")
+            #expect(
+                try await api.get("/products/\(products[2])", token: buyer.sessionToken).decode(ProductResponse.self)
+                    .available, "biddable again")
 
-            let left = try run(["buy", products[3], "--method", "bancontact", "--redirect", "abandon", "--yes", "--keep-if-abandoned"] + fast)
+            let left = try run(
+                ["buy", products[3], "--method", "bancontact", "--redirect", "abandon", "--yes", "--keep-if-abandoned"]
+                    + fast)
             #expect(left.status == 2, "\(left.output)")
             let bidId = try #require(left.output.firstMatch(of: /bid (bid_[A-Za-z0-9_-]+)/)?.1).description
             let resumed = try run(["buy", products[3], "--bid-id", bidId, "--redirect", "authorize", "--yes"] + fast)
-            #expect(resumed.status == 0 && resumed.output.contains("under way"), "Pay resumes the same payment: \(resumed.output)")
+            #expect(
+                resumed.status == 0 && resumed.output.contains("under way"),
+                "Pay resumes the same payment: \(resumed.output)")
             let order = try await api.get("/bids/\(bidId)/order", token: buyer.sessionToken).decode(OrderResponse.self)
             #expect(order.status == .paid && order.paymentMethod == .bancontact)
 
             // Left waiting again, then canceled from the terminal and paid another way.
-            let switching = try run(["buy", products[1], "--bid-id", declinedBid(declined.output), "--method", "ideal", "--redirect", "abandon", "--yes", "--keep-if-abandoned"] + fast)
+            let switching = try run(
+                [
+                    "buy", products[1], "--bid-id", declinedBid(declined.output), "--method", "ideal", "--redirect",
+                    "abandon", "--yes", "--keep-if-abandoned",
+                ] + fast)
             #expect(switching.status == 2, "\(switching.output)")
-            let switched = try run(["buy", products[1], "--bid-id", declinedBid(declined.output), "--cancel-pending", "--method", "bancontact", "--redirect", "authorize", "--yes"] + fast)
+            let switched = try run(
+                [
+                    "buy", products[1], "--bid-id", declinedBid(declined.output), "--cancel-pending", "--method",
+                    "bancontact", "--redirect", "authorize", "--yes",
+                ] + fast)
             #expect(switched.status == 0 && switched.output.contains("was canceled"), "\(switched.output)")
-            let switchedOrder = try await api.get("/bids/\(declinedBid(declined.output))/order", token: buyer.sessionToken).decode(OrderResponse.self)
+            let switchedOrder = try await api.get(
+                "/bids/\(declinedBid(declined.output))/order", token: buyer.sessionToken
+            ).decode(OrderResponse.self)
             #expect(switchedOrder.status == .paid && switchedOrder.paymentMethod == .bancontact)
 
             let offer = try run(["buy", products[4], "--bid", "8000"])
             #expect(offer.status == 0 && offer.output.contains("waits for the seller"), "\(offer.output)")
             let offerId = try #require(offer.output.firstMatch(of: /Offer (bid_[A-Za-z0-9_-]+)/)?.1).description
-            let early = try run(["buy", products[4], "--bid-id", offerId, "--method", "ideal", "--redirect", "authorize", "--yes"] + fast)
+            let early = try run(
+                ["buy", products[4], "--bid-id", offerId, "--method", "ideal", "--redirect", "authorize", "--yes"]
+                    + fast)
             #expect(early.status == 1 && early.output.contains("only an accepted bid"), "\(early.output)")
-            #expect(try run(["bid", "accept", offerId]).output.contains("not_seller"), "the buyer does not accept their own offer")
+            #expect(
+                try run(["bid", "accept", offerId]).output.contains("not_seller"),
+                "the buyer does not accept their own offer")
             #expect(try asSeller(["bid", "accept", offerId]).output.contains("Accepted"))
             // With a return URL the simulator's page answers 303 to it; the terminal must not follow that
             // (an app's URL, unreachable from here) but read the outcome from the server.
-            let paid = try run([
-                "buy", products[4], "--bid-id", offerId, "--method", "ideal", "--delivery", "pickup", "--redirect", "authorize", "--yes",
-                "--return-url", "https://app.countersign.invalid/return",
-            ] + fast)
+            let paid = try run(
+                [
+                    "buy", products[4], "--bid-id", offerId, "--method", "ideal", "--delivery", "pickup", "--redirect",
+                    "authorize", "--yes",
+                    "--return-url", "https://app.countersign.invalid/return",
+                ] + fast)
             #expect(paid.status == 0 && paid.output.contains("EUR 81.99"), "€80 + iDEAL €1.99: \(paid.output)")
-            #expect(paid.output.contains("pressed \"authorize\" on the simulator's page: HTTP 303"), "the page's redirect is not followed: \(paid.output)")
+            #expect(
+                paid.output.contains("pressed \"authorize\" on the simulator's page: HTTP 303"),
+                "the page's redirect is not followed: \(paid.output)")
 
             let noTerminal = try run(["buy", products[2]])
-            #expect(noTerminal.status != 0 && noTerminal.output.contains("pass --method"), "without a terminal, a prompt names its flag: \(noTerminal.output)")
-            #expect(try await api.get("/products/\(products[2])", token: buyer.sessionToken).decode(ProductResponse.self).available, "and nothing was held")
+            #expect(
+                noTerminal.status != 0 && noTerminal.output.contains("pass --method"),
+                "without a terminal, a prompt names its flag: \(noTerminal.output)")
+            #expect(
+                try await api.get("/products/\(products[2])", token: buyer.sessionToken).decode(ProductResponse.self)
+                    .available, "and nothing was held")
         }
     }
 }

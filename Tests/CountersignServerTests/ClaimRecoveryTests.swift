@@ -1,10 +1,11 @@
 import CountersignAPI
 import CountersignCore
-@testable import CountersignServer
 import CountersignHarness
 import CountersignStore
 import Foundation
 import Testing
+
+@testable import CountersignServer
 
 /// Idempotency claims left by a process that died are free as soon as the store knows it is dead
 /// (its successor started, or its lease lapsed), so a client's retry is answered at once instead of
@@ -13,25 +14,36 @@ import Testing
 struct ClaimRecoveryTests {
     static let now = RepositoryContractTests.now
 
-    @Test("a claim left by a process that died is taken over as soon as the next process starts", arguments: TestEngines.all)
+    @Test(
+        "a claim left by a process that died is taken over as soon as the next process starts",
+        arguments: TestEngines.all)
     func restart(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
             _ = try await RepositoryContractTests.makeUser(Self.userId, on: database)
             // The previous process, SIGKILLed a moment ago: its lease has not lapsed yet.
-            let old = ServerInstance(id: "inst-old", pid: try Self.exitedPID(), pidNamespace: ServerInstance.currentPIDNamespace)
+            let old = ServerInstance(
+                id: "inst-old", pid: try Self.exitedPID(), pidNamespace: ServerInstance.currentPIDNamespace)
             try await Self.lease(old, database, at: Self.now).start()
             let dead = try await Self.claim("k", owner: old.id, database, at: Self.now)
             guard case .claimed(let deadId) = dead else { throw TestFailure("expected a claim, got \(dead)") }
-            #expect(try await Self.claim("k", owner: "inst-other", database, at: Self.now + 1_000) == .inFlight, "a live lease protects the claim")
+            #expect(
+                try await Self.claim("k", owner: "inst-other", database, at: Self.now + 1_000) == .inFlight,
+                "a live lease protects the claim")
 
             let new = ServerInstance.current()
             let retired = try await Self.lease(new, database, at: Self.now + 2_000).start()
             #expect(retired == [old.id])
             let retry = try await Self.claim("k", owner: new.id, database, at: Self.now + 2_500)
-            guard case .claimed(let retryId) = retry else { throw TestFailure("the retry after a restart must own the key, got \(retry)") }
+            guard case .claimed(let retryId) = retry else {
+                throw TestFailure("the retry after a restart must own the key, got \(retry)")
+            }
             #expect(retryId != deadId)
             let repository = IdempotencySQLRepository()
-            #expect(try await database.transaction { sql in try await repository.link(userId: Self.userId, key: "k", claimId: deadId, transactionId: "tx-dead", on: sql) } == false)
+            #expect(
+                try await database.transaction { sql in
+                    try await repository.link(
+                        userId: Self.userId, key: "k", claimId: deadId, transactionId: "tx-dead", on: sql)
+                } == false)
         }
     }
 
@@ -40,7 +52,8 @@ struct ClaimRecoveryTests {
         try await TestDatabase.with(engine) { database in
             _ = try await RepositoryContractTests.makeUser(Self.userId, on: database)
             // Another running process (its pid exists): a peer on the same PostgreSQL database.
-            let peer = ServerInstance(id: "inst-peer", pid: Int64(getppid()), pidNamespace: ServerInstance.currentPIDNamespace)
+            let peer = ServerInstance(
+                id: "inst-peer", pid: Int64(getppid()), pidNamespace: ServerInstance.currentPIDNamespace)
             let lease = Self.lease(peer, database, at: Self.now)
             try await lease.start()
             _ = try await Self.claim("k", owner: peer.id, database, at: Self.now)
@@ -53,7 +66,8 @@ struct ClaimRecoveryTests {
             await Self.lease(peer, database, at: Self.now + 10_000).renew()
             #expect(try await Self.claim("k", owner: "inst-me", database, at: Self.now + 20_000) == .inFlight)
             // No renewal for a full lease: the process is taken for dead.
-            let late = try await Self.claim("k", owner: "inst-me", database, at: Self.now + 10_000 + InstanceLease.leaseMillis + 1)
+            let late = try await Self.claim(
+                "k", owner: "inst-me", database, at: Self.now + 10_000 + InstanceLease.leaseMillis + 1)
             guard case .claimed = late else { throw TestFailure("a lapsed lease frees the claim, got \(late)") }
             if engine == .postgres {
                 // Long silent, it is retired by the next start even though its pid still exists.
@@ -63,7 +77,9 @@ struct ClaimRecoveryTests {
         }
     }
 
-    @Test("through HTTP: a dead process's claim is answered at once, a live one's is 409, a linked one replays after the sweep", arguments: TestEngines.all)
+    @Test(
+        "through HTTP: a dead process's claim is answered at once, a live one's is 409, a linked one replays after the sweep",
+        arguments: TestEngines.all)
     func http(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
@@ -72,18 +88,27 @@ struct ClaimRecoveryTests {
             let now = server.clock.wallClock.nowMillis()
             // The hash the server binds this request's keys to, from a first request with it.
             #expect(try await server.topUp(user, pin: user.pin, idempotencyKey: "probe").status == 200)
-            let hash = try #require(try await database.read { sql in
-                try await sql.first("SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = 'probe'", [.text(user.userId)])
-            }).string("request_hash")
-            let peer = ServerInstance(id: "inst-peer", pid: Int64(getppid()), pidNamespace: ServerInstance.currentPIDNamespace)
+            let hash = try #require(
+                try await database.read { sql in
+                    try await sql.first(
+                        "SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = 'probe'",
+                        [.text(user.userId)])
+                }
+            ).string("request_hash")
+            let peer = ServerInstance(
+                id: "inst-peer", pid: Int64(getppid()), pidNamespace: ServerInstance.currentPIDNamespace)
             try await database.transaction { sql in
                 try await ServerInstanceSQLRepository().renew(
-                    ServerInstanceRecord(id: peer.id, pid: peer.pid, pidNamespace: peer.pidNamespace, startedAt: now, leaseExpiresAt: now + InstanceLease.leaseMillis), on: sql)
+                    ServerInstanceRecord(
+                        id: peer.id, pid: peer.pid, pidNamespace: peer.pidNamespace, startedAt: now,
+                        leaseExpiresAt: now + InstanceLease.leaseMillis), on: sql)
             }
             let repository = IdempotencySQLRepository()
             func claim(_ key: String, owner: String) async throws -> String {
                 let claim = try await database.transaction { sql in
-                    try await repository.claim(userId: user.userId, key: key, requestHash: hash, owner: owner, now: now, staleBefore: now - 300_000, on: sql)
+                    try await repository.claim(
+                        userId: user.userId, key: key, requestHash: hash, owner: owner, now: now,
+                        staleBefore: now - 300_000, on: sql)
                 }
                 guard case .claimed(let id) = claim else { throw TestFailure("expected a claim, got \(claim)") }
                 return id
@@ -100,7 +125,9 @@ struct ClaimRecoveryTests {
             // A request of a dead process that had debited the wallet: never taken over, and the
             // sweeper settles it at once (no two-minute wait), after which the retry replays.
             let linkedClaim = try await claim("linked-key", owner: "inst-gone")
-            let intent = PaymentIntent(amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn")
+            let intent = PaymentIntent(
+                amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678",
+                supplierSlug: "mtn")
             _ = try await server.services.topUps.debit(
                 userId: user.userId, intent: intent, useCashback: false, authorization: .pin,
                 idempotency: IdempotencyTicket(key: "linked-key", claimId: linkedClaim)
@@ -108,7 +135,9 @@ struct ClaimRecoveryTests {
             #expect(try await server.wallet(user).balance == 8_500)
             #expect(try await server.topUp(user, pin: user.pin, idempotencyKey: "linked-key").status == 409)
             let owner = try await database.read { sql in
-                try await sql.first("SELECT claim_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = 'linked-key'", [.text(user.userId)])?.string("claim_id")
+                try await sql.first(
+                    "SELECT claim_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = 'linked-key'",
+                    [.text(user.userId)])?.string("claim_id")
             }
             #expect(owner == linkedClaim, "the retry did not take the linked claim over")
 
@@ -116,7 +145,9 @@ struct ClaimRecoveryTests {
             // call still running): the sweeper leaves that debit to its two-minute rule.
             try await database.transaction { sql in
                 try await ServerInstanceSQLRepository().renew(
-                    ServerInstanceRecord(id: "inst-stalled", pid: peer.pid, pidNamespace: peer.pidNamespace, startedAt: now - 60_000, leaseExpiresAt: now - 1), on: sql)
+                    ServerInstanceRecord(
+                        id: "inst-stalled", pid: peer.pid, pidNamespace: peer.pidNamespace, startedAt: now - 60_000,
+                        leaseExpiresAt: now - 1), on: sql)
             }
             let stalledClaim = try await claim("stalled-key", owner: "inst-stalled")
             _ = try await server.services.topUps.debit(
@@ -131,7 +162,9 @@ struct ClaimRecoveryTests {
             #expect(try await server.topUp(user, pin: user.pin, idempotencyKey: "stalled-key").status == 409)
             server.clock.advance(seconds: 121)
             #expect(await server.services.pendingTopUpSweeper.sweep() == 1)
-            #expect(try await server.topUp(user, pin: user.pin, idempotencyKey: "stalled-key").headers.first(name: "Idempotent-Replayed") == "true")
+            #expect(
+                try await server.topUp(user, pin: user.pin, idempotencyKey: "stalled-key").headers.first(
+                    name: "Idempotent-Replayed") == "true")
             #expect(try await server.wallet(user).balance == 8_000)
             try await LedgerAudit.check(database)
         }
@@ -139,7 +172,8 @@ struct ClaimRecoveryTests {
 
     static func lease(_ instance: ServerInstance, _ database: any Database, at millis: Int64) -> InstanceLease {
         InstanceLease(
-            instance: instance, database: database, instances: ServerInstanceSQLRepository(), clock: WallClock { millis },
+            instance: instance, database: database, instances: ServerInstanceSQLRepository(),
+            clock: WallClock { millis },
             registered: StoreReadiness(), logger: TestDatabase.logger
         )
     }
@@ -147,9 +181,12 @@ struct ClaimRecoveryTests {
     /// The single user of the repository-level tests.
     static let userId = "u1"
 
-    static func claim(_ key: String, owner: String, _ database: any Database, at now: Int64) async throws -> IdempotencyClaim {
+    static func claim(_ key: String, owner: String, _ database: any Database, at now: Int64) async throws
+        -> IdempotencyClaim
+    {
         try await database.transaction { sql in
-            try await IdempotencySQLRepository().claim(userId: userId, key: key, requestHash: "h", owner: owner, now: now, staleBefore: now - 300_000, on: sql)
+            try await IdempotencySQLRepository().claim(
+                userId: userId, key: key, requestHash: "h", owner: owner, now: now, staleBefore: now - 300_000, on: sql)
         }
     }
 

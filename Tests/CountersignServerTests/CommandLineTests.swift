@@ -20,8 +20,12 @@ struct CommandLineTests {
     }
 
     /// Runs the binary to completion and returns its exit status and output.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        try ChildProcess.run(try executable().path, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, output: String
+    ) {
+        try ChildProcess.run(
+            try executable().path, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     static var vectorsDirectory: URL {
@@ -32,17 +36,23 @@ struct CommandLineTests {
 
     @Test("webauthn check passes the fixture vectors and fails on a wrong expectation")
     func webauthnCheck() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.vectorsDirectory.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.vectorsDirectory.path).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         try #require(files.count >= 30, "vectors missing at \(Self.vectorsDirectory.path)")
-        let result = try Self.run(["webauthn", "check"] + files.map { Self.vectorsDirectory.appendingPathComponent($0).path })
+        let result = try Self.run(
+            ["webauthn", "check"] + files.map { Self.vectorsDirectory.appendingPathComponent($0).path })
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("w3c/none-ES256"), "one line per vector, by name")
         #expect(!result.output.contains("FAIL"))
 
         // Flip one expectation: the check must notice and exit non-zero.
-        let original = try String(contentsOf: Self.vectorsDirectory.appendingPathComponent("w3c-none-es256.json"), encoding: .utf8)
-        let tampered = FileManager.default.temporaryDirectory.appendingPathComponent("tampered-\(UUID().uuidString).json")
-        try original.replacingOccurrences(of: "\"expect\": \"valid\"", with: "\"expect\": \"invalid\"").write(to: tampered, atomically: true, encoding: .utf8)
+        let original = try String(
+            contentsOf: Self.vectorsDirectory.appendingPathComponent("w3c-none-es256.json"), encoding: .utf8)
+        let tampered = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tampered-\(UUID().uuidString).json")
+        try original.replacingOccurrences(of: "\"expect\": \"valid\"", with: "\"expect\": \"invalid\"").write(
+            to: tampered, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: tampered) }
         let failing = try Self.run(["webauthn", "check", tampered.path])
         #expect(failing.status != 0)
@@ -52,14 +62,18 @@ struct CommandLineTests {
     @Test("serve starts, wallet fund credits, SIGTERM stops it cleanly", arguments: TestEngines.all)
     func serveAndFund(engine: DatabaseEngine) async throws {
         if engine == .postgres {
-            try await TestDatabase.withFreshPostgres { url in try await Self.serveAndFund(engine: engine, databaseURL: url) }
+            try await TestDatabase.withFreshPostgres { url in
+                try await Self.serveAndFund(engine: engine, databaseURL: url)
+            }
         } else {
             try await Self.serveAndFund(engine: engine, databaseURL: nil)
         }
     }
 
     static func serveAndFund(engine: DatabaseEngine, databaseURL: String?) async throws {
-        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-cli-\(UUID().uuidString)").path
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-cli-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
         var store = ["--data-dir", dataDirectory]
         var environment = ["DATABASE_URL": ""]
@@ -74,20 +88,28 @@ struct CommandLineTests {
             let client = server.client
             let health = try await client.get("/health").text
             #expect(health.contains(engine.rawValue))
-            #expect(health.contains(#""paymentsTestMode":true"#), "the simulator is no real provider, and /health says so: \(health)")
+            #expect(
+                health.contains(#""paymentsTestMode":true"#),
+                "the simulator is no real provider, and /health says so: \(health)")
             #expect(server.output.contains("TEST MODE"), "and so does the start-up log: \(server.output)")
 
             let phone = "0805" + String(Int.random(in: 1_000_000..<9_999_999))
-            let session = try await client.post("/auth/signup", SignupRequest(phone: phone, name: "Operator test", pin: "1234")).decode(SessionResponse.self)
-            let funded = try run(["wallet", "fund", "--phone", phone, "--amount", "250000"] + store, environment: environment)
+            let session = try await client.post(
+                "/auth/signup", SignupRequest(phone: phone, name: "Operator test", pin: "1234")
+            ).decode(SessionResponse.self)
+            let funded = try run(
+                ["wallet", "fund", "--phone", phone, "--amount", "250000"] + store, environment: environment)
             #expect(funded.status == 0, "\(funded.output)")
             #expect(funded.output.contains("balance now 250000"))
             let wallet = try await client.get("/user/wallet", token: session.sessionToken).decode(WalletResponse.self)
             #expect(wallet == WalletResponse(balance: 250_000, cashback: 0, currency: "NGN"))
 
-            let refused = try run(["wallet", "fund", "--phone", phone, "--amount=-5"] + store, environment: environment)
+            let refused = try run(
+                ["wallet", "fund", "--phone", phone, "--amount=-5"] + store, environment: environment)
             #expect(refused.status != 0)
-            #expect(refused.output.contains("amount_out_of_range") || refused.output.contains("amount must be"), "\(refused.output)")
+            #expect(
+                refused.output.contains("amount_out_of_range") || refused.output.contains("amount must be"),
+                "\(refused.output)")
 
             // Secrets were generated into the data directory, readable by the owner only.
             let attributes = try FileManager.default.attributesOfItem(atPath: dataDirectory + "/secrets/token-hmac")
@@ -98,25 +120,38 @@ struct CommandLineTests {
 
     @Test("--require-live-payments refuses to start on the simulator or a Stripe test key, before it opens a store")
     func requireLivePayments() throws {
-        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-live-\(UUID().uuidString)").path
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-live-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-        let simulator = try Self.run(["serve", "--data-dir", dataDirectory, "--require-live-payments"], environment: ["DATABASE_URL": "", "STRIPE_SECRET_KEY": ""])
+        let simulator = try Self.run(
+            ["serve", "--data-dir", dataDirectory, "--require-live-payments"],
+            environment: ["DATABASE_URL": "", "STRIPE_SECRET_KEY": ""])
         #expect(simulator.status != 0 && simulator.output.contains("simulator"), "\(simulator.output)")
-        let testKey = try Self.run(["serve", "--data-dir", dataDirectory], environment: ["DATABASE_URL": "", "STRIPE_SECRET_KEY": "sk_test_0123456789abcdefghijklmn", "COUNTERSIGN_REQUIRE_LIVE_PAYMENTS": "1"])
+        let testKey = try Self.run(
+            ["serve", "--data-dir", dataDirectory],
+            environment: [
+                "DATABASE_URL": "", "STRIPE_SECRET_KEY": "sk_test_0123456789abcdefghijklmn",
+                "COUNTERSIGN_REQUIRE_LIVE_PAYMENTS": "1",
+            ])
         #expect(testKey.status != 0 && testKey.output.contains("test mode"), "\(testKey.output)")
         #expect(!FileManager.default.fileExists(atPath: dataDirectory + "/countersign.sqlite"), "nothing was created")
     }
 
     @Test("serve refuses flags out of range, naming the flag, before it opens a store")
     func bidLifetimeFlags() throws {
-        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-flags-\(UUID().uuidString)").path
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-flags-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
         let flags = [
             ("--bid-hours", "0"), ("--accepted-bid-hours", "721"), ("--buy-now-minutes", "4"), ("--session-days", "0"),
-            ("--session-idle-minutes", "1"), ("--phone-region", "XX"), ("--return-origin", "javascript:"), ("--return-origin", "shop.example"),
+            ("--session-idle-minutes", "1"), ("--phone-region", "XX"), ("--return-origin", "javascript:"),
+            ("--return-origin", "shop.example"),
         ]
         for (flag, value) in flags {
-            let result = try Self.run(["serve", "--data-dir", dataDirectory, flag, value], environment: ["DATABASE_URL": ""])
+            let result = try Self.run(
+                ["serve", "--data-dir", dataDirectory, flag, value], environment: ["DATABASE_URL": ""])
             #expect(result.status != 0 && result.output.contains(flag), "\(flag) \(value): \(result.output)")
         }
         #expect(!FileManager.default.fileExists(atPath: dataDirectory + "/countersign.sqlite"), "nothing was created")
@@ -125,7 +160,8 @@ struct CommandLineTests {
     @Test("in CI, PostgreSQL is not optional")
     func postgresPresentInCI() {
         if ProcessInfo.processInfo.environment["CI"] == "true" {
-            #expect(TestEngines.postgresURL != nil, "CI must run the PostgreSQL half of the suite: DATABASE_URL is not set")
+            #expect(
+                TestEngines.postgresURL != nil, "CI must run the PostgreSQL half of the suite: DATABASE_URL is not set")
         }
     }
 }

@@ -29,7 +29,9 @@ struct ConcurrencyTests {
             #expect(statuses.filter { $0.0 == 422 && $0.1 == "insufficient_funds" }.count == 150)
             #expect(try await server.wallet(user).balance == 0)
             let completed = try await server.database.read { sql in
-                try await sql.first("SELECT COUNT(*) AS n FROM wallet_transactions WHERE type = 'topup' AND status = 'completed'")?.int("n")
+                try await sql.first(
+                    "SELECT COUNT(*) AS n FROM wallet_transactions WHERE type = 'topup' AND status = 'completed'")?.int(
+                        "n")
             }
             #expect(completed == 50)
             try await LedgerAudit.check(server.database)

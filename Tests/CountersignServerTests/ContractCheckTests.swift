@@ -8,67 +8,68 @@ import Testing
 /// suite that finds none means the responses conform, not that the checker saw nothing.
 @Suite("Response contract checker")
 struct ContractCheckTests {
-    static let document = try! OpenAPIDocument(yaml: """
-        openapi: 3.1.0
-        paths:
-          /things/{id}:
-            get:
+    static let document = try! OpenAPIDocument(
+        yaml: """
+            openapi: 3.1.0
+            paths:
+              /things/{id}:
+                get:
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema:
+                            $ref: '#/components/schemas/Thing'
+                    '204':
+                      description: nothing
+                    '404':
+                      $ref: '#/components/responses/Missing'
+            components:
               responses:
-                '200':
-                  description: ok
+                Missing:
+                  description: no such thing
                   content:
                     application/json:
                       schema:
-                        $ref: '#/components/schemas/Thing'
-                '204':
-                  description: nothing
-                '404':
-                  $ref: '#/components/responses/Missing'
-        components:
-          responses:
-            Missing:
-              description: no such thing
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [code]
-                    properties:
-                      code:
+                        type: object
+                        required: [code]
+                        properties:
+                          code:
+                            type: string
+              schemas:
+                Thing:
+                  type: object
+                  additionalProperties: false
+                  required: [id, kind, size]
+                  properties:
+                    id:
+                      type: string
+                      pattern: '^th_[a-z]+$'
+                      maxLength: 8
+                    kind:
+                      type: string
+                      enum: [small, large]
+                    size:
+                      type: integer
+                      minimum: 1
+                      maximum: 10
+                    note:
+                      type: [string, 'null']
+                    tags:
+                      type: array
+                      minItems: 1
+                      items:
                         type: string
-          schemas:
-            Thing:
-              type: object
-              additionalProperties: false
-              required: [id, kind, size]
-              properties:
-                id:
-                  type: string
-                  pattern: '^th_[a-z]+$'
-                  maxLength: 8
-                kind:
-                  type: string
-                  enum: [small, large]
-                size:
-                  type: integer
-                  minimum: 1
-                  maximum: 10
-                note:
-                  type: [string, 'null']
-                tags:
-                  type: array
-                  minItems: 1
-                  items:
-                    type: string
-                  x-note: ignored
-                when:
-                  type: string
-                  format: date-time
-                either:
-                  oneOf:
-                    - type: string
-                    - type: integer
-        """)
+                      x-note: ignored
+                    when:
+                      type: string
+                      format: date-time
+                    either:
+                      oneOf:
+                        - type: string
+                        - type: integer
+            """)
 
     static func problems(_ status: Int, _ body: String?, contentType: String? = "application/json") -> [String] {
         let contract = ResponseContract(document: document, violations: ContractViolations())
@@ -78,7 +79,11 @@ struct ContractCheckTests {
 
     @Test("a conforming body passes, nulls and optional members included")
     func conforming() {
-        #expect(Self.problems(200, #"{"id":"th_abc","kind":"small","size":3,"note":null,"tags":["a"],"when":"2024-01-22T10:30:45Z","either":4}"#) == [])
+        #expect(
+            Self.problems(
+                200,
+                #"{"id":"th_abc","kind":"small","size":3,"note":null,"tags":["a"],"when":"2024-01-22T10:30:45Z","either":4}"#
+            ) == [])
         #expect(Self.problems(204, "") == [])
         #expect(Self.problems(404, #"{"code":"x"}"#) == [])
     }
@@ -113,7 +118,10 @@ struct ContractCheckTests {
         #expect(Self.problems(204, "{}").first?.contains("a body where openapi.yaml documents none") == true)
         #expect(Self.problems(404, "{}").contains { $0.contains("required member `code`") })
         // Responses admit only the members the schema lists.
-        #expect(Self.problems(404, #"{"code":"x","extra":1}"#).contains { $0.contains("`extra` is not in the schema's properties") })
+        #expect(
+            Self.problems(404, #"{"code":"x","extra":1}"#).contains {
+                $0.contains("`extra` is not in the schema's properties")
+            })
     }
 
     @Test("a request path finds its template when no route was matched (a middleware answered first)")
@@ -129,30 +137,39 @@ struct ContractCheckTests {
     @Test("a schema keyword the checker does not know is reported, not skipped")
     func unknownKeyword() {
         let validator = JSONSchemaValidator(document: Self.document)
-        #expect(validator.violations(of: .string("a"), against: ["type": "string", "uniqueItems": true]).contains { $0.contains("uniqueItems") })
+        #expect(
+            validator.violations(of: .string("a"), against: ["type": "string", "uniqueItems": true]).contains {
+                $0.contains("uniqueItems")
+            })
     }
 
     @Test("wired into the application, it sees the route the router matched and reports what the document lacks")
     func wiredIntoTheApplication() async throws {
         // A document that knows only the 503 of /health: the real 200 must be reported.
-        let document = try OpenAPIDocument(yaml: """
-            openapi: 3.1.0
-            paths:
-              /health:
-                get:
-                  responses:
-                    '503':
-                      description: down
-            """)
+        let document = try OpenAPIDocument(
+            yaml: """
+                openapi: 3.1.0
+                paths:
+                  /health:
+                    get:
+                      responses:
+                        '503':
+                          description: down
+                """)
         let violations = ContractViolations()
-        try await OpenAPITests.withRouter(contract: ResponseContract(document: document, violations: violations)) { _, app in
+        try await OpenAPITests.withRouter(contract: ResponseContract(document: document, violations: violations)) {
+            _, app in
             try await app.test(.router) { client in
                 let response = try await client.execute(uri: Endpoint.health.path(), method: .get)
                 #expect(response.status == .ok)
-                #expect(String(buffer: response.body).contains(#""status":"ok""#), "the checked body still reaches the client")
+                #expect(
+                    String(buffer: response.body).contains(#""status":"ok""#),
+                    "the checked body still reaches the client")
             }
         }
         #expect(violations.all.count == 1)
-        #expect(violations.all.first?.contains("GET /health (/health) → 200: status 200 is not documented") == true, "\(violations.all)")
+        #expect(
+            violations.all.first?.contains("GET /health (/health) → 200: status 200 is not documented") == true,
+            "\(violations.all)")
     }
 }

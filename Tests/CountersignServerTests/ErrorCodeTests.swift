@@ -1,9 +1,10 @@
 import CountersignAPI
-@testable import CountersignServer
 import Foundation
 import Testing
 import WebAuthn
 import Yams
+
+@testable import CountersignServer
 
 /// `ErrorCode` is the one list of codes: openapi.yaml lists exactly its cases, documents each with
 /// the status `ErrorCode.status` gives it, and the web app compares only against real codes.
@@ -23,11 +24,18 @@ struct ErrorCodeTests {
         let listed = try #require((schemas["ErrorCode"] as? [String: Any])?["enum"] as? [String])
         #expect(listed.count == Set(listed).count, "a code is listed twice")
         let known = Set(ErrorCode.allCases.map(\.rawValue))
-        #expect(Set(listed).subtracting(known).isEmpty, "in openapi.yaml but not in ErrorCode: \(Set(listed).subtracting(known).sorted())")
-        #expect(known.subtracting(listed).isEmpty, "in ErrorCode but not in openapi.yaml: \(known.subtracting(listed).sorted())")
+        #expect(
+            Set(listed).subtracting(known).isEmpty,
+            "in openapi.yaml but not in ErrorCode: \(Set(listed).subtracting(known).sorted())")
+        #expect(
+            known.subtracting(listed).isEmpty,
+            "in ErrorCode but not in openapi.yaml: \(known.subtracting(listed).sorted())")
         let errorBody = (schemas["ErrorResponse"] as? [String: Any])?["properties"] as? [String: Any]
-        let general = ((errorBody?["error"] as? [String: Any])?["properties"] as? [String: Any])?["code"] as? [String: Any]
-        let verification = ((schemas["VerificationFailure"] as? [String: Any])?["properties"] as? [String: Any])?["code"] as? [String: Any]
+        let general =
+            ((errorBody?["error"] as? [String: Any])?["properties"] as? [String: Any])?["code"] as? [String: Any]
+        let verification =
+            ((schemas["VerificationFailure"] as? [String: Any])?["properties"] as? [String: Any])?["code"]
+            as? [String: Any]
         #expect(general?["$ref"] as? String == "#/components/schemas/ErrorCode")
         #expect(verification?["$ref"] as? String == "#/components/schemas/ErrorCode")
     }
@@ -44,7 +52,9 @@ struct ErrorCodeTests {
                 for (status, answer) in (operation as? [String: Any])?["responses"] as? [String: Any] ?? [:] {
                     var response = answer as? [String: Any] ?? [:]
                     if let reference = response["$ref"] as? String {
-                        response = try #require(shared[String(reference.split(separator: "/").last ?? "")] as? [String: Any], "\(reference)")
+                        response = try #require(
+                            shared[String(reference.split(separator: "/").last ?? "")] as? [String: Any], "\(reference)"
+                        )
                     }
                     for code in response["x-error-codes"] as? [String] ?? [] {
                         let place = "\(method.uppercased()) \(path) \(status) \(code)"
@@ -54,7 +64,9 @@ struct ErrorCodeTests {
                         }
                         checked += 1
                         if Int(known.status.code) != Int("\(status)") {
-                            if Self.documentedExceptions.contains(place) { exceptions.insert(place) } else {
+                            if Self.documentedExceptions.contains(place) {
+                                exceptions.insert(place)
+                            } else {
                                 Issue.record("\(place): ErrorCode.status says \(known.status.code)")
                             }
                         }
@@ -80,7 +92,8 @@ struct ErrorCodeTests {
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "js" }
         // `e.code === '…'`, `error?.code === '…'`: comparisons of a caught CountersignError's code.
         // Other `code`s (a transfer's or a payment attempt's failure) are not error codes.
-        let comparison = try NSRegularExpression(pattern: #"(?<!typeof )\b(?:e|err|error)\??\.code\s*[!=]==\s*'([a-z0-9_]+)'"#)
+        let comparison = try NSRegularExpression(
+            pattern: #"(?<!typeof )\b(?:e|err|error)\??\.code\s*[!=]==\s*'([a-z0-9_]+)'"#)
         var found: [String] = []
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
@@ -88,9 +101,13 @@ struct ErrorCodeTests {
                 guard let range = Range(match.range(at: 1), in: text) else { continue }
                 let code = String(text[range])
                 found.append(code)
-                #expect(ErrorCode(rawValue: code) != nil, "\(file.lastPathComponent) compares an error's code with '\(code)', which the server never sends")
+                #expect(
+                    ErrorCode(rawValue: code) != nil,
+                    "\(file.lastPathComponent) compares an error's code with '\(code)', which the server never sends")
             }
         }
-        #expect(Set(found).isSuperset(of: ["unauthenticated", "order_paid", "no_registered_credential"]), "the pattern no longer finds the web app's comparisons: \(found)")
+        #expect(
+            Set(found).isSuperset(of: ["unauthenticated", "order_paid", "no_registered_credential"]),
+            "the pattern no longer finds the web app's comparisons: \(found)")
     }
 }

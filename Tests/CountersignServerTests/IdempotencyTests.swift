@@ -27,24 +27,30 @@ struct IdempotencyTests {
         }
     }
 
-    @Test("one key space per user: a top-up's key refuses a transfer, and a transfer's a top-up", arguments: TestEngines.all)
+    @Test(
+        "one key space per user: a top-up's key refuses a transfer, and a transfer's a top-up",
+        arguments: TestEngines.all)
     func oneKeySpace(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let user = try await server.fundedUser(balance: 10_000)
             let payee = try await server.signup()
-            #expect(try await server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "shared-1").status == 200)
+            #expect(
+                try await server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "shared-1").status == 200)
             let transfer = try await server.createTransfer(user, to: payee.phone, amount: 1_000, key: "shared-1")
             #expect(transfer.status == 422 && transfer.errorCode == "idempotency_key_reused")
             #expect(try await LedgerAudit.count("transfers", server.database) == 0)
 
-            #expect(try await server.createTransfer(user, to: payee.phone, amount: 1_000, key: "shared-2").status == 201)
+            #expect(
+                try await server.createTransfer(user, to: payee.phone, amount: 1_000, key: "shared-2").status == 201)
             let topUp = try await server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "shared-2")
             #expect(topUp.status == 422 && topUp.errorCode == "idempotency_key_reused")
             #expect(try await server.wallet(user).balance == 9_000)
         }
     }
 
-    @Test("a transfer made before transfers kept their keys in idempotency_keys still replays after the migration", arguments: TestEngines.all)
+    @Test(
+        "a transfer made before transfers kept their keys in idempotency_keys still replays after the migration",
+        arguments: TestEngines.all)
     func transferKeysBackfilled(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let payer = try await server.fundedUser()

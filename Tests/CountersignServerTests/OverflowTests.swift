@@ -15,9 +15,12 @@ struct OverflowTests {
         try await LiveServer.run(engine) { server in
             for timestamp in Self.extremes {
                 let response = try await server.client.send(
-                    .POST, "/webhooks/payments", raw: Array("{}".utf8), headers: [("Countersign-Signature", "t=\(timestamp),v1=00")]
+                    .POST, "/webhooks/payments", raw: Array("{}".utf8),
+                    headers: [("Countersign-Signature", "t=\(timestamp),v1=00")]
                 )
-                #expect(response.status == 400 && response.errorCode == "stale_signature", "t=\(timestamp): \(response.text)")
+                #expect(
+                    response.status == 400 && response.errorCode == "stale_signature",
+                    "t=\(timestamp): \(response.text)")
             }
             #expect(try await server.client.get("/health").status == 200)
         }
@@ -31,7 +34,8 @@ struct OverflowTests {
                 let header = signature.header(body: [], timestamp: timestamp)
                 let accepted = (try? signature.verify(header: header, body: [], nowMillis: now)) != nil
                 // Among these, only now ∈ {-1, 0} ms (0 s) and t ∈ {-1, 0} s lie within 300 s of each other.
-                #expect(accepted == ([-1, 0].contains(now) && [-1, 0].contains(timestamp)), "now \(now), t \(timestamp)")
+                #expect(
+                    accepted == ([-1, 0].contains(now) && [-1, 0].contains(timestamp)), "now \(now), t \(timestamp)")
             }
         }
     }
@@ -43,12 +47,17 @@ struct OverflowTests {
             for year in Self.extremes.map(Int.init) + [2_000, 9_999] {
                 for month in [Int.min, 0, 1, 13, Int.max] {
                     let response = try await server.client.post(
-                        "/payment-methods/cards", AddCardRequest(number: "4242424242424242", expMonth: month, expYear: year), token: user.token
+                        "/payment-methods/cards",
+                        AddCardRequest(number: "4242424242424242", expMonth: month, expYear: year), token: user.token
                     )
-                    #expect(response.status == 422 && response.errorCode == "invalid_expiry", "\(month)/\(year): \(response.status) \(response.text)")
+                    #expect(
+                        response.status == 422 && response.errorCode == "invalid_expiry",
+                        "\(month)/\(year): \(response.status) \(response.text)")
                 }
             }
-            #expect(try await server.client.get("/payment-methods/cards", token: user.token).decode(SavedCardList.self).cards.isEmpty)
+            #expect(
+                try await server.client.get("/payment-methods/cards", token: user.token).decode(SavedCardList.self)
+                    .cards.isEmpty)
             #expect(try await server.client.get("/health").status == 200)
         }
     }

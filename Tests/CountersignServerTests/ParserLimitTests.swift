@@ -7,7 +7,9 @@ import Testing
 /// is a 4xx, never a stack overflow or minutes of work.
 @Suite("Parser limits")
 struct ParserLimitTests {
-    @Test("JSON nested 30,000 deep, or 64 KiB of one string, is refused and the server goes on", arguments: TestEngines.all)
+    @Test(
+        "JSON nested 30,000 deep, or 64 KiB of one string, is refused and the server goes on",
+        arguments: TestEngines.all)
     func deepJSON(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
@@ -18,8 +20,11 @@ struct ParserLimitTests {
             ]
             for body in bodies {
                 for path in ["/auth/signup", "/biometric/auth/verify", "/user/topup", "/transfers"] {
-                    let response = try await server.client.send(.POST, path, raw: body, token: user.token, headers: [("Idempotency-Key", UUID().uuidString)])
-                    #expect((400..<500).contains(response.status), "\(path): \(response.status) \(response.text.prefix(200))")
+                    let response = try await server.client.send(
+                        .POST, path, raw: body, token: user.token, headers: [("Idempotency-Key", UUID().uuidString)])
+                    #expect(
+                        (400..<500).contains(response.status),
+                        "\(path): \(response.status) \(response.text.prefix(200))")
                 }
             }
             #expect(try await server.client.get("/health").status == 200)

@@ -10,7 +10,9 @@ import WebAuthn
 @Suite("PIN lockout")
 struct PinLockoutTests {
     /// Sends `count` copies of `request` at once and returns their statuses.
-    static func parallel(_ count: Int, _ request: @escaping @Sendable () async throws -> APIResponse) async throws -> [Int] {
+    static func parallel(_ count: Int, _ request: @escaping @Sendable () async throws -> APIResponse) async throws
+        -> [Int]
+    {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<count { group.addTask { try await request().status } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -20,7 +22,8 @@ struct PinLockoutTests {
     /// The account's count of PIN attempts (judged wrong, or being judged).
     static func pinAttempts(_ server: LiveServer, _ user: TestUser) async throws -> Int64? {
         try await server.database.read { sql in
-            try await sql.first("SELECT failed_pin_attempts FROM users WHERE id = $1", [.text(user.userId)])?.int("failed_pin_attempts")
+            try await sql.first("SELECT failed_pin_attempts FROM users WHERE id = $1", [.text(user.userId)])?.int(
+                "failed_pin_attempts")
         }
     }
 
@@ -28,7 +31,9 @@ struct PinLockoutTests {
     func parallelLogins(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
-            let statuses = try await Self.parallel(30) { try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")) }
+            let statuses = try await Self.parallel(30) {
+                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999"))
+            }
             // The rest are refused unjudged: 429 while the five are in flight, 423 once they locked.
             #expect(statuses.filter { $0 == 401 }.count == 5, "\(statuses.sorted())")
             #expect(statuses.filter { $0 == 423 || $0 == 429 }.count == 25, "\(statuses.sorted())")
@@ -74,19 +79,32 @@ struct PinLockoutTests {
     func oneCountPerAccount(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let user = try await server.fundedUser()
-            for _ in 0..<2 { #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status == 401) }
+            for _ in 0..<2 {
+                #expect(
+                    try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status
+                        == 401)
+            }
             for _ in 0..<2 { #expect(try await server.topUp(user, pin: "9999").status == 401) }
-            let stepUp = try await server.client.post("/biometric/register/options", RegistrationOptionsRequest(pin: "9999"), token: user.token)
-            #expect(stepUp.status == 423 && stepUp.errorCode == "pin_locked", "the fifth failure, in a third place, locks: \(stepUp.text)")
-            #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status == 423)
+            let stepUp = try await server.client.post(
+                "/biometric/register/options", RegistrationOptionsRequest(pin: "9999"), token: user.token)
+            #expect(
+                stepUp.status == 423 && stepUp.errorCode == "pin_locked",
+                "the fifth failure, in a third place, locks: \(stepUp.text)")
+            #expect(
+                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                    == 423)
             #expect(try await server.topUp(user, pin: user.pin).status == 423)
 
             server.clock.advance(seconds: 15 * 60 + 1)
-            #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status == 200)
+            #expect(
+                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                    == 200)
         }
     }
 
-    @Test("checks a dead process left without a verdict stop counting after 10 s, so the PIN is not busy for good", arguments: TestEngines.all)
+    @Test(
+        "checks a dead process left without a verdict stop counting after 10 s, so the PIN is not busy for good",
+        arguments: TestEngines.all)
     func staleChecks(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
@@ -94,18 +112,30 @@ struct PinLockoutTests {
             let now = server.clock.wallClock.nowMillis()
             try await server.database.transaction { sql in
                 try await sql.execute(
-                    "UPDATE users SET pin_checks_in_flight = 5, pin_checks_started_at = $2 WHERE id = $1", [.text(user.userId), .integer(now)]
+                    "UPDATE users SET pin_checks_in_flight = 5, pin_checks_started_at = $2 WHERE id = $1",
+                    [.text(user.userId), .integer(now)]
                 )
             }
             let busy = try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin))
-            #expect(busy.status == 429 && busy.errorCode == "pin_checks_busy" && busy.headers.first(name: "Retry-After") == "1")
+            #expect(
+                busy.status == 429 && busy.errorCode == "pin_checks_busy"
+                    && busy.headers.first(name: "Retry-After") == "1")
             server.clock.advance(seconds: 11)
-            #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status == 200)
+            #expect(
+                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                    == 200)
             // Judged failures are not forgotten that way: they count until a correct PIN.
-            for _ in 0..<4 { #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status == 401) }
+            for _ in 0..<4 {
+                #expect(
+                    try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status
+                        == 401)
+            }
             server.clock.advance(seconds: 60)
-            #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status == 401)
-            #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status == 423)
+            #expect(
+                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status == 401)
+            #expect(
+                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                    == 423)
         }
     }
 
@@ -113,10 +143,22 @@ struct PinLockoutTests {
     func correctPINClears(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
-            for _ in 0..<4 { #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status == 401) }
-            #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status == 200)
-            for _ in 0..<4 { #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status == 401) }
-            #expect(try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status == 200)
+            for _ in 0..<4 {
+                #expect(
+                    try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status
+                        == 401)
+            }
+            #expect(
+                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                    == 200)
+            for _ in 0..<4 {
+                #expect(
+                    try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status
+                        == 401)
+            }
+            #expect(
+                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                    == 200)
         }
     }
 }

@@ -1,7 +1,8 @@
-@testable import CountersignServer
 import CountersignStore
 import Foundation
 import Testing
+
+@testable import CountersignServer
 
 /// PostgreSQL runs our statements as named prepared statements (`PreparedStatements`); these are
 /// the cases where that could go wrong. They need a PostgreSQL server (`DATABASE_URL`).
@@ -23,7 +24,9 @@ struct PostgresStatementTests {
         }
     }
 
-    @Test("a statement first prepared inside an aborted transaction works on that connection afterwards", arguments: engines)
+    @Test(
+        "a statement first prepared inside an aborted transaction works on that connection afterwards",
+        arguments: engines)
     func preparedInAbortedTransaction(engine: DatabaseEngine) async throws {
         try await Self.withOneConnection { database in
             // SQL no other test sends, so its first preparation on this connection happens below.
@@ -36,22 +39,30 @@ struct PostgresStatementTests {
                     _ = try await sql2.query(sql, [.text("nobody"), .text("x")])
                 }
             }
-            let count = try await database.read { executor in try await executor.first(sql, [.text("nobody"), .text("x")])?.int("n") }
+            let count = try await database.read { executor in
+                try await executor.first(sql, [.text("nobody"), .text("x")])?.int("n")
+            }
             #expect(count == 0)
         }
     }
 
-    @Test("the same SQL with a NULL or a value in one place, and a constraint failure, all keep working", arguments: engines)
+    @Test(
+        "the same SQL with a NULL or a value in one place, and a constraint failure, all keep working",
+        arguments: engines)
     func nullsAndConstraints(engine: DatabaseEngine) async throws {
         try await Self.withOneConnection { database in
-            let insert = "INSERT INTO users (id, phone, name, pin_hash, user_handle, created_at) VALUES ($1, $2, $3, $4, $5, $6)"
+            let insert =
+                "INSERT INTO users (id, phone, name, pin_hash, user_handle, created_at) VALUES ($1, $2, $3, $4, $5, $6)"
             try await database.transaction { sql in
-                try await sql.execute(insert, [.text("u1"), .text("08010000001"), .text("One"), .text("h"), .text("uh1"), .integer(1)])
+                try await sql.execute(
+                    insert, [.text("u1"), .text("08010000001"), .text("One"), .text("h"), .text("uh1"), .integer(1)])
             }
             // The same insert again: a unique violation at execution, which must not retire the name.
             let duplicate = await #expect(throws: DatabaseError.self) {
                 try await database.transaction { sql in
-                    try await sql.execute(insert, [.text("u1"), .text("08010000001"), .text("One"), .text("h"), .text("uh1"), .integer(1)])
+                    try await sql.execute(
+                        insert,
+                        [.text("u1"), .text("08010000001"), .text("One"), .text("h"), .text("uh1"), .integer(1)])
                 }
             }
             guard case .constraintViolation = duplicate else {
@@ -59,11 +70,15 @@ struct PostgresStatementTests {
                 return
             }
             try await database.transaction { sql in
-                try await sql.execute(insert, [.text("u2"), .text("08010000002"), .text("Two"), .text("h"), .text("uh2"), .integer(2)])
+                try await sql.execute(
+                    insert, [.text("u2"), .text("08010000002"), .text("Two"), .text("h"), .text("uh2"), .integer(2)])
             }
             let select = "SELECT id FROM users WHERE ($1::text IS NULL OR id = $1) ORDER BY id"
-            let all = try await database.read { sql in try await sql.query(select, [.null]).map { try $0.string("id") } }
-            let one = try await database.read { sql in try await sql.query(select, [.text("u2")]).map { try $0.string("id") } }
+            let all = try await database.read { sql in try await sql.query(select, [.null]).map { try $0.string("id") }
+            }
+            let one = try await database.read { sql in
+                try await sql.query(select, [.text("u2")]).map { try $0.string("id") }
+            }
             #expect(all == ["u1", "u2"])
             #expect(one == ["u2"])
         }

@@ -1,8 +1,9 @@
-@testable import CountersignServer
 import CountersignAPI
 import CountersignCore
 import CountersignStore
 import Testing
+
+@testable import CountersignServer
 
 /// Top-ups left pending by a stopped process are settled by the sweeper, once.
 @Suite("Recovery")
@@ -14,8 +15,16 @@ struct RecoveryTests {
             _ = try await server.services.wallets.fund(phone: user.phone, amount: 10_000, reference: nil)
             let topUps = server.services.topUps
             // Two top-ups debited, then the "process died" before the supplier answered.
-            let delivered = try await topUps.debit(userId: user.userId, intent: PaymentIntent(amount: 1_000, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn"), useCashback: false, authorization: .pin)
-            let refused = try await topUps.debit(userId: user.userId, intent: PaymentIntent(amount: 2_000, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08011110000", supplierSlug: "mtn"), useCashback: false, authorization: .pin)
+            let delivered = try await topUps.debit(
+                userId: user.userId,
+                intent: PaymentIntent(
+                    amount: 1_000, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678",
+                    supplierSlug: "mtn"), useCashback: false, authorization: .pin)
+            let refused = try await topUps.debit(
+                userId: user.userId,
+                intent: PaymentIntent(
+                    amount: 2_000, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08011110000",
+                    supplierSlug: "mtn"), useCashback: false, authorization: .pin)
             #expect(try await server.wallet(user).balance == 7_000)
 
             let sweeper = server.services.pendingTopUpSweeper
@@ -27,8 +36,10 @@ struct RecoveryTests {
             #expect(await sweeper.sweep() == 0)
 
             let states = try await server.database.read { sql in
-                (try await WalletTransactionSQLRepository().find(id: delivered.id, on: sql)?.status,
-                 try await WalletTransactionSQLRepository().find(id: refused.id, on: sql)?.status)
+                (
+                    try await WalletTransactionSQLRepository().find(id: delivered.id, on: sql)?.status,
+                    try await WalletTransactionSQLRepository().find(id: refused.id, on: sql)?.status
+                )
             }
             #expect(states.0 == "completed")
             #expect(states.1 == "failed")

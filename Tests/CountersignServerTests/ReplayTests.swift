@@ -19,7 +19,9 @@ struct ReplayTests {
             #expect(replay.status == 401)
             #expect(replay.errorCode == "invalid_challenge")
             let fresh = try server.assertion(try #require(user.device), challenge: options.challenge)
-            #expect(try await server.client.post("/biometric/auth/verify", fresh, token: user.token).errorCode == "invalid_challenge")
+            #expect(
+                try await server.client.post("/biometric/auth/verify", fresh, token: user.token).errorCode
+                    == "invalid_challenge")
         }
     }
 
@@ -30,7 +32,11 @@ struct ReplayTests {
             let options = try await server.authOptions(user).decode(AuthenticationOptionsResponse.self)
             let body = try server.assertion(try #require(user.device), challenge: options.challenge)
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<10 { group.addTask { try await server.client.post("/biometric/auth/verify", body, token: user.token).status } }
+                for _ in 0..<10 {
+                    group.addTask {
+                        try await server.client.post("/biometric/auth/verify", body, token: user.token).status
+                    }
+                }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == 200 }.count == 1)
@@ -56,8 +62,12 @@ struct ReplayTests {
         try await LiveServer.run(engine) { server in
             let user = try await server.fundedUser()
             let token = try await server.authorize(user, amount: 500, product: "AIRTIME_MTN", recipient: "08012345678")
-            for (amount, product, recipient) in [(501, "AIRTIME_MTN", "08012345678"), (500, "AIRTIME_GLO", "08012345678"), (500, "AIRTIME_MTN", "08012345679")] {
-                let response = try await server.topUp(user, amount: Int64(amount), product: product, recipient: recipient, token: token)
+            for (amount, product, recipient) in [
+                (501, "AIRTIME_MTN", "08012345678"), (500, "AIRTIME_GLO", "08012345678"),
+                (500, "AIRTIME_MTN", "08012345679"),
+            ] {
+                let response = try await server.topUp(
+                    user, amount: Int64(amount), product: product, recipient: recipient, token: token)
                 #expect(response.status == 403)
                 #expect(response.errorCode == "intent_mismatch")
             }
@@ -90,7 +100,9 @@ struct ReplayTests {
 
             let options = try await server.authOptions(user).decode(AuthenticationOptionsResponse.self)
             server.clock.advance(seconds: Int64(options.timeout / 1000) + 1)
-            let expired = try await server.client.post("/biometric/auth/verify", try server.assertion(try #require(user.device), challenge: options.challenge), token: user.token)
+            let expired = try await server.client.post(
+                "/biometric/auth/verify", try server.assertion(try #require(user.device), challenge: options.challenge),
+                token: user.token)
             #expect(expired.status == 401)
             #expect(expired.errorCode == "invalid_challenge")
         }
@@ -115,7 +127,9 @@ struct ReplayTests {
             let alice = try await server.fundedUser()
             let bob = try await server.fundedUser()
             let options = try await server.authOptions(alice).decode(AuthenticationOptionsResponse.self)
-            let response = try await server.client.post("/biometric/auth/verify", try server.assertion(try #require(bob.device), challenge: options.challenge), token: alice.token)
+            let response = try await server.client.post(
+                "/biometric/auth/verify", try server.assertion(try #require(bob.device), challenge: options.challenge),
+                token: alice.token)
             #expect(response.status == 401)
             #expect(response.errorCode == "unknown_credential")
         }
@@ -127,14 +141,20 @@ struct ReplayTests {
             let user = try await server.fundedUser()
             let device = try #require(user.device)
             // An authenticator used from another origin (a phishing site) with the same key.
-            let phished = DeviceAuthenticator(rpId: LiveServer.rpId, origin: "https://countersign-login.example", privateKey: device.privateKey, credentialId: device.credentialId, signCount: 100)
+            let phished = DeviceAuthenticator(
+                rpId: LiveServer.rpId, origin: "https://countersign-login.example", privateKey: device.privateKey,
+                credentialId: device.credentialId, signCount: 100)
             var options = try await server.authOptions(user).decode(AuthenticationOptionsResponse.self)
-            var response = try await server.client.post("/biometric/auth/verify", try server.assertion(phished, challenge: options.challenge), token: user.token)
+            var response = try await server.client.post(
+                "/biometric/auth/verify", try server.assertion(phished, challenge: options.challenge), token: user.token
+            )
             #expect(response.status == 401)
             #expect(response.errorCode == "origin_not_allowed")
 
             options = try await server.authOptions(user).decode(AuthenticationOptionsResponse.self)
-            response = try await server.client.post("/biometric/auth/verify", try server.assertion(device, challenge: options.challenge, userVerified: false), token: user.token)
+            response = try await server.client.post(
+                "/biometric/auth/verify",
+                try server.assertion(device, challenge: options.challenge, userVerified: false), token: user.token)
             #expect(response.status == 401)
             #expect(response.errorCode == "user_not_verified")
 
@@ -157,9 +177,12 @@ struct ReplayTests {
             let device = try #require(user.device)
             for _ in 0..<3 { _ = try await server.authorize(user) }
             // A clone of the key whose counter lags behind the original's.
-            let clone = DeviceAuthenticator(rpId: LiveServer.rpId, origin: LiveServer.origin, privateKey: device.privateKey, credentialId: device.credentialId, signCount: 1)
+            let clone = DeviceAuthenticator(
+                rpId: LiveServer.rpId, origin: LiveServer.origin, privateKey: device.privateKey,
+                credentialId: device.credentialId, signCount: 1)
             let options = try await server.authOptions(user).decode(AuthenticationOptionsResponse.self)
-            let response = try await server.client.post("/biometric/auth/verify", try server.assertion(clone, challenge: options.challenge), token: user.token)
+            let response = try await server.client.post(
+                "/biometric/auth/verify", try server.assertion(clone, challenge: options.challenge), token: user.token)
             #expect(response.status == 401)
             #expect(response.errorCode == "sign_count_regression")
             // Flagged: the genuine device can no longer authorize with it either.

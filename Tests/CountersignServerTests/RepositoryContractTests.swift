@@ -1,7 +1,8 @@
 import CountersignCore
-@testable import CountersignServer
 import CountersignStore
 import Testing
+
+@testable import CountersignServer
 
 /// The repository contract, run against every engine: the same SQL must mean the same thing on
 /// SQLite and PostgreSQL.
@@ -11,7 +12,9 @@ struct RepositoryContractTests {
 
     static func makeUser(_ id: String, on database: any Database) async throws -> (wallet: String, cashback: String) {
         try await database.transaction { sql in
-            _ = try await UserSQLRepository().create(id: id, phone: "0801\(id.count)\(abs(id.hashValue) % 1_000_000)", name: id, pinHash: "x", userHandle: "h-\(id)", now: now, on: sql)
+            _ = try await UserSQLRepository().create(
+                id: id, phone: "0801\(id.count)\(abs(id.hashValue) % 1_000_000)", name: id, pinHash: "x",
+                userHandle: "h-\(id)", now: now, on: sql)
             try await LedgerSQLRepository().openSystemAccounts(currency: "NGN", now: now, on: sql)
             return try await LedgerSQLRepository().openAccounts(userId: id, currency: "NGN", now: now, on: sql)
         }
@@ -23,28 +26,41 @@ struct RepositoryContractTests {
             let ledger = LedgerSQLRepository()
             let (wallet, _) = try await Self.makeUser("u1", on: database)
             try await database.transaction { sql in
-                try await ledger.post(.transfer(kind: "funding", reference: "f1", amount: 1_000, from: SystemAccount.funding("NGN"), to: wallet), now: Self.now, on: sql)
+                try await ledger.post(
+                    .transfer(
+                        kind: "funding", reference: "f1", amount: 1_000, from: SystemAccount.funding("NGN"), to: wallet),
+                    now: Self.now, on: sql)
             }
             await #expect(throws: LedgerError.insufficientFunds(accountId: wallet)) {
                 try await database.transaction { sql in
-                    try await ledger.post(.transfer(kind: "topup", reference: "t1", amount: 1_001, from: wallet, to: SystemAccount.supplierClearing("NGN")), now: Self.now, on: sql)
+                    try await ledger.post(
+                        .transfer(
+                            kind: "topup", reference: "t1", amount: 1_001, from: wallet,
+                            to: SystemAccount.supplierClearing("NGN")), now: Self.now, on: sql)
                 }
             }
             let balances = try await database.read { sql in
-                (try await ledger.balance(accountId: wallet, on: sql), try await ledger.balance(accountId: SystemAccount.funding("NGN"), on: sql),
-                 try await ledger.balance(accountId: SystemAccount.supplierClearing("NGN"), on: sql))
+                (
+                    try await ledger.balance(accountId: wallet, on: sql),
+                    try await ledger.balance(accountId: SystemAccount.funding("NGN"), on: sql),
+                    try await ledger.balance(accountId: SystemAccount.supplierClearing("NGN"), on: sql)
+                )
             }
             #expect(balances == (1_000, -1_000, 0))
             #expect(try await LedgerAudit.count("ledger_transactions", database) == 1)
             // The CHECK constraint backs the code: a direct write below zero is refused by the engine.
             await #expect(throws: (any Error).self) {
-                try await database.transaction { sql in try await sql.execute("UPDATE accounts SET balance = -1 WHERE id = $1", [.text(wallet)]) }
+                try await database.transaction { sql in
+                    try await sql.execute("UPDATE accounts SET balance = -1 WHERE id = $1", [.text(wallet)])
+                }
             }
             try await LedgerAudit.check(database)
         }
     }
 
-    @Test("concurrent transactions commit or roll back each on its own (SQLite batches them into one commit)", arguments: TestEngines.all)
+    @Test(
+        "concurrent transactions commit or roll back each on its own (SQLite batches them into one commit)",
+        arguments: TestEngines.all)
     func independentTransactions(engine: DatabaseEngine) async throws {
         struct Refused: Error {}
         try await TestDatabase.with(engine) { database in
@@ -55,7 +71,10 @@ struct RepositoryContractTests {
                     group.addTask {
                         do {
                             try await database.transaction { sql in
-                                try await ledger.post(.transfer(kind: "funding", reference: "f\(index)", amount: 10, from: SystemAccount.funding("NGN"), to: wallet), now: Self.now, on: sql)
+                                try await ledger.post(
+                                    .transfer(
+                                        kind: "funding", reference: "f\(index)", amount: 10,
+                                        from: SystemAccount.funding("NGN"), to: wallet), now: Self.now, on: sql)
                                 // Every third one fails after writing: its postings must vanish, and only its.
                                 if index % 3 == 0 { throw Refused() }
                             }
@@ -69,7 +88,9 @@ struct RepositoryContractTests {
             }
             let committed = outcomes.filter { $0 }.count
             #expect(committed == 26)
-            #expect(try await database.read { sql in try await ledger.balance(accountId: wallet, on: sql) } == Int64(committed * 10))
+            #expect(
+                try await database.read { sql in try await ledger.balance(accountId: wallet, on: sql) }
+                    == Int64(committed * 10))
             #expect(try await LedgerAudit.count("ledger_transactions", database) == Int64(committed))
             try await LedgerAudit.check(database)
         }
@@ -77,9 +98,21 @@ struct RepositoryContractTests {
 
     @Test("unbalanced entries cannot even be built")
     func unbalanced() {
-        #expect(throws: LedgerError.unbalanced) { try LedgerEntry(kind: "x", reference: "r", postings: [Posting(accountId: "a", amount: 5), Posting(accountId: "b", amount: -4)]) }
-        #expect(throws: LedgerError.zeroPosting) { try LedgerEntry(kind: "x", reference: "r", postings: [Posting(accountId: "a", amount: 0), Posting(accountId: "b", amount: 0)]) }
-        #expect(throws: LedgerError.overflow) { try LedgerEntry(kind: "x", reference: "r", postings: [Posting(accountId: "a", amount: .max), Posting(accountId: "b", amount: .max)]) }
+        #expect(throws: LedgerError.unbalanced) {
+            try LedgerEntry(
+                kind: "x", reference: "r",
+                postings: [Posting(accountId: "a", amount: 5), Posting(accountId: "b", amount: -4)])
+        }
+        #expect(throws: LedgerError.zeroPosting) {
+            try LedgerEntry(
+                kind: "x", reference: "r",
+                postings: [Posting(accountId: "a", amount: 0), Posting(accountId: "b", amount: 0)])
+        }
+        #expect(throws: LedgerError.overflow) {
+            try LedgerEntry(
+                kind: "x", reference: "r",
+                postings: [Posting(accountId: "a", amount: .max), Posting(accountId: "b", amount: .max)])
+        }
     }
 
     @Test("a challenge is consumed once, even by concurrent requests, and not after expiry", arguments: TestEngines.all)
@@ -89,35 +122,51 @@ struct RepositoryContractTests {
             let repository = ChallengeSQLRepository()
             for (challenge, expiresAt) in [("c-live", Self.now + 60_000), ("c-old", Self.now - 1)] {
                 try await database.transaction { sql in
-                    try await repository.insert(StoredChallenge(challenge: challenge, userId: "u2", purpose: .authentication, intent: "{}", intentDigest: "d", userVerification: "required", expiresAt: expiresAt), now: Self.now - 10, on: sql)
+                    try await repository.insert(
+                        StoredChallenge(
+                            challenge: challenge, userId: "u2", purpose: .authentication, intent: "{}",
+                            intentDigest: "d", userVerification: "required", expiresAt: expiresAt), now: Self.now - 10,
+                        on: sql)
                 }
             }
             let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<10 {
                     group.addTask {
                         try await database.transaction { sql in
-                            try await repository.consume(challenge: "c-live", userId: "u2", purpose: .authentication, now: Self.now, on: sql) != nil
+                            try await repository.consume(
+                                challenge: "c-live", userId: "u2", purpose: .authentication, now: Self.now, on: sql)
+                                != nil
                         }
                     }
                 }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             #expect(winners == 1)
-            let expired = try await database.transaction { sql in try await repository.consume(challenge: "c-old", userId: "u2", purpose: .authentication, now: Self.now, on: sql) }
+            let expired = try await database.transaction { sql in
+                try await repository.consume(
+                    challenge: "c-old", userId: "u2", purpose: .authentication, now: Self.now, on: sql)
+            }
             #expect(expired == nil)
-            let wrongPurpose = try await database.transaction { sql in try await repository.consume(challenge: "c-live", userId: "u2", purpose: .registration, now: Self.now, on: sql) }
+            let wrongPurpose = try await database.transaction { sql in
+                try await repository.consume(
+                    challenge: "c-live", userId: "u2", purpose: .registration, now: Self.now, on: sql)
+            }
             #expect(wrongPurpose == nil)
         }
     }
 
-    @Test("idempotency claims: new, in flight, replay, mismatch, released, abandoned and taken over", arguments: TestEngines.all)
+    @Test(
+        "idempotency claims: new, in flight, replay, mismatch, released, abandoned and taken over",
+        arguments: TestEngines.all)
     func idempotency(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
             _ = try await Self.makeUser("u3", on: database)
             let repository = IdempotencySQLRepository()
             func claim(_ key: String, _ hash: String, at now: Int64 = Self.now) async throws -> IdempotencyClaim {
                 try await database.transaction { sql in
-                    try await repository.claim(userId: "u3", key: key, requestHash: hash, owner: "inst-test", now: now, staleBefore: now - 300_000, on: sql)
+                    try await repository.claim(
+                        userId: "u3", key: key, requestHash: hash, owner: "inst-test", now: now,
+                        staleBefore: now - 300_000, on: sql)
                 }
             }
             func claimId(_ claim: IdempotencyClaim) throws -> String {
@@ -127,13 +176,17 @@ struct RepositoryContractTests {
             let first = try claimId(try await claim("k", "h1"))
             #expect(try await claim("k", "h1") == .inFlight)
             #expect(try await claim("k", "h2") == .mismatch)
-            try await database.transaction { sql in try await repository.complete(userId: "u3", key: "k", status: 200, body: "{}", on: sql) }
+            try await database.transaction { sql in
+                try await repository.complete(userId: "u3", key: "k", status: 200, body: "{}", on: sql)
+            }
             #expect(try await claim("k", "h1") == .replay(status: 200, body: "{}"))
             _ = first
 
             // Released before money moved: the key is free again.
             let released = try claimId(try await claim("k2", "h"))
-            try await database.transaction { sql in try await repository.release(userId: "u3", key: "k2", claimId: released, on: sql) }
+            try await database.transaction { sql in
+                try await repository.release(userId: "u3", key: "k2", claimId: released, on: sql)
+            }
             _ = try claimId(try await claim("k2", "other"))
 
             // Abandoned before any debit: after five minutes a retry takes it over, and the dead
@@ -142,14 +195,20 @@ struct RepositoryContractTests {
             #expect(try await claim("k3", "h", at: Self.now + 60_000) == .inFlight)
             let retry = try claimId(try await claim("k3", "h", at: Self.now + 300_001))
             #expect(retry != dead)
-            let linkedByDead = try await database.transaction { sql in try await repository.link(userId: "u3", key: "k3", claimId: dead, transactionId: "tx-dead", on: sql) }
+            let linkedByDead = try await database.transaction { sql in
+                try await repository.link(userId: "u3", key: "k3", claimId: dead, transactionId: "tx-dead", on: sql)
+            }
             #expect(!linkedByDead)
-            let linkedByRetry = try await database.transaction { sql in try await repository.link(userId: "u3", key: "k3", claimId: retry, transactionId: "tx-retry", on: sql) }
+            let linkedByRetry = try await database.transaction { sql in
+                try await repository.link(userId: "u3", key: "k3", claimId: retry, transactionId: "tx-retry", on: sql)
+            }
             #expect(linkedByRetry)
 
             // Linked to a debit: never taken over nor released, however old; it waits for settlement.
             #expect(try await claim("k3", "h", at: Self.now + 3_600_000) == .inFlight)
-            try await database.transaction { sql in try await repository.release(userId: "u3", key: "k3", claimId: retry, on: sql) }
+            try await database.transaction { sql in
+                try await repository.release(userId: "u3", key: "k3", claimId: retry, on: sql)
+            }
             #expect(try await claim("k3", "h", at: Self.now + 3_600_000) == .inFlight)
         }
     }
@@ -161,7 +220,12 @@ struct RepositoryContractTests {
             let users = UserSQLRepository()
             let locks = try await withThrowingTaskGroup(of: Int64?.self) { group in
                 for _ in 0..<10 {
-                    group.addTask { try await database.transaction { sql in try await users.recordPaymentFailure(userId: "u4", threshold: 5, lockUntil: Self.now + 900_000, on: sql) } }
+                    group.addTask {
+                        try await database.transaction { sql in
+                            try await users.recordPaymentFailure(
+                                userId: "u4", threshold: 5, lockUntil: Self.now + 900_000, on: sql)
+                        }
+                    }
                 }
                 return try await group.reduce(into: [Int64?]()) { $0.append($1) }
             }
@@ -178,16 +242,29 @@ struct RepositoryContractTests {
         try await TestDatabase.with(engine) { database in
             _ = try await Self.makeUser("u5", on: database)
             let credentials = CredentialSQLRepository()
-            let credential = StoredCredential(id: "cred", userId: "u5", publicKey: "pk", algorithm: -7, signCount: 5, backupEligible: false, backupState: false, transports: ["internal"], attestationFormat: "none", attestationVerified: true, flaggedAt: nil)
-            try await database.transaction { sql in try await credentials.insert(credential, aaguid: "", now: Self.now, on: sql) }
+            let credential = StoredCredential(
+                id: "cred", userId: "u5", publicKey: "pk", algorithm: -7, signCount: 5, backupEligible: false,
+                backupState: false, transports: ["internal"], attestationFormat: "none", attestationVerified: true,
+                flaggedAt: nil)
+            try await database.transaction { sql in
+                try await credentials.insert(credential, aaguid: "", now: Self.now, on: sql)
+            }
             await #expect(throws: APIError.self) {
-                try await database.transaction { sql in try await credentials.insert(credential, aaguid: "", now: Self.now, on: sql) }
+                try await database.transaction { sql in
+                    try await credentials.insert(credential, aaguid: "", now: Self.now, on: sql)
+                }
             }
             let results = try await database.transaction { sql in
-                [try await credentials.recordUse(id: "cred", signCount: 6, backupState: false, now: Self.now, on: sql),
-                 try await credentials.recordUse(id: "cred", signCount: 6, backupState: false, now: Self.now, on: sql),
-                 try await credentials.recordUse(id: "cred", signCount: 4, backupState: false, now: Self.now, on: sql),
-                 try await credentials.recordUse(id: "cred", signCount: 9, backupState: true, now: Self.now, on: sql)]
+                [
+                    try await credentials.recordUse(
+                        id: "cred", signCount: 6, backupState: false, now: Self.now, on: sql),
+                    try await credentials.recordUse(
+                        id: "cred", signCount: 6, backupState: false, now: Self.now, on: sql),
+                    try await credentials.recordUse(
+                        id: "cred", signCount: 4, backupState: false, now: Self.now, on: sql),
+                    try await credentials.recordUse(
+                        id: "cred", signCount: 9, backupState: true, now: Self.now, on: sql),
+                ]
             }
             #expect(results == [true, false, false, true])
             let stored = try await database.read { sql in try await credentials.find(id: "cred", on: sql) }

@@ -28,7 +28,9 @@ struct SDKCheckoutTests {
     static let timing = PaymentScreenModel.Timing(debounce: .zero, pollInterval: .milliseconds(50))
 
     static func product(_ title: String) -> CreateProductRequest {
-        CreateProductRequest(title: title, askingPrice: 10_000, shipFromCountry: "NL", pickup: true, shippingMethods: ["postnl_standard"])
+        CreateProductRequest(
+            title: title, askingPrice: 10_000, shipFromCountry: "NL", pickup: true, shippingMethods: ["postnl_standard"]
+        )
     }
 
     /// The total shown, once the server's totals are.
@@ -37,7 +39,9 @@ struct SDKCheckoutTests {
     }
 
     /// A screen for a fresh buy-now of a new product, loaded; returns it with the bid.
-    static func screen(seller: CountersignAPIClient, buyer: CountersignAPIClient, redirects: HostedPage, title: String) async throws -> (PaymentScreenModel, BidResponse) {
+    static func screen(seller: CountersignAPIClient, buyer: CountersignAPIClient, redirects: HostedPage, title: String)
+        async throws -> (PaymentScreenModel, BidResponse)
+    {
         let product = try await seller.createProduct(Self.product(title))
         let bid = try await buyer.buyNow(productId: product.id)
         let model = PaymentScreenModel(client: buyer, redirects: redirects, timing: timing)
@@ -46,19 +50,28 @@ struct SDKCheckoutTests {
         return (model, bid)
     }
 
-    @Test("card 4242 pays, iDEAL pays through the hosted page, an abandoned Bancontact buy-now frees the product", arguments: TestEngines.all)
+    @Test(
+        "card 4242 pays, iDEAL pays through the hosted page, an abandoned Bancontact buy-now frees the product",
+        arguments: TestEngines.all)
     func checkout(engine: DatabaseEngine) async throws {
         try await ServeProcess.with(engine) { server, _ in
             let transport = AsyncHTTPClientTransport(baseURL: server.client.baseURL, client: server.client.http)
-            let seller = CountersignAPIClient(transport: transport), buyer = CountersignAPIClient(transport: transport)
+            let seller = CountersignAPIClient(transport: transport)
+            let buyer = CountersignAPIClient(transport: transport)
             try await seller.signup(SignupRequest(phone: TestPhones.next(), name: "Sam", pin: "2468"))
             try await buyer.signup(SignupRequest(phone: TestPhones.next(), name: "Ada", pin: "1357"))
-            _ = try await buyer.addAddress(AddressBody(name: "Ada", line1: "Dam 1", city: "Amsterdam", postalCode: "1012", country: "NL"))
-            _ = try await buyer.addCard(AddCardRequest(number: "4242 4242 4242 4242", expMonth: 12, expYear: SimulatedPaymentProviderTests.expYear))
-            let (authorizing, walkingAway) = (HostedPage(server: server.client, authorize: true), HostedPage(server: server.client, authorize: false))
+            _ = try await buyer.addAddress(
+                AddressBody(name: "Ada", line1: "Dam 1", city: "Amsterdam", postalCode: "1012", country: "NL"))
+            _ = try await buyer.addCard(
+                AddCardRequest(
+                    number: "4242 4242 4242 4242", expMonth: 12, expYear: SimulatedPaymentProviderTests.expYear))
+            let (authorizing, walkingAway) = (
+                HostedPage(server: server.client, authorize: true), HostedPage(server: server.client, authorize: false)
+            )
 
             // 1. Card, shipped within NL: the totals and the order are the server's; no redirect.
-            let (card, cardBid) = try await Self.screen(seller: seller, buyer: buyer, redirects: walkingAway, title: "Oak chair")
+            let (card, cardBid) = try await Self.screen(
+                seller: seller, buyer: buyer, redirects: walkingAway, title: "Oak chair")
             #expect(await card.chooseDelivery("postnl_standard"))
             #expect(await card.choosePaymentMethod(.card))
             // (10,000 + 695) × 2.9% = 310.155 → 310.
@@ -82,7 +95,8 @@ struct SDKCheckoutTests {
 
             // 3. Bancontact, and the payer walks away: back on the screen; giving up withdraws the
             //    buy-now, cancelling the waiting payment, and someone else can buy the product.
-            let (bancontact, tableBid) = try await Self.screen(seller: seller, buyer: buyer, redirects: walkingAway, title: "Table")
+            let (bancontact, tableBid) = try await Self.screen(
+                seller: seller, buyer: buyer, redirects: walkingAway, title: "Table")
             #expect(await bancontact.choosePaymentMethod(.bancontact))
             await bancontact.settledTotals()
             #expect(await bancontact.pay().checkout?.notice == .paymentAbandoned)

@@ -36,30 +36,43 @@ struct SDKClientTests {
     @Test("signup, device registration, airtime by device and by PIN, history, logout", arguments: TestEngines.all)
     func airtimeThroughTheSDK(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
-            let client = CountersignAPIClient(transport: AsyncHTTPClientTransport(baseURL: server.client.baseURL, client: server.client.http))
+            let client = CountersignAPIClient(
+                transport: AsyncHTTPClientTransport(baseURL: server.client.baseURL, client: server.client.http))
             let phone = TestPhones.next()
             try await client.signup(SignupRequest(phone: phone, name: "Ada", pin: "2468"))
             let options = try await client.registrationOptions(stepUp: RegistrationOptionsRequest(pin: "2468"))
             let device = DeviceAuthenticator(rpId: options.rp.id, origin: LiveServer.origin)
-            let registered = try await client.registerCredential(device.registrationResponse(challenge: try #require(Base64URL.decode(options.challenge))))
+            let registered = try await client.registerCredential(
+                device.registrationResponse(challenge: try #require(Base64URL.decode(options.challenge))))
             #expect(registered.verified)
             _ = try await server.services.wallets.fund(phone: phone, amount: 10_000, reference: nil)
 
-            let intent = AuthenticationOptionsRequest(amount: 500, productCode: "AIRTIME_MTN", recipientPhone: "+234 801 234 5678", supplierSlug: "mtn")
-            let byDevice = AirtimePayment(client: client, authenticator: FixedAuthenticator(result: .success(.biometric)), signer: DeviceSigner(device: device))
+            let intent = AuthenticationOptionsRequest(
+                amount: 500, productCode: "AIRTIME_MTN", recipientPhone: "+234 801 234 5678", supplierSlug: "mtn")
+            let byDevice = AirtimePayment(
+                client: client, authenticator: FixedAuthenticator(result: .success(.biometric)),
+                signer: DeviceSigner(device: device))
             let first = try #require(try await byDevice.pay(intent) { _ in nil })
             #expect(first.authorization == .biometric)
             #expect(first.topUp.data.balance == 9_500)
 
-            let byPIN = AirtimePayment(client: client, authenticator: FixedAuthenticator(result: .failure(.cancelled)), signer: DeviceSigner(device: device))
+            let byPIN = AirtimePayment(
+                client: client, authenticator: FixedAuthenticator(result: .failure(.cancelled)),
+                signer: DeviceSigner(device: device))
             let second = try #require(try await byPIN.pay(intent) { _ in "2468" })
             #expect(second.authorization == .pin(reason: .localAuth(.cancelled)))
             #expect(try await client.wallet().balance == 9_000)
             #expect(try await client.transactions(limit: 1).transactions.count == 1)
 
             // The streaming path: a refusal arrives as an API error, not as an empty stream.
-            let stream = await #expect(throws: CountersignClientError.self) { try await client.transferEvents(id: "tr_nobody") }
-            if case .api(let status, _, _, _)? = stream { #expect(status == 404) } else { Issue.record("expected a 404, got \(String(describing: stream))") }
+            let stream = await #expect(throws: CountersignClientError.self) {
+                try await client.transferEvents(id: "tr_nobody")
+            }
+            if case .api(let status, _, _, _)? = stream {
+                #expect(status == 404)
+            } else {
+                Issue.record("expected a 404, got \(String(describing: stream))")
+            }
 
             try await client.logout()
             #expect(client.sessionToken == nil)

@@ -24,23 +24,28 @@ struct SDKTransferFlowTests {
         let store = FileDeviceKeyStore(directory: keyDirectory, iterations: 1_000)
         _ = try store.create(rpId: options.rp.id, origin: LiveServer.origin, pin: "4321")
         let device = try store.load(pin: "4321")
-        _ = try await client.registerCredential(device.registrationResponse(challenge: try #require(Base64URL.decode(options.challenge))))
+        _ = try await client.registerCredential(
+            device.registrationResponse(challenge: try #require(Base64URL.decode(options.challenge))))
         return DeviceKeySigner(authenticator: device)
     }
 
     static func localAuth(_ script: [BiometricOutcome], pin: String?) -> FallbackLocalAuthenticator {
         FallbackLocalAuthenticator(
-            sensor: SimulatedBiometricSensor(script: script), pinVerifier: LocalPINVerifier(pin: "4321", iterations: 1_000), pinPrompt: FixedPIN(pin: pin)
+            sensor: SimulatedBiometricSensor(script: script),
+            pinVerifier: LocalPINVerifier(pin: "4321", iterations: 1_000), pinPrompt: FixedPIN(pin: pin)
         )
     }
 
     @Test("success, declined fees and failed local auth, screen by screen", arguments: TestEngines.all)
     func screens(engine: DatabaseEngine) async throws {
         try await ServeProcess.with(engine) { server, fund in
-            let keyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-key-\(UUID().uuidString)").path
+            let keyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "countersign-key-\(UUID().uuidString)"
+            ).path
             defer { try? FileManager.default.removeItem(atPath: keyDirectory) }
             let transport = AsyncHTTPClientTransport(baseURL: server.client.baseURL, client: server.client.http)
-            let payer = CountersignAPIClient(transport: transport), payee = CountersignAPIClient(transport: transport)
+            let payer = CountersignAPIClient(transport: transport)
+            let payee = CountersignAPIClient(transport: transport)
             let (payerPhone, payeePhone) = (TestPhones.next(), TestPhones.next())
             try await payer.signup(SignupRequest(phone: payerPhone, name: "Ada", pin: "2468"))
             try await payee.signup(SignupRequest(phone: payeePhone, name: "Bola", pin: "1357"))
@@ -64,14 +69,17 @@ struct SDKTransferFlowTests {
                 Issue.record("details did not lead to the verdict")
                 return
             }
-            let verdict = PaymentVerdictController(repository: repository, authenticator: Self.localAuth([.approved], pin: nil), signer: signer)
+            let verdict = PaymentVerdictController(
+                repository: repository, authenticator: Self.localAuth([.approved], pin: nil), signer: signer)
             guard case .succeeded(let done) = await verdict.authorize(document) else {
                 Issue.record("verdict: \(verdict.screen.value)")
                 return
             }
             #expect(done.status == .success)
             let finalize = PaymentFinalizeController(client: payer, screens: [initiate, details, verdict])
-            #expect(await finalize.finish() == .dashboard(WalletResponse(balance: 100_000 - 11_050, cashback: 0, currency: "NGN")))
+            #expect(
+                await finalize.finish()
+                    == .dashboard(WalletResponse(balance: 100_000 - 11_050, cashback: 0, currency: "NGN")))
             #expect(try await payee.wallet().balance == 10_000)
 
             // 2. Fees declined: DECLINED on the server, nothing moved.
@@ -90,7 +98,9 @@ struct SDKTransferFlowTests {
             let third = try #require(await PaymentInitiateController(repository: repository).submit(request))
             let countBefore = signer.signCount
             let refused = PaymentVerdictController(
-                repository: repository, authenticator: Self.localAuth([.notRecognised, .notRecognised, .notRecognised], pin: nil), signer: signer
+                repository: repository,
+                authenticator: Self.localAuth([.notRecognised, .notRecognised, .notRecognised], pin: nil),
+                signer: signer
             )
             #expect(await refused.authorize(third) == .abandoned(transferId: third.id, .cancelled))
             #expect(signer.signCount == countBefore)
@@ -101,28 +111,37 @@ struct SDKTransferFlowTests {
         }
     }
 
-    @Test("airtime through the SDK: by biometric, then by account PIN when no biometric is available", arguments: TestEngines.all)
+    @Test(
+        "airtime through the SDK: by biometric, then by account PIN when no biometric is available",
+        arguments: TestEngines.all)
     func airtime(engine: DatabaseEngine) async throws {
         try await ServeProcess.with(engine) { server, fund in
-            let keyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-key-\(UUID().uuidString)").path
+            let keyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "countersign-key-\(UUID().uuidString)"
+            ).path
             defer { try? FileManager.default.removeItem(atPath: keyDirectory) }
-            let client = CountersignAPIClient(transport: AsyncHTTPClientTransport(baseURL: server.client.baseURL, client: server.client.http))
+            let client = CountersignAPIClient(
+                transport: AsyncHTTPClientTransport(baseURL: server.client.baseURL, client: server.client.http))
             let phone = TestPhones.next()
             try await client.signup(SignupRequest(phone: phone, name: "Ada", pin: "2468"))
             let signer = try await Self.enrol(client, keyDirectory: keyDirectory)
             try fund(phone, 10_000)
-            let intent = AuthenticationOptionsRequest(amount: 500, productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn")
+            let intent = AuthenticationOptionsRequest(
+                amount: 500, productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn")
 
-            let biometric = AirtimePayment(client: client, authenticator: Self.localAuth([.approved], pin: nil), signer: signer)
-            let first = try #require(try await biometric.pay(intent) { _ in
-                Issue.record("the PIN was asked for although the biometric succeeded")
-                return nil
-            })
+            let biometric = AirtimePayment(
+                client: client, authenticator: Self.localAuth([.approved], pin: nil), signer: signer)
+            let first = try #require(
+                try await biometric.pay(intent) { _ in
+                    Issue.record("the PIN was asked for although the biometric succeeded")
+                    return nil
+                })
             #expect(first.authorization == .biometric)
             #expect(first.topUp.success && first.topUp.data.balance == 9_500)
 
             // No biometric, no device PIN entered: the device path gives way to the account PIN.
-            let fallback = AirtimePayment(client: client, authenticator: Self.localAuth([.unavailable], pin: nil), signer: signer)
+            let fallback = AirtimePayment(
+                client: client, authenticator: Self.localAuth([.unavailable], pin: nil), signer: signer)
             let second = try #require(try await fallback.pay(intent) { _ in "2468" })
             #expect(second.authorization == .pin(reason: .localAuth(.cancelled)))
             #expect(second.topUp.success && second.topUp.data.balance == 9_000)

@@ -1,7 +1,8 @@
-@testable import CountersignServer
 import CountersignStore
 import Foundation
 import Testing
+
+@testable import CountersignServer
 
 /// The embedded engine's own behaviour: statements compiled once and reused, values round-tripped
 /// exactly, one statement per call, another process's write lock waited for, and a closed store
@@ -10,7 +11,8 @@ import Testing
 struct SQLiteStoreTests {
     /// A fresh file-backed store in its own directory, removed afterwards.
     static func withStore<T: Sendable>(_ body: @Sendable (SQLiteDatabase, String) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-sqlite-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-sqlite-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("store.sqlite").path
@@ -46,9 +48,10 @@ struct SQLiteStoreTests {
                 }
             }
             for (id, body, amount) in rows {
-                let row = try #require(try await database.read { sql in
-                    try await sql.first("SELECT body, amount FROM notes WHERE id = $1", [.text(id)])
-                })
+                let row = try #require(
+                    try await database.read { sql in
+                        try await sql.first("SELECT body, amount FROM notes WHERE id = $1", [.text(id)])
+                    })
                 #expect(try row.optionalString("body") == body)
                 #expect(try row.optionalInt("amount") == amount)
             }
@@ -66,11 +69,15 @@ struct SQLiteStoreTests {
                     try await sql.execute("INSERT INTO notes (id) VALUES ('x'); INSERT INTO notes (id) VALUES ('y')")
                 }
             }
-            let count = try await database.read { sql in try await sql.first("SELECT COUNT(*) AS n FROM notes")?.int("n") }
+            let count = try await database.read { sql in
+                try await sql.first("SELECT COUNT(*) AS n FROM notes")?.int("n")
+            }
             #expect(count == 0)
             // A trailing semicolon is one statement.
             try await database.transaction { sql in try await sql.execute("INSERT INTO notes (id) VALUES ('z');") }
-            #expect(try await database.read { sql in try await sql.first("SELECT COUNT(*) AS n FROM notes")?.int("n") } == 1)
+            #expect(
+                try await database.read { sql in try await sql.first("SELECT COUNT(*) AS n FROM notes")?.int("n") } == 1
+            )
         }
     }
 
@@ -84,7 +91,8 @@ struct SQLiteStoreTests {
                             try await database.transaction { sql in
                                 // Every even transaction reuses the key "dup": only one of them can win.
                                 let id = index.isMultiple(of: 2) ? "dup" : "n\(index)"
-                                try await sql.execute("INSERT INTO notes (id, amount) VALUES ($1, $2)", [.text(id), .int(index)])
+                                try await sql.execute(
+                                    "INSERT INTO notes (id, amount) VALUES ($1, $2)", [.text(id), .int(index)])
                             }
                             return true
                         } catch DatabaseError.constraintViolation {
@@ -95,7 +103,9 @@ struct SQLiteStoreTests {
                 return try await group.reduce(into: [Bool]()) { $0.append($1) }
             }
             #expect(outcomes.filter { $0 }.count == 11)
-            let count = try await database.read { sql in try await sql.first("SELECT COUNT(*) AS n FROM notes")?.int("n") }
+            let count = try await database.read { sql in
+                try await sql.first("SELECT COUNT(*) AS n FROM notes")?.int("n")
+            }
             #expect(count == 11)
         }
     }
@@ -116,7 +126,9 @@ struct SQLiteStoreTests {
             try await database.transaction { sql in try await sql.execute("INSERT INTO notes (id) VALUES ('ours')") }
             try await otherWrite
             try await other.close()
-            let ids = try await database.read { sql in try await sql.query("SELECT id FROM notes ORDER BY id", []).map { try $0.string("id") } }
+            let ids = try await database.read { sql in
+                try await sql.query("SELECT id FROM notes ORDER BY id", []).map { try $0.string("id") }
+            }
             #expect(ids == ["other", "ours"])
         }
     }
@@ -129,7 +141,8 @@ struct SQLiteStoreTests {
                 try await database.read { sql in try await sql.execute("SELECT 1") }
             }
             await #expect(throws: DatabaseError.self) {
-                try await database.transaction { sql in try await sql.execute("INSERT INTO notes (id) VALUES ('late')") }
+                try await database.transaction { sql in try await sql.execute("INSERT INTO notes (id) VALUES ('late')")
+                }
             }
         }
     }

@@ -22,13 +22,23 @@ struct SeedFlowTests {
             #expect(options.userVerification == "required")
             #expect(options.allowCredentials.map(\.id) == [Base64URL.encode(try #require(user.device).credentialId)])
             // The recipient as the server understood it: E.164, however it was typed.
-            #expect(options.transaction == .init(kind: "airtime_topup", amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "+2348012345678", supplierSlug: "mtn"))
+            #expect(
+                options.transaction
+                    == .init(
+                        kind: "airtime_topup", amount: 500, currency: "NGN", productCode: "AIRTIME_MTN",
+                        recipientPhone: "+2348012345678", supplierSlug: "mtn"))
             // The client can recompute the challenge from the nonce and the intent before it signs.
-            let intent = PaymentIntent(amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "+2348012345678", supplierSlug: "mtn")
-            #expect(Base64URL.encode(intent.challenge(nonce: try #require(Base64URL.decode(options.nonce)))) == options.challenge)
+            let intent = PaymentIntent(
+                amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "+2348012345678",
+                supplierSlug: "mtn")
+            #expect(
+                Base64URL.encode(intent.challenge(nonce: try #require(Base64URL.decode(options.nonce))))
+                    == options.challenge)
 
             // Call 2: the signed proof.
-            let verifyResponse = try await server.client.post("/biometric/auth/verify", try server.assertion(try #require(user.device), challenge: options.challenge), token: user.token)
+            let verifyResponse = try await server.client.post(
+                "/biometric/auth/verify", try server.assertion(try #require(user.device), challenge: options.challenge),
+                token: user.token)
             #expect(verifyResponse.status == 200)
             let verified = try verifyResponse.decode(AuthenticationVerifyResponse.self)
             #expect(verified.verified)
@@ -49,7 +59,8 @@ struct SeedFlowTests {
 
             let wallet = try await server.wallet(user)
             #expect(wallet == WalletResponse(balance: 4_500, cashback: 5, currency: "NGN"))
-            let history = try await server.client.get("/user/transactions", token: user.token).decode(TransactionPage.self)
+            let history = try await server.client.get("/user/transactions", token: user.token).decode(
+                TransactionPage.self)
             #expect(history.transactions.map(\.type) == ["topup", "funding"])
             #expect(history.transactions.first?.authorizedBy == "biometric")
             try await LedgerAudit.check(server.database)
@@ -69,7 +80,8 @@ struct SeedFlowTests {
             #expect(wrong.status == 401)
             #expect(wrong.errorCode == "authorization_failed")
             #expect(try await server.wallet(user).balance == 1_500)
-            let history = try await server.client.get("/user/transactions", token: user.token).decode(TransactionPage.self)
+            let history = try await server.client.get("/user/transactions", token: user.token).decode(
+                TransactionPage.self)
             #expect(history.transactions.first?.authorizedBy == "pin")
         }
     }

@@ -11,8 +11,10 @@ struct SessionTests {
     @Test("log out everywhere ends every session of the user, and only theirs", arguments: TestEngines.all)
     func logoutEverywhere(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
-            let user = try await server.signup(), bystander = try await server.signup()
-            let second = try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).decode(SessionResponse.self)
+            let user = try await server.signup()
+            let bystander = try await server.signup()
+            let second = try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin))
+                .decode(SessionResponse.self)
             #expect(try await server.client.get("/user/wallet", token: second.sessionToken).status == 200)
 
             #expect(try await server.client.post("/auth/logout-all", token: user.token).status == 204)
@@ -25,7 +27,8 @@ struct SessionTests {
     @Test("a session unused past the idle limit ends; use keeps it alive", arguments: TestEngines.all)
     func idleExpiry(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine, configure: { $0.sessionIdleSeconds = 600 }) { server in
-            let busy = try await server.signup(), idle = try await server.signup()
+            let busy = try await server.signup()
+            let idle = try await server.signup()
             for _ in 0..<3 {
                 server.clock.advance(seconds: 300)
                 #expect(try await server.client.get("/user/wallet", token: busy.token).status == 200)
@@ -47,7 +50,8 @@ struct SessionTests {
             let payee = try await server.signup(name: "Bola")
             let document = try await server.quotedTransfer(payer, to: payee.phone)
             #expect(document.status == .authorizationRequired)
-            let stream = try await EventStreamClient.open(server.client, path: "/transfers/\(document.id)/events", token: payer.token)
+            let stream = try await EventStreamClient.open(
+                server.client, path: "/transfers/\(document.id)/events", token: payer.token)
             defer { stream.close() }
             #expect(stream.status == 200)
             _ = await stream.wait { !$0.isEmpty }

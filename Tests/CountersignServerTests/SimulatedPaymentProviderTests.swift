@@ -16,18 +16,23 @@ struct SimulatedPaymentProviderTests {
     static let expYear = Calendar(identifier: .gregorian).component(.year, from: Date()) + 3
 
     /// A provider on a fresh, migrated database.
-    static func withProvider(_ engine: DatabaseEngine, _ body: @Sendable (SimulatedPaymentProvider, any Database) async throws -> Void) async throws {
+    static func withProvider(
+        _ engine: DatabaseEngine, _ body: @Sendable (SimulatedPaymentProvider, any Database) async throws -> Void
+    ) async throws {
         try await TestDatabase.with(engine) { database in
-            try await body(SimulatedPaymentProvider(database: database, clock: .system, publicBaseURL: baseURL), database)
+            try await body(
+                SimulatedPaymentProvider(database: database, clock: .system, publicBaseURL: baseURL), database)
         }
     }
 
     static func pay(
-        _ provider: SimulatedPaymentProvider, method: PaymentMethodKind = .card, card: String? = nil, customer: String = "cus_a",
+        _ provider: SimulatedPaymentProvider, method: PaymentMethodKind = .card, card: String? = nil,
+        customer: String = "cus_a",
         amount: Int64 = 12_500, key: String = UUID().uuidString, returnURL: String? = "https://shop.test/return"
     ) async throws -> ProviderPaymentIntent {
         try await provider.createPaymentIntent(
-            amount: amount, currency: "EUR", method: method, paymentMethodId: card, customerId: customer, orderId: "ord_1",
+            amount: amount, currency: "EUR", method: method, paymentMethodId: card, customerId: customer,
+            orderId: "ord_1",
             returnURL: returnURL, idempotencyKey: key
         )
     }
@@ -43,13 +48,16 @@ struct SimulatedPaymentProviderTests {
                 ("5555 5555 5555 4444", .succeeded, nil),
             ]
             for (number, status, errorCode) in cases {
-                let card = try await provider.addCard(customerId: "cus_a", number: number, expMonth: 12, expYear: Self.expYear)
+                let card = try await provider.addCard(
+                    customerId: "cus_a", number: number, expMonth: 12, expYear: Self.expYear)
                 let intent = try await Self.pay(provider, card: card.id)
                 #expect(intent.status == status, "\(number)")
                 #expect(intent.lastPaymentError?.code == errorCode, "\(number)")
                 #expect(intent.paymentMethodId == card.id)
                 #expect(intent.amount == 12_500 && intent.currency == "EUR" && intent.orderId == "ord_1")
-                #expect(intent.redirectURL == (status == .requiresAction ? "\(Self.baseURL)/sim/pay/\(intent.id)" : nil), "\(number)")
+                #expect(
+                    intent.redirectURL == (status == .requiresAction ? "\(Self.baseURL)/sim/pay/\(intent.id)" : nil),
+                    "\(number)")
                 #expect(try await provider.retrievePaymentIntent(id: intent.id) == intent)
             }
             for method in [PaymentMethodKind.ideal, .bancontact] {
@@ -60,34 +68,53 @@ struct SimulatedPaymentProviderTests {
         }
     }
 
-    @Test("saved cards: add, list per customer, another customer's card and invalid numbers refused", arguments: TestEngines.all)
+    @Test(
+        "saved cards: add, list per customer, another customer's card and invalid numbers refused",
+        arguments: TestEngines.all)
     func savedCards(engine: DatabaseEngine) async throws {
         try await Self.withProvider(engine) { provider, _ in
-            let visa = try await provider.addCard(customerId: "cus_a", number: "4242424242424242", expMonth: 1, expYear: Self.expYear)
-            let master = try await provider.addCard(customerId: "cus_a", number: "5555 5555 5555 4444", expMonth: 6, expYear: Self.expYear + 1)
-            _ = try await provider.addCard(customerId: "cus_b", number: "4242 4242 4242 4242", expMonth: 2, expYear: Self.expYear + 2)
-            #expect(visa.id.hasPrefix("pm_") && visa.brand == "visa" && visa.last4 == "4242" && visa.expMonth == 1 && visa.expYear == Self.expYear)
+            let visa = try await provider.addCard(
+                customerId: "cus_a", number: "4242424242424242", expMonth: 1, expYear: Self.expYear)
+            let master = try await provider.addCard(
+                customerId: "cus_a", number: "5555 5555 5555 4444", expMonth: 6, expYear: Self.expYear + 1)
+            _ = try await provider.addCard(
+                customerId: "cus_b", number: "4242 4242 4242 4242", expMonth: 2, expYear: Self.expYear + 2)
+            #expect(
+                visa.id.hasPrefix("pm_") && visa.brand == "visa" && visa.last4 == "4242" && visa.expMonth == 1
+                    && visa.expYear == Self.expYear)
             #expect(master.brand == "mastercard")
             #expect(try await provider.listCards(customerId: "cus_a") == [visa, master])
             #expect(try await provider.listCards(customerId: "cus_c") == [])
 
-            await #expect(throws: ProviderError.cardNotOwned) { try await Self.pay(provider, card: visa.id, customer: "cus_b") }
-            await #expect(throws: ProviderError.paymentMethodNotFound("pm_nope")) { try await Self.pay(provider, card: "pm_nope") }
+            await #expect(throws: ProviderError.cardNotOwned) {
+                try await Self.pay(provider, card: visa.id, customer: "cus_b")
+            }
+            await #expect(throws: ProviderError.paymentMethodNotFound("pm_nope")) {
+                try await Self.pay(provider, card: "pm_nope")
+            }
             for number in ["4242 4242 4242 4241", "4242-4242-4242-4242", "42424", "abcd"] {
                 await #expect(throws: ProviderError.invalidCardNumber, "\(number)") {
                     try await provider.addCard(customerId: "cus_a", number: number, expMonth: 1, expYear: Self.expYear)
                 }
             }
-            await #expect(throws: ProviderError.invalidExpiry) { try await provider.addCard(customerId: "cus_a", number: "4242424242424242", expMonth: 13, expYear: Self.expYear) }
-            await #expect(throws: ProviderError.invalidExpiry) { try await provider.addCard(customerId: "cus_a", number: "4242424242424242", expMonth: 1, expYear: 2001) }
+            await #expect(throws: ProviderError.invalidExpiry) {
+                try await provider.addCard(
+                    customerId: "cus_a", number: "4242424242424242", expMonth: 13, expYear: Self.expYear)
+            }
+            await #expect(throws: ProviderError.invalidExpiry) {
+                try await provider.addCard(customerId: "cus_a", number: "4242424242424242", expMonth: 1, expYear: 2001)
+            }
             #expect(try await provider.listCards(customerId: "cus_a").count == 2)
         }
     }
 
-    @Test("idempotency: one intent per key, even for ten concurrent creates; other parameters refused", arguments: TestEngines.all)
+    @Test(
+        "idempotency: one intent per key, even for ten concurrent creates; other parameters refused",
+        arguments: TestEngines.all)
     func idempotency(engine: DatabaseEngine) async throws {
         try await Self.withProvider(engine) { provider, database in
-            let card = try await provider.addCard(customerId: "cus_a", number: "4242 4242 4242 4242", expMonth: 12, expYear: Self.expYear)
+            let card = try await provider.addCard(
+                customerId: "cus_a", number: "4242 4242 4242 4242", expMonth: 12, expYear: Self.expYear)
             let first = try await Self.pay(provider, card: card.id, key: "key-1")
             #expect(try await Self.pay(provider, card: card.id, key: "key-1") == first)
 
@@ -97,14 +124,21 @@ struct SimulatedPaymentProviderTests {
             }
             #expect(ids.count == 1)
             let rows = try await database.read { sql in
-                try await sql.first("SELECT COUNT(*) AS n FROM sim_payment_intents WHERE idempotency_key = $1", ["key-2"])?.int("n")
+                try await sql.first(
+                    "SELECT COUNT(*) AS n FROM sim_payment_intents WHERE idempotency_key = $1", ["key-2"])?.int("n")
             }
             #expect(rows == 1)
 
-            await #expect(throws: ProviderError.idempotencyKeyReused) { try await Self.pay(provider, card: card.id, amount: 99, key: "key-1") }
-            await #expect(throws: ProviderError.idempotencyKeyReused) { try await Self.pay(provider, method: .bancontact, key: "key-2") }
+            await #expect(throws: ProviderError.idempotencyKeyReused) {
+                try await Self.pay(provider, card: card.id, amount: 99, key: "key-1")
+            }
+            await #expect(throws: ProviderError.idempotencyKeyReused) {
+                try await Self.pay(provider, method: .bancontact, key: "key-2")
+            }
             #expect(try await provider.retrievePaymentIntent(id: first.id) == first)
-            await #expect(throws: ProviderError.intentNotFound("pi_nope")) { try await provider.retrievePaymentIntent(id: "pi_nope") }
+            await #expect(throws: ProviderError.intentNotFound("pi_nope")) {
+                try await provider.retrievePaymentIntent(id: "pi_nope")
+            }
         }
     }
 
@@ -113,15 +147,22 @@ struct SimulatedPaymentProviderTests {
         try await Self.withProvider(engine) { provider, _ in
             let pending = try await Self.pay(provider, method: .ideal)
             #expect(try await provider.cancelPaymentIntent(id: pending.id).status == .canceled)
-            await #expect(throws: ProviderError.unexpectedState(.canceled)) { try await provider.cancelPaymentIntent(id: pending.id) }
-            let card = try await provider.addCard(customerId: "cus_a", number: "4242 4242 4242 4242", expMonth: 12, expYear: Self.expYear)
+            await #expect(throws: ProviderError.unexpectedState(.canceled)) {
+                try await provider.cancelPaymentIntent(id: pending.id)
+            }
+            let card = try await provider.addCard(
+                customerId: "cus_a", number: "4242 4242 4242 4242", expMonth: 12, expYear: Self.expYear)
             let paid = try await Self.pay(provider, card: card.id)
-            await #expect(throws: ProviderError.unexpectedState(.succeeded)) { try await provider.cancelPaymentIntent(id: paid.id) }
+            await #expect(throws: ProviderError.unexpectedState(.succeeded)) {
+                try await provider.cancelPaymentIntent(id: paid.id)
+            }
             #expect(try await provider.retrievePaymentIntent(id: paid.id).status == .succeeded)
         }
     }
 
-    @Test("iDEAL over the hosted page: authorize → succeeded and a 303 to the return URL; twice → 409", arguments: TestEngines.all)
+    @Test(
+        "iDEAL over the hosted page: authorize → succeeded and a 303 to the return URL; twice → 409",
+        arguments: TestEngines.all)
     func hostedAuthorize(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             // Not the server's own instance but another on the same store, as a second process would
@@ -135,11 +176,15 @@ struct SimulatedPaymentProviderTests {
                 let page = try await browser.send(.GET, "/sim/pay/\(intent.id)")
                 #expect(page.status == 200)
                 #expect(page.headers.first(name: "Content-Type")?.hasPrefix("text/html") == true)
-                #expect(page.text.contains("125.00 EUR") && page.text.contains("iDEAL") && page.text.contains("/sim/pay/\(intent.id)/authorize"))
+                #expect(
+                    page.text.contains("125.00 EUR") && page.text.contains("iDEAL")
+                        && page.text.contains("/sim/pay/\(intent.id)/authorize"))
 
                 let authorized = try await browser.send(.POST, "/sim/pay/\(intent.id)/authorize")
                 #expect(authorized.status == 303)
-                #expect(authorized.headers.first(name: "Location") == "https://shop.test/return?order=ord_1&payment_intent=\(intent.id)&redirect_status=succeeded")
+                #expect(
+                    authorized.headers.first(name: "Location")
+                        == "https://shop.test/return?order=ord_1&payment_intent=\(intent.id)&redirect_status=succeeded")
                 let paid = try await provider.retrievePaymentIntent(id: intent.id)
                 #expect(paid.status == .succeeded && paid.redirectURL == nil && paid.lastPaymentError == nil)
 
@@ -158,20 +203,26 @@ struct SimulatedPaymentProviderTests {
         }
     }
 
-    @Test("3-D Secure failed on the hosted page → requires_payment_method with payment_failed; walking away leaves requires_action", arguments: TestEngines.all)
+    @Test(
+        "3-D Secure failed on the hosted page → requires_payment_method with payment_failed; walking away leaves requires_action",
+        arguments: TestEngines.all)
     func hostedFailAndWalkAway(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let provider = try #require(server.services.paymentProvider as? SimulatedPaymentProvider)
-            let card = try await provider.addCard(customerId: "cus_a", number: "4000 0027 6000 3184", expMonth: 12, expYear: Self.expYear)
+            let card = try await provider.addCard(
+                customerId: "cus_a", number: "4000 0027 6000 3184", expMonth: 12, expYear: Self.expYear)
             let secure = try await Self.pay(provider, card: card.id)
             let walkedAway = try await Self.pay(provider, method: .bancontact)
             try await Self.withBrowser(server) { browser in
                 #expect(try await browser.send(.GET, "/sim/pay/\(secure.id)").status == 200)
                 let failed = try await browser.send(.POST, "/sim/pay/\(secure.id)/fail")
                 #expect(failed.status == 303)
-                #expect(failed.headers.first(name: "Location") == "https://shop.test/return?payment_intent=\(secure.id)&redirect_status=failed")
+                #expect(
+                    failed.headers.first(name: "Location")
+                        == "https://shop.test/return?payment_intent=\(secure.id)&redirect_status=failed")
                 let afterFail = try await provider.retrievePaymentIntent(id: secure.id)
-                #expect(afterFail.status == .requiresPaymentMethod && afterFail.lastPaymentError?.code == "payment_failed")
+                #expect(
+                    afterFail.status == .requiresPaymentMethod && afterFail.lastPaymentError?.code == "payment_failed")
                 #expect(try await browser.send(.POST, "/sim/pay/\(secure.id)/authorize").status == 409)
                 #expect(try await provider.retrievePaymentIntent(id: secure.id) == afterFail)
 
@@ -214,7 +265,8 @@ struct SimulatedPaymentProviderTests {
 
     /// A browser that does not follow redirects, so the test sees the 303 itself.
     static func withBrowser(_ server: LiveServer, _ body: (APIClient) async throws -> Void) async throws {
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        let http = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         let browser = APIClient(baseURL: server.client.baseURL, http: http)
         do {
             try await body(browser)

@@ -11,7 +11,9 @@ import Testing
 @Suite("Checkout with Stripe")
 struct StripeCheckoutTests {
     /// A fake Stripe and a Countersign server whose provider is Stripe at that fake.
-    static func run(_ engine: DatabaseEngine, _ body: @Sendable (LiveServer, FakeStripe) async throws -> Void) async throws {
+    static func run(_ engine: DatabaseEngine, _ body: @Sendable (LiveServer, FakeStripe) async throws -> Void)
+        async throws
+    {
         try await FakeStripe.run { fake in
             let stripe = try fake.configuration()
             try await LiveServer.run(engine, configure: { $0.stripe = stripe }) { server in
@@ -23,13 +25,17 @@ struct StripeCheckoutTests {
     }
 
     /// A card order waiting to be paid, and the buyer's card `number` saved with Stripe.
-    static func cardOrder(_ server: LiveServer, _ number: String) async throws -> (buyer: TestUser, order: OrderResponse, card: String) {
+    static func cardOrder(_ server: LiveServer, _ number: String) async throws -> (
+        buyer: TestUser, order: OrderResponse, card: String
+    ) {
         let (buyer, order) = try await OrderPaymentTests.order(server, method: .card)
         return (buyer, order, try await OrderPaymentTests.card(server, buyer, number))
     }
 
     /// An order paid by redirect whose payer authorized at Stripe; nobody has told the server yet.
-    static func authorizedAtStripe(_ server: LiveServer, _ fake: FakeStripe, method: PaymentMethodKind) async throws -> (buyer: TestUser, order: OrderResponse, intentId: String) {
+    static func authorizedAtStripe(_ server: LiveServer, _ fake: FakeStripe, method: PaymentMethodKind) async throws
+        -> (buyer: TestUser, order: OrderResponse, intentId: String)
+    {
         let (buyer, order) = try await OrderPaymentTests.order(server, method: method)
         _ = try await pay(server, buyer, order)
         let intent = try #require(intents(fake, order: order).first)
@@ -42,38 +48,56 @@ struct StripeCheckoutTests {
         fake.intents.filter { $0.metadata["order_id"] == order.id }
     }
 
-    static func pay(_ server: LiveServer, _ buyer: TestUser, _ order: OrderResponse, card: String? = nil) async throws -> APIResponse {
-        try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card, returnURL: "https://app.example/return"), token: buyer.token)
+    static func pay(_ server: LiveServer, _ buyer: TestUser, _ order: OrderResponse, card: String? = nil) async throws
+        -> APIResponse
+    {
+        try await server.client.post(
+            "/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card, returnURL: "https://app.example/return"),
+            token: buyer.token)
     }
 
-    static func poll(_ server: LiveServer, _ buyer: TestUser, _ order: OrderResponse) async throws -> OrderPaymentResponse {
+    static func poll(_ server: LiveServer, _ buyer: TestUser, _ order: OrderResponse) async throws
+        -> OrderPaymentResponse
+    {
         try await server.client.get("/orders/\(order.id)/payment", token: buyer.token).decode(OrderPaymentResponse.self)
     }
 
     static func storedStatus(_ server: LiveServer, _ order: OrderResponse) async throws -> String? {
-        try await server.database.read { sql in try await sql.first("SELECT status FROM orders WHERE id = $1", [.text(order.id)])?.string("status") }
+        try await server.database.read { sql in
+            try await sql.first("SELECT status FROM orders WHERE id = $1", [.text(order.id)])?.string("status")
+        }
     }
 
-    @Test("a card that succeeds pays the order once, for the server's total; a second pay is refused", arguments: TestEngines.all)
+    @Test(
+        "a card that succeeds pays the order once, for the server's total; a second pay is refused",
+        arguments: TestEngines.all)
     func cardSucceeds(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
             let (buyer, order, card) = try await Self.cardOrder(server, "4242 4242 4242 4242")
             #expect(fake.paymentMethod(card)?.customer != nil, "the card is Stripe's, attached to the buyer's customer")
-            #expect(try await server.client.get("/payment-methods/cards", token: buyer.token).decode(SavedCardList.self).cards.map(\.id) == [card])
+            #expect(
+                try await server.client.get("/payment-methods/cards", token: buyer.token).decode(SavedCardList.self)
+                    .cards.map(\.id) == [card])
             let paid = try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self)
             #expect(paid.orderStatus == .paid && paid.paymentStatus == "succeeded")
-            #expect(try await server.client.get("/bids/\(order.bidId)", token: buyer.token).decode(BidResponse.self).status == .completed)
+            #expect(
+                try await server.client.get("/bids/\(order.bidId)", token: buyer.token).decode(BidResponse.self).status
+                    == .completed)
             let again = try await Self.pay(server, buyer, order, card: card)
             #expect(again.status == 409 && again.errorCode == "order_paid")
             let intents = Self.intents(fake, order: order)
-            #expect(intents.count == 1 && intents.first?.amount == order.totals.total && intents.first?.currency == "eur")
-            #expect(fake.calls.contains { $0.path == "/v1/payment_intents" && $0.idempotencyKey == "order_\(order.id)_1" })
+            #expect(
+                intents.count == 1 && intents.first?.amount == order.totals.total && intents.first?.currency == "eur")
+            #expect(
+                fake.calls.contains { $0.path == "/v1/payment_intents" && $0.idempotencyKey == "order_\(order.id)_1" })
             // The simulator's hosted page is not served when Stripe takes the payments.
             #expect(try await server.client.get("/sim/pay/pi_1").status == 404)
         }
     }
 
-    @Test("3-D Secure: a redirect to Stripe, then the poll sees PAID once the payer authenticated", arguments: TestEngines.all)
+    @Test(
+        "3-D Secure: a redirect to Stripe, then the poll sees PAID once the payer authenticated",
+        arguments: TestEngines.all)
     func threeDSecure(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
             let (buyer, order, card) = try await Self.cardOrder(server, "4000 0027 6000 3184")
@@ -89,13 +113,19 @@ struct StripeCheckoutTests {
         }
     }
 
-    @Test("Stripe's decline cards are refused when saved; …0341 saves, is declined at payment, the order is NEW again; another card then pays", arguments: TestEngines.all)
+    @Test(
+        "Stripe's decline cards are refused when saved; …0341 saves, is declined at payment, the order is NEW again; another card then pays",
+        arguments: TestEngines.all)
     func declinedThenAnotherCard(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
             let (buyer, order) = try await OrderPaymentTests.order(server, method: .card)
-            for (number, code) in [("4000 0000 0000 0002", "card_declined"), ("4000 0000 0000 9995", "insufficient_funds")] {
+            for (number, code) in [
+                ("4000 0000 0000 0002", "card_declined"), ("4000 0000 0000 9995", "insufficient_funds"),
+            ] {
                 let refused = try await server.client.post(
-                    "/payment-methods/cards", AddCardRequest(number: number, expMonth: 12, expYear: SimulatedPaymentProviderTests.expYear), token: buyer.token
+                    "/payment-methods/cards",
+                    AddCardRequest(number: number, expMonth: 12, expYear: SimulatedPaymentProviderTests.expYear),
+                    token: buyer.token
                 )
                 #expect(refused.status == 422 && refused.errorCode == code, "\(number): \(refused.text)")
             }
@@ -105,30 +135,42 @@ struct StripeCheckoutTests {
             let good = try await OrderPaymentTests.card(server, buyer, "4242424242424242")
             let paid = try await Self.pay(server, buyer, order, card: good).decode(OrderPaymentResponse.self)
             #expect(paid.orderStatus == .paid && paid.error == nil)
-            #expect(Self.intents(fake, order: order).map(\.status).sorted() == ["requires_payment_method", "succeeded"])
-            #expect(fake.calls.filter { $0.path == "/v1/payment_intents" }.compactMap(\.idempotencyKey) == (1...2).map { "order_\(order.id)_\($0)" })
+            #expect(
+                Self.intents(fake, order: order).map(\.status).sorted() == ["requires_payment_method", "succeeded"])
+            #expect(
+                fake.calls.filter { $0.path == "/v1/payment_intents" }.compactMap(\.idempotencyKey)
+                    == (1...2).map { "order_\(order.id)_\($0)" })
         }
     }
 
-    @Test("a card payment without returnURL is 400 return_url_required and leaves the order NEW; with one, 3-D Secure redirects", arguments: TestEngines.all)
+    @Test(
+        "a card payment without returnURL is 400 return_url_required and leaves the order NEW; with one, 3-D Secure redirects",
+        arguments: TestEngines.all)
     func cardNeedsReturnURL(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
             let (buyer, order, card) = try await Self.cardOrder(server, "4000 0027 6000 3184")
-            let refused = try await server.client.post("/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: buyer.token)
+            let refused = try await server.client.post(
+                "/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: buyer.token)
             #expect(refused.status == 400 && refused.errorCode == "return_url_required", "\(refused.text)")
             #expect(try await Self.storedStatus(server, order) == "NEW")
             #expect(Self.intents(fake, order: order).isEmpty)
             let started = try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self)
-            #expect(started.orderStatus == .paymentPending && started.redirectURL?.hasPrefix("https://hooks.stripe.com/3d_secure_2/hosted?") == true)
+            #expect(
+                started.orderStatus == .paymentPending
+                    && started.redirectURL?.hasPrefix("https://hooks.stripe.com/3d_secure_2/hosted?") == true)
             #expect(Self.intents(fake, order: order).first?.returnURL == "https://app.example/return")
         }
     }
 
-    @Test("a cancel that loses the race with a success answers 409 order_paid, and the order is PAID", arguments: TestEngines.all)
+    @Test(
+        "a cancel that loses the race with a success answers 409 order_paid, and the order is PAID",
+        arguments: TestEngines.all)
     func cancelRacingSuccess(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
             let (buyer, order, card) = try await Self.cardOrder(server, "4000 0027 6000 3184")
-            #expect(try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self).orderStatus == .paymentPending)
+            #expect(
+                try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self).orderStatus
+                    == .paymentPending)
             let intent = try #require(Self.intents(fake, order: order).first)
             fake.succeedBeforeNextCancel(intent.id)
             let canceled = try await server.client.post("/orders/\(order.id)/payment/cancel", token: buyer.token)
@@ -138,7 +180,9 @@ struct StripeCheckoutTests {
         }
     }
 
-    @Test("an intent canceled at Stripe after a failed 3-D Secure is recorded as canceled, not by its earlier error", arguments: TestEngines.all)
+    @Test(
+        "an intent canceled at Stripe after a failed 3-D Secure is recorded as canceled, not by its earlier error",
+        arguments: TestEngines.all)
     func canceledIntentWithEarlierError(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
             let (buyer, order, card) = try await Self.cardOrder(server, "4000 0027 6000 3184")
@@ -146,9 +190,13 @@ struct StripeCheckoutTests {
             let intent = try #require(Self.intents(fake, order: order).first)
             try fake.failRedirect(intent.id)
             try fake.cancelAtStripe(intent.id)
-            #expect(fake.intent(intent.id)?.lastPaymentError != .null, "Stripe keeps the earlier error on a canceled intent")
+            #expect(
+                fake.intent(intent.id)?.lastPaymentError != .null, "Stripe keeps the earlier error on a canceled intent"
+            )
             let polled = try await Self.poll(server, buyer, order)
-            #expect(polled.orderStatus == .new && polled.paymentStatus == "canceled" && polled.error?.code == "payment_canceled", "\(polled)")
+            #expect(
+                polled.orderStatus == .new && polled.paymentStatus == "canceled"
+                    && polled.error?.code == "payment_canceled", "\(polled)")
         }
     }
 
@@ -157,7 +205,9 @@ struct StripeCheckoutTests {
         try await Self.run(engine) { server, fake in
             let (buyer, order) = try await OrderPaymentTests.order(server, method: .ideal)
             let started = try await Self.pay(server, buyer, order).decode(OrderPaymentResponse.self)
-            #expect(started.orderStatus == .paymentPending && started.redirectURL?.hasPrefix("https://pm-redirects.stripe.com/") == true)
+            #expect(
+                started.orderStatus == .paymentPending
+                    && started.redirectURL?.hasPrefix("https://pm-redirects.stripe.com/") == true)
             let intent = try #require(Self.intents(fake, order: order).first)
             #expect(intent.paymentMethodTypes == ["ideal"] && intent.returnURL == "https://app.example/return")
             try fake.completeRedirect(intent.id)
@@ -165,7 +215,9 @@ struct StripeCheckoutTests {
         }
     }
 
-    @Test("a Stripe-signed webhook settles the order; duplicates and out-of-order events are harmless", arguments: TestEngines.all)
+    @Test(
+        "a Stripe-signed webhook settles the order; duplicates and out-of-order events are harmless",
+        arguments: TestEngines.all)
     func stripeWebhookSettles(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
             let (buyer, order, intentId) = try await Self.authorizedAtStripe(server, fake, method: .bancontact)
@@ -173,13 +225,20 @@ struct StripeCheckoutTests {
             #expect(try await Self.webhook(server, succeeded).status == 200)
             #expect(try await Self.storedStatus(server, order) == "PAID")
             #expect(try await Self.webhook(server, succeeded).status == 200)
-            #expect(try await Self.webhook(server, try fake.event("payment_intent.payment_failed", intentId: intentId)).status == 200)
-            #expect(try await server.client.get("/orders/\(order.id)", token: buyer.token).decode(OrderResponse.self).status == .paid)
-            #expect(try await server.client.get("/bids/\(order.bidId)", token: buyer.token).decode(BidResponse.self).status == .completed)
+            #expect(
+                try await Self.webhook(server, try fake.event("payment_intent.payment_failed", intentId: intentId))
+                    .status == 200)
+            #expect(
+                try await server.client.get("/orders/\(order.id)", token: buyer.token).decode(OrderResponse.self).status
+                    == .paid)
+            #expect(
+                try await server.client.get("/bids/\(order.bidId)", token: buyer.token).decode(BidResponse.self).status
+                    == .completed)
         }
     }
 
-    @Test("a badly signed, stale or wrongly keyed Stripe webhook is 400 and changes nothing", arguments: TestEngines.all)
+    @Test(
+        "a badly signed, stale or wrongly keyed Stripe webhook is 400 and changes nothing", arguments: TestEngines.all)
     func badStripeSignature(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
             let (_, order, intentId) = try await Self.authorizedAtStripe(server, fake, method: .ideal)
@@ -211,7 +270,9 @@ struct StripeCheckoutTests {
         }
     }
 
-    @Test("Stripe failing mid-payment is a 502; the order waits; the next poll reaches the same intent", arguments: TestEngines.all)
+    @Test(
+        "Stripe failing mid-payment is a 502; the order waits; the next poll reaches the same intent",
+        arguments: TestEngines.all)
     func stripeUnavailable(engine: DatabaseEngine) async throws {
         try await Self.run(engine) { server, fake in
             let (buyer, order, card) = try await Self.cardOrder(server, "4242 4242 4242 4242")
@@ -226,9 +287,12 @@ struct StripeCheckoutTests {
     }
 
     static func webhook(
-        _ server: LiveServer, _ body: [UInt8], secret: String = FakeStripe.webhookSecret, ageSeconds: Int64 = 0, signedBody: [UInt8]? = nil
+        _ server: LiveServer, _ body: [UInt8], secret: String = FakeStripe.webhookSecret, ageSeconds: Int64 = 0,
+        signedBody: [UInt8]? = nil
     ) async throws -> APIResponse {
-        let header = FakeStripe.signature(signedBody ?? body, timestamp: server.clock.wallClock.nowMillis() / 1000 - ageSeconds, secret: secret)
-        return try await server.client.send(.POST, "/webhooks/payments", raw: body, headers: [("Stripe-Signature", header)])
+        let header = FakeStripe.signature(
+            signedBody ?? body, timestamp: server.clock.wallClock.nowMillis() / 1000 - ageSeconds, secret: secret)
+        return try await server.client.send(
+            .POST, "/webhooks/payments", raw: body, headers: [("Stripe-Signature", header)])
     }
 }

@@ -10,20 +10,29 @@ struct TerminalAppTests {
     func demo() throws {
         let result = try CommandLineTests.run(["demo"])
         #expect(result.status == 0, "\(result.output)")
-        for scenario in ["(a) transfer: fees accepted", "(b) transfer: fees declined", "(c) transfer: biometric denied",
-                         "(d) airtime: biometric", "(e) airtime: biometric unavailable, account PIN",
-                         "(f) checkout: card, 3-D Secure", "(g) checkout: iDEAL, pickup", "(h) checkout: buy-now abandoned, withdrawn"] {
+        for scenario in [
+            "(a) transfer: fees accepted", "(b) transfer: fees declined", "(c) transfer: biometric denied",
+            "(d) airtime: biometric", "(e) airtime: biometric unavailable, account PIN",
+            "(f) checkout: card, 3-D Secure", "(g) checkout: iDEAL, pickup",
+            "(h) checkout: buy-now abandoned, withdrawn",
+        ] {
             #expect(result.output.contains("PASS  \(scenario)"), "\(scenario) missing or failed")
         }
         #expect(result.output.contains("8 of 8 outcomes as expected"))
-        #expect(result.output.contains("Total                        EUR 110.05"), "the payment screen shows the server's totals")
+        #expect(
+            result.output.contains("Total                        EUR 110.05"),
+            "the payment screen shows the server's totals")
         #expect(!result.output.contains("FAIL "))
         #expect(result.output.contains("Total fees  NGN 15.00"), "the details screen shows the fee breakdown")
     }
 
-    @Test("signup, device register, wallet fund, send --yes, dashboard, send --no, airtime, logout, login against countersign serve")
+    @Test(
+        "signup, device register, wallet fund, send --yes, dashboard, send --no, airtime, logout, login against countersign serve"
+    )
     func clientCommandsAgainstServe() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-terminal-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-terminal-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: root) }
         try await withHTTPClient { http in try await clientCommands(root: root, http: http) }
     }
@@ -38,7 +47,9 @@ struct TerminalAppTests {
         let ada = "0806" + String(Int.random(in: 1_000_000..<9_999_999))
         let bola = "0807" + String(Int.random(in: 1_000_000..<9_999_999))
         let adaProfile = root + "/ada"
-        let client = ["COUNTERSIGN_SERVER": "http://127.0.0.1:\(port)", "COUNTERSIGN_PROFILE": adaProfile, "DATABASE_URL": ""]
+        let client = [
+            "COUNTERSIGN_SERVER": "http://127.0.0.1:\(port)", "COUNTERSIGN_PROFILE": adaProfile, "DATABASE_URL": "",
+        ]
         let run = { (arguments: [String]) in try CommandLineTests.run(arguments, environment: client) }
 
         let signup = try run(["signup", "--phone", ada, "--name", "Ada", "--pin", "1234"])
@@ -59,10 +70,15 @@ struct TerminalAppTests {
         #expect(unanswered.status != 0)
         #expect(unanswered.output.contains("pass --yes or --no"), "\(unanswered.output)")
 
-        let sent = try run(["send", "--to", bola, "--amount", "100000", "--yes", "--biometric", "approve", "--local-pin", "2468"])
+        let sent = try run([
+            "send", "--to", bola, "--amount", "100000", "--yes", "--biometric", "approve", "--local-pin", "2468",
+        ])
         #expect(sent.status == 0, "\(sent.output)")
-        for line in ["Payment details", "Transfer fee: NGN 10.00", "Service fee (0.5%): NGN 5.00", "Total fees  NGN 15.00",
-                     "Total       NGN 1,015.00", "Expires at", "Continue? [y/N] y", "Biometric (SIMULATED sensor): approved", "SUCCESS"] {
+        for line in [
+            "Payment details", "Transfer fee: NGN 10.00", "Service fee (0.5%): NGN 5.00", "Total fees  NGN 15.00",
+            "Total       NGN 1,015.00", "Expires at", "Continue? [y/N] y", "Biometric (SIMULATED sensor): approved",
+            "SUCCESS",
+        ] {
             #expect(sent.output.contains(line), "send output lacks \(line): \(sent.output)")
         }
         #expect(try signCount(adaProfile) == 1, "the sign counter is persisted after signing")
@@ -77,17 +93,25 @@ struct TerminalAppTests {
         #expect(declined.output.contains("DECLINED"), "\(declined.output)")
         #expect(try run(["dashboard"]).output.contains("Balance   NGN 3,985.00"), "a declined transfer moves nothing")
 
-        let byBiometric = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "mtn", "--biometric", "approve", "--local-pin", "2468"])
+        let byBiometric = try run([
+            "airtime", "--to", bola, "--amount", "50000", "--network", "mtn", "--biometric", "approve", "--local-pin",
+            "2468",
+        ])
         #expect(byBiometric.status == 0, "\(byBiometric.output)")
-        #expect(byBiometric.output.contains("Top-up complete (biometric)") && byBiometric.output.contains("balance        NGN 3,485.00"), "\(byBiometric.output)")
+        #expect(
+            byBiometric.output.contains("Top-up complete (biometric)")
+                && byBiometric.output.contains("balance        NGN 3,485.00"), "\(byBiometric.output)")
         let byPIN = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "glo", "--pin", "1234"])
         #expect(byPIN.status == 0, "\(byPIN.output)")
-        #expect(byPIN.output.contains("biometric unavailable") && byPIN.output.contains("Top-up complete (account PIN)"), "\(byPIN.output)")
+        #expect(
+            byPIN.output.contains("biometric unavailable") && byPIN.output.contains("Top-up complete (account PIN)"),
+            "\(byPIN.output)")
         let noPIN = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "glo"])
         #expect(noPIN.status == 1 && noPIN.output.contains("pass --pin"), "\(noPIN.output)")
 
         let session = try #require(FileManager.default.contents(atPath: adaProfile + "/session.json"))
-        let token = try #require((try JSONSerialization.jsonObject(with: session) as? [String: Any])?["sessionToken"] as? String)
+        let token = try #require(
+            (try JSONSerialization.jsonObject(with: session) as? [String: Any])?["sessionToken"] as? String)
         #expect(try await walletStatus(server, token: token) == 200)
         let logout = try run(["logout"])
         #expect(logout.status == 0, "\(logout.output)")

@@ -1,7 +1,8 @@
 import CountersignAPI
-@testable import CountersignServer
 import CountersignStore
 import Testing
+
+@testable import CountersignServer
 
 /// `GET /user/transactions`: newest first, paginated by cursor, only the user's own.
 @Suite("Transaction history")
@@ -14,8 +15,9 @@ struct TransactionHistoryTests {
             _ = try await server.services.wallets.fund(phone: other.phone, amount: 1_000, reference: nil)
             var expected: [String] = []
             for index in 0..<12 {
-                if index % 3 == 0 { server.clock.advance(seconds: 1) }  // some share a millisecond, some don't
-                let (id, _) = try await server.services.wallets.fund(phone: user.phone, amount: Int64(100 + index), reference: "ref-\(index)")
+                if index % 3 == 0 { server.clock.advance(seconds: 1) } // some share a millisecond, some don't
+                let (id, _) = try await server.services.wallets.fund(
+                    phone: user.phone, amount: Int64(100 + index), reference: "ref-\(index)")
                 expected.append(id)
             }
             var seen: [TransactionSummary] = []
@@ -37,8 +39,12 @@ struct TransactionHistoryTests {
             }
             #expect(try await server.wallet(user).balance == (0..<12).reduce(0) { $0 + Int64(100 + $1) })
 
-            #expect(try await server.client.get("/user/transactions?limit=0", token: user.token).errorCode == "invalid_limit")
-            #expect(try await server.client.get("/user/transactions?limit=abc", token: user.token).errorCode == "invalid_limit")
+            #expect(
+                try await server.client.get("/user/transactions?limit=0", token: user.token).errorCode
+                    == "invalid_limit")
+            #expect(
+                try await server.client.get("/user/transactions?limit=abc", token: user.token).errorCode
+                    == "invalid_limit")
             #expect(try await server.client.get("/user/transactions?cursor=%%%", token: user.token).status == 400)
         }
     }

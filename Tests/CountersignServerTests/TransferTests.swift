@@ -10,7 +10,9 @@ import WebAuthn
 /// device signs the quote it was shown, the money moves once, in one balanced entry.
 @Suite("Transfers")
 struct TransferTests {
-    @Test("the seed's flow: quote with fees, signed, executed; the stream shows every version", arguments: TestEngines.all)
+    @Test(
+        "the seed's flow: quote with fees, signed, executed; the stream shows every version", arguments: TestEngines.all
+    )
     func happyPath(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let payer = try await server.fundedUser(balance: 100_000)
@@ -23,26 +25,37 @@ struct TransferTests {
             #expect(first.quote == nil && first.challenge == nil)
 
             // The whole history from the start, then live versions.
-            let stream = try await EventStreamClient.open(server.client, path: "/transfers/\(first.id)/events", token: payer.token, lastEventID: "0")
+            let stream = try await EventStreamClient.open(
+                server.client, path: "/transfers/\(first.id)/events", token: payer.token, lastEventID: "0")
             defer { stream.close() }
             #expect(stream.status == 200)
             #expect(stream.contentType?.hasPrefix("text/event-stream") == true)
-            let quoted = await stream.wait { $0.last.map { (try? $0.document().status) == .authorizationRequired } ?? false }
+            let quoted = await stream.wait {
+                $0.last.map { (try? $0.document().status) == .authorizationRequired } ?? false
+            }
             #expect(quoted.map(\.id) == [1, 2, 3])
-            #expect(try quoted.map { try $0.document().status } == [.pendingPayeeLookup, .pendingQuote, .authorizationRequired])
-            #expect(quoted.allSatisfy { $0.event == "message" })  // unnamed: EventSource's `message`
+            #expect(
+                try quoted.map { try $0.document().status } == [
+                    .pendingPayeeLookup, .pendingQuote, .authorizationRequired,
+                ])
+            #expect(quoted.allSatisfy { $0.event == "message" }) // unnamed: EventSource's `message`
             let document = try quoted[2].document()
             #expect(document.payeeName == "Bola")
 
             // 10,000 + ₦10.00 fixed + 0.5% (50) = 11,050.
             let quote = try #require(document.quote)
             #expect(quote.amount == 10_000)
-            #expect(quote.fees == [.init(name: "Transfer fee", amount: 1_000), .init(name: "Service fee (0.5%)", amount: 50)])
+            #expect(
+                quote.fees == [
+                    .init(name: "Transfer fee", amount: 1_000), .init(name: "Service fee (0.5%)", amount: 50),
+                ])
             #expect(quote.totalFees == 1_050 && quote.total == 11_050 && quote.currency == "NGN")
             #expect(quote.transferId == first.id && quote.isConsistent)
             // The device can check that the challenge covers exactly this quote.
             let challenge = try #require(document.challenge)
-            #expect(Base64URL.encode(quote.challenge(nonce: try #require(Base64URL.decode(challenge.nonce)))) == challenge.challenge)
+            #expect(
+                Base64URL.encode(quote.challenge(nonce: try #require(Base64URL.decode(challenge.nonce))))
+                    == challenge.challenge)
             #expect(challenge.rpId == LiveServer.rpId)
             #expect(challenge.allowCredentials.map(\.id) == [Base64URL.encode(try #require(payer.device).credentialId)])
 
@@ -51,30 +64,38 @@ struct TransferTests {
             #expect(try authorized.decode(TransferDocument.self).status == .authorized)
 
             let all = await stream.wait { $0.count >= 5 }
-            #expect(try all.map { try $0.document().status } == [.pendingPayeeLookup, .pendingQuote, .authorizationRequired, .authorized, .success])
+            #expect(
+                try all.map { try $0.document().status } == [
+                    .pendingPayeeLookup, .pendingQuote, .authorizationRequired, .authorized, .success,
+                ])
             #expect(try all[4].document().challenge == nil)
             #expect(await stream.waitForEnd(), "the server ends the stream after a final status")
 
             #expect(try await server.wallet(payer).balance == 100_000 - 11_050)
             #expect(try await server.wallet(payee).balance == 10_000)
             #expect(try await server.systemBalance("sys:transfer_fees:NGN") == 1_050)
-            let payerHistory = try await server.client.get("/user/transactions", token: payer.token).decode(TransactionPage.self)
+            let payerHistory = try await server.client.get("/user/transactions", token: payer.token).decode(
+                TransactionPage.self)
             #expect(payerHistory.transactions.first?.type == "transfer_out")
             #expect(payerHistory.transactions.first?.amount == 11_050)
             #expect(payerHistory.transactions.first?.authorizedBy == "biometric")
             #expect(payerHistory.transactions.first?.recipientPhone == PhoneNumber(payee.phone)?.value)
-            let payeeHistory = try await server.client.get("/user/transactions", token: payee.token).decode(TransactionPage.self)
+            let payeeHistory = try await server.client.get("/user/transactions", token: payee.token).decode(
+                TransactionPage.self)
             #expect(payeeHistory.transactions.map(\.type) == ["transfer_in"])
             try await LedgerAudit.check(server.database)
             // One ledger entry for the transfer, with three postings.
             let entries = try await server.database.read { sql in
-                try await sql.query("SELECT id FROM ledger_transactions WHERE kind = 'transfer' AND reference = $1", [.text(first.id)])
+                try await sql.query(
+                    "SELECT id FROM ledger_transactions WHERE kind = 'transfer' AND reference = $1", [.text(first.id)])
             }
             #expect(entries.count == 1)
         }
     }
 
-    @Test("a reconnect with Last-Event-ID resumes after that version, without gaps or repeats", arguments: TestEngines.all)
+    @Test(
+        "a reconnect with Last-Event-ID resumes after that version, without gaps or repeats", arguments: TestEngines.all
+    )
     func resume(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let payer = try await server.fundedUser()
@@ -83,12 +104,14 @@ struct TransferTests {
             #expect(document.status == .authorizationRequired)
 
             // Without Last-Event-ID: the current document first.
-            let fresh = try await EventStreamClient.open(server.client, path: "/transfers/\(document.id)/events", token: payer.token)
+            let fresh = try await EventStreamClient.open(
+                server.client, path: "/transfers/\(document.id)/events", token: payer.token)
             let current = await fresh.wait { !$0.isEmpty }
             fresh.close()
             #expect(current.map(\.id) == [3])
 
-            let resumed = try await EventStreamClient.open(server.client, path: "/transfers/\(document.id)/events", token: payer.token, lastEventID: "2")
+            let resumed = try await EventStreamClient.open(
+                server.client, path: "/transfers/\(document.id)/events", token: payer.token, lastEventID: "2")
             defer { resumed.close() }
             #expect(await resumed.wait { !$0.isEmpty }.map(\.id) == [3])
             #expect(try await server.client.post("/transfers/\(document.id)/decline", token: payer.token).status == 200)
@@ -97,7 +120,8 @@ struct TransferTests {
             #expect(try events.last?.document().status == .declined)
             #expect(await resumed.waitForEnd())
 
-            let bad = try await server.client.send(.GET, "/transfers/\(document.id)/events", token: payer.token, headers: [("Last-Event-ID", "three")])
+            let bad = try await server.client.send(
+                .GET, "/transfers/\(document.id)/events", token: payer.token, headers: [("Last-Event-ID", "three")])
             #expect(bad.status == 400 && bad.errorCode == "invalid_last_event_id")
         }
     }
@@ -113,14 +137,18 @@ struct TransferTests {
             #expect(try declined.decode(TransferDocument.self).status == .declined)
             let late = try await server.authorizeTransfer(payer, document)
             #expect(late.status == 409 && late.errorCode == "invalid_state")
-            #expect(try await server.client.post("/transfers/\(document.id)/cancel", token: payer.token).errorCode == "invalid_state")
+            #expect(
+                try await server.client.post("/transfers/\(document.id)/cancel", token: payer.token).errorCode
+                    == "invalid_state")
             #expect(try await server.wallet(payer).balance == 50_000)
             #expect(try await server.wallet(payee).balance == 0)
             #expect(try await LedgerAudit.count("ledger_transactions WHERE kind = 'transfer'", server.database) == 0)
         }
     }
 
-    @Test("a signature over other fees, or by another user's key, fails the transfer; nothing moves", arguments: TestEngines.all)
+    @Test(
+        "a signature over other fees, or by another user's key, fails the transfer; nothing moves",
+        arguments: TestEngines.all)
     func tamperedQuote(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let payer = try await server.fundedUser(balance: 50_000)
@@ -131,10 +159,12 @@ struct TransferTests {
             cheaper.fees[1].amount = 1
             let challenge = try #require(document.challenge)
             let nonce = try #require(Base64URL.decode(challenge.nonce))
-            let forged = try server.assertion(try #require(payer.device), challenge: Base64URL.encode(cheaper.challenge(nonce: nonce)))
+            let forged = try server.assertion(
+                try #require(payer.device), challenge: Base64URL.encode(cheaper.challenge(nonce: nonce)))
             let refused = try await server.authorizeTransfer(payer, document, body: forged)
             #expect(refused.status == 401 && refused.errorCode == "authorization_failed")
-            let failed = try await server.client.get("/transfers/\(document.id)", token: payer.token).decode(TransferDocument.self)
+            let failed = try await server.client.get("/transfers/\(document.id)", token: payer.token).decode(
+                TransferDocument.self)
             #expect(failed.status == .failed)
             #expect(failed.error?.code == "authorization_failed")
             #expect(try await server.wallet(payer).balance == 50_000)
@@ -142,7 +172,8 @@ struct TransferTests {
             // Another user's device over the right challenge: refused too.
             let second = try await server.quotedTransfer(payer, to: payee.phone)
             let stranger = try await server.registerDevice(try await server.signup())
-            let foreign = try server.assertion(try #require(stranger.device), challenge: try #require(second.challenge).challenge)
+            let foreign = try server.assertion(
+                try #require(stranger.device), challenge: try #require(second.challenge).challenge)
             #expect(try await server.authorizeTransfer(payer, second, body: foreign).status == 401)
             #expect(try await server.wallet(payer).balance == 50_000)
             #expect(try await LedgerAudit.count("ledger_transactions WHERE kind = 'transfer'", server.database) == 0)
@@ -159,17 +190,25 @@ struct TransferTests {
             #expect(try await server.client.get("/transfers/\(document.id)", token: other.token).status == 404)
             #expect(try await server.client.get("/transfers/\(document.id)/events", token: other.token).status == 404)
             #expect(try await server.client.post("/transfers/\(document.id)/decline", token: other.token).status == 404)
-            let signed = try server.assertion(try #require(other.device), challenge: try #require(document.challenge).challenge)
-            #expect(try await server.client.post("/transfers/\(document.id)/authorization", signed, token: other.token).status == 404)
+            let signed = try server.assertion(
+                try #require(other.device), challenge: try #require(document.challenge).challenge)
+            #expect(
+                try await server.client.post("/transfers/\(document.id)/authorization", signed, token: other.token)
+                    .status == 404)
             #expect(try await server.client.get("/transfers/\(document.id)", token: payee.token).status == 404)
             #expect(try await server.client.get("/transfers/tr_unknown", token: payer.token).status == 404)
             #expect(try await server.client.get("/transfers/\(document.id)").status == 401)
             // Untouched by all of that.
-            #expect(try await server.client.get("/transfers/\(document.id)", token: payer.token).decode(TransferDocument.self).status == .authorizationRequired)
+            #expect(
+                try await server.client.get("/transfers/\(document.id)", token: payer.token).decode(
+                    TransferDocument.self
+                ).status == .authorizationRequired)
         }
     }
 
-    @Test("a quote nobody authorizes expires; authorizing a lapsed quote is 409 quote_expired", arguments: TestEngines.all)
+    @Test(
+        "a quote nobody authorizes expires; authorizing a lapsed quote is 409 quote_expired", arguments: TestEngines.all
+    )
     func expiry(engine: DatabaseEngine) async throws {
         // The worker's timer is slowed so that the authorization, not the worker, meets the lapsed quote.
         try await LiveServer.run(engine, configure: { $0.transferPollMillis = 600_000 }) { server in
@@ -183,7 +222,10 @@ struct TransferTests {
             server.clock.advance(seconds: 301)
             let late = try await server.authorizeTransfer(payer, document)
             #expect(late.status == 409 && late.errorCode == "quote_expired")
-            #expect(try await server.client.get("/transfers/\(document.id)", token: payer.token).decode(TransferDocument.self).status == .expired)
+            #expect(
+                try await server.client.get("/transfers/\(document.id)", token: payer.token).decode(
+                    TransferDocument.self
+                ).status == .expired)
             #expect(try await server.wallet(payer).balance == 50_000)
         }
         // With the worker's timer running, the quote expires on its own.
@@ -193,7 +235,10 @@ struct TransferTests {
             let document = try await server.quotedTransfer(payer, to: payee.phone)
             server.clock.advance(seconds: 299)
             try await Task.sleep(for: .milliseconds(300))
-            #expect(try await server.client.get("/transfers/\(document.id)", token: payer.token).decode(TransferDocument.self).status == .authorizationRequired)
+            #expect(
+                try await server.client.get("/transfers/\(document.id)", token: payer.token).decode(
+                    TransferDocument.self
+                ).status == .authorizationRequired)
             server.clock.advance(seconds: 2)
             let expired = try await server.awaitTransfer(payer, id: document.id) { $0.status.isFinal }
             #expect(expired.status == .expired)
@@ -230,7 +275,9 @@ struct TransferTests {
         }
     }
 
-    @Test("Idempotency-Key: required; a retry returns the same transfer; another body is refused", arguments: TestEngines.all)
+    @Test(
+        "Idempotency-Key: required; a retry returns the same transfer; another body is refused",
+        arguments: TestEngines.all)
     func idempotency(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let payer = try await server.fundedUser()
@@ -249,7 +296,11 @@ struct TransferTests {
 
             // Ten concurrent sends of one new key make one transfer.
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<10 { group.addTask { try await server.createTransfer(payer, to: payee.phone, amount: 3_000, key: "k-2").status } }
+                for _ in 0..<10 {
+                    group.addTask {
+                        try await server.createTransfer(payer, to: payee.phone, amount: 3_000, key: "k-2").status
+                    }
+                }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == 201 }.count == 1)
@@ -266,7 +317,9 @@ struct TransferTests {
             let document = try await server.quotedTransfer(payer, to: payee.phone)
             let body = try server.transferAssertion(payer, document)
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<8 { group.addTask { try await server.authorizeTransfer(payer, document, body: body).status } }
+                for _ in 0..<8 {
+                    group.addTask { try await server.authorizeTransfer(payer, document, body: body).status }
+                }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
@@ -296,14 +349,20 @@ struct TransferTests {
                 (1_000, payer.phone, "NGN", nil, 422, "self_transfer"),
             ]
             for (amount, phone, currency, note, status, code) in cases {
-                let response = try await server.createTransfer(payer, to: phone, amount: amount, currency: currency, note: note)
-                #expect(response.status == status && response.errorCode == code, "\(amount) \(phone) \(currency): \(response.status) \(response.text)")
+                let response = try await server.createTransfer(
+                    payer, to: phone, amount: amount, currency: currency, note: note)
+                #expect(
+                    response.status == status && response.errorCode == code,
+                    "\(amount) \(phone) \(currency): \(response.status) \(response.text)")
             }
-            let malformed = try await server.client.send(.POST, "/transfers", raw: Array(#"{"payeePhone": 5}"#.utf8), token: payer.token, headers: [("Idempotency-Key", "x")])
+            let malformed = try await server.client.send(
+                .POST, "/transfers", raw: Array(#"{"payeePhone": 5}"#.utf8), token: payer.token,
+                headers: [("Idempotency-Key", "x")])
             #expect(malformed.status == 400)
             let refused = try await server.createTransfer(noDevice, to: payee.phone)
             #expect(refused.status == 422 && refused.errorCode == "no_registered_credential")
-            let garbage = try await server.client.send(.POST, "/transfers/tr_x/authorization", raw: Array("{}".utf8), token: payer.token)
+            let garbage = try await server.client.send(
+                .POST, "/transfers/tr_x/authorization", raw: Array("{}".utf8), token: payer.token)
             #expect(garbage.status == 400)
             #expect(try await LedgerAudit.snapshot(server.database) == before)
         }

@@ -1,7 +1,7 @@
+import AsyncHTTPClient
 import CountersignAPI
 import CountersignCore
 import CountersignServer
-import AsyncHTTPClient
 import CountersignStore
 import Foundation
 import Testing
@@ -9,7 +9,9 @@ import Testing
 /// The background worker keeps going when one transfer cannot be processed.
 @Suite("Transfer worker")
 struct TransferWorkerTests {
-    @Test("an unreadable transfer is set aside after a few attempts; the queue behind it moves on", arguments: TestEngines.all)
+    @Test(
+        "an unreadable transfer is set aside after a few attempts; the queue behind it moves on",
+        arguments: TestEngines.all)
     func poisonedTransfer(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let payer = try await server.fundedUser(balance: 100_000)
@@ -18,7 +20,8 @@ struct TransferWorkerTests {
             let healthy = try await server.quotedTransfer(payer, to: payee.phone)
             // Damage the older transfer so that it is first in the queue and cannot be decoded.
             try await server.database.transaction { sql in
-                try await sql.execute("UPDATE transfers SET status = 'AUTHORIZED', quote = '{broken' WHERE id = $1", [.text(broken.id)])
+                try await sql.execute(
+                    "UPDATE transfers SET status = 'AUTHORIZED', quote = '{broken' WHERE id = $1", [.text(broken.id)])
             }
             #expect(try await server.authorizeTransfer(payer, healthy).status == 200)
             let done = try await server.awaitTransfer(payer, id: healthy.id) { $0.status.isFinal }
@@ -45,7 +48,8 @@ struct TransferStreamShutdownTests {
                 let payee = try await server.signup()
                 let document = try await server.quotedTransfer(payer, to: payee.phone)
                 let client = APIClient(baseURL: server.client.baseURL, http: streamHTTP)
-                let stream = try await EventStreamClient.open(client, path: "/transfers/\(document.id)/events", token: payer.token)
+                let stream = try await EventStreamClient.open(
+                    client, path: "/transfers/\(document.id)/events", token: payer.token)
                 #expect(await stream.wait { !$0.isEmpty }.count == 1)
                 return (stream, ContinuousClock.now)
             }

@@ -23,10 +23,18 @@ struct URLSessionTransportTests {
             #expect(try await client.wallet() == WalletResponse(balance: 10_000, cashback: 0, currency: "NGN"))
 
             // A refusal arrives as the server's error, status and code intact, on both paths.
-            let missing = await #expect(throws: CountersignClientError.self) { try await client.transfer(id: "tr_nobody") }
+            let missing = await #expect(throws: CountersignClientError.self) {
+                try await client.transfer(id: "tr_nobody")
+            }
             #expect(missing?.code == "transfer_not_found")
-            let stream = await #expect(throws: CountersignClientError.self) { try await client.transferEvents(id: "tr_nobody") }
-            if case .api(let status, _, _, _)? = stream { #expect(status == 404) } else { Issue.record("expected a 404, got \(String(describing: stream))") }
+            let stream = await #expect(throws: CountersignClientError.self) {
+                try await client.transferEvents(id: "tr_nobody")
+            }
+            if case .api(let status, _, _, _)? = stream {
+                #expect(status == 404)
+            } else {
+                Issue.record("expected a 404, got \(String(describing: stream))")
+            }
 
             try await client.logout()
             await #expect(throws: CountersignClientError.self) { try await client.wallet() }
@@ -39,7 +47,8 @@ struct URLSessionTransportTests {
         // the stream, at this limit, without the final version: the test then fails, not hangs.
         try await LiveServer.run(.sqlite, configure: { $0.streamMaxSeconds = 60 }) { server in
             let transport = URLSessionTransport(baseURL: server.client.baseURL)
-            let payer = CountersignAPIClient(transport: transport), payee = CountersignAPIClient(transport: transport)
+            let payer = CountersignAPIClient(transport: transport)
+            let payee = CountersignAPIClient(transport: transport)
             let (payerPhone, payeePhone) = (TestPhones.next(), TestPhones.next())
             try await payer.signup(SignupRequest(phone: payerPhone, name: "Ada", pin: "2468"))
             try await payee.signup(SignupRequest(phone: payeePhone, name: "Bola", pin: "1357"))
@@ -48,18 +57,28 @@ struct URLSessionTransportTests {
             let device = DeviceAuthenticator(rpId: options.rp.id, origin: LiveServer.origin)
             let registration = device.makeRegistration(challenge: try #require(Base64URL.decode(options.challenge)))
             let id = Base64URL.encode(device.credentialId)
-            #expect(try await payer.registerCredential(RegistrationResponseJSON(id: id, rawId: id, response: .init(
-                clientDataJSON: Base64URL.encode(registration.clientDataJSON), attestationObject: Base64URL.encode(registration.attestationObject)
-            ))).verified)
+            #expect(
+                try await payer.registerCredential(
+                    RegistrationResponseJSON(
+                        id: id, rawId: id,
+                        response: .init(
+                            clientDataJSON: Base64URL.encode(registration.clientDataJSON),
+                            attestationObject: Base64URL.encode(registration.attestationObject)
+                        ))
+                ).verified)
             _ = try await server.services.wallets.fund(phone: payerPhone, amount: 10_000, reference: nil)
-            let created = try await payer.createTransfer(CreateTransferRequest(payeePhone: payeePhone, amount: 1_000, currency: "NGN"))
+            let created = try await payer.createTransfer(
+                CreateTransferRequest(payeePhone: payeePhone, amount: 1_000, currency: "NGN"))
 
             // `send` reads a body to its end, and an open event stream has none: the deadline ends it.
             let impatient = URLSessionTransport(baseURL: server.client.baseURL, timeout: .milliseconds(500))
             let token = try #require(payer.sessionToken)
             let started = ContinuousClock.now
             await #expect(throws: URLError.self) {
-                try await impatient.send(TransportRequest(method: "GET", path: "/transfers/\(created.id)/events", headers: ["Authorization": "Bearer \(token)"]))
+                try await impatient.send(
+                    TransportRequest(
+                        method: "GET", path: "/transfers/\(created.id)/events",
+                        headers: ["Authorization": "Bearer \(token)"]))
             }
             #expect(ContinuousClock.now - started < .seconds(10))
 
@@ -73,7 +92,9 @@ struct URLSessionTransportTests {
                     _ = try await payer.cancelTransfer(id: created.id)
                 }
             }
-            #expect(seen.map(\.sequence) == Array(seen.map(\.sequence).sorted()) && Set(seen.map(\.sequence)).count == seen.count)
+            #expect(
+                seen.map(\.sequence) == Array(seen.map(\.sequence).sorted())
+                    && Set(seen.map(\.sequence)).count == seen.count)
             #expect(seen.contains { $0.status == .authorizationRequired })
             #expect(seen.last?.status == .cancelled, "the stream ended before the final version: \(seen.map(\.status))")
             #expect(try await payer.wallet().balance == 10_000)

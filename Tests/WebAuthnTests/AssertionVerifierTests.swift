@@ -21,16 +21,22 @@ struct AssertionVerifierTests {
         let verifier = verifier ?? self.verifier
         return Result { () throws(WebAuthnError) in
             try verifier.verify(
-                clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData, signature: assertion.signature,
-                expectedChallenge: challenge ?? self.challenge, credentialPublicKey: key, storedSignCount: stored, userVerificationRequired: uv)
+                clientDataJSON: assertion.clientDataJSON, authenticatorData: assertion.authenticatorData,
+                signature: assertion.signature,
+                expectedChallenge: challenge ?? self.challenge, credentialPublicKey: key, storedSignCount: stored,
+                userVerificationRequired: uv)
         }
     }
 
     /// An assertion over hand-made clientDataJSON and authenticatorData, signed by the authenticator's key.
-    func signed(_ clientDataJSON: String, flags: UInt8 = 0x05, count: UInt32 = 1, rpId: String = "pay.countersign.test") throws -> ([UInt8], [UInt8], [UInt8]) {
+    func signed(_ clientDataJSON: String, flags: UInt8 = 0x05, count: UInt32 = 1, rpId: String = "pay.countersign.test")
+        throws -> ([UInt8], [UInt8], [UInt8])
+    {
         let client = Array(clientDataJSON.utf8)
-        let authData = Array(SHA256.hash(data: Array(rpId.utf8))) + [flags] + withUnsafeBytes(of: count.bigEndian, Array.init)
-        let signature = try authenticator.privateKey.signature(for: authData + SHA256.hash(data: client)).derRepresentation
+        let authData =
+            Array(SHA256.hash(data: Array(rpId.utf8))) + [flags] + withUnsafeBytes(of: count.bigEndian, Array.init)
+        let signature = try authenticator.privateKey.signature(for: authData + SHA256.hash(data: client))
+            .derRepresentation
         return (client, authData, Array(signature))
     }
 
@@ -49,17 +55,23 @@ struct AssertionVerifierTests {
 
     @Test("each tampering is refused with its code")
     func negatives() throws {
-        #expect(try verify(authenticator.makeAssertion(challenge: challenge), challenge: challenge.reversed()).failure?.code == .challengeMismatch)
-        let elsewhere = DeviceAuthenticator(rpId: "pay.countersign.test", origin: "https://evil.test", privateKey: authenticator.privateKey)
+        #expect(
+            try verify(authenticator.makeAssertion(challenge: challenge), challenge: challenge.reversed()).failure?.code
+                == .challengeMismatch)
+        let elsewhere = DeviceAuthenticator(
+            rpId: "pay.countersign.test", origin: "https://evil.test", privateKey: authenticator.privateKey)
         #expect(try verify(elsewhere.makeAssertion(challenge: challenge)).failure?.code == .originNotAllowed)
-        #expect(try verify(authenticator.makeAssertion(challenge: challenge, userVerified: false), uv: true).failure?.code == .userNotVerified)
+        #expect(
+            try verify(authenticator.makeAssertion(challenge: challenge, userVerified: false), uv: true).failure?.code
+                == .userNotVerified)
         var flipped = authenticator.makeAssertion(challenge: challenge)
         flipped.signature[flipped.signature.count - 1] ^= 0x01
         #expect(try verify(flipped).failure?.code == .badSignature)
         let regressed = authenticator.makeAssertion(challenge: challenge)
         #expect(try verify(regressed, stored: authenticator.signCount).failure?.code == .signCountRegression)
         #expect(try verify(regressed, stored: authenticator.signCount + 5).failure?.code == .signCountRegression)
-        let otherRP = DeviceAuthenticator(rpId: "evil.test", origin: "https://pay.countersign.test", privateKey: authenticator.privateKey)
+        let otherRP = DeviceAuthenticator(
+            rpId: "evil.test", origin: "https://pay.countersign.test", privateKey: authenticator.privateKey)
         #expect(try verify(otherRP.makeAssertion(challenge: challenge)).failure?.code == .rpIdHashMismatch)
     }
 
@@ -81,14 +93,19 @@ struct AssertionVerifierTests {
 
     @Test("clientDataJSON: member order, escaped slashes and unknown members do not matter; type and JSON do")
     func clientDataParsing() throws {
-        let legacy = "{\"origin\":\"https:\\/\\/pay.countersign.test\",\"challenge\":\"\(Base64URL.encode(challenge))\",\"clientExtensions\":{},\"hashAlgorithm\":\"SHA-256\",\"type\":\"webauthn.get\"}"
+        let legacy =
+            "{\"origin\":\"https:\\/\\/pay.countersign.test\",\"challenge\":\"\(Base64URL.encode(challenge))\",\"clientExtensions\":{},\"hashAlgorithm\":\"SHA-256\",\"type\":\"webauthn.get\"}"
         #expect(try verify(signed(legacy)).get().signCount == 1)
-        #expect(try verify(signed(clientData(extra: ",\"crossOrigin\":false,\"other_keys_can_be_added_here\":[1,{\"a\":null}]"))).get().signCount == 1)
+        #expect(
+            try verify(
+                signed(clientData(extra: ",\"crossOrigin\":false,\"other_keys_can_be_added_here\":[1,{\"a\":null}]"))
+            ).get().signCount == 1)
         #expect(try verify(signed(clientData(type: "webauthn.create"))).failure?.code == .wrongType)
         #expect(try verify(signed(String(clientData().dropLast()))).failure?.code == .malformedClientData)
         #expect(try verify(signed("[1,2]")).failure?.code == .malformedClientData)
         #expect(try verify(signed(clientData(extra: ",\"crossOrigin\":\"no\""))).failure?.code == .malformedClientData)
-        let badChallenge = "{\"type\":\"webauthn.get\",\"challenge\":\"***\",\"origin\":\"https://pay.countersign.test\"}"
+        let badChallenge =
+            "{\"type\":\"webauthn.get\",\"challenge\":\"***\",\"origin\":\"https://pay.countersign.test\"}"
         #expect(try verify(signed(badChallenge)).failure?.code == .malformedClientData)
     }
 

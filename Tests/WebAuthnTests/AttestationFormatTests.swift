@@ -6,34 +6,44 @@ import WebAuthn
 /// Negative checks for each attestation format, made by altering one input of a shared vector that verifies.
 @Suite("Attestation statement formats (WebAuthn §8)")
 struct AttestationFormatTests {
-    static let formats = ["w3c-packed-es256.json", "w3c-packed-self-es256.json", "w3c-fido-u2f-es256.json", "w3c-apple-es256.json",
-                          "w3c-tpm-es256.json", "w3c-android-key-es256.json"]
+    static let formats = [
+        "w3c-packed-es256.json", "w3c-packed-self-es256.json", "w3c-fido-u2f-es256.json", "w3c-apple-es256.json",
+        "w3c-tpm-es256.json", "w3c-android-key-es256.json",
+    ]
 
     /// The verification input of a vector's registration, optionally with another clientDataHash or credential key.
-    static func input(_ file: String, clientDataHash: [UInt8]? = nil, keyFrom other: String? = nil) throws -> AttestationInput {
+    static func input(_ file: String, clientDataHash: [UInt8]? = nil, keyFrom other: String? = nil) throws
+        -> AttestationInput
+    {
         let registration = try #require(try TestSupport.vector(file).registration)
         let object = try AttestationObject(try TestSupport.b64(registration.response.response.attestationObject))
         let clientDataJSON = try TestSupport.b64(registration.response.response.clientDataJSON)
         var credential = try #require(object.authenticatorData.attestedCredentialData)
         if let other {
-            let otherObject = try AttestationObject(try TestSupport.b64(try #require(try TestSupport.vector(other).registration).response.response.attestationObject))
+            let otherObject = try AttestationObject(
+                try TestSupport.b64(
+                    try #require(try TestSupport.vector(other).registration).response.response.attestationObject))
             credential = try #require(otherObject.authenticatorData.attestedCredentialData)
         }
         return AttestationInput(
             format: object.format, statement: object.statement, authData: object.authenticatorData,
             clientDataHash: clientDataHash ?? Array(SHA256.hash(data: clientDataJSON)),
-            credentialKey: try CredentialPublicKey(coseKey: credential.publicKey), credentialKeyCOSE: credential.publicKey)
+            credentialKey: try CredentialPublicKey(coseKey: credential.publicKey),
+            credentialKeyCOSE: credential.publicKey)
     }
 
     static func verify(_ input: AttestationInput) -> WebAuthnError? {
-        TestSupport.error { () throws(WebAuthnError) in try AttestationStatementVerifier.verify(input, policy: .verifiedOnly) }
+        TestSupport.error { () throws(WebAuthnError) in
+            try AttestationStatementVerifier.verify(input, policy: .verifiedOnly)
+        }
     }
 
     @Test("the untouched statement verifies, with the right attestation type", arguments: formats)
     func untouched(file: String) throws {
         let result = try AttestationStatementVerifier.verify(try Self.input(file), policy: .verifiedOnly)
         let expected: [String: AttestationType] = [
-            "w3c-packed-self-es256.json": .selfAttestation, "w3c-apple-es256.json": .anonymizationCA, "w3c-tpm-es256.json": .attestationCA,
+            "w3c-packed-self-es256.json": .selfAttestation, "w3c-apple-es256.json": .anonymizationCA,
+            "w3c-tpm-es256.json": .attestationCA,
         ]
         #expect(result.type == expected[file, default: .basic])
         #expect(result.trustPath.isEmpty == (file == "w3c-packed-self-es256.json"))
@@ -45,9 +55,12 @@ struct AttestationFormatTests {
         #expect(error?.code == .attestationFailed, "\(String(describing: error))")
     }
 
-    @Test("a credential key other than the attested one is refused", arguments: [
-        "w3c-apple-es256.json", "w3c-tpm-es256.json", "w3c-android-key-es256.json", "w3c-fido-u2f-es256.json", "w3c-packed-self-es256.json",
-    ])
+    @Test(
+        "a credential key other than the attested one is refused",
+        arguments: [
+            "w3c-apple-es256.json", "w3c-tpm-es256.json", "w3c-android-key-es256.json", "w3c-fido-u2f-es256.json",
+            "w3c-packed-self-es256.json",
+        ])
     func otherKey(file: String) throws {
         let error = Self.verify(try Self.input(file, keyFrom: "w3c-packed-es256.json"))
         #expect(error?.code == .attestationFailed, "\(String(describing: error))")
@@ -59,10 +72,12 @@ struct AttestationFormatTests {
         let packed = try Self.input("w3c-packed-es256.json")
         let x5c = try #require(apple.statement[text: "x5c"])
         let statement = CBORValue.map([
-            CBORPair(.text("alg"), .int(-7)), CBORPair(.text("sig"), try #require(packed.statement[text: "sig"])), CBORPair(.text("x5c"), x5c),
+            CBORPair(.text("alg"), .int(-7)), CBORPair(.text("sig"), try #require(packed.statement[text: "sig"])),
+            CBORPair(.text("x5c"), x5c),
         ])
-        let swapped = AttestationInput(format: "packed", statement: statement, authData: packed.authData, clientDataHash: packed.clientDataHash,
-                                       credentialKey: packed.credentialKey, credentialKeyCOSE: packed.credentialKeyCOSE)
+        let swapped = AttestationInput(
+            format: "packed", statement: statement, authData: packed.authData, clientDataHash: packed.clientDataHash,
+            credentialKey: packed.credentialKey, credentialKeyCOSE: packed.credentialKeyCOSE)
         #expect(Self.verify(swapped)?.code == .attestationFailed)
     }
 
@@ -70,9 +85,12 @@ struct AttestationFormatTests {
     func tpmStructure() throws {
         let tpm = try Self.input("w3c-tpm-es256.json")
         func replacing(_ key: String, with value: CBORValue) throws -> AttestationInput {
-            let pairs = try #require(tpm.statement.mapValue).map { $0.key.textValue == key ? CBORPair($0.key, value) : $0 }
-            return AttestationInput(format: "tpm", statement: .map(pairs), authData: tpm.authData, clientDataHash: tpm.clientDataHash,
-                                    credentialKey: tpm.credentialKey, credentialKeyCOSE: tpm.credentialKeyCOSE)
+            let pairs = try #require(tpm.statement.mapValue).map {
+                $0.key.textValue == key ? CBORPair($0.key, value) : $0
+            }
+            return AttestationInput(
+                format: "tpm", statement: .map(pairs), authData: tpm.authData, clientDataHash: tpm.clientDataHash,
+                credentialKey: tpm.credentialKey, credentialKeyCOSE: tpm.credentialKeyCOSE)
         }
         #expect(Self.verify(try replacing("ver", with: .text("1.2")))?.code == .malformedAttestation)
         let pubArea = try #require(tpm.statement[text: "pubArea"]?.bytesValue)

@@ -6,7 +6,8 @@ import WebAuthn
 struct AuthenticatorDataTests {
     private func registrationAuthData(_ file: String) throws -> [UInt8] {
         let vector = try TestSupport.vector(file)
-        let object = try CBORDecoder.decode(try TestSupport.b64(try #require(vector.registration).response.response.attestationObject))
+        let object = try CBORDecoder.decode(
+            try TestSupport.b64(try #require(vector.registration).response.response.attestationObject))
         return try #require(object[text: "authData"]?.bytesValue)
     }
 
@@ -25,21 +26,29 @@ struct AuthenticatorDataTests {
     func truncated() throws {
         let bytes = try registrationAuthData("w3c-none-es256-long-credential-id.json")
         for length in 0..<bytes.count {
-            let error = TestSupport.error { () throws(WebAuthnError) in try AuthenticatorData(Array(bytes[0..<length])) }
-            #expect(error?.code == .malformedAuthenticatorData, "prefix of \(length) bytes: \(String(describing: error))")
+            let error = TestSupport.error { () throws(WebAuthnError) in try AuthenticatorData(Array(bytes[0..<length]))
+            }
+            #expect(
+                error?.code == .malformedAuthenticatorData, "prefix of \(length) bytes: \(String(describing: error))")
         }
     }
 
     @Test("trailing bytes, or data the flags do not announce, are refused")
     func trailing() throws {
         let bytes = try registrationAuthData("w3c-none-es256.json")
-        #expect(TestSupport.error { () throws(WebAuthnError) in try AuthenticatorData(bytes + [0]) }?.code == .malformedAuthenticatorData)
+        #expect(
+            TestSupport.error { () throws(WebAuthnError) in try AuthenticatorData(bytes + [0]) }?.code
+                == .malformedAuthenticatorData)
         var withoutAT = bytes
         withoutAT[32] &= ~0x40
-        #expect(TestSupport.error { () throws(WebAuthnError) in try AuthenticatorData(withoutAT) }?.code == .malformedAuthenticatorData)
+        #expect(
+            TestSupport.error { () throws(WebAuthnError) in try AuthenticatorData(withoutAT) }?.code
+                == .malformedAuthenticatorData)
         var withED = bytes
-        withED[32] |= 0x80  // ED set but no extension map follows
-        #expect(TestSupport.error { () throws(WebAuthnError) in try AuthenticatorData(withED) }?.code == .malformedAuthenticatorData)
+        withED[32] |= 0x80 // ED set but no extension map follows
+        #expect(
+            TestSupport.error { () throws(WebAuthnError) in try AuthenticatorData(withED) }?.code
+                == .malformedAuthenticatorData)
     }
 
     @Test("a credential ID length beyond the data is refused, not trusted")
@@ -47,7 +56,9 @@ struct AuthenticatorDataTests {
         var bytes = try registrationAuthData("w3c-none-es256.json")
         bytes[53] = 0xFF
         bytes[54] = 0xFF
-        #expect(TestSupport.error { () throws(WebAuthnError) in try AuthenticatorData(bytes) }?.code == .malformedAuthenticatorData)
+        #expect(
+            TestSupport.error { () throws(WebAuthnError) in try AuthenticatorData(bytes) }?.code
+                == .malformedAuthenticatorData)
     }
 
     @Test("extensions are parsed when ED is set")

@@ -52,26 +52,30 @@ struct CBORTests {
         #expect(end == 4)
     }
 
-    @Test("rejects malformed input with malformed_cbor", arguments: [
-        "",  // nothing
-        "18",  // truncated argument
-        "5b00000000000000ff01",  // byte string longer than the input
-        "5bffffffffffffffff",  // byte string of 2^64 − 1 bytes
-        "9bffffffffffffffff00",  // array of 2^64 − 1 items
-        "bb7fffffffffffffff0000",  // huge map
-        "8301",  // array truncated
-        "a10102a1",  // map with a dangling key
-        "5f4101ff",  // indefinite-length byte string
-        "9f01ff",  // indefinite-length array
-        "1c",  // reserved additional information
-        "fc",  // reserved simple encoding
-        "f810",  // two-byte simple value below 32
-        "62c328",  // invalid UTF-8
-        "a2010201 03",  // duplicate map key
-        "0000",  // trailing bytes
-    ])
+    @Test(
+        "rejects malformed input with malformed_cbor",
+        arguments: [
+            "", // nothing
+            "18", // truncated argument
+            "5b00000000000000ff01", // byte string longer than the input
+            "5bffffffffffffffff", // byte string of 2^64 − 1 bytes
+            "9bffffffffffffffff00", // array of 2^64 − 1 items
+            "bb7fffffffffffffff0000", // huge map
+            "8301", // array truncated
+            "a10102a1", // map with a dangling key
+            "5f4101ff", // indefinite-length byte string
+            "9f01ff", // indefinite-length array
+            "1c", // reserved additional information
+            "fc", // reserved simple encoding
+            "f810", // two-byte simple value below 32
+            "62c328", // invalid UTF-8
+            "a2010201 03", // duplicate map key
+            "0000", // trailing bytes
+        ])
     func malformed(hex: String) {
-        let error = TestSupport.error { () throws(WebAuthnError) in try decode(hex.replacingOccurrences(of: " ", with: "")) }
+        let error = TestSupport.error { () throws(WebAuthnError) in
+            try decode(hex.replacingOccurrences(of: " ", with: ""))
+        }
         #expect(error?.code == .malformedCBOR, "\(hex): \(String(describing: error))")
     }
 
@@ -81,10 +85,12 @@ struct CBORTests {
         #expect((try? CBORDecoder.decode(shallow)) != nil)
         for depth in [CBORDecoder.maximumDepth + 1, 10_000] {
             let deep = [UInt8](repeating: 0x81, count: depth) + [0x00]
-            #expect(TestSupport.error { () throws(WebAuthnError) in try CBORDecoder.decode(deep) }?.code == .malformedCBOR)
+            #expect(
+                TestSupport.error { () throws(WebAuthnError) in try CBORDecoder.decode(deep) }?.code == .malformedCBOR)
         }
         let deepTags = [UInt8](repeating: 0xC1, count: 500) + [0x00]
-        #expect(TestSupport.error { () throws(WebAuthnError) in try CBORDecoder.decode(deepTags) }?.code == .malformedCBOR)
+        #expect(
+            TestSupport.error { () throws(WebAuthnError) in try CBORDecoder.decode(deepTags) }?.code == .malformedCBOR)
     }
 
     @Test("every truncation of a real attestation object fails cleanly")
@@ -93,7 +99,9 @@ struct CBORTests {
         let object = try TestSupport.b64(try #require(vector.registration).response.response.attestationObject)
         #expect((try? CBORDecoder.decode(object)) != nil)
         for length in 0..<object.count {
-            let error = TestSupport.error { () throws(WebAuthnError) in try CBORDecoder.decode(Array(object[0..<length])) }
+            let error = TestSupport.error { () throws(WebAuthnError) in
+                try CBORDecoder.decode(Array(object[0..<length]))
+            }
             #expect(error?.code == .malformedCBOR, "prefix of \(length) bytes")
         }
     }

@@ -21,7 +21,8 @@ struct ClientDataJSONTests {
     }
 
     static func same(_ a: CollectedClientData, _ b: CollectedClientData) -> Bool {
-        a.type == b.type && a.challenge == b.challenge && a.origin == b.origin && a.crossOrigin == b.crossOrigin && a.topOrigin == b.topOrigin
+        a.type == b.type && a.challenge == b.challenge && a.origin == b.origin && a.crossOrigin == b.crossOrigin
+            && a.topOrigin == b.topOrigin
     }
 
     @Test("agrees with JSONDecoder on well-formed inputs")
@@ -40,23 +41,26 @@ struct ClientDataJSONTests {
         #expect(legacy.origin == "https://example.org" && legacy.type == "webauthn.create" && legacy.crossOrigin == nil)
     }
 
-    @Test("refuses what RFC 8259 or the member types forbid", arguments: [
-        #"{"type":"webauthn.get","challenge":"AAEC","origin":"o""#,  // unterminated
-        #"{"type":"webauthn.get","challenge":"AAEC"}"#,  // no origin
-        #"{"type":1,"challenge":"AAEC","origin":"o"}"#,
-        #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","crossOrigin":1}"#,
-        #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","crossOrigin":"true"}"#,
-        #"{"type":"webauthn.get","challenge":"AAEC","origin":"o",}"#,  // trailing comma
-        #"{"type":"webauthn.get","challenge":"AAEC","origin":"o"} x"#,
-        #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","n":01}"#,
-        #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","n":1.}"#,
-        #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","s":"\x"}"#,
-        #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","s":"\ud800"}"#,  // lone surrogate
-        #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","type":"webauthn.create"}"#,  // duplicate checked member
-        "{\"type\":\"webauthn.get\",\"challenge\":\"AAEC\",\"origin\":\"o\u{01}\"}",  // raw control character
-        #"["type","webauthn.get"]"#,
-        String(repeating: "[", count: 100),
-    ])
+    @Test(
+        "refuses what RFC 8259 or the member types forbid",
+        arguments: [
+            #"{"type":"webauthn.get","challenge":"AAEC","origin":"o""#, // unterminated
+            #"{"type":"webauthn.get","challenge":"AAEC"}"#, // no origin
+            #"{"type":1,"challenge":"AAEC","origin":"o"}"#,
+            #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","crossOrigin":1}"#,
+            #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","crossOrigin":"true"}"#,
+            #"{"type":"webauthn.get","challenge":"AAEC","origin":"o",}"#, // trailing comma
+            #"{"type":"webauthn.get","challenge":"AAEC","origin":"o"} x"#,
+            #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","n":01}"#,
+            #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","n":1.}"#,
+            #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","s":"\x"}"#,
+            #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","s":"\ud800"}"#, // lone surrogate
+            // duplicate checked member
+            #"{"type":"webauthn.get","challenge":"AAEC","origin":"o","type":"webauthn.create"}"#,
+            "{\"type\":\"webauthn.get\",\"challenge\":\"AAEC\",\"origin\":\"o\u{01}\"}", // raw control character
+            #"["type","webauthn.get"]"#,
+            String(repeating: "[", count: 100),
+        ])
     func refusals(json: String) {
         #expect(ClientDataJSONParser.parse(Array(json.utf8)) == nil, "\(json)")
     }
@@ -87,13 +91,16 @@ struct ClientDataJSONTests {
                 default: bytes.remove(at: position)
                 }
             }
-            let ours = ClientDataJSONParser.parse(bytes), theirs = Self.reference(bytes)
+            let ours = ClientDataJSONParser.parse(bytes)
+            let theirs = Self.reference(bytes)
             if ours != nil { accepted += 1 }
             let text = String(decoding: bytes, as: UTF8.self)
             switch (ours, theirs) {
-            case (let ours?, let theirs?) where !Self.same(ours, theirs): disagreements.append("different members: \(text)")
+            case (let ours?, let theirs?) where !Self.same(ours, theirs):
+                disagreements.append("different members: \(text)")
             case (_?, nil): disagreements.append("accepted what Foundation refuses: \(text)")
-            case (nil, _?) where !Self.hasDuplicateCheckedMember(text) && !Self.hasTrailingComma(text): disagreements.append("refused what Foundation accepts: \(text)")
+            case (nil, _?) where !Self.hasDuplicateCheckedMember(text) && !Self.hasTrailingComma(text):
+                disagreements.append("refused what Foundation accepts: \(text)")
             default: break
             }
         }
@@ -108,7 +115,9 @@ struct ClientDataJSONTests {
 
     /// The parser refuses duplicate checked members; Foundation keeps one of them.
     static func hasDuplicateCheckedMember(_ text: String) -> Bool {
-        ["type", "challenge", "origin", "crossOrigin", "topOrigin"].contains { text.components(separatedBy: "\"\($0)\"").count > 2 }
+        ["type", "challenge", "origin", "crossOrigin", "topOrigin"].contains {
+            text.components(separatedBy: "\"\($0)\"").count > 2
+        }
     }
 }
 

@@ -40,5 +40,6 @@ enum TestSupport {
     }
 
     /// The relying party of the device-authenticator tests.
-    static let relyingParty = RelyingParty(id: "pay.countersign.test", name: "Countersign", origins: ["https://pay.countersign.test"])
+    static let relyingParty = RelyingParty(
+        id: "pay.countersign.test", name: "Countersign", origins: ["https://pay.countersign.test"])
 }

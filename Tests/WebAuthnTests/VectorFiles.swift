@@ -4,8 +4,8 @@ import Foundation
 enum VectorFiles {
     /// `Tests/Fixtures/webauthn`, computed from this file's path.
     static let directory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // WebAuthnTests
-        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent() // WebAuthnTests
+        .deletingLastPathComponent() // Tests
         .appendingPathComponent("Fixtures/webauthn")
 
     /// Every `*.json` under the directory and `mldsa/`, sorted; a missing directory yields a sentinel that fails.

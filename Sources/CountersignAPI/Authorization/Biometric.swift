@@ -91,7 +91,11 @@ public struct RegistrationOptionsResponse: Codable, Sendable {
     /// `{payment: {isPayment: true}}` when the request asked for a payment passkey.
     public var extensions: RegistrationExtensions?
     /// A value with every field given.
-    public init(challenge: String, rp: RelyingParty, user: User, pubKeyCredParams: [CredentialParameter], timeout: Int, attestation: String, authenticatorSelection: AuthenticatorSelection, excludeCredentials: [CredentialDescriptor], extensions: RegistrationExtensions? = nil) {
+    public init(
+        challenge: String, rp: RelyingParty, user: User, pubKeyCredParams: [CredentialParameter], timeout: Int,
+        attestation: String, authenticatorSelection: AuthenticatorSelection, excludeCredentials: [CredentialDescriptor],
+        extensions: RegistrationExtensions? = nil
+    ) {
         self.challenge = challenge
         self.rp = rp
         self.user = user
@@ -200,7 +204,8 @@ public struct AuthenticationOptionsResponse: Codable, Sendable {
     public var securePaymentConfirmation: SecurePaymentConfirmationData?
     /// A value with every field given.
     public init(
-        challenge: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String, timeout: Int, transaction: Transaction, nonce: String,
+        challenge: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String,
+        timeout: Int, transaction: Transaction, nonce: String,
         securePaymentConfirmation: SecurePaymentConfirmationData? = nil
     ) {
         self.challenge = challenge
@@ -251,7 +256,10 @@ public struct AuthenticationVerifyResponse: Codable, Sendable {
     /// Seconds until a locked action may be retried.
     public var retryAfter: Int?
     /// A value with every field given.
-    public init(verified: Bool, verificationToken: String? = nil, expiresIn: Int? = nil, message: String, code: String? = nil, retryAfter: Int? = nil) {
+    public init(
+        verified: Bool, verificationToken: String? = nil, expiresIn: Int? = nil, message: String, code: String? = nil,
+        retryAfter: Int? = nil
+    ) {
         self.verified = verified
         self.verificationToken = verificationToken
         self.expiresIn = expiresIn

@@ -36,7 +36,10 @@ public struct CredentialRequestOptions: Codable, Sendable {
     /// How long the challenge lives, in milliseconds.
     public var timeout: Int
     /// A value with every field given.
-    public init(challenge: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String, timeout: Int) {
+    public init(
+        challenge: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String,
+        timeout: Int
+    ) {
         self.challenge = challenge
         self.rpId = rpId
         self.allowCredentials = allowCredentials
@@ -66,7 +69,10 @@ public struct CredentialSummary: Codable, Sendable, Equatable {
     /// Set when a security check disabled it (a sign-count regression).
     public var flagged: Bool
     /// A value with every field given.
-    public init(id: String, algorithm: Int, attestationFormat: String, attestationVerified: Bool, backupEligible: Bool, transports: [String], createdAt: String, lastUsedAt: String?, flagged: Bool) {
+    public init(
+        id: String, algorithm: Int, attestationFormat: String, attestationVerified: Bool, backupEligible: Bool,
+        transports: [String], createdAt: String, lastUsedAt: String?, flagged: Bool
+    ) {
         self.id = id
         self.algorithm = algorithm
         self.attestationFormat = attestationFormat

@@ -49,7 +49,8 @@ public struct SecurePaymentConfirmationData: Codable, Sendable, Equatable {
 
     /// A value with every field given.
     public init(
-        rpId: String, credentialIds: [String], challenge: String, payeeName: String, payeeOrigin: String?, total: Amount,
+        rpId: String, credentialIds: [String], challenge: String, payeeName: String, payeeOrigin: String?,
+        total: Amount,
         instrument: Instrument, timeout: Int
     ) {
         self.rpId = rpId

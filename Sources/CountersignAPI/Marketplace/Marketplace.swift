@@ -108,7 +108,10 @@ public struct ProductResponse: Codable, Sendable, Equatable {
     /// False while a bid holds it (accepted) or once sold.
     public var available: Bool
     /// A product.
-    public init(id: String, sellerId: String, title: String, askingPrice: Int64, currency: String, shipFromCountry: String, deliveryMethods: [DeliveryMethod], available: Bool) {
+    public init(
+        id: String, sellerId: String, title: String, askingPrice: Int64, currency: String, shipFromCountry: String,
+        deliveryMethods: [DeliveryMethod], available: Bool
+    ) {
         self.id = id
         self.sellerId = sellerId
         self.title = title
@@ -148,7 +151,10 @@ public struct BidResponse: Codable, Sendable, Equatable {
     /// (a payment under way holds it), ISO 8601; nil in the other states.
     public var expiresAt: String?
     /// A bid.
-    public init(id: String, productId: String, buyerId: String, amount: Int64, currency: String, status: BidStatus, buyNow: Bool, expiresAt: String? = nil) {
+    public init(
+        id: String, productId: String, buyerId: String, amount: Int64, currency: String, status: BidStatus,
+        buyNow: Bool, expiresAt: String? = nil
+    ) {
         self.id = id
         self.productId = productId
         self.buyerId = buyerId
@@ -198,7 +204,10 @@ public struct OrderResponse: Codable, Sendable, Equatable {
     /// What the buyer pays, as the server computed it for these choices.
     public var totals: CheckoutTotals
     /// An order.
-    public init(id: String, bidId: String, productId: String, status: OrderStatus, delivery: String, addressId: String?, paymentMethod: PaymentMethodKind, totals: CheckoutTotals) {
+    public init(
+        id: String, bidId: String, productId: String, status: OrderStatus, delivery: String, addressId: String?,
+        paymentMethod: PaymentMethodKind, totals: CheckoutTotals
+    ) {
         self.id = id
         self.bidId = bidId
         self.productId = productId
@@ -248,7 +257,9 @@ public struct OrderPaymentResponse: Codable, Sendable, Equatable {
     /// Why the last attempt failed, if it did.
     public var error: Failure?
     /// A status.
-    public init(orderId: String, orderStatus: OrderStatus, paymentStatus: String?, redirectURL: String?, error: Failure?) {
+    public init(
+        orderId: String, orderStatus: OrderStatus, paymentStatus: String?, redirectURL: String?, error: Failure?
+    ) {
         self.orderId = orderId
         self.orderStatus = orderStatus
         self.paymentStatus = paymentStatus

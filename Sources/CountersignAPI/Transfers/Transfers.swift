@@ -38,7 +38,8 @@ public struct TransferChallenge: Codable, Sendable, Equatable {
     public var securePaymentConfirmation: SecurePaymentConfirmationData?
     /// A challenge with every field given.
     public init(
-        challenge: String, nonce: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String, timeout: Int,
+        challenge: String, nonce: String, rpId: String, allowCredentials: [CredentialDescriptor],
+        userVerification: String, timeout: Int,
         securePaymentConfirmation: SecurePaymentConfirmationData? = nil
     ) {
         self.challenge = challenge
@@ -95,8 +96,10 @@ public struct TransferDocument: Codable, Sendable, Equatable {
     public var updatedAt: String
     /// A document with every field given.
     public init(
-        id: String, status: TransferStatus, payeePhone: String, payeeName: String?, amount: Int64, currency: String, note: String?,
-        quote: TransferQuote?, challenge: TransferChallenge?, error: TransferFailure?, sequence: Int64, createdAt: String, updatedAt: String
+        id: String, status: TransferStatus, payeePhone: String, payeeName: String?, amount: Int64, currency: String,
+        note: String?,
+        quote: TransferQuote?, challenge: TransferChallenge?, error: TransferFailure?, sequence: Int64,
+        createdAt: String, updatedAt: String
     ) {
         self.id = id
         self.status = status

@@ -15,7 +15,10 @@ public struct TopUpRequest: Codable, Sendable {
     /// The PIN, when paying without a biometric token.
     public var pin: String?
     /// A top-up request.
-    public init(amount: Int64, productCode: String, recipientPhone: String, supplierSlug: String? = nil, useCashback: Bool? = nil, verificationToken: String? = nil, pin: String? = nil) {
+    public init(
+        amount: Int64, productCode: String, recipientPhone: String, supplierSlug: String? = nil,
+        useCashback: Bool? = nil, verificationToken: String? = nil, pin: String? = nil
+    ) {
         self.amount = amount
         self.productCode = productCode
         self.recipientPhone = recipientPhone
@@ -45,7 +48,10 @@ public struct TopUpResponse: Codable, Sendable, Equatable {
         /// Cashback this purchase earned.
         public var cashbackEarned: Int64?
         /// A value with every field given.
-        public init(transactionId: String, status: String, amount: Int64, balance: Int64, timestamp: String, cashbackUsed: Int64? = nil, cashbackEarned: Int64? = nil) {
+        public init(
+            transactionId: String, status: String, amount: Int64, balance: Int64, timestamp: String,
+            cashbackUsed: Int64? = nil, cashbackEarned: Int64? = nil
+        ) {
             self.transactionId = transactionId
             self.status = status
             self.amount = amount
@@ -109,7 +115,10 @@ public struct TransactionSummary: Codable, Sendable, Equatable {
     /// When it was created, ISO 8601 UTC.
     public var timestamp: String
     /// A value with every field given.
-    public init(transactionId: String, type: String, status: String, amount: Int64, currency: String, productCode: String? = nil, recipientPhone: String? = nil, authorizedBy: String? = nil, timestamp: String) {
+    public init(
+        transactionId: String, type: String, status: String, amount: Int64, currency: String,
+        productCode: String? = nil, recipientPhone: String? = nil, authorizedBy: String? = nil, timestamp: String
+    ) {
         self.transactionId = transactionId
         self.type = type
         self.status = status

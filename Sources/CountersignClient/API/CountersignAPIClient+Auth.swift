@@ -61,9 +61,12 @@ extension CountersignAPIClient {
     }
 
     /// `GET /biometric/auth/options`: the challenge that binds one airtime payment.
-    public func authenticationOptions(_ intent: AuthenticationOptionsRequest) async throws -> AuthenticationOptionsResponse {
+    public func authenticationOptions(_ intent: AuthenticationOptionsRequest) async throws
+        -> AuthenticationOptionsResponse
+    {
         let query: [(String, String?)] = [
-            ("amount", String(intent.amount)), ("productCode", intent.productCode), ("recipientPhone", intent.recipientPhone),
+            ("amount", String(intent.amount)), ("productCode", intent.productCode),
+            ("recipientPhone", intent.recipientPhone),
             ("supplierSlug", intent.supplierSlug),
         ]
         return try await call(request(.authenticationOptionsFromQuery, query: query))
@@ -71,7 +74,9 @@ extension CountersignAPIClient {
 
     /// `POST /biometric/auth/verify`: trades a signed assertion for a single-use verification token.
     /// A refusal throws `.api` with the verify endpoint's code, e.g. `bad_signature`.
-    public func verifyAuthentication(_ assertion: AuthenticationResponseJSON) async throws -> AuthenticationVerifyResponse {
+    public func verifyAuthentication(_ assertion: AuthenticationResponseJSON) async throws
+        -> AuthenticationVerifyResponse
+    {
         try await call(request(.authenticationVerify, json: assertion))
     }
 }

@@ -3,7 +3,9 @@ import CountersignAPI
 extension CountersignAPIClient {
     /// `POST /transfers`: starts a transfer. One `Idempotency-Key` (fresh unless given) covers the
     /// SDK's retries, so a lost answer never creates a second transfer.
-    public func createTransfer(_ body: CreateTransferRequest, idempotencyKey: String? = nil) async throws -> TransferDocument {
+    public func createTransfer(_ body: CreateTransferRequest, idempotencyKey: String? = nil) async throws
+        -> TransferDocument
+    {
         try await create(.createTransfer, json: body, idempotencyKey: idempotencyKey)
     }
 
@@ -30,7 +32,9 @@ extension CountersignAPIClient {
     /// `GET /transfers/{id}/events`: one connection's server-sent events, resuming after
     /// `lastEventId` when given. A non-2xx answer throws; a dropped connection, or one silent for a
     /// window of `streamIdleLimit`, ends the stream with an error. `TransactionRepository.documents` adds the reconnecting.
-    public func transferEvents(id: String, lastEventId: Int64? = nil) async throws -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    public func transferEvents(id: String, lastEventId: Int64? = nil) async throws -> AsyncThrowingStream<
+        ServerSentEvent, any Error
+    > {
         var headers = ["Accept": "text/event-stream"]
         if let lastEventId { headers["Last-Event-ID"] = String(lastEventId) }
         let outgoing = try request(.transferEvents, [id], headers: headers)

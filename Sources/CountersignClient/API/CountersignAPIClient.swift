@@ -23,7 +23,8 @@ public final class CountersignAPIClient: Sendable {
     /// missed keep-alive of a server that sends one every 15 seconds; `idleWait` spends each idle
     /// window (tests pass one they control).
     public init(
-        transport: any HTTPTransport, sessionToken: String? = nil, createRetries: Int = 2, streamIdleLimit: Duration = .seconds(30),
+        transport: any HTTPTransport, sessionToken: String? = nil, createRetries: Int = 2,
+        streamIdleLimit: Duration = .seconds(30),
         idleWait: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         idempotencyKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) {
@@ -43,7 +44,8 @@ public final class CountersignAPIClient: Sendable {
     /// A request to `endpoint`, its `{parameters}` filled in order with `parameters` and `query`
     /// appended (both percent-encoded), carrying the session token and, when given, `body` as JSON.
     func request(
-        _ endpoint: Endpoint, _ parameters: [String] = [], query: [(String, String?)] = [], json body: (any Encodable)? = nil,
+        _ endpoint: Endpoint, _ parameters: [String] = [], query: [(String, String?)] = [],
+        json body: (any Encodable)? = nil,
         headers: [String: String] = [:]
     ) throws -> TransportRequest {
         var headers = headers
@@ -53,14 +55,17 @@ public final class CountersignAPIClient: Sendable {
             headers["Content-Type"] = "application/json"
             bytes = Array(try JSONEncoder().encode(body))
         }
-        return TransportRequest(method: endpoint.method.rawValue, path: endpoint.path(parameters, query: query), headers: headers, body: bytes)
+        return TransportRequest(
+            method: endpoint.method.rawValue, path: endpoint.path(parameters, query: query), headers: headers,
+            body: bytes)
     }
 
     /// Sends `request`; a 2xx answer is returned, anything else thrown as `CountersignClientError`.
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let response = try await reach { try await transport.send(request) }
         guard (200..<300).contains(response.status) else {
-            throw CountersignClientError.fromResponse(status: response.status, headers: response.headers, body: response.body)
+            throw CountersignClientError.fromResponse(
+                status: response.status, headers: response.headers, body: response.body)
         }
         return response
     }
@@ -81,8 +86,11 @@ public final class CountersignAPIClient: Sendable {
 
     /// Sends a create under one fresh `Idempotency-Key`, again with the same key while the failure
     /// is retryable: the server answers a replay with the first outcome, so nothing happens twice.
-    func create<T: Decodable>(_ endpoint: Endpoint, json body: some Encodable, idempotencyKey: String?) async throws -> T {
-        let outgoing = try self.request(endpoint, json: body, headers: ["Idempotency-Key": idempotencyKey ?? makeIdempotencyKey()])
+    func create<T: Decodable>(_ endpoint: Endpoint, json body: some Encodable, idempotencyKey: String?) async throws
+        -> T
+    {
+        let outgoing = try self.request(
+            endpoint, json: body, headers: ["Idempotency-Key": idempotencyKey ?? makeIdempotencyKey()])
         var attempt = 0
         while true {
             do {

@@ -36,10 +36,12 @@ public enum CountersignClientError: Error, Sendable, Equatable {
         let data = Data(body)
         if let general = try? JSONDecoder().decode(ErrorResponse.self, from: data) {
             let error = general.error
-            return .api(status: status, code: error.code, message: error.message, retryAfter: error.retryAfter ?? headerRetry)
+            return .api(
+                status: status, code: error.code, message: error.message, retryAfter: error.retryAfter ?? headerRetry)
         }
         if let flat = try? JSONDecoder().decode(FlatError.self, from: data), let code = flat.code {
-            return .api(status: status, code: code, message: flat.message ?? "", retryAfter: flat.retryAfter ?? headerRetry)
+            return .api(
+                status: status, code: code, message: flat.message ?? "", retryAfter: flat.retryAfter ?? headerRetry)
         }
         let text = String(decoding: body.prefix(200), as: UTF8.self)
         return .api(status: status, code: "http_\(status)", message: text, retryAfter: headerRetry)

@@ -45,7 +45,8 @@ public struct AirtimePayment: Sendable {
     /// the reason; nil (the user gave up) returns nil. Server refusals other than a failed
     /// verification (e.g. 423 `payment_locked`, `insufficient_funds`) are thrown.
     public func pay(
-        _ intent: AuthenticationOptionsRequest, useCashback: Bool? = nil, pin: @Sendable (PINFallbackReason) async -> String?
+        _ intent: AuthenticationOptionsRequest, useCashback: Bool? = nil,
+        pin: @Sendable (PINFallbackReason) async -> String?
     ) async throws -> Receipt? {
         let reason: PINFallbackReason
         switch try await verificationToken(for: intent) {
@@ -68,7 +69,9 @@ public struct AirtimePayment: Sendable {
         } catch let error as CountersignClientError where error.errorCode == .noRegisteredCredential {
             return .failure(Fallback(reason: .noRegisteredCredential))
         }
-        let approval = await device.approve(reason: "Buy \(intent.amount) minor units of airtime for \(intent.recipientPhone)") {
+        let approval = await device.approve(
+            reason: "Buy \(intent.amount) minor units of airtime for \(intent.recipientPhone)"
+        ) {
             try $0.authorize(airtime: options)
         }
         let assertion: AuthenticationResponseJSON
@@ -93,7 +96,9 @@ public struct AirtimePayment: Sendable {
         var reason: PINFallbackReason
     }
 
-    private func topUp(_ intent: AuthenticationOptionsRequest, useCashback: Bool?, verificationToken: String? = nil, pin: String? = nil) -> TopUpRequest {
+    private func topUp(
+        _ intent: AuthenticationOptionsRequest, useCashback: Bool?, verificationToken: String? = nil, pin: String? = nil
+    ) -> TopUpRequest {
         TopUpRequest(
             amount: intent.amount, productCode: intent.productCode, recipientPhone: intent.recipientPhone,
             supplierSlug: intent.supplierSlug, useCashback: useCashback, verificationToken: verificationToken, pin: pin

@@ -28,7 +28,8 @@ public struct DeviceKeySigner: TransactionSigner {
 
     /// An assertion over `SHA-256(nonce ‖ intent)` for the airtime intent `options.transaction`.
     public func authorize(airtime options: AuthenticationOptionsResponse) throws -> AuthenticationResponseJSON {
-        let expected = try recompute(nonce: options.nonce, challenge: options.challenge, options.transaction.challenge(nonce:))
+        let expected = try recompute(
+            nonce: options.nonce, challenge: options.challenge, options.transaction.challenge(nonce:))
         try checkScope(rpId: options.rpId, allowCredentials: options.allowCredentials)
         return authenticator.assertionResponse(challenge: expected)
     }
@@ -44,8 +45,9 @@ public struct DeviceKeySigner: TransactionSigner {
     /// The request must be for this relying party and, when it names credentials, for this one.
     private func checkScope(rpId: String, allowCredentials: [CredentialDescriptor]) throws {
         guard rpId == authenticator.rpId else { throw SigningError.challengeMismatch }
-        guard allowCredentials.isEmpty
-            || allowCredentials.contains(where: { Base64URL.decode($0.id) == authenticator.credentialId })
+        guard
+            allowCredentials.isEmpty
+                || allowCredentials.contains(where: { Base64URL.decode($0.id) == authenticator.credentialId })
         else { throw SigningError.noMatchingCredential }
     }
 }

@@ -16,7 +16,10 @@ public struct Checkout: Sendable, Equatable {
         public var cardId: String?
 
         /// Choices with every field given.
-        public init(delivery: String? = nil, addressId: String? = nil, paymentMethod: PaymentMethodKind? = nil, cardId: String? = nil) {
+        public init(
+            delivery: String? = nil, addressId: String? = nil, paymentMethod: PaymentMethodKind? = nil,
+            cardId: String? = nil
+        ) {
             self.delivery = delivery
             self.addressId = addressId
             self.paymentMethod = paymentMethod
@@ -82,13 +85,18 @@ public struct Checkout: Sendable, Equatable {
     /// The screen for `bid`, resuming `order`'s choices and totals when there is one; otherwise pickup
     /// when offered (else the first shipping method, given an address), the first address and the
     /// first card, with the payment method left to the buyer.
-    init(profile: ProfileResponse, product: ProductResponse, bid: BidResponse, order: OrderResponse?, cards: [SavedCardResponse]) {
+    init(
+        profile: ProfileResponse, product: ProductResponse, bid: BidResponse, order: OrderResponse?,
+        cards: [SavedCardResponse]
+    ) {
         self.profile = profile
         self.product = product
         self.bid = bid
         self.order = order
         self.cards = cards
-        choices = Choices(addressId: order?.addressId ?? profile.addresses.first?.id, paymentMethod: order?.paymentMethod, cardId: cards.first?.id)
+        choices = Choices(
+            addressId: order?.addressId ?? profile.addresses.first?.id, paymentMethod: order?.paymentMethod,
+            cardId: cards.first?.id)
         totals = .incomplete
         choices.delivery = order?.delivery ?? deliveryOptions.first { $0.disabled == nil }?.id
         if let order { totals = .ready(order.totals) }
@@ -97,13 +105,17 @@ public struct Checkout: Sendable, Equatable {
     /// Pickup whenever the product offers it; shipping methods disabled while the buyer has no address.
     public var deliveryOptions: [DeliveryOption] {
         product.deliveryMethods.map { method in
-            DeliveryOption(id: method.id, name: method.name, disabled: method.id != Self.pickup && profile.addresses.isEmpty ? .noAddress : nil)
+            DeliveryOption(
+                id: method.id, name: method.name,
+                disabled: method.id != Self.pickup && profile.addresses.isEmpty ? .noAddress : nil)
         }
     }
 
     /// Card (disabled until a card is saved), iDEAL and Bancontact.
     public var paymentOptions: [PaymentOption] {
-        PaymentMethodKind.allCases.map { PaymentOption(kind: $0, disabled: $0 == .card && cards.isEmpty ? .noSavedCard : nil) }
+        PaymentMethodKind.allCases.map {
+            PaymentOption(kind: $0, disabled: $0 == .card && cards.isEmpty ? .noSavedCard : nil)
+        }
     }
 
     /// Whether the choices may change: not while the order's payment is under way with the provider.
@@ -112,7 +124,9 @@ public struct Checkout: Sendable, Equatable {
     /// The request the totals and the order are made from; nil while a choice is missing.
     public var totalsRequest: CheckoutTotalsRequest? {
         guard let delivery = choices.delivery, let method = choices.paymentMethod else { return nil }
-        if delivery == Self.pickup { return CheckoutTotalsRequest(bidId: bid.id, delivery: delivery, paymentMethod: method) }
+        if delivery == Self.pickup {
+            return CheckoutTotalsRequest(bidId: bid.id, delivery: delivery, paymentMethod: method)
+        }
         guard let address = choices.addressId else { return nil }
         return CheckoutTotalsRequest(bidId: bid.id, delivery: delivery, addressId: address, paymentMethod: method)
     }

@@ -15,7 +15,9 @@ extension PaymentScreenModel {
         do {
             return show(.withdrawn(try await client.withdrawBid(id: checkout.bid.id)))
         } catch let error as CountersignClientError where error.errorCode == .orderPaid {
-            if let order = try? await client.order(bidId: checkout.bid.id), order.status.isPaid { return show(.confirmed(order)) }
+            if let order = try? await client.order(bidId: checkout.bid.id), order.status.isPaid {
+                return show(.confirmed(order))
+            }
             return reopen(checkout, .error(error))
         } catch {
             return reopen(checkout, .error(CountersignClientError(error)))
@@ -42,7 +44,9 @@ extension PaymentScreenModel {
             if answer.orderStatus.isPaid, let paid = next.order { return show(.confirmed(paid)) }
             return reopen(next, nil)
         } catch let error as CountersignClientError where error.errorCode == .orderPaid {
-            if let current = try? await client.order(bidId: checkout.bid.id), current.status.isPaid { return show(.confirmed(current)) }
+            if let current = try? await client.order(bidId: checkout.bid.id), current.status.isPaid {
+                return show(.confirmed(current))
+            }
             return reopen(checkout, .error(error))
         } catch {
             return reopen(checkout, .error(CountersignClientError(error)))

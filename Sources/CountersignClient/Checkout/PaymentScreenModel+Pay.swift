@@ -9,7 +9,9 @@ extension PaymentScreenModel {
     /// resumes the payment under way. Pressed again while running, it does nothing.
     @discardableResult
     public func pay() async -> State {
-        guard !busy, let checkout = payable(screen.value), let request = checkout.totalsRequest else { return screen.value }
+        guard !busy, let checkout = payable(screen.value), let request = checkout.totalsRequest else {
+            return screen.value
+        }
         busy = true
         defer { busy = false }
         return show(await payment(checkout, request))
@@ -54,7 +56,8 @@ extension PaymentScreenModel {
         paying.order = order
         if order.status.isPaid { return .confirmed(order) }
         screen.set(.paying(paying, .startingPayment(orderId: order.id)))
-        let body = PayOrderRequest(paymentMethodId: request.paymentMethod == .card ? paying.choices.cardId : nil, returnURL: returnURL)
+        let body = PayOrderRequest(
+            paymentMethodId: request.paymentMethod == .card ? paying.choices.cardId : nil, returnURL: returnURL)
         let started: OrderPaymentResponse
         do {
             started = try await client.pay(orderId: order.id, body)
@@ -120,7 +123,9 @@ extension PaymentScreenModel {
             return .confirmed(order)
         case .new:
             // A failed attempt returns the order to NEW with the reason; the buyer may choose again.
-            let failure = response.error ?? OrderPaymentResponse.Failure(code: "payment_failed", message: "The payment did not go through.")
+            let failure =
+                response.error
+                ?? OrderPaymentResponse.Failure(code: "payment_failed", message: "The payment did not go through.")
             return back(checkout, .paymentFailed(failure))
         case .canceled, .expired:
             return .unavailable(.orderClosed(response.orderStatus))

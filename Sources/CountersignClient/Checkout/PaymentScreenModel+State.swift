@@ -33,7 +33,8 @@ extension PaymentScreenModel {
         /// The screen's contents, in the states that show the screen.
         public var checkout: Checkout? {
             switch self {
-            case .ready(let checkout), .paying(let checkout, _), .paymentFailing(let checkout, _), .statusUnknown(let checkout, _, _), .withdrawing(let checkout):
+            case .ready(let checkout), .paying(let checkout, _), .paymentFailing(let checkout, _),
+                .statusUnknown(let checkout, _, _), .withdrawing(let checkout):
                 checkout
             case .idle, .loading, .loadFailed, .unavailable, .confirmed, .withdrawn:
                 nil

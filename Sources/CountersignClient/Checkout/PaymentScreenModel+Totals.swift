@@ -28,7 +28,9 @@ extension PaymentScreenModel {
 
     private func refreshTotals(_ request: CheckoutTotalsRequest, revision: UInt64) async {
         defer { totalsWork[revision] = nil }
-        guard (try? await timing.sleep(timing.debounce)) != nil, !Task.isCancelled, revision == self.revision else { return }
+        guard (try? await timing.sleep(timing.debounce)) != nil, !Task.isCancelled, revision == self.revision else {
+            return
+        }
         let totals: Checkout.Totals
         do {
             totals = .ready(try await client.totals(request))

@@ -47,7 +47,10 @@ public actor PaymentScreenModel {
 
     /// A model calling the server through `client`, sending the payer to providers' pages through
     /// `redirects`, which bring them back to `returnURL`.
-    public init(client: CountersignAPIClient, redirects: any RedirectHandler, returnURL: String? = nil, timing: Timing = Timing()) {
+    public init(
+        client: CountersignAPIClient, redirects: any RedirectHandler, returnURL: String? = nil,
+        timing: Timing = Timing()
+    ) {
         self.client = client
         self.redirects = redirects
         self.returnURL = returnURL
@@ -80,7 +83,9 @@ public actor PaymentScreenModel {
     @discardableResult
     public func choosePaymentMethod(_ kind: PaymentMethodKind) -> Bool {
         change { checkout in
-            guard checkout.paymentOptions.contains(where: { $0.kind == kind && $0.disabled == nil }) else { return false }
+            guard checkout.paymentOptions.contains(where: { $0.kind == kind && $0.disabled == nil }) else {
+                return false
+            }
             checkout.choices.paymentMethod = kind
             return true
         }
@@ -90,7 +95,9 @@ public actor PaymentScreenModel {
     /// Every card costs the same, so the totals stay.
     @discardableResult
     public func chooseCard(_ id: String) -> Bool {
-        guard case .ready(var checkout) = screen.value, !busy, checkout.isEditable, checkout.cards.contains(where: { $0.id == id }) else { return false }
+        guard case .ready(var checkout) = screen.value, !busy, checkout.isEditable,
+            checkout.cards.contains(where: { $0.id == id })
+        else { return false }
         checkout.choices.cardId = id
         screen.set(.ready(checkout))
         return true

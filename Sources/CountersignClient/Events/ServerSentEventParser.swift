@@ -31,7 +31,7 @@ public struct ServerSentEventParser: Sendable {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "\n") where afterCR:
-                afterCR = false  // the LF of a CRLF whose CR already ended the line
+                afterCR = false // the LF of a CRLF whose CR already ended the line
             case UInt8(ascii: "\r"), UInt8(ascii: "\n"):
                 afterCR = byte == UInt8(ascii: "\r")
                 if let event = endLine() { events.append(event) }
@@ -47,7 +47,7 @@ public struct ServerSentEventParser: Sendable {
     private mutating func endLine() -> ServerSentEvent? {
         defer { line.removeAll(keepingCapacity: true) }
         if line.isEmpty { return dispatch() }
-        if line.first == UInt8(ascii: ":") { return nil }  // a comment, e.g. a keep-alive
+        if line.first == UInt8(ascii: ":") { return nil } // a comment, e.g. a keep-alive
         let name: [UInt8]
         var value: ArraySlice<UInt8>
         if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
@@ -70,7 +70,7 @@ public struct ServerSentEventParser: Sendable {
         case "retry" where !value.isEmpty && value.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }):
             retry = Int(String(decoding: value, as: UTF8.self))
         default:
-            break  // unknown fields are ignored
+            break // unknown fields are ignored
         }
         return nil
     }
@@ -83,12 +83,16 @@ public struct ServerSentEventParser: Sendable {
             retry = nil
         }
         guard hasData else { return nil }
-        return ServerSentEvent(id: lastEventId, event: eventType.isEmpty ? "message" : eventType, data: String(decoding: data, as: UTF8.self), retry: retry)
+        return ServerSentEvent(
+            id: lastEventId, event: eventType.isEmpty ? "message" : eventType,
+            data: String(decoding: data, as: UTF8.self), retry: retry)
     }
 
     /// The events in `bytes`, parsed as they arrive. An event the stream ends in the middle of is
     /// discarded, as the standard requires; an error in `bytes` ends the events with that error.
-    public static func events(in bytes: AsyncThrowingStream<[UInt8], any Error>) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    public static func events(in bytes: AsyncThrowingStream<[UInt8], any Error>) -> AsyncThrowingStream<
+        ServerSentEvent, any Error
+    > {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: ServerSentEvent.self)
         let pump = Task {
             var parser = ServerSentEventParser()

@@ -1,11 +1,12 @@
 import CountersignCodec
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The device key in one file, `device-key.json`, sealed under the local PIN (see
@@ -64,7 +65,9 @@ public struct FileDeviceKeyStore: DeviceKeyStore {
         guard let probe = try? JSONDecoder().decode(VersionProbe.self, from: data) else {
             throw DeviceKeyStoreError.damaged("not a device key file")
         }
-        guard probe.version == SealedDeviceKey.currentVersion else { throw DeviceKeyStoreError.unsupportedVersion(probe.version) }
+        guard probe.version == SealedDeviceKey.currentVersion else {
+            throw DeviceKeyStoreError.unsupportedVersion(probe.version)
+        }
         guard let file = try? JSONDecoder().decode(SealedDeviceKey.self, from: data) else {
             throw DeviceKeyStoreError.damaged("a field is missing or has the wrong type")
         }
@@ -79,19 +82,23 @@ public struct FileDeviceKeyStore: DeviceKeyStore {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let bytes = Array(try encoder.encode(file))
         let temporary = filePath + ".tmp"
-        _ = unlink(temporary)  // a leftover from a crash mid-save
+        _ = unlink(temporary) // a leftover from a crash mid-save
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else { throw failure("open") }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor) == 0
         close(descriptor)
-        guard written == bytes.count, synced else { _ = unlink(temporary); throw failure("write") }
+        guard written == bytes.count, synced else {
+            _ = unlink(temporary)
+            throw failure("write")
+        }
         guard rename(temporary, filePath) == 0 else { throw failure("rename") }
     }
 
     private func prepareDirectory() throws {
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         var status = stat()
         guard stat(directory, &status) == 0 else { throw failure("stat") }

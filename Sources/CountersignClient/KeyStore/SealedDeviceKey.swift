@@ -32,10 +32,12 @@ struct SealedDeviceKey: Codable, Equatable {
         let keys = derive(pin: pin, salt: salt, iterations: iterations)
         var file = SealedDeviceKey(
             version: currentVersion, kdf: "pbkdf2-sha256", iterations: iterations, salt: Base64URL.encode(salt),
-            pinCheck: Base64URL.encode(keys.check), sealedKey: "", credentialId: Base64URL.encode(authenticator.credentialId),
+            pinCheck: Base64URL.encode(keys.check), sealedKey: "",
+            credentialId: Base64URL.encode(authenticator.credentialId),
             rpId: authenticator.rpId, origin: authenticator.origin, signCount: authenticator.signCount
         )
-        let box = try AES.GCM.seal(authenticator.privateKey.rawRepresentation, using: keys.seal, authenticating: file.associatedData)
+        let box = try AES.GCM.seal(
+            authenticator.privateKey.rawRepresentation, using: keys.seal, authenticating: file.associatedData)
         guard let combined = box.combined else { throw DeviceKeyStoreError.damaged("AES-GCM gave no combined form") }
         file.sealedKey = Base64URL.encode(combined)
         return file
@@ -48,27 +50,31 @@ struct SealedDeviceKey: Codable, Equatable {
             throw DeviceKeyStoreError.damaged("unknown key derivation or round count")
         }
         guard let saltBytes = Base64URL.decode(salt), let check = Base64URL.decode(pinCheck),
-              let sealed = Base64URL.decode(sealedKey), let credential = Base64URL.decode(credentialId)
+            let sealed = Base64URL.decode(sealedKey), let credential = Base64URL.decode(credentialId)
         else { throw DeviceKeyStoreError.damaged("a binary field is not base64url") }
         let keys = Self.derive(pin: pin, salt: saltBytes, iterations: iterations)
         guard ConstantTime.equal(keys.check, check) else { throw DeviceKeyStoreError.wrongPIN }
         guard let box = try? AES.GCM.SealedBox(combined: sealed),
-              let raw = try? AES.GCM.open(box, using: keys.seal, authenticating: associatedData),
-              let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: raw)
+            let raw = try? AES.GCM.open(box, using: keys.seal, authenticating: associatedData),
+            let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: raw)
         else { throw DeviceKeyStoreError.damaged("the sealed key or its description was altered") }
-        return DeviceAuthenticator(rpId: rpId, origin: origin, privateKey: privateKey, credentialId: credential, signCount: signCount)
+        return DeviceAuthenticator(
+            rpId: rpId, origin: origin, privateKey: privateKey, credentialId: credential, signCount: signCount)
     }
 
     /// What GCM authenticates besides the key: everything but the counter, each field length-prefixed.
     private var associatedData: [UInt8] {
         ["countersign-device-key", String(version), kdf, String(iterations), salt, credentialId, rpId, origin]
-            .flatMap { field in withUnsafeBytes(of: UInt32(field.utf8.count).bigEndian, Array.init) + Array(field.utf8) }
+            .flatMap { field in withUnsafeBytes(of: UInt32(field.utf8.count).bigEndian, Array.init) + Array(field.utf8)
+            }
     }
 
     private static func derive(pin: String, salt: [UInt8], iterations: Int) -> (seal: SymmetricKey, check: [UInt8]) {
         let stretched = SymmetricKey(data: PBKDF2.sha256(password: Array(pin.utf8), salt: salt, iterations: iterations))
-        let seal = HKDF<SHA256>.deriveKey(inputKeyMaterial: stretched, info: Array("countersign device key seal".utf8), outputByteCount: 32)
-        let check = HKDF<SHA256>.deriveKey(inputKeyMaterial: stretched, info: Array("countersign device key pin check".utf8), outputByteCount: 32)
+        let seal = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: stretched, info: Array("countersign device key seal".utf8), outputByteCount: 32)
+        let check = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: stretched, info: Array("countersign device key pin check".utf8), outputByteCount: 32)
         return (seal, check.withUnsafeBytes { Array($0) })
     }
 }

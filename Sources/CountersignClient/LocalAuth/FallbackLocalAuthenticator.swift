@@ -16,7 +16,10 @@ public struct FallbackLocalAuthenticator: LocalAuthenticator {
 
     /// An authenticator over `sensor`, falling back to `pinVerifier` through `pinPrompt`.
     /// Three tries of each is the platform convention (Face ID also offers its fallback after 3).
-    public init(sensor: any BiometricSensor, pinVerifier: LocalPINVerifier?, pinPrompt: any PINPrompt, biometricAttempts: Int = 3, pinAttempts: Int = 3) {
+    public init(
+        sensor: any BiometricSensor, pinVerifier: LocalPINVerifier?, pinPrompt: any PINPrompt,
+        biometricAttempts: Int = 3, pinAttempts: Int = 3
+    ) {
         self.sensor = sensor
         self.pinVerifier = pinVerifier
         self.pinPrompt = pinPrompt

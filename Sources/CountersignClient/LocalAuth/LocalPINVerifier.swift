@@ -1,6 +1,5 @@
 import CountersignCodec
 
-
 /// The local device PIN, held only as a salted PBKDF2-HMAC-SHA256 hash: checking it needs no
 /// network, and the stored form does not give the PIN away without a slow search.
 ///
@@ -29,8 +28,8 @@ public struct LocalPINVerifier: Sendable, Equatable {
     public init(encoded: String) throws {
         let parts = encoded.split(separator: "$", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]), rounds > 0,
-              let salt = Base64URL.decode(parts[2]), !salt.isEmpty,
-              let hash = Base64URL.decode(parts[3]), hash.count == 32
+            let salt = Base64URL.decode(parts[2]), !salt.isEmpty,
+            let hash = Base64URL.decode(parts[3]), hash.count == 32
         else { throw Malformed.notAPINHash }
         self.iterations = rounds
         self.salt = salt

@@ -21,7 +21,9 @@ public actor SimulatedBiometricSensor: BiometricSensor {
     /// The next scripted outcome; traps when the script is used up.
     public func evaluate(reason: String) async -> BiometricOutcome {
         guard reasons.count < script.count else {
-            fatalError("SimulatedBiometricSensor: prompt \(reasons.count + 1) (\"\(reason)\") was not scripted; the script has \(script.count)")
+            fatalError(
+                "SimulatedBiometricSensor: prompt \(reasons.count + 1) (\"\(reason)\") was not scripted; the script has \(script.count)"
+            )
         }
         reasons.append(reason)
         return script[reasons.count - 1]

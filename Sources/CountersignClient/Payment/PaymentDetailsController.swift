@@ -44,7 +44,7 @@ public final class PaymentDetailsController: PaymentScreen {
     @discardableResult
     public func present(_ document: TransferDocument) async -> Bool {
         guard document.status == .authorizationRequired, let quote = document.quote, document.challenge != nil,
-              quote.isConsistent, quote.transferId == document.id
+            quote.isConsistent, quote.transferId == document.id
         else {
             shown.withLock { $0 = nil }
             _ = try? await repository.cancel(document.id)

@@ -43,7 +43,8 @@ public final class PaymentVerdictController: PaymentScreen {
 
     /// A controller that proves presence with `authenticator`, signs with `signer` and talks to
     /// the server through `repository`.
-    public init(repository: TransactionRepository, authenticator: any LocalAuthenticator, signer: any TransactionSigner) {
+    public init(repository: TransactionRepository, authenticator: any LocalAuthenticator, signer: any TransactionSigner)
+    {
         self.repository = repository
         self.device = DeviceApproval(authenticator: authenticator, signer: signer)
     }
@@ -68,7 +69,8 @@ public final class PaymentVerdictController: PaymentScreen {
         }
         screen.set(.authenticating)
         let approval = await device.approve(
-            reason: "Send \(quote.total) \(quote.currency) minor units to \(quote.payeePhone)", willSign: { screen.set(.signing) },
+            reason: "Send \(quote.total) \(quote.currency) minor units to \(quote.payeePhone)",
+            willSign: { screen.set(.signing) },
             sign: { try $0.authorize(quote: quote, challenge: challenge) }
         )
         let assertion: AuthenticationResponseJSON
@@ -119,10 +121,14 @@ public final class PaymentVerdictController: PaymentScreen {
     static func state(for document: TransferDocument) -> State {
         switch document.status {
         case .success: .succeeded(document)
-        case .failed: .failed(transferId: document.id, reason: document.error ?? TransferFailure(code: "failed", message: "The transfer failed."))
+        case .failed:
+            .failed(
+                transferId: document.id,
+                reason: document.error ?? TransferFailure(code: "failed", message: "The transfer failed."))
         case .expired: .expired(transferId: document.id)
         case .declined, .cancelled: .ended(document)
-        case .pendingPayeeLookup, .pendingQuote, .authorizationRequired, .authorized: .statusUnknown(transferId: document.id)
+        case .pendingPayeeLookup, .pendingQuote, .authorizationRequired, .authorized:
+            .statusUnknown(transferId: document.id)
         }
     }
 }

@@ -40,7 +40,8 @@ public struct TransferFlow: Sendable {
     public let finalize: PaymentFinalizeController
 
     /// A flow over `repository`, proving presence with `authenticator` and signing with `signer`.
-    public init(repository: TransactionRepository, authenticator: any LocalAuthenticator, signer: any TransactionSigner) {
+    public init(repository: TransactionRepository, authenticator: any LocalAuthenticator, signer: any TransactionSigner)
+    {
         initiate = PaymentInitiateController(repository: repository)
         details = PaymentDetailsController(repository: repository)
         verdict = PaymentVerdictController(repository: repository, authenticator: authenticator, signer: signer)
@@ -55,7 +56,9 @@ public struct TransferFlow: Sendable {
         return Ending(outcome: outcome, dashboard: dashboard)
     }
 
-    private func stages(_ request: CreateTransferRequest, choose: @Sendable (TransferQuote) async -> Bool) async -> Outcome {
+    private func stages(_ request: CreateTransferRequest, choose: @Sendable (TransferQuote) async -> Bool) async
+        -> Outcome
+    {
         guard let quoted = await initiate.submit(request) else { return .initiate(initiate.screen.value) }
         guard await details.present(quoted), let quote = quoted.quote else { return .details(details.screen.value) }
         switch await details.choose(proceed: await choose(quote)) {

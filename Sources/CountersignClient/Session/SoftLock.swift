@@ -17,7 +17,9 @@ public actor SoftLock {
 
     /// A soft lock prompting with `reason`; with a `backgroundTimeout`, returning from the
     /// background after at least that long locks again.
-    public init(authenticator: any LocalAuthenticator, reason: String = "Unlock Countersign", backgroundTimeout: Duration? = nil) {
+    public init(
+        authenticator: any LocalAuthenticator, reason: String = "Unlock Countersign", backgroundTimeout: Duration? = nil
+    ) {
         self.authenticator = authenticator
         self.reason = reason
         self.backgroundTimeout = backgroundTimeout
@@ -69,7 +71,9 @@ public actor SoftLock {
     /// Notes that the app came back at `now`; locks if it was away for `backgroundTimeout` or longer.
     public func enteredForeground(at now: ContinuousClock.Instant = .now) {
         defer { backgroundedAt = nil }
-        guard let backgroundTimeout, let backgroundedAt, backgroundedAt.duration(to: now) >= backgroundTimeout else { return }
+        guard let backgroundTimeout, let backgroundedAt, backgroundedAt.duration(to: now) >= backgroundTimeout else {
+            return
+        }
         lock()
     }
 }

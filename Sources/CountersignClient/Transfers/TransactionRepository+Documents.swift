@@ -8,7 +8,8 @@ extension TransactionRepository {
     /// A dropped connection is reopened with `Last-Event-ID` set to the last sequence yielded, so
     /// nothing is missed; after `reconnect.maxAttempts` failures in a row the stream throws
     /// `CountersignClientError.transport`. A refusal (e.g. 404 `not_found`) throws at once.
-    public func documents(_ transferId: String, after: Int64? = nil) -> AsyncThrowingStream<TransferDocument, any Error> {
+    public func documents(_ transferId: String, after: Int64? = nil) -> AsyncThrowingStream<TransferDocument, any Error>
+    {
         let (documents, continuation) = AsyncThrowingStream.makeStream(of: TransferDocument.self)
         let watcher = Task {
             var last = after

@@ -25,7 +25,8 @@ public struct TransactionRepository: Sendable {
     }
 
     /// Sends the device's assertion over the transfer's challenge.
-    public func authorize(_ transferId: String, assertion: AuthenticationResponseJSON) async throws -> TransferDocument {
+    public func authorize(_ transferId: String, assertion: AuthenticationResponseJSON) async throws -> TransferDocument
+    {
         try await client.authorizeTransfer(id: transferId, assertion: assertion)
     }
 

@@ -11,7 +11,9 @@ public struct StreamIdleTimeout: Error, Sendable, Equatable {
 extension TransportStream {
     /// The body, ending with `StreamIdleTimeout` when a whole window of `limit` passes without a
     /// chunk (so a dead connection is noticed after `limit` to `2 × limit`). `wait` spends each window.
-    func body(idleLimit limit: Duration, wait: @escaping @Sendable (Duration) async throws -> Void) -> AsyncThrowingStream<[UInt8], any Error> {
+    func body(idleLimit limit: Duration, wait: @escaping @Sendable (Duration) async throws -> Void)
+        -> AsyncThrowingStream<[UInt8], any Error>
+    {
         let (output, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
         let activity = Activity()
         let body = self.body
@@ -31,7 +33,7 @@ extension TransportStream {
                 do {
                     try await wait(limit)
                 } catch {
-                    return  // cancelled: the stream has ended
+                    return // cancelled: the stream has ended
                 }
                 if !activity.takeMark() {
                     continuation.finish(throwing: StreamIdleTimeout(limit: limit))

@@ -48,9 +48,15 @@ package enum CBOREncoder {
         switch argument {
         case 0..<24: output.append(type | UInt8(argument))
         case 24...0xFF: output += [type | 24, UInt8(argument)]
-        case 0x100...0xFFFF: output.append(type | 25); appendBigEndian(UInt16(argument), &output)
-        case 0x1_0000...0xFFFF_FFFF: output.append(type | 26); appendBigEndian(UInt32(argument), &output)
-        default: output.append(type | 27); appendBigEndian(argument, &output)
+        case 0x100...0xFFFF:
+            output.append(type | 25)
+            appendBigEndian(UInt16(argument), &output)
+        case 0x1_0000...0xFFFF_FFFF:
+            output.append(type | 26)
+            appendBigEndian(UInt32(argument), &output)
+        default:
+            output.append(type | 27)
+            appendBigEndian(argument, &output)
         }
     }
 

@@ -40,12 +40,16 @@ public struct LedgerEntry: Sendable, Hashable {
     }
 
     /// A two-legged transfer of a positive `amount` from one account to another.
-    public static func transfer(kind: String, reference: String, amount: Int64, from debit: String, to credit: String) throws(LedgerError) -> LedgerEntry {
+    public static func transfer(kind: String, reference: String, amount: Int64, from debit: String, to credit: String)
+        throws(LedgerError) -> LedgerEntry
+    {
         guard amount > 0 else { throw .zeroPosting }
-        return try LedgerEntry(kind: kind, reference: reference, postings: [
-            Posting(accountId: debit, amount: -amount),
-            Posting(accountId: credit, amount: amount),
-        ])
+        return try LedgerEntry(
+            kind: kind, reference: reference,
+            postings: [
+                Posting(accountId: debit, amount: -amount),
+                Posting(accountId: credit, amount: amount),
+            ])
     }
 }
 

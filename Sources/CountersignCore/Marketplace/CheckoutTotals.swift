@@ -51,7 +51,9 @@ public struct CheckoutTotals: Sendable, Hashable, Codable {
 
     /// Totals for an item of `subtotal` shipped from `from` as `delivery`, paid by `method`.
     /// The card fee is a percentage of subtotal plus shipping, rounded half-up.
-    public init(subtotal: Int64, delivery: Delivery, from: Country, method: PaymentMethodKind, rates: MarketplaceRates) throws(Problem) {
+    public init(subtotal: Int64, delivery: Delivery, from: Country, method: PaymentMethodKind, rates: MarketplaceRates)
+        throws(Problem)
+    {
         // 10^12 minor units keeps every product below in 64 bits.
         guard subtotal > 0, subtotal <= 1_000_000_000_000 else { throw .amountOutOfRange }
         var lines = [Line(kind: "item", name: "Item", amount: subtotal)]
@@ -60,7 +62,8 @@ public struct CheckoutTotals: Sendable, Hashable, Codable {
             guard let shippingMethod = rates.shippingMethod(methodId) else { throw .unknownShippingMethod(methodId) }
             guard let price = rates.shippingPrice(shippingMethod, from: from, to: to) else { throw .noRouteTo(to.code) }
             shipping = price
-            lines.append(Line(kind: "shipping", name: "\(shippingMethod.name) (\(from.code) → \(to.code))", amount: price))
+            lines.append(
+                Line(kind: "shipping", name: "\(shippingMethod.name) (\(from.code) → \(to.code))", amount: price))
         } else {
             lines.append(Line(kind: "shipping", name: "Pickup", amount: 0))
         }

@@ -68,14 +68,18 @@ public struct MarketplaceRates: Sendable, Hashable, Codable {
     public static let standard = MarketplaceRates(
         currency: "EUR",
         shippingMethods: [
-            ShippingMethod(id: "postnl_standard", name: "PostNL standard", routes: [
-                Route(from: "NL", to: "NL", amount: 695), Route(from: "NL", to: "BE", amount: 1_395),
-                Route(from: "NL", to: "DE", amount: 1_395), Route(from: "*", to: "*", amount: 2_495),
-            ]),
-            ShippingMethod(id: "postnl_registered", name: "PostNL registered", routes: [
-                Route(from: "NL", to: "NL", amount: 995), Route(from: "NL", to: "BE", amount: 1_795),
-                Route(from: "NL", to: "DE", amount: 1_795), Route(from: "*", to: "*", amount: 2_995),
-            ]),
+            ShippingMethod(
+                id: "postnl_standard", name: "PostNL standard",
+                routes: [
+                    Route(from: "NL", to: "NL", amount: 695), Route(from: "NL", to: "BE", amount: 1_395),
+                    Route(from: "NL", to: "DE", amount: 1_395), Route(from: "*", to: "*", amount: 2_495),
+                ]),
+            ShippingMethod(
+                id: "postnl_registered", name: "PostNL registered",
+                routes: [
+                    Route(from: "NL", to: "NL", amount: 995), Route(from: "NL", to: "BE", amount: 1_795),
+                    Route(from: "NL", to: "DE", amount: 1_795), Route(from: "*", to: "*", amount: 2_995),
+                ]),
         ],
         paymentFees: [
             PaymentMethodKind.ideal.rawValue: PaymentFee(fixed: 199, basisPoints: 0),
@@ -88,14 +92,18 @@ public struct MarketplaceRates: Sendable, Hashable, Codable {
     public var problem: String? {
         for method in PaymentMethodKind.allCases {
             guard let fee = paymentFees[method.rawValue] else { return "no fee for payment method \(method.rawValue)" }
-            if fee.fixed < 0 || fee.basisPoints < 0 || fee.basisPoints > 10_000 { return "the \(method.rawValue) fee is out of range" }
+            if fee.fixed < 0 || fee.basisPoints < 0 || fee.basisPoints > 10_000 {
+                return "the \(method.rawValue) fee is out of range"
+            }
         }
         var ids = Set<String>()
         for method in shippingMethods {
             guard ids.insert(method.id).inserted else { return "shipping method \(method.id) is listed twice" }
             guard !method.routes.isEmpty else { return "shipping method \(method.id) has no routes" }
             for route in method.routes {
-                guard route.amount >= 0, route.from == "*" || Country(route.from) != nil, route.to == "*" || Country(route.to) != nil else {
+                guard route.amount >= 0, route.from == "*" || Country(route.from) != nil,
+                    route.to == "*" || Country(route.to) != nil
+                else {
                     return "shipping method \(method.id) has a route with a bad country or amount"
                 }
             }

@@ -29,7 +29,9 @@ public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
         switch (self, next) {
         case (.new, .paymentPending), (.new, .canceled), (.new, .expired), (.new, .paid): true
         // A failed or abandoned attempt returns the order to NEW, so the buyer can choose again.
-        case (.paymentPending, .new), (.paymentPending, .paid), (.paymentPending, .canceled), (.paymentPending, .expired): true
+        case (.paymentPending, .new), (.paymentPending, .paid), (.paymentPending, .canceled),
+            (.paymentPending, .expired):
+            true
         case (.paid, .shipped), (.shipped, .completed): true
         default: false
         }

@@ -51,7 +51,9 @@ public struct FeeSchedule: Sendable, Hashable, Codable {
 
     /// Why the schedule cannot be used, naming the currency, if it can't.
     public var problem: String? {
-        if maximumAmount <= 0 || maximumAmount > 1_000_000_000_000_000 { return "maximumAmount must be between 1 and 10^15" }
+        if maximumAmount <= 0 || maximumAmount > 1_000_000_000_000_000 {
+            return "maximumAmount must be between 1 and 10^15"
+        }
         for (currency, rule) in rules.sorted(by: { $0.key < $1.key }) {
             if let problem = rule.problem { return "\(currency): \(problem)" }
         }
@@ -70,7 +72,9 @@ public struct FeeSchedule: Sendable, Hashable, Codable {
         let percentageLine = total - rule.fixed
         var lines: [TransferQuote.Fee] = []
         if rule.fixed > 0 { lines.append(.init(name: "Transfer fee", amount: rule.fixed)) }
-        if percentageLine > 0 { lines.append(.init(name: "Service fee (\(Self.percent(rule.basisPoints)))", amount: percentageLine)) }
+        if percentageLine > 0 {
+            lines.append(.init(name: "Service fee (\(Self.percent(rule.basisPoints)))", amount: percentageLine))
+        }
         return lines
     }
 
@@ -87,7 +91,8 @@ public struct FeeSchedule: Sendable, Hashable, Codable {
 
     /// `150` → `1.5%`.
     package static func percent(_ basisPoints: Int64) -> String {
-        let whole = basisPoints / 100, fraction = basisPoints % 100
+        let whole = basisPoints / 100
+        let fraction = basisPoints % 100
         guard fraction != 0 else { return "\(whole)%" }
         let digits = fraction % 10 == 0 ? String(fraction / 10) : (fraction < 10 ? "0\(fraction)" : String(fraction))
         return "\(whole).\(digits)%"

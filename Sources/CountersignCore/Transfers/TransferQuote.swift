@@ -38,7 +38,10 @@ public struct TransferQuote: Sendable, Hashable, Codable {
     public var expiresAt: String
 
     /// A quote with every field given.
-    public init(quoteId: String, transferId: String, payeePhone: String, amount: Int64, fees: [Fee], totalFees: Int64, total: Int64, currency: String, expiresAt: String) {
+    public init(
+        quoteId: String, transferId: String, payeePhone: String, amount: Int64, fees: [Fee], totalFees: Int64,
+        total: Int64, currency: String, expiresAt: String
+    ) {
         self.quoteId = quoteId
         self.transferId = transferId
         self.payeePhone = payeePhone
@@ -67,7 +70,8 @@ public struct TransferQuote: Sendable, Hashable, Codable {
     /// The canonical encoding: JSON with keys in lexicographic order at every level, no white
     /// space, strings escaped minimally, fee lines in their given order.
     public var canonicalBytes: [UInt8] {
-        let fees = self.fees.map { "{\"amount\":\($0.amount),\"name\":\(CanonicalJSON.quote($0.name))}" }.joined(separator: ",")
+        let fees = self.fees.map { "{\"amount\":\($0.amount),\"name\":\(CanonicalJSON.quote($0.name))}" }.joined(
+            separator: ",")
         let fields: [(String, String)] = [
             ("amount", String(amount)),
             ("currency", CanonicalJSON.quote(currency)),

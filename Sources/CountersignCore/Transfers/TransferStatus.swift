@@ -35,9 +35,10 @@ public enum TransferStatus: String, Sendable, Hashable, Codable, CaseIterable {
     public func canMove(to next: TransferStatus) -> Bool {
         switch (self, next) {
         case (.pendingPayeeLookup, .pendingQuote), (.pendingQuote, .authorizationRequired),
-             (.authorizationRequired, .authorized), (.authorized, .success):
+            (.authorizationRequired, .authorized), (.authorized, .success):
             true
-        case (.pendingPayeeLookup, .failed), (.pendingQuote, .failed), (.authorizationRequired, .failed), (.authorized, .failed):
+        case (.pendingPayeeLookup, .failed), (.pendingQuote, .failed), (.authorizationRequired, .failed),
+            (.authorized, .failed):
             true
         case (.authorizationRequired, .declined), (.authorizationRequired, .expired):
             true

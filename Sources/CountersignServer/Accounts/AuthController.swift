@@ -21,7 +21,9 @@ package struct AuthController {
     }
 
     /// `POST /auth/signup` → 201 `{userId, sessionToken}`.
-    @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
+    @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        SessionResponse
+    > {
         try throttle.check(request, context: context, address: [.signupAddress])
         var request = request
         let body = try await request.decodeJSON(as: SignupRequest.self, context: context)
@@ -30,23 +32,29 @@ package struct AuthController {
     }
 
     /// `POST /auth/login` → 200 `{userId, sessionToken}`.
-    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse>
+    {
         var request = request
         let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
-        let phone = PhoneNumber(body.phone, region: accounts.configuration.phoneRegion)?.value ?? String(body.phone.prefix(32))
+        let phone =
+            PhoneNumber(body.phone, region: accounts.configuration.phoneRegion)?.value ?? String(body.phone.prefix(32))
         try throttle.check(request, context: context, address: [.loginAddress], account: [.loginPhone], key: phone)
         let session = try await accounts.login(body)
         return .init(headers: [.setCookie: cookie.setting(session.sessionToken)], response: session)
     }
 
     /// `POST /auth/passkey/options` → request options for signing in with a passkey.
-    @Sendable func passkeyOptions(_ request: Request, context: AppRequestContext) async throws -> PasskeySignInOptionsResponse {
+    @Sendable func passkeyOptions(_ request: Request, context: AppRequestContext) async throws
+        -> PasskeySignInOptionsResponse
+    {
         try throttle.check(request, context: context, address: [.loginAddress])
         return try await biometric.signInOptions()
     }
 
     /// `POST /auth/passkey/verify` with an AuthenticationResponseJSON → 200 `{userId, sessionToken}`.
-    @Sendable func passkeyVerify(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
+    @Sendable func passkeyVerify(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        SessionResponse
+    > {
         try throttle.check(request, context: context, address: [.loginAddress])
         var request = request
         let body = try await request.decodeJSON(as: AuthenticationResponseJSON.self, context: context)
@@ -56,7 +64,9 @@ package struct AuthController {
 
     /// `POST /auth/logout` → 204; the session's token stops working at once.
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if let token = context.sessionToken { try await accounts.logout(token: token, userId: try context.requireUser()) }
+        if let token = context.sessionToken {
+            try await accounts.logout(token: token, userId: try context.requireUser())
+        }
         return Response(status: .noContent, headers: [.setCookie: cookie.clearing])
     }
 

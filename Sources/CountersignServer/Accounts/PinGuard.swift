@@ -1,4 +1,5 @@
 import CountersignStore
+
 /// Every check of an account PIN — login, a PIN payment, the step-up before a new device key —
 /// goes through here, against one count of PIN failures per account.
 ///
@@ -29,7 +30,8 @@ package struct PinGuard: Sendable {
         let (users, now, threshold) = (self.users, clock.nowMillis(), self.threshold)
         let staleBefore = now - Self.staleCheckMillis
         let reservation = try await database.transaction { sql in
-            try await users.reservePinAttempt(userId: user.id, threshold: threshold, now: now, staleBefore: staleBefore, on: sql)
+            try await users.reservePinAttempt(
+                userId: user.id, threshold: threshold, now: now, staleBefore: staleBefore, on: sql)
         }
         switch reservation {
         case .locked(let until): throw PinLocked(retryAfter: Self.seconds(from: now, to: until))
@@ -39,7 +41,8 @@ package struct PinGuard: Sendable {
         let correct = try await pins.verify(pin, against: user.pinHash)
         let lockUntil = clock.nowMillis() + lockSeconds * 1000
         let locked = try await database.transaction { sql in
-            try await users.recordPinVerdict(userId: user.id, correct: correct, threshold: threshold, lockUntil: lockUntil, on: sql)
+            try await users.recordPinVerdict(
+                userId: user.id, correct: correct, threshold: threshold, lockUntil: lockUntil, on: sql)
         }
         if correct { return .correct }
         return .wrong(lockedFor: locked == nil ? nil : Int(lockSeconds))

@@ -33,7 +33,7 @@ package struct PinHasher: Sendable {
     package func verify(_ pin: String, against stored: String) async throws -> Bool {
         let parts = stored.split(separator: "$")
         guard parts.count == 4, parts[0] == "pbkdf2-sha256", let storedRounds = Int(parts[1]),
-              let salt = Base64URL.decode(String(parts[2])), let expected = Base64URL.decode(String(parts[3]))
+            let salt = Base64URL.decode(String(parts[2])), let expected = Base64URL.decode(String(parts[3]))
         else { return false }
         let derived = try await derive(pin, salt: salt, rounds: storedRounds)
         return ConstantTime.equal(derived, expected)

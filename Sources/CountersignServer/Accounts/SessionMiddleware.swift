@@ -13,20 +13,26 @@ package struct SessionMiddleware: RouterMiddleware {
     let cookie: SessionCookie
     let origins: BrowserOrigins
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         let token: String
         if let header = request.headers[.authorization] {
             guard header.hasPrefix("Bearer ") else { throw APIError.unauthenticated }
             token = String(header.dropFirst("Bearer ".count))
         } else if let value = cookie.token(in: request.headers) {
             if ![.get, .head].contains(request.method) {
-                guard let origin = request.headers[.origin], origins.allows(origin) else { throw APIError.originRefused }
+                guard let origin = request.headers[.origin], origins.allows(origin) else {
+                    throw APIError.originRefused
+                }
             }
             token = value
         } else {
             throw APIError.unauthenticated
         }
-        guard token.utf8.count <= 128, let userId = try await accounts.userId(forToken: token) else { throw APIError.unauthenticated }
+        guard token.utf8.count <= 128, let userId = try await accounts.userId(forToken: token) else {
+            throw APIError.unauthenticated
+        }
         var context = context
         context.userId = userId
         context.sessionToken = token

@@ -1,4 +1,5 @@
 import CountersignStore
+
 /// A live session: whose it is and when it was last seen (milliseconds).
 package struct LiveSession: Sendable, Equatable {
     package let userId: String
@@ -21,27 +22,37 @@ package protocol SessionRepository: Sendable {
 package struct SessionSQLRepository: SessionRepository {
     package init() {}
 
-    package func create(tokenHash: String, userId: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor) async throws {
+    package func create(tokenHash: String, userId: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor)
+        async throws
+    {
         try await sql.execute(
             "INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $3)",
             [.text(tokenHash), .text(userId), .integer(now), .integer(expiresAt)]
         )
     }
 
-    package func find(tokenHash: String, now: Int64, idleBefore: Int64, on sql: any SQLExecutor) async throws -> LiveSession? {
-        guard let row = try await sql.first(
-            "SELECT user_id, last_seen_at FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3",
-            [.text(tokenHash), .integer(now), .integer(idleBefore)]
-        ) else { return nil }
+    package func find(tokenHash: String, now: Int64, idleBefore: Int64, on sql: any SQLExecutor) async throws
+        -> LiveSession?
+    {
+        guard
+            let row = try await sql.first(
+                "SELECT user_id, last_seen_at FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3",
+                [.text(tokenHash), .integer(now), .integer(idleBefore)]
+            )
+        else { return nil }
         return LiveSession(userId: try row.string("user_id"), lastSeenAt: try row.int("last_seen_at"))
     }
 
     package func touch(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws {
-        try await sql.execute("UPDATE sessions SET last_seen_at = $2 WHERE token_hash = $1 AND last_seen_at < $2", [.text(tokenHash), .integer(now)])
+        try await sql.execute(
+            "UPDATE sessions SET last_seen_at = $2 WHERE token_hash = $1 AND last_seen_at < $2",
+            [.text(tokenHash), .integer(now)])
     }
 
     package func revoke(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws {
-        try await sql.execute("UPDATE sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL", [.text(tokenHash), .integer(now)])
+        try await sql.execute(
+            "UPDATE sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL",
+            [.text(tokenHash), .integer(now)])
     }
 
     package func revokeAll(userId: String, now: Int64, on sql: any SQLExecutor) async throws -> Int {

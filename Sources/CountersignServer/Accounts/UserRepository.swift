@@ -1,4 +1,5 @@
 import CountersignStore
+
 /// A registered user as the server stores them.
 package struct User: Sendable, Equatable {
     package let id: String
@@ -14,27 +15,36 @@ package struct User: Sendable, Equatable {
 /// Users and their failure counters.
 package protocol UserRepository: Sendable {
     /// Inserts a user; throws `APIError` `phone_taken` if the phone is registered already.
-    func create(id: String, phone: String, name: String, pinHash: String, userHandle: String, now: Int64, on sql: any SQLExecutor) async throws -> User
+    func create(
+        id: String, phone: String, name: String, pinHash: String, userHandle: String, now: Int64,
+        on sql: any SQLExecutor
+    ) async throws -> User
     func find(id: String, on sql: any SQLExecutor) async throws -> User?
     func find(phone: String, on sql: any SQLExecutor) async throws -> User?
     /// Counts one more failed payment authorization; when it reaches `threshold` the counter
     /// resets and payment authorization locks until `lockUntil`. Returns the lock end if it locked.
-    func recordPaymentFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64?
+    func recordPaymentFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws
+        -> Int64?
     func resetPaymentFailures(userId: String, on sql: any SQLExecutor) async throws
     /// Counts one more PIN check before it is judged, in one statement so concurrent checks cannot
     /// overtake the count: refused while the PIN is locked, or while `threshold` checks are counted
     /// already (failed, or still being judged since `staleBefore`). A lapsed lock starts a new count.
-    func reservePinAttempt(userId: String, threshold: Int64, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> PinReservation
+    func reservePinAttempt(userId: String, threshold: Int64, now: Int64, staleBefore: Int64, on sql: any SQLExecutor)
+        async throws -> PinReservation
     /// A reserved check's verdict: a correct PIN clears the count; a wrong one adds to it and, at
     /// `threshold` failures, locks the PIN until `lockUntil`. Returns the lock's end if it is locked.
-    func recordPinVerdict(userId: String, correct: Bool, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64?
+    func recordPinVerdict(userId: String, correct: Bool, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor)
+        async throws -> Int64?
 }
 
 /// `UserRepository` in SQL shared by SQLite and PostgreSQL.
 package struct UserSQLRepository: UserRepository {
     package init() {}
 
-    package func create(id: String, phone: String, name: String, pinHash: String, userHandle: String, now: Int64, on sql: any SQLExecutor) async throws -> User {
+    package func create(
+        id: String, phone: String, name: String, pinHash: String, userHandle: String, now: Int64,
+        on sql: any SQLExecutor
+    ) async throws -> User {
         let rows = try await sql.query(
             """
             INSERT INTO users (id, phone, name, pin_hash, user_handle, created_at) VALUES ($1, $2, $3, $4, $5, $6)
@@ -54,15 +64,22 @@ package struct UserSQLRepository: UserRepository {
         try await sql.first("SELECT * FROM users WHERE phone = $1", [.text(phone)]).map(Self.user(from:))
     }
 
-    package func recordPaymentFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64? {
-        try await recordFailure(counter: "failed_payment_auths", lock: "payment_locked_until", userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
+    package func recordPaymentFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor)
+        async throws -> Int64?
+    {
+        try await recordFailure(
+            counter: "failed_payment_auths", lock: "payment_locked_until", userId: userId, threshold: threshold,
+            lockUntil: lockUntil, on: sql)
     }
 
     package func resetPaymentFailures(userId: String, on sql: any SQLExecutor) async throws {
-        try await sql.execute("UPDATE users SET failed_payment_auths = 0 WHERE id = $1 AND failed_payment_auths <> 0", [.text(userId)])
+        try await sql.execute(
+            "UPDATE users SET failed_payment_auths = 0 WHERE id = $1 AND failed_payment_auths <> 0", [.text(userId)])
     }
 
-    package func reservePinAttempt(userId: String, threshold: Int64, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> PinReservation {
+    package func reservePinAttempt(
+        userId: String, threshold: Int64, now: Int64, staleBefore: Int64, on sql: any SQLExecutor
+    ) async throws -> PinReservation {
         // SET and WHERE read the row as it was. A lapsed lock starts a new count; checks begun
         // before `staleBefore` belonged to a process that died (or a task that was torn down)
         // before its verdict, and no longer count.
@@ -79,11 +96,15 @@ package struct UserSQLRepository: UserRepository {
             [.text(userId), .integer(threshold), .integer(now), .integer(staleBefore)]
         )
         if reserved != nil { return .reserved }
-        let lockedUntil = try await sql.first("SELECT pin_locked_until FROM users WHERE id = $1", [.text(userId)])?.int("pin_locked_until") ?? 0
+        let lockedUntil =
+            try await sql.first("SELECT pin_locked_until FROM users WHERE id = $1", [.text(userId)])?.int(
+                "pin_locked_until") ?? 0
         return lockedUntil > now ? .locked(until: lockedUntil) : .busy
     }
 
-    package func recordPinVerdict(userId: String, correct: Bool, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64? {
+    package func recordPinVerdict(
+        userId: String, correct: Bool, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor
+    ) async throws -> Int64? {
         let remaining = "CASE WHEN pin_checks_in_flight > 0 THEN pin_checks_in_flight - 1 ELSE 0 END"
         if correct {
             try await sql.execute(
@@ -106,7 +127,9 @@ package struct UserSQLRepository: UserRepository {
     }
 
     /// One statement, so concurrent failures cannot both read the old count (no lost increments).
-    private func recordFailure(counter: String, lock: String, userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws -> Int64? {
+    private func recordFailure(
+        counter: String, lock: String, userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor
+    ) async throws -> Int64? {
         let row = try await sql.first(
             """
             UPDATE users SET
@@ -125,7 +148,8 @@ package struct UserSQLRepository: UserRepository {
         User(
             id: try row.string("id"), phone: try row.string("phone"), name: try row.string("name"),
             pinHash: try row.string("pin_hash"), userHandle: try row.string("user_handle"),
-            failedPaymentAuths: try row.int("failed_payment_auths"), paymentLockedUntil: try row.int("payment_locked_until")
+            failedPaymentAuths: try row.int("failed_payment_auths"),
+            paymentLockedUntil: try row.int("payment_locked_until")
         )
     }
 }

@@ -8,7 +8,8 @@ import WebAuthn
 /// Builds the Countersign application: store, services, routes and middleware.
 package enum CountersignApp {
     /// Opens the store the configuration names: PostgreSQL for a URL, else SQLite in the data directory.
-    package static func openDatabase(_ configuration: ServerConfiguration, logger: Logger) async throws -> any Database {
+    package static func openDatabase(_ configuration: ServerConfiguration, logger: Logger) async throws -> any Database
+    {
         if let url = configuration.databaseURL {
             return try PostgresDatabase(url: url, logger: logger)
         }
@@ -21,17 +22,24 @@ package enum CountersignApp {
         configuration: ServerConfiguration, database: any Database, clock: WallClock = .system,
         supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(), logger: Logger
     ) async throws -> AppServices {
-        let pepper = try SecretStore.secret(named: "pin-pepper", configured: configuration.pinPepper, dataDirectory: configuration.dataDirectory)
-        let tokenSecret = try SecretStore.secret(named: "token-hmac", configured: configuration.tokenSecret, dataDirectory: configuration.dataDirectory)
-        let webhookSecret = try SecretStore.secret(named: "payment-webhook", configured: configuration.paymentWebhookSecret, dataDirectory: configuration.dataDirectory)
-        let returnURLs = try ReturnURLPolicy(allowing: configuration.returnOrigins.isEmpty ? [configuration.publicBaseURL] : configuration.returnOrigins)
-        let webFiles: WebFiles? = switch configuration.web {
-        case .bundled: try WebFiles.bundled()
-        case .directory(let path): try WebFiles.directory(path)
-        case .off: nil
-        }
+        let pepper = try SecretStore.secret(
+            named: "pin-pepper", configured: configuration.pinPepper, dataDirectory: configuration.dataDirectory)
+        let tokenSecret = try SecretStore.secret(
+            named: "token-hmac", configured: configuration.tokenSecret, dataDirectory: configuration.dataDirectory)
+        let webhookSecret = try SecretStore.secret(
+            named: "payment-webhook", configured: configuration.paymentWebhookSecret,
+            dataDirectory: configuration.dataDirectory)
+        let returnURLs = try ReturnURLPolicy(
+            allowing: configuration.returnOrigins.isEmpty ? [configuration.publicBaseURL] : configuration.returnOrigins)
+        let webFiles: WebFiles? =
+            switch configuration.web {
+            case .bundled: try WebFiles.bundled()
+            case .directory(let path): try WebFiles.directory(path)
+            case .off: nil
+            }
         return await AppServices(
-            configuration: configuration, database: database, clock: clock, supplier: supplier, pepper: pepper, tokenSecret: tokenSecret,
+            configuration: configuration, database: database, clock: clock, supplier: supplier, pepper: pepper,
+            tokenSecret: tokenSecret,
             webhookSecret: webhookSecret, returnURLs: returnURLs, webFiles: webFiles, logger: logger
         )
     }
@@ -45,12 +53,15 @@ package enum CountersignApp {
         outermost: (any MiddlewareProtocol<Request, Response, AppRequestContext>)? = nil,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
-        let services = try await makeServices(configuration: configuration, database: database, clock: clock, supplier: supplier, logger: logger)
+        let services = try await makeServices(
+            configuration: configuration, database: database, clock: clock, supplier: supplier, logger: logger)
         var app = Application(
             router: makeRouter(services, outermost: outermost),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "countersign"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "countersign"),
             services: [
-                database, services.instanceLease, services.pendingTopUpSweeper, services.transferProcessor, services.transferChangeListener,
+                database, services.instanceLease, services.pendingTopUpSweeper, services.transferProcessor,
+                services.transferChangeListener,
                 services.pendingOrderSweeper,
             ],
             onServerRunning: onServerRunning,
@@ -65,7 +76,9 @@ package enum CountersignApp {
     }
 
     /// Every route, behind the error and session middleware, and behind `outermost` when given.
-    package static func makeRouter(_ services: AppServices, outermost: (any MiddlewareProtocol<Request, Response, AppRequestContext>)? = nil) -> Router<AppRequestContext> {
+    package static func makeRouter(
+        _ services: AppServices, outermost: (any MiddlewareProtocol<Request, Response, AppRequestContext>)? = nil
+    ) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
         let routes = RouteMethods()
         if let outermost { router.add(middleware: outermost) }
@@ -76,17 +89,23 @@ package enum CountersignApp {
         router.add(middleware: ErrorMiddleware(routes: routes))
         if let files = services.webFiles { router.add(middleware: WebFilesMiddleware(files: files)) }
         let sessions = SessionMiddleware(accounts: services.accounts, cookie: cookie, origins: origins)
-        SystemController(database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode).addRoutes(to: router)
-        AuthController(accounts: services.accounts, biometric: services.biometric, throttle: services.throttle, cookie: cookie).addRoutes(to: router.group(), sessions: sessions)
-        BiometricController(biometric: services.biometric, throttle: services.throttle).addRoutes(to: router.group().add(middleware: sessions))
+        SystemController(database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode)
+            .addRoutes(to: router)
+        AuthController(
+            accounts: services.accounts, biometric: services.biometric, throttle: services.throttle, cookie: cookie
+        ).addRoutes(to: router.group(), sessions: sessions)
+        BiometricController(biometric: services.biometric, throttle: services.throttle).addRoutes(
+            to: router.group().add(middleware: sessions))
         WalletController(
             throttle: services.throttle,
             topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
             database: services.database, clock: services.clock, instance: services.instance
         ).addRoutes(to: router.group().add(middleware: sessions))
-        TransferController(transfers: services.transfers, accounts: services.accounts, throttle: services.throttle).addRoutes(to: router.group().add(middleware: sessions))
+        TransferController(transfers: services.transfers, accounts: services.accounts, throttle: services.throttle)
+            .addRoutes(to: router.group().add(middleware: sessions))
         PaymentWebhookController(
-            marketplace: services.marketplace, signature: services.webhookSignature, stripeSignature: services.stripeWebhookSignature, clock: services.clock
+            marketplace: services.marketplace, signature: services.webhookSignature,
+            stripeSignature: services.stripeWebhookSignature, clock: services.clock
         ).addRoutes(to: router.group())
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
         // The payer's browser, not a signed-in client: no session.

@@ -33,22 +33,30 @@ package struct AppServices: Sendable {
 
     /// The background settlement of top-ups a stopped process left pending.
     package var pendingTopUpSweeper: PendingTopUpSweeper {
-        PendingTopUpSweeper(topUps: topUps, instance: instance, ready: instanceRegistered, minimumAgeMillis: 120_000, interval: .seconds(60))
+        PendingTopUpSweeper(
+            topUps: topUps, instance: instance, ready: instanceRegistered, minimumAgeMillis: 120_000,
+            interval: .seconds(60))
     }
 
     /// This process's lease in `server_instances`, which keeps its idempotency claims its own.
     package var instanceLease: InstanceLease {
-        InstanceLease(instance: instance, database: database, instances: ServerInstanceSQLRepository(), clock: clock, registered: instanceRegistered, logger: logger)
+        InstanceLease(
+            instance: instance, database: database, instances: ServerInstanceSQLRepository(), clock: clock,
+            registered: instanceRegistered, logger: logger)
     }
 
     /// The background worker that moves transfers on.
     package var transferProcessor: TransferProcessor {
-        TransferProcessor(transfers: transfers, storeReadiness: storeReadiness, ledger: LedgerSQLRepository(), walletTransactions: WalletTransactionSQLRepository(), logger: logger)
+        TransferProcessor(
+            transfers: transfers, storeReadiness: storeReadiness, ledger: LedgerSQLRepository(),
+            walletTransactions: WalletTransactionSQLRepository(), logger: logger)
     }
 
     /// Settles orders whose payment has been pending for over two minutes.
     package var pendingOrderSweeper: PendingOrderSweeper {
-        PendingOrderSweeper(marketplace: marketplace, storeReadiness: storeReadiness, minimumAgeMillis: 120_000, interval: .seconds(60), logger: logger)
+        PendingOrderSweeper(
+            marketplace: marketplace, storeReadiness: storeReadiness, minimumAgeMillis: 120_000, interval: .seconds(60),
+            logger: logger)
     }
 
     /// Brings transfer changes committed by other processes (PostgreSQL) to this one's streams.
@@ -57,66 +65,95 @@ package struct AppServices: Sendable {
     }
 
     init(
-        configuration: ServerConfiguration, database: any Database, clock: WallClock, supplier: any AirtimeSupplier, pepper: [UInt8], tokenSecret: [UInt8],
+        configuration: ServerConfiguration, database: any Database, clock: WallClock, supplier: any AirtimeSupplier,
+        pepper: [UInt8], tokenSecret: [UInt8],
         webhookSecret: [UInt8], returnURLs: ReturnURLPolicy, webFiles: WebFiles?, logger: Logger
     ) async {
         self.webFiles = webFiles
         self.webhookSignature = WebhookSignature(secret: webhookSecret)
-        self.stripeWebhookSignature = configuration.stripe?.webhookSecret.map { WebhookSignature(secret: $0, headerName: "Stripe-Signature") }
+        self.stripeWebhookSignature = configuration.stripe?.webhookSecret.map {
+            WebhookSignature(secret: $0, headerName: "Stripe-Signature")
+        }
         let users = UserSQLRepository()
         let ledger = LedgerSQLRepository()
         let transactions = WalletTransactionSQLRepository()
         let pins = PinHasher(pepper: pepper, rounds: configuration.pinHashRounds)
         let tokens = await VerificationTokens(secret: tokenSecret)
         let intents = IntentValidator(currency: configuration.currency, phoneRegion: configuration.phoneRegion)
-        let lock = PaymentLock(database: database, users: users, clock: clock, threshold: configuration.paymentFailureThreshold, lockSeconds: configuration.paymentLockSeconds)
-        let pinGuard = PinGuard(database: database, users: users, pins: pins, clock: clock, threshold: configuration.paymentFailureThreshold, lockSeconds: configuration.paymentLockSeconds)
+        let lock = PaymentLock(
+            database: database, users: users, clock: clock, threshold: configuration.paymentFailureThreshold,
+            lockSeconds: configuration.paymentLockSeconds)
+        let pinGuard = PinGuard(
+            database: database, users: users, pins: pins, clock: clock,
+            threshold: configuration.paymentFailureThreshold, lockSeconds: configuration.paymentLockSeconds)
         let relyingParty = configuration.relyingParty
         self.configuration = configuration
         self.throttle = RequestThrottle(
-            limiter: RateLimiter(limits: configuration.rateLimits, clock: clock), clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies)
+            limiter: RateLimiter(limits: configuration.rateLimits, clock: clock),
+            clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies)
         )
         self.database = database
         self.clock = clock
         self.logger = logger
-        self.accounts = AccountService(database: database, users: users, sessions: SessionSQLRepository(), ledger: ledger, pins: pins, pinGuard: pinGuard, clock: clock, configuration: configuration)
+        self.accounts = AccountService(
+            database: database, users: users, sessions: SessionSQLRepository(), ledger: ledger, pins: pins,
+            pinGuard: pinGuard, clock: clock, configuration: configuration)
         let biometric = BiometricService(
-            database: database, users: users, credentials: CredentialSQLRepository(), challenges: ChallengeSQLRepository(),
-            tokens: tokens, lock: lock, pinGuard: pinGuard, intents: intents, clock: clock, configuration: configuration,
-            registrationVerifier: RegistrationVerifier(relyingParty: relyingParty, attestationPolicy: configuration.acceptUnverifiedAttestation ? .verifiedOrUnverifiable : .verifiedOnly),
+            database: database, users: users, credentials: CredentialSQLRepository(),
+            challenges: ChallengeSQLRepository(),
+            tokens: tokens, lock: lock, pinGuard: pinGuard, intents: intents, clock: clock,
+            configuration: configuration,
+            registrationVerifier: RegistrationVerifier(
+                relyingParty: relyingParty,
+                attestationPolicy: configuration.acceptUnverifiedAttestation ? .verifiedOrUnverifiable : .verifiedOnly),
             assertionVerifier: AssertionVerifier(relyingParty: relyingParty)
         )
         self.biometric = biometric
         self.transfers = TransferService(
-            database: database, users: users, credentials: CredentialSQLRepository(), transfers: TransferSQLRepository(), lock: lock,
-            biometric: biometric, feed: TransferFeed(), idempotency: IdempotencySQLRepository(), instance: instance, clock: clock,
+            database: database, users: users, credentials: CredentialSQLRepository(),
+            transfers: TransferSQLRepository(), lock: lock,
+            biometric: biometric, feed: TransferFeed(), idempotency: IdempotencySQLRepository(), instance: instance,
+            clock: clock,
             configuration: configuration
         )
         self.topUps = TopUpService(
-            database: database, users: users, ledger: ledger, transactions: transactions, consumedTokens: ConsumedTokenSQLRepository(),
+            database: database, users: users, ledger: ledger, transactions: transactions,
+            consumedTokens: ConsumedTokenSQLRepository(),
             idempotencyKeys: IdempotencySQLRepository(),
-            tokens: tokens, pinGuard: pinGuard, lock: lock, intents: intents, supplier: supplier, clock: clock, logger: logger
+            tokens: tokens, pinGuard: pinGuard, lock: lock, intents: intents, supplier: supplier, clock: clock,
+            logger: logger
         )
-        let paymentProvider: any PaymentProvider = if let stripe = configuration.stripe {
-            StripePaymentProvider(configuration: stripe, database: database, users: users, clock: clock, logger: logger)
-        } else {
-            SimulatedPaymentProvider(database: database, clock: clock, publicBaseURL: configuration.publicBaseURL)
-        }
+        let paymentProvider: any PaymentProvider =
+            if let stripe = configuration.stripe {
+                StripePaymentProvider(
+                    configuration: stripe, database: database, users: users, clock: clock, logger: logger)
+            } else {
+                SimulatedPaymentProvider(database: database, clock: clock, publicBaseURL: configuration.publicBaseURL)
+            }
         self.paymentProvider = paymentProvider
         self.marketplace = MarketplaceService(
-            database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(), provider: paymentProvider,
-            clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts, returnURLs: returnURLs
+            database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(),
+            provider: paymentProvider,
+            clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts,
+            returnURLs: returnURLs
         )
-        self.wallets = WalletService(database: database, users: users, ledger: ledger, transactions: transactions, clock: clock, currency: configuration.currency, phoneRegion: configuration.phoneRegion)
+        self.wallets = WalletService(
+            database: database, users: users, ledger: ledger, transactions: transactions, clock: clock,
+            currency: configuration.currency, phoneRegion: configuration.phoneRegion)
     }
 
     /// Migrates the schema and opens the system accounts; run before serving.
     package func prepareStore() async throws {
         try await Migrator.migrate(database, logger: logger)
         // The wallets' currency and the marketplace's: system accounts exist before money moves.
-        let (ledger, currencies, now) = (LedgerSQLRepository(), Set([configuration.currency, configuration.marketplaceRates.currency]), clock.nowMillis())
+        let (ledger, currencies, now) = (
+            LedgerSQLRepository(), Set([configuration.currency, configuration.marketplaceRates.currency]),
+            clock.nowMillis()
+        )
         try await database.transaction { sql in
-            for currency in currencies.sorted() { try await ledger.openSystemAccounts(currency: currency, now: now, on: sql) }
+            for currency in currencies.sorted() {
+                try await ledger.openSystemAccounts(currency: currency, now: now, on: sql)
+            }
         }
         storeReadiness.open()
     }

@@ -7,39 +7,52 @@ extension ErrorCode {
     /// user does not have is 404 `unknown_credential`; see `BiometricController.revokeCredential`.)
     package var status: HTTPResponse.Status {
         switch self {
-        case .badRequest, .invalidJSON, .missingField, .invalidType, .invalidValue, .invalidPhone, .invalidName, .invalidPin,
-             .ambiguousStepUp, .invalidBase64URL, .idMismatch, .malformedClientData, .malformedAuthenticatorData, .malformedCBOR,
-             .malformedPublicKey, .malformedAttestation, .invalidAmount, .amountOutOfRange, .unknownProduct, .unknownSupplier,
-             .authorizationRequired, .ambiguousAuthorization, .invalidVerificationToken, .invalidIdempotencyKey,
-             .missingIdempotencyKey, .invalidLimit, .invalidCursor, .invalidNote, .invalidLastEventId, .invalidTitle, .invalidLine1,
-             .invalidCity, .invalidPostalCode, .invalidCountry, .invalidSeller, .paymentMethodRequired, .invalidReturnURL,
-             .returnURLRequired, .invalidSignature, .staleSignature:
+        case .badRequest, .invalidJSON, .missingField, .invalidType, .invalidValue, .invalidPhone, .invalidName,
+            .invalidPin,
+            .ambiguousStepUp, .invalidBase64URL, .idMismatch, .malformedClientData, .malformedAuthenticatorData,
+            .malformedCBOR,
+            .malformedPublicKey, .malformedAttestation, .invalidAmount, .amountOutOfRange, .unknownProduct,
+            .unknownSupplier,
+            .authorizationRequired, .ambiguousAuthorization, .invalidVerificationToken, .invalidIdempotencyKey,
+            .missingIdempotencyKey, .invalidLimit, .invalidCursor, .invalidNote, .invalidLastEventId, .invalidTitle,
+            .invalidLine1,
+            .invalidCity, .invalidPostalCode, .invalidCountry, .invalidSeller, .paymentMethodRequired,
+            .invalidReturnURL,
+            .returnURLRequired, .invalidSignature, .staleSignature:
             .badRequest
-        case .unauthenticated, .invalidCredentials, .passkeySignInFailed, .stepUpRequired, .stepUpFailed, .invalidChallenge,
-             .unknownCredential, .credentialFlagged, .wrongType, .paymentDataMismatch, .challengeMismatch, .originNotAllowed,
-             .crossOriginRefused, .rpIdHashMismatch, .userNotPresent, .userNotVerified, .invalidBackupFlags, .unsupportedAlgorithm,
-             .unexpectedAlgorithm, .badSignature, .signCountRegression, .credentialIdMismatch, .missingCredentialData,
-             .attestationFailed, .unsupportedAttestationFormat, .authorizationFailed, .invalidToken, .tokenExpired, .tokenReplayed:
+        case .unauthenticated, .invalidCredentials, .passkeySignInFailed, .stepUpRequired, .stepUpFailed,
+            .invalidChallenge,
+            .unknownCredential, .credentialFlagged, .wrongType, .paymentDataMismatch, .challengeMismatch,
+            .originNotAllowed,
+            .crossOriginRefused, .rpIdHashMismatch, .userNotPresent, .userNotVerified, .invalidBackupFlags,
+            .unsupportedAlgorithm,
+            .unexpectedAlgorithm, .badSignature, .signCountRegression, .credentialIdMismatch, .missingCredentialData,
+            .attestationFailed, .unsupportedAttestationFormat, .authorizationFailed, .invalidToken, .tokenExpired,
+            .tokenReplayed:
             .unauthorized
         case .originRefused, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer:
             .forbidden
-        case .notFound, .transferNotFound, .productNotFound, .bidNotFound, .addressNotFound, .orderNotFound, .unknownUser,
-             .paymentMethodNotFound, .paymentIntentNotFound, .resourceMissing:
+        case .notFound, .transferNotFound, .productNotFound, .bidNotFound, .addressNotFound, .orderNotFound,
+            .unknownUser,
+            .paymentMethodNotFound, .paymentIntentNotFound, .resourceMissing:
             .notFound
         case .methodNotAllowed:
             .methodNotAllowed
-        case .phoneTaken, .credentialExists, .idempotencyInFlight, .alreadySettled, .duplicateReference, .invalidState, .transferBusy,
-             .quoteExpired, .productUnavailable, .bidNotAccepted, .orderClosed, .orderBusy, .orderPaid, .paymentInProgress,
-             .paymentIntentUnexpectedState:
+        case .phoneTaken, .credentialExists, .idempotencyInFlight, .alreadySettled, .duplicateReference, .invalidState,
+            .transferBusy,
+            .quoteExpired, .productUnavailable, .bidNotAccepted, .orderClosed, .orderBusy, .orderPaid,
+            .paymentInProgress,
+            .paymentIntentUnexpectedState:
             .conflict
         case .bodyTooLarge:
             .contentTooLarge
         case .unsupportedMediaType:
             .unsupportedMediaType
         case .noRegisteredCredential, .supplierMismatch, .idempotencyKeyReused, .insufficientFunds, .unknownCursor,
-             .unsupportedCurrency, .selfTransfer, .unknownShippingMethod, .noDeliveryMethod, .ownProduct, .deliveryUnavailable,
-             .addressRequired, .noRoute, .totalsUnavailable, .cardNotOwned, .invalidCardNumber, .invalidExpiry,
-             .unsupportedTestCard, .cardEntryNotSupported, .cardDeclined, .invalidRequest:
+            .unsupportedCurrency, .selfTransfer, .unknownShippingMethod, .noDeliveryMethod, .ownProduct,
+            .deliveryUnavailable,
+            .addressRequired, .noRoute, .totalsUnavailable, .cardNotOwned, .invalidCardNumber, .invalidExpiry,
+            .unsupportedTestCard, .cardEntryNotSupported, .cardDeclined, .invalidRequest:
             .unprocessableContent
         case .loginLocked, .pinLocked, .paymentLocked:
             .locked

@@ -15,7 +15,9 @@ package struct ErrorMiddleware: RouterMiddleware {
         self.routes = routes
     }
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {
@@ -28,17 +30,20 @@ package struct ErrorMiddleware: RouterMiddleware {
             return try failure.response(from: request, context: context)
         } catch let error as HTTPError {
             if error.status == .notFound, case let allowed = routes.allowed(for: request.uri.path), !allowed.isEmpty {
-                throw APIError(.methodNotAllowed, "This path answers \(allowed.joined(separator: ", ")) only.", allow: allowed)
+                throw APIError(
+                    .methodNotAllowed, "This path answers \(allowed.joined(separator: ", ")) only.", allow: allowed)
             }
             throw Self.translate(error)
         } catch let refused as ProviderError {
             // The payment provider's refusal or unavailability (502), with its own code.
             if refused.code.status.code >= 500 {
-                context.logger.error("payment provider unavailable", metadata: ["error": "\(refused)", "path": "\(request.uri.path)"])
+                context.logger.error(
+                    "payment provider unavailable", metadata: ["error": "\(refused)", "path": "\(request.uri.path)"])
             }
             throw APIError(refused.code, refused.message)
         } catch {
-            context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+            context.logger.error(
+                "unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             throw APIError(.internalError, "Something went wrong on our side. Nothing was charged twice; try again.")
         }
     }
@@ -59,10 +64,13 @@ extension VerificationFailure: HTTPResponseError {
     package var status: HTTPResponse.Status { error.status }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = AuthenticationVerifyResponseBody(verified: false, message: error.message, code: error.code.rawValue, retryAfter: error.retryAfter)
+        let body = AuthenticationVerifyResponseBody(
+            verified: false, message: error.message, code: error.code.rawValue, retryAfter: error.retryAfter)
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
-        return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(body))))
+        return Response(
+            status: error.status, headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(body))))
     }
 }
 

@@ -4,14 +4,17 @@ import Logging
 /// Runs an operator command against the store: opens it, keeps its connections running for the
 /// duration of `body`, then closes it.
 package enum OperatorSession {
-    package static func run(configuration: ServerConfiguration, logger: Logger, _ body: @Sendable (AppServices) async throws -> Void) async throws {
+    package static func run(
+        configuration: ServerConfiguration, logger: Logger, _ body: @Sendable (AppServices) async throws -> Void
+    ) async throws {
         let database = try await CountersignApp.openDatabase(configuration, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let postgres = database as? PostgresDatabase {
                 group.addTask { try await postgres.run() }
             }
             do {
-                let services = try await CountersignApp.makeServices(configuration: configuration, database: database, logger: logger)
+                let services = try await CountersignApp.makeServices(
+                    configuration: configuration, database: database, logger: logger)
                 try await body(services)
             } catch {
                 group.cancelAll()

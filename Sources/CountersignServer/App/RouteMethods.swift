@@ -22,7 +22,9 @@ package final class RouteMethods: Sendable {
         // A path far longer than any route's cannot match one; do not compare it.
         guard segments.count <= 16 else { return [] }
         let methods = paths.withLock { table in
-            table.filter { Self.matches($0.segments, segments) }.reduce(into: Set<String>()) { $0.formUnion($1.methods) }
+            table.filter { Self.matches($0.segments, segments) }.reduce(into: Set<String>()) {
+                $0.formUnion($1.methods)
+            }
         }
         return methods.sorted()
     }

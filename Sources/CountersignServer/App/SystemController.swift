@@ -24,15 +24,21 @@ package struct SystemController {
         }
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok","database":"\#(database.engine)","paymentsTestMode":\#(paymentsInTestMode)}"#))
+            body: .init(
+                byteBuffer: ByteBuffer(
+                    string:
+                        #"{"status":"ok","database":"\#(database.engine)","paymentsTestMode":\#(paymentsInTestMode)}"#))
         )
     }
 
     /// `GET /openapi.yaml`: the API description.
     @Sendable func openAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"), let data = try? Data(contentsOf: url) else {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),
+            let data = try? Data(contentsOf: url)
+        else {
             throw APIError(.notFound, "No such resource.")
         }
-        return Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -19,7 +19,9 @@ package struct BiometricController {
 
     /// `POST /biometric/register/options {pin} | {assertion}` → WebAuthn creation options, after
     /// the step-up; 401 `step_up_required` without one.
-    @Sendable func registrationOptions(_ request: Request, context: AppRequestContext) async throws -> RegistrationOptionsResponse {
+    @Sendable func registrationOptions(_ request: Request, context: AppRequestContext) async throws
+        -> RegistrationOptionsResponse
+    {
         var request = request
         // No body at all is a request without a step-up (401 step_up_required), not malformed JSON.
         var body = RegistrationOptionsRequest()
@@ -29,14 +31,17 @@ package struct BiometricController {
         }
         let userId = try context.requireUser()
         try throttle.check(
-            request, context: context, address: [.challengeAddress], account: [.challengeAccount] + (body.pin == nil ? [] : [.pinAccount]), key: userId
+            request, context: context, address: [.challengeAddress],
+            account: [.challengeAccount] + (body.pin == nil ? [] : [.pinAccount]), key: userId
         )
         return try await biometric.registrationOptions(userId: userId, stepUp: body)
     }
 
     /// `POST /biometric/step-up/options` → request options for an assertion that authorizes adding a key.
     @Sendable func stepUpOptions(_ request: Request, context: AppRequestContext) async throws -> StepUpOptionsResponse {
-        try throttle.check(request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: try context.requireUser())
+        try throttle.check(
+            request, context: context, address: [.challengeAddress], account: [.challengeAccount],
+            key: try context.requireUser())
         return try await biometric.stepUpOptions(userId: try context.requireUser())
     }
 
@@ -47,9 +52,11 @@ package struct BiometricController {
 
     /// `DELETE /biometric/credentials/{id}` → 204; the key authorizes nothing from now on. A key the
     /// user does not have is the path's missing resource: 404 `unknown_credential`.
-    @Sendable func revokeCredential(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable func revokeCredential(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status
+    {
         do {
-            try await biometric.revokeCredential(userId: try context.requireUser(), id: try context.parameters.require("id"))
+            try await biometric.revokeCredential(
+                userId: try context.requireUser(), id: try context.parameters.require("id"))
         } catch let error as APIError where error.code == .unknownCredential {
             throw MissingResource(error: error)
         }
@@ -57,14 +64,19 @@ package struct BiometricController {
     }
 
     /// `POST /biometric/register/verify` → 201 `{verified, credentialId}`.
-    @Sendable func registrationVerify(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RegistrationVerifyResponse> {
+    @Sendable func registrationVerify(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        RegistrationVerifyResponse
+    > {
         var request = request
         let body = try await request.decodeJSON(as: RegistrationResponseJSON.self, context: context)
-        return .init(status: .created, response: try await biometric.verifyRegistration(userId: try context.requireUser(), body))
+        return .init(
+            status: .created, response: try await biometric.verifyRegistration(userId: try context.requireUser(), body))
     }
 
     /// `GET /biometric/auth/options?amount=&productCode=&recipientPhone=&supplierSlug=`.
-    @Sendable func authenticationOptionsFromQuery(_ request: Request, context: AppRequestContext) async throws -> AuthenticationOptionsResponse {
+    @Sendable func authenticationOptionsFromQuery(_ request: Request, context: AppRequestContext) async throws
+        -> AuthenticationOptionsResponse
+    {
         let query = FormQuery(request)
         func required(_ name: String) throws -> String {
             guard let value = query[name], !value.isEmpty else {
@@ -79,20 +91,28 @@ package struct BiometricController {
             amount: amount, productCode: try required("productCode"), recipientPhone: try required("recipientPhone"),
             supplierSlug: query["supplierSlug"]
         )
-        try throttle.check(request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: try context.requireUser())
+        try throttle.check(
+            request, context: context, address: [.challengeAddress], account: [.challengeAccount],
+            key: try context.requireUser())
         return try await biometric.authenticationOptions(userId: try context.requireUser(), intent)
     }
 
     /// `POST /biometric/auth/options` with the intent as a JSON body.
-    @Sendable func authenticationOptionsFromBody(_ request: Request, context: AppRequestContext) async throws -> AuthenticationOptionsResponse {
+    @Sendable func authenticationOptionsFromBody(_ request: Request, context: AppRequestContext) async throws
+        -> AuthenticationOptionsResponse
+    {
         var request = request
         let intent = try await request.decodeJSON(as: AuthenticationOptionsRequest.self, context: context)
-        try throttle.check(request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: try context.requireUser())
+        try throttle.check(
+            request, context: context, address: [.challengeAddress], account: [.challengeAccount],
+            key: try context.requireUser())
         return try await biometric.authenticationOptions(userId: try context.requireUser(), intent)
     }
 
     /// `POST /biometric/auth/verify` → `{verified, verificationToken, expiresIn, message}`.
-    @Sendable func authenticationVerify(_ request: Request, context: AppRequestContext) async throws -> AuthenticationVerifyResponse {
+    @Sendable func authenticationVerify(_ request: Request, context: AppRequestContext) async throws
+        -> AuthenticationVerifyResponse
+    {
         var request = request
         let body: AuthenticationResponseJSON
         do {

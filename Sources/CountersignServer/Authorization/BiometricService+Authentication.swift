@@ -12,7 +12,9 @@ extension BiometricService {
     /// WebAuthn §7.2 for a payment: the assertion must answer a live challenge this user was issued
     /// for an intent, from a credential the user owns; on success a single-use token bound to that
     /// intent is returned.
-    package func verifyAuthentication(userId: String, _ body: AuthenticationResponseJSON) async throws -> AuthenticationVerifyResponse {
+    package func verifyAuthentication(userId: String, _ body: AuthenticationResponseJSON) async throws
+        -> AuthenticationVerifyResponse
+    {
         do {
             let (credentialId, digest) = try await verifyAssertion(userId: userId, body, for: .payment)
             let token = try await tokens.issue(
@@ -38,16 +40,20 @@ extension BiometricService {
 
     /// Verifies `body` against a live authentication challenge of this user issued for `purpose`
     /// and returns the credential that signed and the digest of the intent the challenge covered.
-    func verifyAssertion(userId: String, _ body: AuthenticationResponseJSON, for purpose: AssertionPurpose) async throws -> (credentialId: String, intentDigest: String) {
+    func verifyAssertion(userId: String, _ body: AuthenticationResponseJSON, for purpose: AssertionPurpose) async throws
+        -> (credentialId: String, intentDigest: String)
+    {
         let decoded = try DecodedAssertion(body)
         let (credentialId, clientData, authenticatorData, signature, challengeText) =
             (decoded.credentialId, decoded.clientData, decoded.authenticatorData, decoded.signature, decoded.challenge)
 
         let (users, credentials, challenges, now) = (self.users, self.credentials, self.challenges, clock.nowMillis())
-        let (user, credential, challenge) = try await database.read { sql -> (User?, StoredCredential?, StoredChallenge?) in
+        let (user, credential, challenge) = try await database.read {
+            sql -> (User?, StoredCredential?, StoredChallenge?) in
             guard let user = try await users.find(id: userId, on: sql) else { return (nil, nil, nil) }
             let credential = try await credentials.find(id: credentialId, on: sql)
-            let challenge = try await challenges.find(challenge: challengeText, userId: userId, purpose: .authentication, now: now, on: sql)
+            let challenge = try await challenges.find(
+                challenge: challengeText, userId: userId, purpose: .authentication, now: now, on: sql)
             return (user, credential, challenge)
         }
         guard let user else { throw APIError.unauthenticated }
@@ -57,10 +63,11 @@ extension BiometricService {
             throw APIError(.unknownCredential, "That credential is not registered to this user.")
         }
         guard credential.flaggedAt == nil else {
-            throw APIError(.credentialFlagged, "This credential was disabled after a security check; register it again.")
+            throw APIError(
+                .credentialFlagged, "This credential was disabled after a security check; register it again.")
         }
         guard let challenge, let expected = Base64URL.decode(challenge.challenge), let digest = challenge.intentDigest,
-              (digest == StepUp.intentDigest) == (purpose == .stepUp)
+            (digest == StepUp.intentDigest) == (purpose == .stepUp)
         else {
             throw APIError(.invalidChallenge, "The challenge is unknown, expired or already used.")
         }
@@ -68,26 +75,30 @@ extension BiometricService {
         // the challenge's intent showed; a step-up accepts `webauthn.get` alone.
         let shown = purpose == .payment ? paymentConfirmation.expected(topUp: challenge) : nil
         let result = try await checkAssertion(
-            credential: credential, challenge: expected, userVerificationRequired: challenge.userVerification == "required",
+            credential: credential, challenge: expected,
+            userVerificationRequired: challenge.userVerification == "required",
             clientData: clientData, authenticatorData: authenticatorData, signature: signature, payment: shown
         )
         // WebAuthn §6.1.3: backup eligibility is fixed when the credential is created.
-        let refusal: WebAuthnError? = switch result {
-        case .failure(let error): error
-        case .success(let verified) where verified.flags.backupEligible != credential.backupEligible:
-            WebAuthnError(.invalidBackupFlags, "backup eligibility differs from registration")
-        case .success: nil
-        }
+        let refusal: WebAuthnError? =
+            switch result {
+            case .failure(let error): error
+            case .success(let verified) where verified.flags.backupEligible != credential.backupEligible:
+                WebAuthnError(.invalidBackupFlags, "backup eligibility differs from registration")
+            case .success: nil
+            }
         if let refusal {
             // A failed attempt spends the challenge too, and counts towards the lock unless the
             // request was merely malformed.
             let response = try await database.transaction { sql -> APIError in
-                _ = try await challenges.consume(challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql)
+                _ = try await challenges.consume(
+                    challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql)
                 if refusal.isMalformedInput { return APIError(refusal) }
                 if refusal.code == .signCountRegression {
                     try await credentials.flag(id: credential.id, reason: refusal.code.rawValue, now: now, on: sql)
                 }
-                return try await lock.recordFailure(userId: userId, failure: APIError(refusal, message: "Signature verification failed."), on: sql)
+                return try await lock.recordFailure(
+                    userId: userId, failure: APIError(refusal, message: "Signature verification failed."), on: sql)
             }
             throw response
         }
@@ -95,10 +106,17 @@ extension BiometricService {
         // One transaction on success: spend the challenge (a concurrent replay of the same
         // assertion loses here), advance the counter, clear the failure count.
         let outcome = try await database.transaction { sql -> APIError? in
-            guard try await challenges.consume(challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql) != nil else {
+            guard
+                try await challenges.consume(
+                    challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql) != nil
+            else {
                 return APIError(.invalidChallenge, "The challenge is unknown, expired or already used.")
             }
-            guard try await credentials.recordUse(id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState, now: now, on: sql) else {
+            guard
+                try await credentials.recordUse(
+                    id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState,
+                    now: now, on: sql)
+            else {
                 return APIError(.signCountRegression, "Signature verification failed.")
             }
             if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: userId, on: sql) }
@@ -118,7 +136,8 @@ extension BiometricService {
     /// Runs the verifier (WebAuthn §7.2 steps 7–21) against the stored key; `payment` is what a
     /// Secure Payment Confirmation for this challenge showed, where one was issued.
     func checkAssertion(
-        credential: StoredCredential, challenge: [UInt8], userVerificationRequired: Bool, clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8],
+        credential: StoredCredential, challenge: [UInt8], userVerificationRequired: Bool, clientData: [UInt8],
+        authenticatorData: [UInt8], signature: [UInt8],
         payment: SecurePaymentConfirmation? = nil
     ) async throws -> Result<VerifiedAssertion, WebAuthnError> {
         let verifier = assertionVerifier
@@ -129,7 +148,8 @@ extension BiometricService {
                 return try verifier.verify(
                     clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature,
                     expectedChallenge: challenge, credentialPublicKey: publicKey,
-                    storedSignCount: UInt32(clamping: credential.signCount), userVerificationRequired: userVerificationRequired, payment: payment
+                    storedSignCount: UInt32(clamping: credential.signCount),
+                    userVerificationRequired: userVerificationRequired, payment: payment
                 )
             }
         }
@@ -137,6 +157,8 @@ extension BiometricService {
 
     func flag(_ credential: StoredCredential, reason: String, now: Int64) async throws {
         let credentials = self.credentials
-        try await database.transaction { sql in try await credentials.flag(id: credential.id, reason: reason, now: now, on: sql) }
+        try await database.transaction { sql in
+            try await credentials.flag(id: credential.id, reason: reason, now: now, on: sql)
+        }
     }
 }

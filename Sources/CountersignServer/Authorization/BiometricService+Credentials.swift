@@ -5,21 +5,26 @@ extension BiometricService {
     package func credentialList(userId: String) async throws -> CredentialList {
         let credentials = self.credentials
         let stored = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }
-        return CredentialList(credentials: stored.map { credential in
-            CredentialSummary(
-                id: credential.id, algorithm: Int(clamping: credential.algorithm), attestationFormat: credential.attestationFormat,
-                attestationVerified: credential.attestationVerified, backupEligible: credential.backupEligible,
-                transports: credential.transports, createdAt: WallClock.iso8601(millis: credential.createdAt),
-                lastUsedAt: credential.lastUsedAt.map(WallClock.iso8601(millis:)), flagged: credential.flaggedAt != nil
-            )
-        })
+        return CredentialList(
+            credentials: stored.map { credential in
+                CredentialSummary(
+                    id: credential.id, algorithm: Int(clamping: credential.algorithm),
+                    attestationFormat: credential.attestationFormat,
+                    attestationVerified: credential.attestationVerified, backupEligible: credential.backupEligible,
+                    transports: credential.transports, createdAt: WallClock.iso8601(millis: credential.createdAt),
+                    lastUsedAt: credential.lastUsedAt.map(WallClock.iso8601(millis:)),
+                    flagged: credential.flaggedAt != nil
+                )
+            })
     }
 
     /// Revokes one of the user's keys at once: it authorizes nothing from now on. `unknown_credential`
     /// if the user has no such key (someone else's id answers the same, so ids cannot be probed).
     package func revokeCredential(userId: String, id: String) async throws {
         let (credentials, now) = (self.credentials, clock.nowMillis())
-        let revoked = try await database.transaction { sql in try await credentials.revoke(id: id, userId: userId, now: now, on: sql) }
+        let revoked = try await database.transaction { sql in
+            try await credentials.revoke(id: id, userId: userId, now: now, on: sql)
+        }
         guard revoked else { throw APIError(.unknownCredential, "You have no device key with that id.") }
     }
 }

@@ -22,7 +22,8 @@ extension BiometricService {
             )
         }
         return PasskeySignInOptionsResponse(
-            challenge: challenge, rpId: configuration.rpId, allowCredentials: [], userVerification: configuration.userVerification,
+            challenge: challenge, rpId: configuration.rpId, allowCredentials: [],
+            userVerification: configuration.userVerification,
             timeout: Int(configuration.challengeTimeoutMillis)
         )
     }
@@ -32,17 +33,19 @@ extension BiometricService {
     package func signIn(_ body: AuthenticationResponseJSON) async throws -> String {
         let failed = APIError(.passkeySignInFailed, "That passkey could not sign you in.")
         let decoded = try DecodedAssertion(body)
-        let (credentials, users, repository, now) = (self.credentials, self.users, SignInChallengeSQLRepository(), clock.nowMillis())
+        let (credentials, users, repository, now) = (
+            self.credentials, self.users, SignInChallengeSQLRepository(), clock.nowMillis()
+        )
         // The challenge is spent first, whatever follows: one try per challenge.
         let (userVerification, credential) = try await database.transaction { sql -> (String?, StoredCredential?) in
             let userVerification = try await repository.consume(challenge: decoded.challenge, now: now, on: sql)
             return (userVerification, try await credentials.find(id: decoded.credentialId, on: sql))
         }
         guard let userVerification, let credential, credential.flaggedAt == nil,
-              let user = try await database.read({ sql in try await users.find(id: credential.userId, on: sql) }),
-              // WebAuthn §7.2 step 6: a discoverable credential's assertion names its user.
-              body.response.userHandle.map({ Base64URL.decode($0) == Base64URL.decode(user.userHandle) }) ?? false,
-              let expected = Base64URL.decode(decoded.challenge)
+            let user = try await database.read({ sql in try await users.find(id: credential.userId, on: sql) }),
+            // WebAuthn §7.2 step 6: a discoverable credential's assertion names its user.
+            body.response.userHandle.map({ Base64URL.decode($0) == Base64URL.decode(user.userHandle) }) ?? false,
+            let expected = Base64URL.decode(decoded.challenge)
         else { throw failed }
         let result = try await checkAssertion(
             credential: credential, challenge: expected, userVerificationRequired: userVerification == "required",
@@ -52,9 +55,13 @@ extension BiometricService {
             if case .failure(let error) = result, error.isMalformedInput { throw APIError(error) }
             throw failed
         }
-        guard try await database.transaction({ sql in
-            try await credentials.recordUse(id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState, now: now, on: sql)
-        }) else {
+        guard
+            try await database.transaction({ sql in
+                try await credentials.recordUse(
+                    id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState,
+                    now: now, on: sql)
+            })
+        else {
             // The counter went backwards: a cloned key or a replay. The key is disabled, as on a payment.
             try await flag(credential, reason: WebAuthnError.Code.signCountRegression.rawValue, now: now)
             throw failed

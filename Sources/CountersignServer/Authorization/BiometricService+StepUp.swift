@@ -16,19 +16,24 @@ extension BiometricService {
         let user = try await loadUser(userId)
         try lock.ensureUnlocked(user)
         let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
-        let usable = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }.filter { $0.flaggedAt == nil }
+        let usable = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }.filter {
+            $0.flaggedAt == nil
+        }
         guard !usable.isEmpty else {
             throw APIError(.noRegisteredCredential, "You have no device key yet: step up with your PIN.")
         }
         let challenge = Base64URL.encode(SecureRandom.bytes(32))
         let stored = StoredChallenge(
-            challenge: challenge, userId: userId, purpose: .authentication, intent: StepUp.intent, intentDigest: StepUp.intentDigest,
+            challenge: challenge, userId: userId, purpose: .authentication, intent: StepUp.intent,
+            intentDigest: StepUp.intentDigest,
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
         try await database.transaction { sql in try await challenges.insert(stored, now: now, on: sql) }
         return StepUpOptionsResponse(
             challenge: challenge, rpId: configuration.rpId,
-            allowCredentials: usable.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
+            allowCredentials: usable.map {
+                CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports)
+            },
             userVerification: configuration.userVerification, timeout: Int(configuration.challengeTimeoutMillis)
         )
     }
@@ -39,7 +44,8 @@ extension BiometricService {
     func checkStepUp(userId: String, _ request: RegistrationOptionsRequest) async throws {
         switch (request.pin, request.assertion) {
         case (nil, nil):
-            throw APIError(.stepUpRequired, "Adding a device key needs your PIN or a signature from a key you already have.")
+            throw APIError(
+                .stepUpRequired, "Adding a device key needs your PIN or a signature from a key you already have.")
         case (.some, .some):
             throw APIError(.ambiguousStepUp, "Send a pin or an assertion, not both.")
         case (.some(let pin), nil):

@@ -29,7 +29,9 @@ package struct BiometricService: Sendable {
     /// `payment: true` they carry Secure Payment Confirmation's `payment` extension, which browsers
     /// accept only for a discoverable credential with user verification on a platform authenticator
     /// (Chromium: NotSupportedError otherwise), so all three are required too.
-    package func registrationOptions(userId: String, stepUp: RegistrationOptionsRequest) async throws -> RegistrationOptionsResponse {
+    package func registrationOptions(userId: String, stepUp: RegistrationOptionsRequest) async throws
+        -> RegistrationOptionsResponse
+    {
         try await checkStepUp(userId: userId, stepUp)
         let user = try await loadUser(userId)
         let challenge = Base64URL.encode(SecureRandom.bytes(32))
@@ -52,24 +54,32 @@ package struct BiometricService: Sendable {
             timeout: Int(configuration.challengeTimeoutMillis),
             attestation: "direct",
             authenticatorSelection: .init(
-                authenticatorAttachment: forPayments ? "platform" : nil, residentKey: forPayments ? "required" : "preferred", userVerification: userVerification
+                authenticatorAttachment: forPayments ? "platform" : nil,
+                residentKey: forPayments ? "required" : "preferred", userVerification: userVerification
             ),
-            excludeCredentials: existing.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
+            excludeCredentials: existing.map {
+                CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports)
+            },
             extensions: forPayments ? RegistrationExtensions(payment: .init(isPayment: true)) : nil
         )
     }
 
     /// Verifies a registration response against its challenge and stores the credential.
-    package func verifyRegistration(userId: String, _ body: RegistrationResponseJSON) async throws -> RegistrationVerifyResponse {
+    package func verifyRegistration(userId: String, _ body: RegistrationResponseJSON) async throws
+        -> RegistrationVerifyResponse
+    {
         guard body.type == "public-key" else { throw APIError(.invalidType, "type must be public-key.") }
         let rawId = try Self.decode(body.rawId, field: "rawId")
-        guard body.id == Base64URL.encode(rawId) else { throw APIError(.idMismatch, "id must be the base64url of rawId.") }
+        guard body.id == Base64URL.encode(rawId) else {
+            throw APIError(.idMismatch, "id must be the base64url of rawId.")
+        }
         let clientData = try Self.decode(body.response.clientDataJSON, field: "response.clientDataJSON")
         let attestationObject = try Self.decode(body.response.attestationObject, field: "response.attestationObject")
         let challengeText = try Self.challenge(in: clientData)
         let (challenges, now) = (self.challenges, clock.nowMillis())
         let consumed = try await database.transaction { sql in
-            try await challenges.consume(challenge: challengeText, userId: userId, purpose: .registration, now: now, on: sql)
+            try await challenges.consume(
+                challenge: challengeText, userId: userId, purpose: .registration, now: now, on: sql)
         }
         guard let stored = consumed, let expected = Base64URL.decode(stored.challenge) else {
             throw APIError(.invalidChallenge, "The challenge is unknown, expired or already used.")
@@ -79,7 +89,8 @@ package struct BiometricService: Sendable {
         let outcome = try await NIOThreadPool.singleton.runIfActive {
             Result { () throws(WebAuthnError) -> VerifiedRegistration in
                 try verifier.verify(
-                    clientDataJSON: clientData, attestationObject: attestationObject, rawId: rawId, expectedChallenge: expected,
+                    clientDataJSON: clientData, attestationObject: attestationObject, rawId: rawId,
+                    expectedChallenge: expected,
                     userVerificationRequired: userVerificationRequired, allowedAlgorithms: Set(Self.offeredAlgorithms)
                 )
             }
@@ -91,11 +102,13 @@ package struct BiometricService: Sendable {
             throw APIError(error, message: "Registration failed: \(error.message)")
         }
         let credential = StoredCredential(
-            id: Base64URL.encode(verified.credentialId), userId: userId, publicKey: Base64URL.encode(verified.credentialPublicKey),
+            id: Base64URL.encode(verified.credentialId), userId: userId,
+            publicKey: Base64URL.encode(verified.credentialPublicKey),
             algorithm: Int64(verified.algorithm.rawValue), signCount: Int64(verified.signCount),
             backupEligible: verified.flags.backupEligible, backupState: verified.flags.backupState,
             transports: (body.response.transports ?? []).filter { $0.count < 32 }.prefix(8).map { $0 },
-            attestationFormat: verified.attestationFormat, attestationVerified: verified.attestationVerified, flaggedAt: nil
+            attestationFormat: verified.attestationFormat, attestationVerified: verified.attestationVerified,
+            flaggedAt: nil
         )
         let credentials = self.credentials
         try await database.transaction { sql in
@@ -105,8 +118,12 @@ package struct BiometricService: Sendable {
     }
 
     /// Request options for authorizing `intent`: the challenge is `SHA-256(nonce ‖ canonical intent)`.
-    package func authenticationOptions(userId: String, _ request: AuthenticationOptionsRequest) async throws -> AuthenticationOptionsResponse {
-        let intent = try intents.airtime(amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone, supplierSlug: request.supplierSlug)
+    package func authenticationOptions(userId: String, _ request: AuthenticationOptionsRequest) async throws
+        -> AuthenticationOptionsResponse
+    {
+        let intent = try intents.airtime(
+            amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone,
+            supplierSlug: request.supplierSlug)
         let user = try await loadUser(userId)
         try lock.ensureUnlocked(user)
         let nonce = SecureRandom.bytes(32)
@@ -114,11 +131,14 @@ package struct BiometricService: Sendable {
         let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
         let stored = StoredChallenge(
             challenge: challenge, userId: userId, purpose: .authentication,
-            intent: String(decoding: intent.canonicalBytes, as: UTF8.self), intentDigest: Base64URL.encode(intent.digest),
+            intent: String(decoding: intent.canonicalBytes, as: UTF8.self),
+            intentDigest: Base64URL.encode(intent.digest),
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
         // Read outside the writer: only the challenge insert needs a write transaction.
-        let usable = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }.filter { $0.flaggedAt == nil }
+        let usable = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }.filter {
+            $0.flaggedAt == nil
+        }
         guard !usable.isEmpty else {
             throw APIError(.noRegisteredCredential, "Register a device key first, or pay with your PIN.")
         }
@@ -126,10 +146,14 @@ package struct BiometricService: Sendable {
         let timeout = Int(configuration.challengeTimeoutMillis)
         return AuthenticationOptionsResponse(
             challenge: challenge, rpId: configuration.rpId,
-            allowCredentials: usable.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
-            userVerification: configuration.userVerification, timeout: timeout, transaction: intent, nonce: Base64URL.encode(nonce),
+            allowCredentials: usable.map {
+                CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports)
+            },
+            userVerification: configuration.userVerification, timeout: timeout, transaction: intent,
+            nonce: Base64URL.encode(nonce),
             securePaymentConfirmation: paymentConfirmation.data(
-                paymentConfirmation.expected(amount: intent.amount, currency: intent.currency), challenge: challenge, credentialIds: usable.map(\.id), timeout: timeout
+                paymentConfirmation.expected(amount: intent.amount, currency: intent.currency), challenge: challenge,
+                credentialIds: usable.map(\.id), timeout: timeout
             )
         )
     }
@@ -140,7 +164,9 @@ package struct BiometricService: Sendable {
     /// The user, or 401 if the session outlived them.
     func loadUser(_ userId: String) async throws -> User {
         let users = self.users
-        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else { throw APIError.unauthenticated }
+        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else {
+            throw APIError.unauthenticated
+        }
         return user
     }
 

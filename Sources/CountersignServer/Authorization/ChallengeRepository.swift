@@ -1,4 +1,5 @@
 import CountersignStore
+
 /// What a ceremony's challenge was issued for.
 package enum ChallengePurpose: String, Sendable {
     case registration
@@ -25,9 +26,11 @@ package protocol ChallengeRepository: Sendable {
     func insert(_ challenge: StoredChallenge, now: Int64, on sql: any SQLExecutor) async throws
     /// Marks the challenge used and returns it, if it exists for this user and purpose, is unused
     /// and unexpired. One statement: two concurrent uses cannot both succeed.
-    func consume(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor) async throws -> StoredChallenge?
+    func consume(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor)
+        async throws -> StoredChallenge?
     /// The challenge if it is live (unused, unexpired) for this user and purpose, without using it.
-    func find(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor) async throws -> StoredChallenge?
+    func find(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor)
+        async throws -> StoredChallenge?
 }
 
 /// `ChallengeRepository` in shared SQL.
@@ -41,13 +44,17 @@ package struct ChallengeSQLRepository: ChallengeRepository {
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             """,
             [
-                .text(challenge.challenge), .text(challenge.userId), .text(challenge.purpose.rawValue), .text(challenge.intent),
-                .text(challenge.intentDigest), .text(challenge.userVerification), .integer(now), .integer(challenge.expiresAt),
+                .text(challenge.challenge), .text(challenge.userId), .text(challenge.purpose.rawValue),
+                .text(challenge.intent),
+                .text(challenge.intentDigest), .text(challenge.userVerification), .integer(now),
+                .integer(challenge.expiresAt),
             ]
         )
     }
 
-    package func consume(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor) async throws -> StoredChallenge? {
+    package func consume(
+        challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor
+    ) async throws -> StoredChallenge? {
         let row = try await sql.first(
             """
             UPDATE challenges SET consumed_at = $4
@@ -59,7 +66,9 @@ package struct ChallengeSQLRepository: ChallengeRepository {
         return try row.map(Self.challenge(from:))
     }
 
-    package func find(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor) async throws -> StoredChallenge? {
+    package func find(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor)
+        async throws -> StoredChallenge?
+    {
         try await sql.first(
             "SELECT * FROM challenges WHERE challenge = $1 AND user_id = $2 AND purpose = $3 AND consumed_at IS NULL AND expires_at > $4",
             [.text(challenge), .text(userId), .text(purpose.rawValue), .integer(now)]
@@ -67,7 +76,9 @@ package struct ChallengeSQLRepository: ChallengeRepository {
     }
 
     static func challenge(from row: SQLRow) throws -> StoredChallenge {
-        guard let purpose = ChallengePurpose(rawValue: try row.string("purpose")) else { throw DatabaseError.decoding(column: "purpose") }
+        guard let purpose = ChallengePurpose(rawValue: try row.string("purpose")) else {
+            throw DatabaseError.decoding(column: "purpose")
+        }
         return StoredChallenge(
             challenge: try row.string("challenge"), userId: try row.string("user_id"), purpose: purpose,
             intent: try row.optionalString("intent"), intentDigest: try row.optionalString("intent_digest"),

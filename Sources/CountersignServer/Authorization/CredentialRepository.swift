@@ -1,4 +1,5 @@
 import CountersignStore
+
 /// A registered device key or passkey.
 package struct StoredCredential: Sendable, Equatable {
     /// The credential id, base64url.
@@ -29,7 +30,8 @@ package protocol CredentialRepository: Sendable {
     func list(userId: String, on sql: any SQLExecutor) async throws -> [StoredCredential]
     /// Records a successful assertion. Returns false if another assertion advanced the counter
     /// past `signCount` first (a concurrent replay or a cloned key).
-    func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64, on sql: any SQLExecutor) async throws -> Bool
+    func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64, on sql: any SQLExecutor) async throws
+        -> Bool
     func flag(id: String, reason: String, now: Int64, on sql: any SQLExecutor) async throws
     /// Revokes the user's credential; false if they have no such live credential. A revoked
     /// credential is neither found nor listed, and authorizes nothing.
@@ -40,7 +42,9 @@ package protocol CredentialRepository: Sendable {
 package struct CredentialSQLRepository: CredentialRepository {
     package init() {}
 
-    package func insert(_ credential: StoredCredential, aaguid: String, now: Int64, on sql: any SQLExecutor) async throws {
+    package func insert(_ credential: StoredCredential, aaguid: String, now: Int64, on sql: any SQLExecutor)
+        async throws
+    {
         let rows = try await sql.query(
             """
             INSERT INTO credentials (id, user_id, public_key, algorithm, sign_count, backup_eligible, backup_state, transports,
@@ -49,7 +53,8 @@ package struct CredentialSQLRepository: CredentialRepository {
             ON CONFLICT (id) DO NOTHING RETURNING id
             """,
             [
-                .text(credential.id), .text(credential.userId), .text(credential.publicKey), .integer(credential.algorithm),
+                .text(credential.id), .text(credential.userId), .text(credential.publicKey),
+                .integer(credential.algorithm),
                 .integer(credential.signCount), .bool(credential.backupEligible), .bool(credential.backupState),
                 .text(credential.transports.joined(separator: ",")), .text(credential.attestationFormat),
                 .bool(credential.attestationVerified), .text(aaguid), .integer(now),
@@ -59,14 +64,20 @@ package struct CredentialSQLRepository: CredentialRepository {
     }
 
     package func find(id: String, on sql: any SQLExecutor) async throws -> StoredCredential? {
-        try await sql.first("SELECT * FROM credentials WHERE id = $1 AND revoked_at IS NULL", [.text(id)]).map(Self.credential(from:))
+        try await sql.first("SELECT * FROM credentials WHERE id = $1 AND revoked_at IS NULL", [.text(id)]).map(
+            Self.credential(from:))
     }
 
     package func list(userId: String, on sql: any SQLExecutor) async throws -> [StoredCredential] {
-        try await sql.query("SELECT * FROM credentials WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at, id", [.text(userId)]).map(Self.credential(from:))
+        try await sql.query(
+            "SELECT * FROM credentials WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at, id",
+            [.text(userId)]
+        ).map(Self.credential(from:))
     }
 
-    package func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+    package func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64, on sql: any SQLExecutor)
+        async throws -> Bool
+    {
         // A counter of 0 means the authenticator keeps none; otherwise it must only rise.
         let rows = try await sql.query(
             """
@@ -100,8 +111,10 @@ package struct CredentialSQLRepository: CredentialRepository {
             algorithm: try row.int("algorithm"), signCount: try row.int("sign_count"),
             backupEligible: try row.bool("backup_eligible"), backupState: try row.bool("backup_state"),
             transports: transports.isEmpty ? [] : transports.split(separator: ",").map(String.init),
-            attestationFormat: try row.string("attestation_format"), attestationVerified: try row.bool("attestation_verified"),
-            flaggedAt: try row.optionalInt("flagged_at"), createdAt: try row.int("created_at"), lastUsedAt: try row.optionalInt("last_used_at")
+            attestationFormat: try row.string("attestation_format"),
+            attestationVerified: try row.bool("attestation_verified"),
+            flaggedAt: try row.optionalInt("flagged_at"), createdAt: try row.int("created_at"),
+            lastUsedAt: try row.optionalInt("last_used_at")
         )
     }
 }

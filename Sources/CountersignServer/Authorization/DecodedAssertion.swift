@@ -18,7 +18,8 @@ struct DecodedAssertion: Sendable {
         credentialId = Base64URL.encode(rawId)
         guard body.id == credentialId else { throw APIError(.idMismatch, "id must be the base64url of rawId.") }
         clientData = try BiometricService.decode(body.response.clientDataJSON, field: "response.clientDataJSON")
-        authenticatorData = try BiometricService.decode(body.response.authenticatorData, field: "response.authenticatorData")
+        authenticatorData = try BiometricService.decode(
+            body.response.authenticatorData, field: "response.authenticatorData")
         signature = try BiometricService.decode(body.response.signature, field: "response.signature")
         challenge = try BiometricService.challenge(in: clientData)
     }

@@ -35,8 +35,9 @@ package struct PaymentConfirmation: Sendable {
 
     /// What a top-up challenge showed: its stored intent, read back. Nil for any other challenge.
     func expected(topUp challenge: StoredChallenge) -> SecurePaymentConfirmation? {
-        guard let text = challenge.intent, let intent = try? JSONDecoder().decode(PaymentIntent.self, from: Data(text.utf8)),
-              intent.canonicalBytes.elementsEqual(text.utf8)
+        guard let text = challenge.intent,
+            let intent = try? JSONDecoder().decode(PaymentIntent.self, from: Data(text.utf8)),
+            intent.canonicalBytes.elementsEqual(text.utf8)
         else { return nil }
         return expected(amount: intent.amount, currency: intent.currency)
     }
@@ -47,9 +48,12 @@ package struct PaymentConfirmation: Sendable {
     }
 
     /// The members a page passes to `PaymentRequest` for `challenge`.
-    func data(_ shown: SecurePaymentConfirmation, challenge: String, credentialIds: [String], timeout: Int) -> SecurePaymentConfirmationData {
+    func data(_ shown: SecurePaymentConfirmation, challenge: String, credentialIds: [String], timeout: Int)
+        -> SecurePaymentConfirmationData
+    {
         SecurePaymentConfirmationData(
-            rpId: rpId, credentialIds: credentialIds, challenge: challenge, payeeName: shown.payeeName ?? payeeName, payeeOrigin: shown.payeeOrigin,
+            rpId: rpId, credentialIds: credentialIds, challenge: challenge, payeeName: shown.payeeName ?? payeeName,
+            payeeOrigin: shown.payeeOrigin,
             total: .init(currency: shown.total.currency, value: shown.total.value),
             instrument: .init(displayName: shown.instrument.displayName, icon: shown.instrument.icon), timeout: timeout
         )
@@ -63,7 +67,8 @@ package struct PaymentConfirmation: Sendable {
         let sign = amount < 0 ? "-" : ""
         let magnitude = amount.magnitude
         let fraction = String(magnitude % UInt64(scale))
-        return sign + String(magnitude / UInt64(scale)) + "." + String(repeating: "0", count: digits - fraction.count) + fraction
+        return sign + String(magnitude / UInt64(scale)) + "." + String(repeating: "0", count: digits - fraction.count)
+            + fraction
     }
 
     /// A configured payee origin, normalised; nil unless it is an https origin alone (no path, query or fragment).

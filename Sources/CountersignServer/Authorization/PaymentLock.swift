@@ -1,4 +1,5 @@
 import CountersignStore
+
 /// Five consecutive failed payment authentications (PIN or device signature, counted together)
 /// lock payment authorization for a while. A success resets this count; PIN failures are also
 /// counted, per account, by `PinGuard`, which only a correct PIN clears.
@@ -26,7 +27,8 @@ package struct PaymentLock: Sendable {
     /// Counts a failure inside the caller's transaction.
     package func recordFailure(userId: String, failure: APIError, on sql: any SQLExecutor) async throws -> APIError {
         let lockUntil = clock.nowMillis() + lockSeconds * 1000
-        let lockedUntil = try await users.recordPaymentFailure(userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
+        let lockedUntil = try await users.recordPaymentFailure(
+            userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
         return lockedUntil == nil ? failure : APIError.paymentLocked(retryAfter: Int(lockSeconds))
     }
 

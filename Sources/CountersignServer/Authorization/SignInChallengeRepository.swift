@@ -1,9 +1,11 @@
 import CountersignStore
+
 /// The challenges of passkey sign-in: single-use, short-lived, bound to no user.
 package protocol SignInChallengeRepository: Sendable {
     /// Stores a new challenge, and drops the ones that expired (anyone may ask for one, so they
     /// must not pile up).
-    func insert(challenge: String, userVerification: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor) async throws
+    func insert(challenge: String, userVerification: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor)
+        async throws
     /// Marks the challenge used and returns its user-verification requirement, if it was live.
     func consume(challenge: String, now: Int64, on sql: any SQLExecutor) async throws -> String?
 }
@@ -12,7 +14,9 @@ package protocol SignInChallengeRepository: Sendable {
 package struct SignInChallengeSQLRepository: SignInChallengeRepository {
     package init() {}
 
-    package func insert(challenge: String, userVerification: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor) async throws {
+    package func insert(
+        challenge: String, userVerification: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor
+    ) async throws {
         try await sql.execute("DELETE FROM sign_in_challenges WHERE expires_at <= $1", [.integer(now)])
         try await sql.execute(
             "INSERT INTO sign_in_challenges (challenge, user_verification, created_at, expires_at) VALUES ($1, $2, $3, $4)",

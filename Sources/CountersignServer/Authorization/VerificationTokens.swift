@@ -21,7 +21,9 @@ package struct VerificationClaims: JWTPayload, Equatable {
     /// Signature and audience are checked here; expiry is checked by `VerificationTokens` against
     /// the server's clock (which tests can move).
     package func verify(using algorithm: some JWTAlgorithm) async throws {
-        guard aud == VerificationTokens.audience else { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "audience") }
+        guard aud == VerificationTokens.audience else {
+            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "audience")
+        }
     }
 }
 
@@ -38,7 +40,9 @@ package struct VerificationTokens: Sendable {
     }
 
     /// A signed token letting `userId` pay once for the intent whose digest is `intentDigest`.
-    package func issue(userId: String, intentDigest: String, credentialId: String, now: Int64, lifetimeSeconds: Int64) async throws -> String {
+    package func issue(userId: String, intentDigest: String, credentialId: String, now: Int64, lifetimeSeconds: Int64)
+        async throws -> String
+    {
         let claims = VerificationClaims(
             sub: userId, jti: Identifier.make("vt"), iat: now / 1000, exp: now / 1000 + lifetimeSeconds,
             aud: Self.audience, dig: intentDigest, cid: credentialId

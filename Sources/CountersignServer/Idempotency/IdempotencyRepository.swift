@@ -1,4 +1,5 @@
 import CountersignStore
+
 /// What the store knows of an idempotency key when a request arrives with it.
 package enum IdempotencyClaim: Sendable, Equatable {
     /// The key is new (or was abandoned before any money moved): this request owns it under
@@ -26,9 +27,13 @@ package protocol IdempotencyRepository: Sendable {
     /// Claims the key for the request running in instance `owner`, or says why not. An unlinked claim
     /// is taken over if its owner is another instance without a live lease at `now`, or if it was
     /// created before `staleBefore` (claims made before owners were recorded).
-    func claim(userId: String, key: String, requestHash: String, owner: String, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> IdempotencyClaim
+    func claim(
+        userId: String, key: String, requestHash: String, owner: String, now: Int64, staleBefore: Int64,
+        on sql: any SQLExecutor
+    ) async throws -> IdempotencyClaim
     /// Links the claim to the wallet transaction it debited; false if the claim was taken over.
-    func link(userId: String, key: String, claimId: String, transactionId: String, on sql: any SQLExecutor) async throws -> Bool
+    func link(userId: String, key: String, claimId: String, transactionId: String, on sql: any SQLExecutor) async throws
+        -> Bool
     /// Stores the final response for replays.
     func complete(userId: String, key: String, status: Int, body: String, on sql: any SQLExecutor) async throws
     /// Records the resource the request made, in the transaction that made it; retries answer its current state.
@@ -42,7 +47,10 @@ package protocol IdempotencyRepository: Sendable {
 package struct IdempotencySQLRepository: IdempotencyRepository {
     package init() {}
 
-    package func claim(userId: String, key: String, requestHash: String, owner: String, now: Int64, staleBefore: Int64, on sql: any SQLExecutor) async throws -> IdempotencyClaim {
+    package func claim(
+        userId: String, key: String, requestHash: String, owner: String, now: Int64, staleBefore: Int64,
+        on sql: any SQLExecutor
+    ) async throws -> IdempotencyClaim {
         let claimId = Identifier.make("clm")
         let inserted = try await sql.query(
             """
@@ -53,10 +61,12 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
             [.text(userId), .text(key), .text(requestHash), .text(claimId), .integer(now), .text(owner)]
         )
         if !inserted.isEmpty { return .claimed(claimId: claimId) }
-        guard let row = try await sql.first(
-            "SELECT request_hash, state, response_status, response_body, resource_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2",
-            [.text(userId), .text(key)]
-        ) else {
+        guard
+            let row = try await sql.first(
+                "SELECT request_hash, state, response_status, response_body, resource_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2",
+                [.text(userId), .text(key)]
+            )
+        else {
             // Released between our insert and select: treat as still busy; the client retries.
             return .inFlight
         }
@@ -83,7 +93,9 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
         return takenOver.isEmpty ? .inFlight : .claimed(claimId: claimId)
     }
 
-    package func link(userId: String, key: String, claimId: String, transactionId: String, on sql: any SQLExecutor) async throws -> Bool {
+    package func link(userId: String, key: String, claimId: String, transactionId: String, on sql: any SQLExecutor)
+        async throws -> Bool
+    {
         let rows = try await sql.query(
             """
             UPDATE idempotency_keys SET transaction_id = $4
@@ -94,7 +106,8 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
         return !rows.isEmpty
     }
 
-    package func complete(userId: String, key: String, status: Int, body: String, on sql: any SQLExecutor) async throws {
+    package func complete(userId: String, key: String, status: Int, body: String, on sql: any SQLExecutor) async throws
+    {
         try await sql.execute(
             "UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4 WHERE user_id = $1 AND idempotency_key = $2",
             [.text(userId), .text(key), .int(status), .text(body)]

@@ -32,7 +32,9 @@ package struct InstanceLease: Service {
             return dead
         }
         if !retired.isEmpty {
-            logger.notice("retired server instances that are no longer running; their unfinished claims are free", metadata: ["instances": "\(retired)"])
+            logger.notice(
+                "retired server instances that are no longer running; their unfinished claims are free",
+                metadata: ["instances": "\(retired)"])
         }
         registered.open()
         return retired
@@ -64,6 +66,8 @@ package struct InstanceLease: Service {
     }
 
     private func record(now: Int64, startedAt: Int64) -> ServerInstanceRecord {
-        ServerInstanceRecord(id: instance.id, pid: instance.pid, pidNamespace: instance.pidNamespace, startedAt: startedAt, leaseExpiresAt: now + Self.leaseMillis)
+        ServerInstanceRecord(
+            id: instance.id, pid: instance.pid, pidNamespace: instance.pidNamespace, startedAt: startedAt,
+            leaseExpiresAt: now + Self.leaseMillis)
     }
 }

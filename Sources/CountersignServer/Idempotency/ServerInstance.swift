@@ -2,9 +2,9 @@ import CountersignStore
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// This server process, as its idempotency claims name it: a random id made at start, and where
@@ -31,12 +31,12 @@ package struct ServerInstance: Sendable, Equatable {
     /// Nil elsewhere: leases alone decide.
     package static let currentPIDNamespace: String? = {
         #if os(Linux)
-        guard let boot = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8),
-              let namespace = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid")
-        else { return nil }
-        return boot.trimmingCharacters(in: .whitespacesAndNewlines) + "/" + namespace
+            guard let boot = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8),
+                let namespace = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid")
+            else { return nil }
+            return boot.trimmingCharacters(in: .whitespacesAndNewlines) + "/" + namespace
         #else
-        return nil
+            return nil
         #endif
     }()
 

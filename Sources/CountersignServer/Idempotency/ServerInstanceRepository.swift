@@ -1,4 +1,5 @@
 import CountersignStore
+
 /// A server process as the store knows it: alive while `leaseExpiresAt` is in the future.
 package struct ServerInstanceRecord: Sendable, Equatable {
     package let id: String
@@ -30,14 +31,18 @@ package struct ServerInstanceSQLRepository: ServerInstanceRepository {
             INSERT INTO server_instances (id, pid, pid_namespace, started_at, lease_expires_at) VALUES ($1, $2, $3, $4, $5)
             ON CONFLICT (id) DO UPDATE SET lease_expires_at = excluded.lease_expires_at
             """,
-            [.text(instance.id), .integer(instance.pid), .text(instance.pidNamespace), .integer(instance.startedAt), .integer(instance.leaseExpiresAt)]
+            [
+                .text(instance.id), .integer(instance.pid), .text(instance.pidNamespace), .integer(instance.startedAt),
+                .integer(instance.leaseExpiresAt),
+            ]
         )
     }
 
     package func all(on sql: any SQLExecutor) async throws -> [ServerInstanceRecord] {
         try await sql.query("SELECT * FROM server_instances ORDER BY started_at", []).map { row in
             ServerInstanceRecord(
-                id: try row.string("id"), pid: try row.int("pid"), pidNamespace: try row.optionalString("pid_namespace"),
+                id: try row.string("id"), pid: try row.int("pid"),
+                pidNamespace: try row.optionalString("pid_namespace"),
                 startedAt: try row.int("started_at"), leaseExpiresAt: try row.int("lease_expires_at")
             )
         }

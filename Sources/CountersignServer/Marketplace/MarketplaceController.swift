@@ -48,17 +48,23 @@ package struct MarketplaceController {
     }
 
     /// `POST /user/addresses` → 201 the address with its id.
-    @Sendable func addAddress(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<AddressBody> {
+    @Sendable func addAddress(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        AddressBody
+    > {
         var request = request
         let body = try await request.decodeJSON(as: AddressBody.self, context: context)
-        return .init(status: .created, response: try await marketplace.addAddress(userId: try context.requireUser(), body))
+        return .init(
+            status: .created, response: try await marketplace.addAddress(userId: try context.requireUser(), body))
     }
 
     /// `POST /products` → 201 the product.
-    @Sendable func createProduct(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ProductResponse> {
+    @Sendable func createProduct(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        ProductResponse
+    > {
         var request = request
         let body = try await request.decodeJSON(as: CreateProductRequest.self, context: context)
-        return .init(status: .created, response: try await marketplace.createProduct(sellerId: try context.requireUser(), body))
+        return .init(
+            status: .created, response: try await marketplace.createProduct(sellerId: try context.requireUser(), body))
     }
 
     /// `GET /products?seller=me&limit=` → products newest first: all, or the caller's own.
@@ -74,7 +80,9 @@ package struct MarketplaceController {
 
     /// `GET /products/{id}/bids?limit=` → the bids on the caller's product, newest first.
     @Sendable func productBids(_ request: Request, context: AppRequestContext) async throws -> BidList {
-        try await marketplace.bids(sellerId: try context.requireUser(), productId: try context.parameters.require("id"), limit: try Self.limit(FormQuery(request)))
+        try await marketplace.bids(
+            sellerId: try context.requireUser(), productId: try context.parameters.require("id"),
+            limit: try Self.limit(FormQuery(request)))
     }
 
     /// `GET /user/bids?limit=` → the caller's bids, newest first.
@@ -90,7 +98,9 @@ package struct MarketplaceController {
     /// `limit`, 20 when absent.
     static func limit(_ query: FormQuery) throws -> Int {
         guard let text = query["limit"] else { return 20 }
-        guard text.utf8.count <= 4, let limit = Int(text) else { throw APIError(.invalidLimit, "limit must be an integer.") }
+        guard text.utf8.count <= 4, let limit = Int(text) else {
+            throw APIError(.invalidLimit, "limit must be an integer.")
+        }
         return limit
     }
 
@@ -104,13 +114,17 @@ package struct MarketplaceController {
     @Sendable func bid(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<BidResponse> {
         var request = request
         let body = try await request.decodeJSON(as: CreateBidRequest.self, context: context)
-        let bid = try await marketplace.bid(buyerId: try context.requireUser(), productId: try context.parameters.require("id"), amount: body.amount)
+        let bid = try await marketplace.bid(
+            buyerId: try context.requireUser(), productId: try context.parameters.require("id"), amount: body.amount)
         return .init(status: .created, response: bid)
     }
 
     /// `POST /products/{id}/buy-now` → 201 an `ACCEPTED` bid at the asking price.
     @Sendable func buyNow(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<BidResponse> {
-        .init(status: .created, response: try await marketplace.buyNow(buyerId: try context.requireUser(), productId: try context.parameters.require("id")))
+        .init(
+            status: .created,
+            response: try await marketplace.buyNow(
+                buyerId: try context.requireUser(), productId: try context.parameters.require("id")))
     }
 
     /// `GET /bids/{id}` → the bid, for its buyer or the seller.
@@ -142,7 +156,9 @@ package struct MarketplaceController {
 
     /// `POST /orders` (the totals request's body) → 201 a new order, or 200 the bid's existing one
     /// (with the new choices while it is still `NEW`).
-    @Sendable func placeOrder(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<OrderResponse> {
+    @Sendable func placeOrder(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        OrderResponse
+    > {
         var request = request
         let body = try await request.decodeJSON(as: CheckoutTotalsRequest.self, context: context)
         let (order, created) = try await marketplace.placeOrder(buyerId: try context.requireUser(), body)
@@ -161,7 +177,8 @@ extension MarketplaceController {
     @Sendable func pay(_ request: Request, context: AppRequestContext) async throws -> OrderPaymentResponse {
         var request = request
         let body = try await request.decodeJSON(as: PayOrderRequest.self, context: context)
-        return try await marketplace.pay(buyerId: try context.requireUser(), orderId: try context.parameters.require("id"), body)
+        return try await marketplace.pay(
+            buyerId: try context.requireUser(), orderId: try context.parameters.require("id"), body)
     }
 
     /// `GET /orders/{id}/payment` → the provider's current word on the payment, applied to the order.
@@ -171,7 +188,8 @@ extension MarketplaceController {
 
     /// `POST /orders/{id}/payment/cancel` (the buyer) → the order back in `NEW`, its payment canceled.
     @Sendable func cancelPayment(_ request: Request, context: AppRequestContext) async throws -> OrderPaymentResponse {
-        try await marketplace.cancelPayment(buyerId: try context.requireUser(), orderId: try context.parameters.require("id"))
+        try await marketplace.cancelPayment(
+            buyerId: try context.requireUser(), orderId: try context.parameters.require("id"))
     }
 
     /// `POST /orders/{id}/ship` (the seller) → the order, `SHIPPED`.
@@ -182,7 +200,8 @@ extension MarketplaceController {
     /// `POST /orders/{id}/complete` (the buyer, on receipt) → the order, `COMPLETED`; the seller's
     /// money leaves escrow.
     @Sendable func complete(_ request: Request, context: AppRequestContext) async throws -> OrderResponse {
-        try await marketplace.complete(buyerId: try context.requireUser(), orderId: try context.parameters.require("id"))
+        try await marketplace.complete(
+            buyerId: try context.requireUser(), orderId: try context.parameters.require("id"))
     }
 
     /// `GET /user/proceeds` → what the marketplace holds for and owes the seller.
@@ -191,7 +210,9 @@ extension MarketplaceController {
     }
 
     /// `POST /payment-methods/cards` → 201 the saved card.
-    @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SavedCardResponse> {
+    @Sendable func addCard(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        SavedCardResponse
+    > {
         var request = request
         let body = try await request.decodeJSON(as: AddCardRequest.self, context: context)
         return .init(status: .created, response: try await marketplace.addCard(userId: try context.requireUser(), body))

@@ -48,21 +48,29 @@ package struct MarketplaceSQLRepository: Sendable {
     }
 
     package func isMerchant(userId: String, on sql: any SQLExecutor) async throws -> Bool {
-        try await sql.first("SELECT is_merchant FROM users WHERE id = $1", [.text(userId)])?.bool("is_merchant") ?? false
+        try await sql.first("SELECT is_merchant FROM users WHERE id = $1", [.text(userId)])?.bool("is_merchant")
+            ?? false
     }
 
     package func insert(_ address: Address, now: Int64, on sql: any SQLExecutor) async throws {
         try await sql.execute(
             "INSERT INTO addresses (id, user_id, name, line1, city, postal_code, country, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            [.text(address.id), .text(address.userId), .text(address.name), .text(address.line1), .text(address.city), .text(address.postalCode), .text(address.country.code), .integer(now)]
+            [
+                .text(address.id), .text(address.userId), .text(address.name), .text(address.line1),
+                .text(address.city), .text(address.postalCode), .text(address.country.code), .integer(now),
+            ]
         )
     }
 
     package func addresses(userId: String, on sql: any SQLExecutor) async throws -> [Address] {
-        try await sql.query("SELECT * FROM addresses WHERE user_id = $1 ORDER BY created_at, id", [.text(userId)]).map { row in
-            guard let country = Country(try row.string("country")) else { throw DatabaseError.decoding(column: "country") }
+        try await sql.query("SELECT * FROM addresses WHERE user_id = $1 ORDER BY created_at, id", [.text(userId)]).map {
+            row in
+            guard let country = Country(try row.string("country")) else {
+                throw DatabaseError.decoding(column: "country")
+            }
             return Address(
-                id: try row.string("id"), userId: try row.string("user_id"), name: try row.string("name"), line1: try row.string("line1"),
+                id: try row.string("id"), userId: try row.string("user_id"), name: try row.string("name"),
+                line1: try row.string("line1"),
                 city: try row.string("city"), postalCode: try row.string("postal_code"), country: country
             )
         }
@@ -75,8 +83,10 @@ package struct MarketplaceSQLRepository: Sendable {
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
             """,
             [
-                .text(product.id), .text(product.sellerId), .text(product.title), .integer(product.askingPrice), .text(product.currency),
-                .text(product.shipFrom.code), .bool(product.pickup), .text(product.shippingMethods.joined(separator: ",")), .integer(now),
+                .text(product.id), .text(product.sellerId), .text(product.title), .integer(product.askingPrice),
+                .text(product.currency),
+                .text(product.shipFrom.code), .bool(product.pickup),
+                .text(product.shippingMethods.joined(separator: ",")), .integer(now),
             ]
         )
     }
@@ -88,33 +98,50 @@ package struct MarketplaceSQLRepository: Sendable {
 
     /// Products newest first, at most `limit`, with whether a bid holds each: all of them, or one
     /// seller's.
-    package func products(sellerId: String?, limit: Int, on sql: any SQLExecutor) async throws -> [(product: Product, held: Bool)] {
-        let held = "EXISTS (SELECT 1 FROM bids WHERE bids.product_id = products.id AND bids.status IN ('ACCEPTED', 'COMPLETED')) AS held"
-        let rows = if let sellerId {
-            try await sql.query("SELECT products.*, \(held) FROM products WHERE seller_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", [.text(sellerId), .integer(Int64(limit))])
-        } else {
-            try await sql.query("SELECT products.*, \(held) FROM products ORDER BY created_at DESC, id DESC LIMIT $1", [.integer(Int64(limit))])
-        }
+    package func products(sellerId: String?, limit: Int, on sql: any SQLExecutor) async throws -> [(
+        product: Product, held: Bool
+    )] {
+        let held =
+            "EXISTS (SELECT 1 FROM bids WHERE bids.product_id = products.id AND bids.status IN ('ACCEPTED', 'COMPLETED')) AS held"
+        let rows =
+            if let sellerId {
+                try await sql.query(
+                    "SELECT products.*, \(held) FROM products WHERE seller_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+                    [.text(sellerId), .integer(Int64(limit))])
+            } else {
+                try await sql.query(
+                    "SELECT products.*, \(held) FROM products ORDER BY created_at DESC, id DESC LIMIT $1",
+                    [.integer(Int64(limit))])
+            }
         return try rows.map { (try Self.product(from: $0), try $0.bool("held")) }
     }
 
     /// The bids on a product, newest first, at most `limit`.
     package func bids(productId: String, limit: Int, on sql: any SQLExecutor) async throws -> [Bid] {
-        try await sql.query("SELECT * FROM bids WHERE product_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", [.text(productId), .integer(Int64(limit))])
-            .map(Self.bid(from:))
+        try await sql.query(
+            "SELECT * FROM bids WHERE product_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+            [.text(productId), .integer(Int64(limit))]
+        )
+        .map(Self.bid(from:))
     }
 
     /// A buyer's bids, newest first, at most `limit`.
     package func bids(buyerId: String, limit: Int, on sql: any SQLExecutor) async throws -> [Bid] {
-        try await sql.query("SELECT * FROM bids WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", [.text(buyerId), .integer(Int64(limit))])
-            .map(Self.bid(from:))
+        try await sql.query(
+            "SELECT * FROM bids WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+            [.text(buyerId), .integer(Int64(limit))]
+        )
+        .map(Self.bid(from:))
     }
 
     static func product(from row: SQLRow) throws -> Product {
-        guard let shipFrom = Country(try row.string("ship_from_country")) else { throw DatabaseError.decoding(column: "ship_from_country") }
+        guard let shipFrom = Country(try row.string("ship_from_country")) else {
+            throw DatabaseError.decoding(column: "ship_from_country")
+        }
         let methods = try row.string("shipping_methods")
         return Product(
-            id: try row.string("id"), sellerId: try row.string("seller_id"), title: try row.string("title"), askingPrice: try row.int("asking_price"),
+            id: try row.string("id"), sellerId: try row.string("seller_id"), title: try row.string("title"),
+            askingPrice: try row.int("asking_price"),
             currency: try row.string("currency"), shipFrom: shipFrom, pickup: try row.bool("pickup"),
             shippingMethods: methods.isEmpty ? [] : methods.split(separator: ",").map(String.init)
         )
@@ -122,18 +149,26 @@ package struct MarketplaceSQLRepository: Sendable {
 
     /// Whether a bid holds the product: accepted (awaiting payment) or completed (sold).
     package func isHeld(productId: String, on sql: any SQLExecutor) async throws -> Bool {
-        try await sql.first("SELECT id FROM bids WHERE product_id = $1 AND status IN ('ACCEPTED', 'COMPLETED')", [.text(productId)]) != nil
+        try await sql.first(
+            "SELECT id FROM bids WHERE product_id = $1 AND status IN ('ACCEPTED', 'COMPLETED')", [.text(productId)])
+            != nil
     }
 
     /// Inserts a bid; false if it is `ACCEPTED` and the product is already held by another bid.
     package func insert(_ bid: Bid, on sql: any SQLExecutor) async throws -> Bool {
-        let holding = bid.status == .accepted ? " WHERE NOT EXISTS (SELECT 1 FROM bids WHERE product_id = $2 AND status IN ('ACCEPTED', 'COMPLETED'))" : ""
+        let holding =
+            bid.status == .accepted
+            ? " WHERE NOT EXISTS (SELECT 1 FROM bids WHERE product_id = $2 AND status IN ('ACCEPTED', 'COMPLETED'))"
+            : ""
         let rows = try await sql.query(
             """
             INSERT INTO bids (id, product_id, buyer_id, amount, currency, status, buy_now, created_at, updated_at)
             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $8\(holding) RETURNING id
             """,
-            [.text(bid.id), .text(bid.productId), .text(bid.buyerId), .integer(bid.amount), .text(bid.currency), .text(bid.status.rawValue), .bool(bid.buyNow), .integer(bid.createdAt)]
+            [
+                .text(bid.id), .text(bid.productId), .text(bid.buyerId), .integer(bid.amount), .text(bid.currency),
+                .text(bid.status.rawValue), .bool(bid.buyNow), .integer(bid.createdAt),
+            ]
         )
         return !rows.isEmpty
     }
@@ -144,7 +179,9 @@ package struct MarketplaceSQLRepository: Sendable {
 
     /// Bids past their time, oldest first (at most 100): `NEW` since before `newBefore`, accepted
     /// since before `acceptedBefore` (a buy-now: `buyNowBefore`).
-    package func expirable(newBefore: Int64, acceptedBefore: Int64, buyNowBefore: Int64, on sql: any SQLExecutor) async throws -> [Bid] {
+    package func expirable(newBefore: Int64, acceptedBefore: Int64, buyNowBefore: Int64, on sql: any SQLExecutor)
+        async throws -> [Bid]
+    {
         try await sql.query(
             """
             SELECT * FROM bids
@@ -157,9 +194,12 @@ package struct MarketplaceSQLRepository: Sendable {
     }
 
     static func bid(from row: SQLRow) throws -> Bid {
-        guard let status = BidStatus(rawValue: try row.string("status")) else { throw DatabaseError.decoding(column: "status") }
+        guard let status = BidStatus(rawValue: try row.string("status")) else {
+            throw DatabaseError.decoding(column: "status")
+        }
         return Bid(
-            id: try row.string("id"), productId: try row.string("product_id"), buyerId: try row.string("buyer_id"), amount: try row.int("amount"),
+            id: try row.string("id"), productId: try row.string("product_id"), buyerId: try row.string("buyer_id"),
+            amount: try row.int("amount"),
             currency: try row.string("currency"), status: status, buyNow: try row.bool("buy_now"),
             createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
         )
@@ -167,9 +207,13 @@ package struct MarketplaceSQLRepository: Sendable {
 
     /// Moves the bid from `from` to `to`; false if it was no longer in `from`, or if `to` is
     /// `ACCEPTED` and another bid holds the product.
-    package func move(bidId: String, from: BidStatus, to: BidStatus, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
-        let holding = to == .accepted
-            ? " AND NOT EXISTS (SELECT 1 FROM bids other WHERE other.product_id = bids.product_id AND other.status IN ('ACCEPTED', 'COMPLETED'))" : ""
+    package func move(bidId: String, from: BidStatus, to: BidStatus, now: Int64, on sql: any SQLExecutor) async throws
+        -> Bool
+    {
+        let holding =
+            to == .accepted
+            ? " AND NOT EXISTS (SELECT 1 FROM bids other WHERE other.product_id = bids.product_id AND other.status IN ('ACCEPTED', 'COMPLETED'))"
+            : ""
         let rows = try await sql.query(
             "UPDATE bids SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2\(holding) RETURNING id",
             [.text(bidId), .text(from.rawValue), .text(to.rawValue), .integer(now)]

@@ -7,9 +7,13 @@ extension MarketplaceService {
     /// paid and the bid stays) and the order returns to `NEW`, so nothing is left stuck.
     func abandonPayment(bidId: String) async throws {
         let orders = self.orders
-        guard let pending = try await database.read({ sql in try await orders.find(bidId: bidId, on: sql) }), pending.status == .paymentPending else { return }
+        guard let pending = try await database.read({ sql in try await orders.find(bidId: bidId, on: sql) }),
+            pending.status == .paymentPending
+        else { return }
         _ = try await refresh(pending)
-        guard let order = try await database.read({ sql in try await orders.find(bidId: bidId, on: sql) }) else { return }
+        guard let order = try await database.read({ sql in try await orders.find(bidId: bidId, on: sql) }) else {
+            return
+        }
         switch order.status {
         case .paid, .shipped, .completed:
             throw APIError(.orderPaid, "The payment went through meanwhile; the order is paid.")
@@ -48,5 +52,6 @@ extension MarketplaceService {
         return try await refresh(try await buyersOrder(buyerId: buyerId, orderId: orderId))
     }
 
-    static let paymentInProgress = APIError(.paymentInProgress, "A payment for this bid is under way; wait for its outcome.")
+    static let paymentInProgress = APIError(
+        .paymentInProgress, "A payment for this bid is under way; wait for its outcome.")
 }

@@ -22,10 +22,13 @@ extension MarketplaceService {
         guard productId.utf8.count <= 64, let product else { throw APIError(.productNotFound, "No such product.") }
         guard product.sellerId != buyerId else { throw APIError(.ownProduct, "You cannot bid on your own product.") }
         let bid = Bid(
-            id: Identifier.make("bid"), productId: productId, buyerId: buyerId, amount: amount ?? product.askingPrice, currency: product.currency,
+            id: Identifier.make("bid"), productId: productId, buyerId: buyerId, amount: amount ?? product.askingPrice,
+            currency: product.currency,
             status: buyNow ? .accepted : .new, buyNow: buyNow, createdAt: now, updatedAt: now
         )
-        let placed = try await holdingProduct { try await database.transaction { sql in try await marketplace.insert(bid, on: sql) } }
+        let placed = try await holdingProduct {
+            try await database.transaction { sql in try await marketplace.insert(bid, on: sql) }
+        }
         guard placed else { throw Self.productUnavailable }
         return response(bid)
     }
@@ -61,7 +64,8 @@ extension MarketplaceService {
                 if status == .canceled, let order = try await orders.find(bidId: bid.id, on: sql) {
                     if order.status == .paymentPending { throw Self.paymentInProgress }
                     if order.status == .new {
-                        guard try await orders.move(orderId: order.id, from: .new, to: .canceled, now: now, on: sql) else { return false }
+                        guard try await orders.move(orderId: order.id, from: .new, to: .canceled, now: now, on: sql)
+                        else { return false }
                     }
                 }
                 return try await marketplace.move(bidId: bid.id, from: bid.status, to: status, now: now, on: sql)
@@ -82,7 +86,8 @@ extension MarketplaceService {
         let marketplace = self.marketplace
         let found = try await database.read { sql -> (Bid, Product)? in
             guard id.utf8.count <= 64, let bid = try await marketplace.bid(id: id, on: sql),
-                  let product = try await marketplace.product(id: bid.productId, on: sql) else { return nil }
+                let product = try await marketplace.product(id: bid.productId, on: sql)
+            else { return nil }
             return (bid, product)
         }
         guard let found, found.0.buyerId == userId || found.1.sellerId == userId else {
@@ -111,13 +116,15 @@ extension MarketplaceService {
     static let productUnavailable = APIError(.productUnavailable, "Another bid holds this product, or it is sold.")
 
     func response(_ bid: Bid) -> BidResponse {
-        let lifetime: Int64? = switch bid.status {
-        case .new: timeouts.bidSeconds
-        case .accepted: bid.buyNow ? timeouts.buyNowSeconds : timeouts.acceptedSeconds
-        case .canceled, .expired, .completed: nil
-        }
+        let lifetime: Int64? =
+            switch bid.status {
+            case .new: timeouts.bidSeconds
+            case .accepted: bid.buyNow ? timeouts.buyNowSeconds : timeouts.acceptedSeconds
+            case .canceled, .expired, .completed: nil
+            }
         return BidResponse(
-            id: bid.id, productId: bid.productId, buyerId: bid.buyerId, amount: bid.amount, currency: bid.currency, status: bid.status, buyNow: bid.buyNow,
+            id: bid.id, productId: bid.productId, buyerId: bid.buyerId, amount: bid.amount, currency: bid.currency,
+            status: bid.status, buyNow: bid.buyNow,
             expiresAt: lifetime.map { WallClock.iso8601(millis: bid.updatedAt + $0 * 1000) }
         )
     }

@@ -37,11 +37,13 @@ extension MarketplaceService {
                     if bid.status == .accepted, let order = try await orders.find(bidId: bid.id, on: sql) {
                         if order.status == .paymentPending { return false }
                         if order.status == .new {
-                            guard try await orders.move(orderId: order.id, from: .new, to: .expired, now: now, on: sql) else { return false }
+                            guard try await orders.move(orderId: order.id, from: .new, to: .expired, now: now, on: sql)
+                            else { return false }
                         }
                     }
                     // The order is expired already: if the bid moved meanwhile, undo that too.
-                    guard try await marketplace.move(bidId: bid.id, from: bid.status, to: .expired, now: now, on: sql) else { throw BidMovedMeanwhile() }
+                    guard try await marketplace.move(bidId: bid.id, from: bid.status, to: .expired, now: now, on: sql)
+                    else { throw BidMovedMeanwhile() }
                     return true
                 }
             } catch is BidMovedMeanwhile {

@@ -6,15 +6,21 @@ extension MarketplaceService {
     /// Books a succeeded payment, in the transaction that marks the order paid: the provider owes
     /// us the total; the seller's escrow holds the price and the shipping until the buyer confirms
     /// receipt; the payment-method fee is ours. (The system accounts are opened at start-up.)
-    static func bookPayment(_ order: Order, ledger: LedgerSQLRepository, now: Int64, on sql: any SQLExecutor) async throws {
+    static func bookPayment(_ order: Order, ledger: LedgerSQLRepository, now: Int64, on sql: any SQLExecutor)
+        async throws
+    {
         let totals = order.totals
-        let escrow = try await ledger.openAccount(userId: order.sellerId, kind: .escrow, currency: totals.currency, now: now, on: sql)
+        let escrow = try await ledger.openAccount(
+            userId: order.sellerId, kind: .escrow, currency: totals.currency, now: now, on: sql)
         var postings = [
             Posting(accountId: SystemAccount.providerClearing(totals.currency), amount: -totals.total),
             Posting(accountId: escrow, amount: totals.subtotal + totals.shipping),
         ]
-        if totals.paymentFee > 0 { postings.append(Posting(accountId: SystemAccount.paymentFees(totals.currency), amount: totals.paymentFee)) }
-        try await ledger.post(LedgerEntry(kind: "order_payment", reference: order.id, postings: postings), now: now, on: sql)
+        if totals.paymentFee > 0 {
+            postings.append(Posting(accountId: SystemAccount.paymentFees(totals.currency), amount: totals.paymentFee))
+        }
+        try await ledger.post(
+            LedgerEntry(kind: "order_payment", reference: order.id, postings: postings), now: now, on: sql)
     }
 
     /// The seller marks a paid order shipped (or handed over, for pickup).
@@ -23,7 +29,9 @@ extension MarketplaceService {
         guard order.sellerId == sellerId else { throw APIError(.notSeller, "Only the seller ships an order.") }
         let (orders, now) = (self.orders, clock.nowMillis())
         guard order.status.canMove(to: .shipped),
-              try await database.transaction({ sql in try await orders.move(orderId: order.id, from: .paid, to: .shipped, now: now, on: sql) })
+            try await database.transaction({ sql in
+                try await orders.move(orderId: order.id, from: .paid, to: .shipped, now: now, on: sql)
+            })
         else {
             throw APIError(.invalidState, "The order is \(order.status.rawValue); only a paid order ships.")
         }
@@ -35,16 +43,26 @@ extension MarketplaceService {
     package func complete(buyerId: String, orderId: String) async throws -> OrderResponse {
         let order = try await buyersOrder(buyerId: buyerId, orderId: orderId)
         let (orders, ledger, now) = (self.orders, self.ledger, clock.nowMillis())
-        let currency = order.totals.currency, proceeds = order.totals.subtotal + order.totals.shipping
-        guard order.status.canMove(to: .completed) else { throw APIError(.invalidState, "The order is \(order.status.rawValue); only a shipped order completes.") }
+        let currency = order.totals.currency
+        let proceeds = order.totals.subtotal + order.totals.shipping
+        guard order.status.canMove(to: .completed) else {
+            throw APIError(.invalidState, "The order is \(order.status.rawValue); only a shipped order completes.")
+        }
         let completed = try await database.transaction { sql in
-            guard try await orders.move(orderId: order.id, from: .shipped, to: .completed, now: now, on: sql) else { return false }
-            let payable = try await ledger.openAccount(userId: order.sellerId, kind: .payable, currency: currency, now: now, on: sql)
+            guard try await orders.move(orderId: order.id, from: .shipped, to: .completed, now: now, on: sql) else {
+                return false
+            }
+            let payable = try await ledger.openAccount(
+                userId: order.sellerId, kind: .payable, currency: currency, now: now, on: sql)
             let escrow = ledger.accountId(userId: order.sellerId, kind: .escrow, currency: currency)
-            try await ledger.post(.transfer(kind: "order_release", reference: order.id, amount: proceeds, from: escrow, to: payable), now: now, on: sql)
+            try await ledger.post(
+                .transfer(kind: "order_release", reference: order.id, amount: proceeds, from: escrow, to: payable),
+                now: now, on: sql)
             return true
         }
-        guard completed else { throw APIError(.invalidState, "The order is \(order.status.rawValue); only a shipped order completes.") }
+        guard completed else {
+            throw APIError(.invalidState, "The order is \(order.status.rawValue); only a shipped order completes.")
+        }
         return try await self.order(userId: buyerId, id: orderId)
     }
 
@@ -55,7 +73,8 @@ extension MarketplaceService {
         return try await database.read { sql in
             ProceedsResponse(
                 held: try await ledger.balance(userId: sellerId, kind: .escrow, currency: currency, on: sql),
-                payable: try await ledger.balance(userId: sellerId, kind: .payable, currency: currency, on: sql), currency: currency
+                payable: try await ledger.balance(userId: sellerId, kind: .payable, currency: currency, on: sql),
+                currency: currency
             )
         }
     }

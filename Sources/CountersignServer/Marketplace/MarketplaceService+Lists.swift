@@ -11,7 +11,9 @@ extension MarketplaceService {
     package func products(sellerId: String?, limit: Int) async throws -> ProductList {
         try Self.checkLimit(limit)
         let marketplace = self.marketplace
-        let rows = try await database.read { sql in try await marketplace.products(sellerId: sellerId, limit: limit, on: sql) }
+        let rows = try await database.read { sql in
+            try await marketplace.products(sellerId: sellerId, limit: limit, on: sql)
+        }
         return ProductList(products: rows.map { response($0.product, available: !$0.held) })
     }
 
@@ -21,7 +23,9 @@ extension MarketplaceService {
         try Self.checkLimit(limit)
         let marketplace = self.marketplace
         let bids = try await database.read { sql -> [Bid]? in
-            guard productId.utf8.count <= 64, let product = try await marketplace.product(id: productId, on: sql), product.sellerId == sellerId else { return nil }
+            guard productId.utf8.count <= 64, let product = try await marketplace.product(id: productId, on: sql),
+                product.sellerId == sellerId
+            else { return nil }
             return try await marketplace.bids(productId: productId, limit: limit, on: sql)
         }
         guard let bids else { throw APIError(.productNotFound, "No such product of yours.") }
@@ -32,13 +36,17 @@ extension MarketplaceService {
     package func bids(buyerId: String, limit: Int) async throws -> BidList {
         try Self.checkLimit(limit)
         let marketplace = self.marketplace
-        return BidList(bids: try await database.read { sql in try await marketplace.bids(buyerId: buyerId, limit: limit, on: sql) }.map(response))
+        return BidList(
+            bids: try await database.read { sql in try await marketplace.bids(buyerId: buyerId, limit: limit, on: sql) }
+                .map(response))
     }
 
     /// The orders the caller buys or sells.
     package func orders(userId: String, limit: Int) async throws -> OrderList {
         try Self.checkLimit(limit)
         let orders = self.orders
-        return OrderList(orders: try await database.read { sql in try await orders.orders(userId: userId, limit: limit, on: sql) }.map(Self.response))
+        return OrderList(
+            orders: try await database.read { sql in try await orders.orders(userId: userId, limit: limit, on: sql) }
+                .map(Self.response))
     }
 }

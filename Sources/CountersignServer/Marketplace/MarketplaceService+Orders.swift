@@ -5,22 +5,30 @@ extension MarketplaceService {
     /// Creates the order for the buyer's accepted bid, or returns the one it has: a `NEW` order takes
     /// the new choices and totals; an order whose payment is under way is returned as it is. Never a
     /// second order for one bid (`orders.bid_id` is UNIQUE). `created` tells which.
-    package func placeOrder(buyerId: String, _ request: CheckoutTotalsRequest) async throws -> (order: OrderResponse, created: Bool) {
+    package func placeOrder(buyerId: String, _ request: CheckoutTotalsRequest) async throws -> (
+        order: OrderResponse, created: Bool
+    ) {
         let (bid, product, totals) = try await checkout(buyerId: buyerId, request)
         let (orders, now) = (self.orders, clock.nowMillis())
         let fresh = Order(
-            id: Identifier.make("ord"), bidId: bid.id, productId: product.id, buyerId: buyerId, sellerId: product.sellerId, status: .new,
-            delivery: request.delivery, addressId: request.delivery == "pickup" ? nil : request.addressId, paymentMethod: request.paymentMethod,
+            id: Identifier.make("ord"), bidId: bid.id, productId: product.id, buyerId: buyerId,
+            sellerId: product.sellerId, status: .new,
+            delivery: request.delivery, addressId: request.delivery == "pickup" ? nil : request.addressId,
+            paymentMethod: request.paymentMethod,
             totals: totals, createdAt: now, updatedAt: now
         )
         let (order, created) = try await database.transaction { sql -> (Order, Bool) in
             if try await orders.insert(fresh, on: sql) { return (fresh, true) }
-            guard var existing = try await orders.find(bidId: bid.id, on: sql) else { throw APIError(.orderBusy, "The order is changing; try again.") }
+            guard var existing = try await orders.find(bidId: bid.id, on: sql) else {
+                throw APIError(.orderBusy, "The order is changing; try again.")
+            }
             guard existing.status.isOpen else {
                 throw APIError(.orderClosed, "This bid's order is \(existing.status.rawValue).")
             }
             if existing.status == .new {
-                (existing.delivery, existing.addressId, existing.paymentMethod, existing.totals) = (fresh.delivery, fresh.addressId, fresh.paymentMethod, totals)
+                (existing.delivery, existing.addressId, existing.paymentMethod, existing.totals) = (
+                    fresh.delivery, fresh.addressId, fresh.paymentMethod, totals
+                )
                 if try await orders.updateChoices(existing, now: now, on: sql) { existing.updatedAt = now }
             }
             return (existing, false)
@@ -31,7 +39,8 @@ extension MarketplaceService {
     /// The order, for its buyer or the seller; 404 for anyone else.
     package func order(userId: String, id: String) async throws -> OrderResponse {
         let orders = self.orders
-        let found = try await database.read { sql in id.utf8.count <= 64 ? try await orders.find(id: id, on: sql) : nil }
+        let found = try await database.read { sql in id.utf8.count <= 64 ? try await orders.find(id: id, on: sql) : nil
+        }
         guard let found, found.buyerId == userId || found.sellerId == userId else {
             throw APIError(.orderNotFound, "No such order.")
         }
@@ -52,7 +61,8 @@ extension MarketplaceService {
 
     static func response(_ order: Order) -> OrderResponse {
         OrderResponse(
-            id: order.id, bidId: order.bidId, productId: order.productId, status: order.status, delivery: order.delivery,
+            id: order.id, bidId: order.bidId, productId: order.productId, status: order.status,
+            delivery: order.delivery,
             addressId: order.addressId, paymentMethod: order.paymentMethod, totals: order.totals
         )
     }

@@ -6,7 +6,8 @@ extension MarketplaceService {
     /// way — reports it: never a second payment for one order. The attempt number is claimed in a
     /// guarded update before the provider is called and is part of the provider's idempotency key,
     /// so a retry after a crash or a timeout reaches the same intent, never a new charge.
-    package func pay(buyerId: String, orderId: String, _ request: PayOrderRequest) async throws -> OrderPaymentResponse {
+    package func pay(buyerId: String, orderId: String, _ request: PayOrderRequest) async throws -> OrderPaymentResponse
+    {
         let order = try await buyersOrder(buyerId: buyerId, orderId: orderId)
         switch order.status {
         case .paymentPending:
@@ -19,21 +20,29 @@ extension MarketplaceService {
             break
         }
         if let returnURL = request.returnURL, !returnURLs.permits(returnURL) {
-            throw APIError(.invalidReturnURL, "returnURL must be an absolute URL of at most 2048 characters at one of this server's return origins or app schemes.")
+            throw APIError(
+                .invalidReturnURL,
+                "returnURL must be an absolute URL of at most 2048 characters at one of this server's return origins or app schemes."
+            )
         }
         if order.paymentMethod == .card, request.paymentMethodId == nil {
             throw APIError(.paymentMethodRequired, "A card payment needs paymentMethodId, one of your saved cards.")
         }
         if request.returnURL == nil, provider.requiresReturnURL(order.paymentMethod) {
             // Refused before the attempt is claimed: nothing about the order changes.
-            throw APIError(.returnURLRequired, "returnURL is required: the payment provider may send the payer to 3-D Secure or the bank and back.")
+            throw APIError(
+                .returnURLRequired,
+                "returnURL is required: the payment provider may send the payer to 3-D Secure or the bank and back.")
         }
         let (orders, now) = (self.orders, clock.nowMillis())
         let attempt = order.paymentAttempt + 1
         let claimed = try await database.transaction { sql in
-            try await orders.startPayment(orderId: order.id, attempt: attempt, paymentMethodId: request.paymentMethodId, returnURL: request.returnURL, now: now, on: sql)
+            try await orders.startPayment(
+                orderId: order.id, attempt: attempt, paymentMethodId: request.paymentMethodId,
+                returnURL: request.returnURL, now: now, on: sql)
         }
-        guard claimed, let started = try await database.read({ sql in try await orders.find(id: orderId, on: sql) }) else {
+        guard claimed, let started = try await database.read({ sql in try await orders.find(id: orderId, on: sql) })
+        else {
             // Another request started (or finished) a payment meanwhile: report that one.
             return try await refresh(try await buyersOrder(buyerId: buyerId, orderId: orderId))
         }
@@ -75,7 +84,9 @@ extension MarketplaceService {
             } catch let refused as ProviderError where refused.code != .paymentProviderUnavailable {
                 // The provider refused the request itself (a card that is not the buyer's…): the
                 // attempt ends and the buyer may choose again.
-                try await settle(order, intent: nil, failure: ProviderPaymentError(code: refused.code.rawValue, message: refused.message))
+                try await settle(
+                    order, intent: nil,
+                    failure: ProviderPaymentError(code: refused.code.rawValue, message: refused.message))
                 throw APIError(refused.code, refused.message)
             }
         }
@@ -91,28 +102,39 @@ extension MarketplaceService {
     /// it, and book it, once.
     @discardableResult
     func settle(_ order: Order, intent: ProviderPaymentIntent?, failure: ProviderPaymentError?) async throws -> Bool {
-        if let intent, intent.status == .succeeded, intent.amount != order.totals.total || intent.currency.uppercased() != order.totals.currency {
+        if let intent, intent.status == .succeeded,
+            intent.amount != order.totals.total || intent.currency.uppercased() != order.totals.currency
+        {
             // Never mark an order paid on a payment of another amount: an operator must look.
-            throw APIError(.paymentMismatch, "The provider reports a payment of \(intent.amount) \(intent.currency) for an order of \(order.totals.total) \(order.totals.currency).")
+            throw APIError(
+                .paymentMismatch,
+                "The provider reports a payment of \(intent.amount) \(intent.currency) for an order of \(order.totals.total) \(order.totals.currency)."
+            )
         }
         let (orders, marketplace, ledger, now) = (self.orders, self.marketplace, self.ledger, clock.nowMillis())
         return try await database.transaction { sql in
             if let intent, order.paymentIntentId == nil {
-                try await orders.recordIntent(orderId: order.id, attempt: order.paymentAttempt, intentId: intent.id, on: sql)
+                try await orders.recordIntent(
+                    orderId: order.id, attempt: order.paymentAttempt, intentId: intent.id, on: sql)
             }
             switch intent?.status {
             case .succeeded?:
-                guard try await orders.move(orderId: order.id, from: .paymentPending, to: .paid, now: now, on: sql) else { return false }
+                guard try await orders.move(orderId: order.id, from: .paymentPending, to: .paid, now: now, on: sql)
+                else { return false }
                 _ = try await marketplace.move(bidId: order.bidId, from: .accepted, to: .completed, now: now, on: sql)
                 try await Self.bookPayment(order, ledger: ledger, now: now, on: sql)
                 return true
             case .requiresPaymentMethod?, nil:
                 let error = failure ?? intent?.lastPaymentError ?? Self.canceled
-                return try await orders.failPayment(orderId: order.id, attempt: order.paymentAttempt, code: error.code, message: error.message, now: now, on: sql)
+                return try await orders.failPayment(
+                    orderId: order.id, attempt: order.paymentAttempt, code: error.code, message: error.message,
+                    now: now, on: sql)
             case .canceled?:
                 // The status decides: a canceled intent may still carry the error of an earlier
                 // try (a failed 3-D Secure), but this attempt ended because it was canceled.
-                return try await orders.failPayment(orderId: order.id, attempt: order.paymentAttempt, code: Self.canceled.code, message: Self.canceled.message, now: now, on: sql)
+                return try await orders.failPayment(
+                    orderId: order.id, attempt: order.paymentAttempt, code: Self.canceled.code,
+                    message: Self.canceled.message, now: now, on: sql)
             case .requiresAction?, .processing?:
                 return false
             }
@@ -125,10 +147,12 @@ extension MarketplaceService {
     /// an app's own), printable ASCII only, so it can go into a `Location` header as it is.
     package static func isReturnURL(_ url: String) -> Bool {
         guard (1...2048).contains(url.utf8.count), url.utf8.allSatisfy({ (0x21...0x7E).contains($0) }),
-              let colon = url.firstIndex(of: ":"), url[url.index(after: colon)...].hasPrefix("//")
+            let colon = url.firstIndex(of: ":"), url[url.index(after: colon)...].hasPrefix("//")
         else { return false }
         let scheme = url[..<colon]
-        guard let first = scheme.first, first.isLetter, !Self.scriptSchemes.contains(scheme.lowercased()) else { return false }
+        guard let first = scheme.first, first.isLetter, !Self.scriptSchemes.contains(scheme.lowercased()) else {
+            return false
+        }
         return scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) } && url.count > scheme.count + 3
     }
 
@@ -143,8 +167,12 @@ extension MarketplaceService {
 
     func visibleOrder(userId: String, orderId: String) async throws -> Order {
         let orders = self.orders
-        let found = try await database.read { sql in orderId.utf8.count <= 64 ? try await orders.find(id: orderId, on: sql) : nil }
-        guard let found, found.buyerId == userId || found.sellerId == userId else { throw APIError(.orderNotFound, "No such order.") }
+        let found = try await database.read { sql in
+            orderId.utf8.count <= 64 ? try await orders.find(id: orderId, on: sql) : nil
+        }
+        guard let found, found.buyerId == userId || found.sellerId == userId else {
+            throw APIError(.orderNotFound, "No such order.")
+        }
         return found
     }
 
@@ -152,7 +180,9 @@ extension MarketplaceService {
         OrderPaymentResponse(
             orderId: order.id, orderStatus: order.status, paymentStatus: intent?.status.rawValue,
             redirectURL: intent?.status == .requiresAction ? intent?.redirectURL : nil,
-            error: order.paymentErrorCode.map { OrderPaymentResponse.Failure(code: $0, message: order.paymentErrorMessage ?? "") }
+            error: order.paymentErrorCode.map {
+                OrderPaymentResponse.Failure(code: $0, message: order.paymentErrorMessage ?? "")
+            }
         )
     }
 }

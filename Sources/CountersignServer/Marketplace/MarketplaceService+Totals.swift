@@ -9,9 +9,13 @@ extension MarketplaceService {
     }
 
     /// The buyer's accepted bid, its product and the totals for the choices in `request`.
-    func checkout(buyerId: String, _ request: CheckoutTotalsRequest) async throws -> (bid: Bid, product: Product, totals: CheckoutTotals) {
+    func checkout(buyerId: String, _ request: CheckoutTotalsRequest) async throws -> (
+        bid: Bid, product: Product, totals: CheckoutTotals
+    ) {
         let (bid, product) = try await buyersBid(buyerId: buyerId, id: request.bidId)
-        guard bid.status == .accepted else { throw APIError(.bidNotAccepted, "Only an accepted bid can be paid (this one is \(bid.status.rawValue)).") }
+        guard bid.status == .accepted else {
+            throw APIError(.bidNotAccepted, "Only an accepted bid can be paid (this one is \(bid.status.rawValue)).")
+        }
         let delivery: CheckoutTotals.Delivery
         if request.delivery == "pickup" {
             guard product.pickup else { throw APIError(.deliveryUnavailable, "This product cannot be picked up.") }
@@ -31,7 +35,9 @@ extension MarketplaceService {
             delivery = .shipping(methodId: request.delivery, to: address.country)
         }
         do {
-            let totals = try CheckoutTotals(subtotal: bid.amount, delivery: delivery, from: product.shipFrom, method: request.paymentMethod, rates: rates)
+            let totals = try CheckoutTotals(
+                subtotal: bid.amount, delivery: delivery, from: product.shipFrom, method: request.paymentMethod,
+                rates: rates)
             return (bid, product, totals)
         } catch .noRouteTo(let country) {
             throw APIError(.noRoute, "\(request.delivery) does not ship to \(country).")

@@ -16,7 +16,9 @@ package struct PaymentWebhookEvent: Decodable, Sendable {
 
                 package init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
-                    orderId = try container.decodeIfPresent(String.self, forKey: .orderId) ?? container.decodeIfPresent(String.self, forKey: .stripeOrderId)
+                    orderId =
+                        try container.decodeIfPresent(String.self, forKey: .orderId)
+                        ?? container.decodeIfPresent(String.self, forKey: .stripeOrderId)
                 }
             }
             package let id: String
@@ -36,9 +38,13 @@ extension MarketplaceService {
     /// provider, under the same guards as a poll, so duplicates, out-of-order events and a poll racing
     /// it settle the order once. Events about unknown orders are acknowledged and ignored.
     package func handleWebhook(_ event: PaymentWebhookEvent) async throws {
-        guard event.type.hasPrefix("payment_intent."), let orderId = event.data.object.metadata?.orderId, orderId.utf8.count <= 64 else { return }
+        guard event.type.hasPrefix("payment_intent."), let orderId = event.data.object.metadata?.orderId,
+            orderId.utf8.count <= 64
+        else { return }
         let orders = self.orders
-        guard let order = try await database.read({ sql in try await orders.find(id: orderId, on: sql) }) else { return }
+        guard let order = try await database.read({ sql in try await orders.find(id: orderId, on: sql) }) else {
+            return
+        }
         // Another attempt's intent says nothing about the current one.
         if let current = order.paymentIntentId, current != event.data.object.id { return }
         _ = try await refresh(order)

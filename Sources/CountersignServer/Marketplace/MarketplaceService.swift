@@ -27,7 +27,8 @@ package struct MarketplaceService: Sendable {
             guard let user = try await users.find(id: userId, on: sql) else { throw APIError.unauthenticated }
             let addresses = try await marketplace.addresses(userId: userId, on: sql)
             return ProfileResponse(
-                userId: user.id, phone: user.phone, name: user.name, isMerchant: try await marketplace.isMerchant(userId: userId, on: sql),
+                userId: user.id, phone: user.phone, name: user.name,
+                isMerchant: try await marketplace.isMerchant(userId: userId, on: sql),
                 addresses: addresses.map(Self.body)
             )
         }
@@ -45,28 +46,44 @@ package struct MarketplaceService: Sendable {
             ("postalCode", body.postalCode, .invalidPostalCode),
         ]
         for (field, value, code) in fields {
-            guard !value.isEmpty, value.unicodeScalars.count <= 200 else { throw APIError(code, "\(field) must be 1 to 200 characters.") }
+            guard !value.isEmpty, value.unicodeScalars.count <= 200 else {
+                throw APIError(code, "\(field) must be 1 to 200 characters.")
+            }
         }
-        guard let country = Country(body.country) else { throw APIError(.invalidCountry, "country must be an ISO 3166-1 alpha-2 code, e.g. NL.") }
-        let address = Address(id: Identifier.make("adr"), userId: userId, name: body.name, line1: body.line1, city: body.city, postalCode: body.postalCode, country: country)
+        guard let country = Country(body.country) else {
+            throw APIError(.invalidCountry, "country must be an ISO 3166-1 alpha-2 code, e.g. NL.")
+        }
+        let address = Address(
+            id: Identifier.make("adr"), userId: userId, name: body.name, line1: body.line1, city: body.city,
+            postalCode: body.postalCode, country: country)
         let (marketplace, now) = (self.marketplace, clock.nowMillis())
         try await database.transaction { sql in try await marketplace.insert(address, now: now, on: sql) }
         return Self.body(address)
     }
 
     package func createProduct(sellerId: String, _ request: CreateProductRequest) async throws -> ProductResponse {
-        guard !request.title.isEmpty, request.title.unicodeScalars.count <= 200 else { throw APIError(.invalidTitle, "title must be 1 to 200 characters.") }
+        guard !request.title.isEmpty, request.title.unicodeScalars.count <= 200 else {
+            throw APIError(.invalidTitle, "title must be 1 to 200 characters.")
+        }
         guard (1...Self.maximumAmount).contains(request.askingPrice) else {
             throw APIError(.invalidAmount, "askingPrice must be between 1 and \(Self.maximumAmount) minor units.")
         }
-        guard let shipFrom = Country(request.shipFromCountry) else { throw APIError(.invalidCountry, "shipFromCountry must be an ISO 3166-1 alpha-2 code.") }
+        guard let shipFrom = Country(request.shipFromCountry) else {
+            throw APIError(.invalidCountry, "shipFromCountry must be an ISO 3166-1 alpha-2 code.")
+        }
         let methods = Array(Set(request.shippingMethods)).sorted()
         if let unknown = methods.first(where: { rates.shippingMethod($0) == nil }) {
-            throw APIError(.unknownShippingMethod, "\(unknown) is not a shipping method here (\(rates.shippingMethods.map(\.id).joined(separator: ", "))).")
+            throw APIError(
+                .unknownShippingMethod,
+                "\(unknown) is not a shipping method here (\(rates.shippingMethods.map(\.id).joined(separator: ", ")))."
+            )
         }
-        guard request.pickup || !methods.isEmpty else { throw APIError(.noDeliveryMethod, "Offer pickup or at least one shipping method.") }
+        guard request.pickup || !methods.isEmpty else {
+            throw APIError(.noDeliveryMethod, "Offer pickup or at least one shipping method.")
+        }
         let product = Product(
-            id: Identifier.make("prd"), sellerId: sellerId, title: request.title, askingPrice: request.askingPrice, currency: rates.currency,
+            id: Identifier.make("prd"), sellerId: sellerId, title: request.title, askingPrice: request.askingPrice,
+            currency: rates.currency,
             shipFrom: shipFrom, pickup: request.pickup, shippingMethods: methods
         )
         let (marketplace, now) = (self.marketplace, clock.nowMillis())
@@ -86,14 +103,19 @@ package struct MarketplaceService: Sendable {
 
     func response(_ product: Product, available: Bool) -> ProductResponse {
         var methods = product.pickup ? [ProductResponse.DeliveryMethod(id: "pickup", name: "Pickup")] : []
-        methods += product.shippingMethods.compactMap { id in rates.shippingMethod(id).map { .init(id: id, name: $0.name) } }
+        methods += product.shippingMethods.compactMap { id in
+            rates.shippingMethod(id).map { .init(id: id, name: $0.name) }
+        }
         return ProductResponse(
-            id: product.id, sellerId: product.sellerId, title: product.title, askingPrice: product.askingPrice, currency: product.currency,
+            id: product.id, sellerId: product.sellerId, title: product.title, askingPrice: product.askingPrice,
+            currency: product.currency,
             shipFromCountry: product.shipFrom.code, deliveryMethods: methods, available: available
         )
     }
 
     static func body(_ address: Address) -> AddressBody {
-        AddressBody(id: address.id, name: address.name, line1: address.line1, city: address.city, postalCode: address.postalCode, country: address.country.code)
+        AddressBody(
+            id: address.id, name: address.name, line1: address.line1, city: address.city,
+            postalCode: address.postalCode, country: address.country.code)
     }
 }

@@ -44,9 +44,12 @@ package struct OrderSQLRepository: Sendable {
             ON CONFLICT (bid_id) DO NOTHING RETURNING id
             """,
             [
-                .text(order.id), .text(order.bidId), .text(order.productId), .text(order.buyerId), .text(order.sellerId), .text(order.status.rawValue),
-                .text(order.delivery), .text(order.addressId), .text(order.paymentMethod.rawValue), .integer(order.totals.subtotal),
-                .integer(order.totals.shipping), .integer(order.totals.paymentFee), .integer(order.totals.total), .text(order.totals.currency),
+                .text(order.id), .text(order.bidId), .text(order.productId), .text(order.buyerId),
+                .text(order.sellerId), .text(order.status.rawValue),
+                .text(order.delivery), .text(order.addressId), .text(order.paymentMethod.rawValue),
+                .integer(order.totals.subtotal),
+                .integer(order.totals.shipping), .integer(order.totals.paymentFee), .integer(order.totals.total),
+                .text(order.totals.currency),
                 .text(try Self.json(order.totals)), .integer(order.createdAt),
             ]
         )
@@ -62,8 +65,10 @@ package struct OrderSQLRepository: Sendable {
             WHERE id = $1 AND status = 'NEW' RETURNING id
             """,
             [
-                .text(order.id), .text(order.delivery), .text(order.addressId), .text(order.paymentMethod.rawValue), .integer(order.totals.subtotal),
-                .integer(order.totals.shipping), .integer(order.totals.paymentFee), .integer(order.totals.total), .text(try Self.json(order.totals)), .integer(now),
+                .text(order.id), .text(order.delivery), .text(order.addressId), .text(order.paymentMethod.rawValue),
+                .integer(order.totals.subtotal),
+                .integer(order.totals.shipping), .integer(order.totals.paymentFee), .integer(order.totals.total),
+                .text(try Self.json(order.totals)), .integer(now),
             ]
         )
         return !rows.isEmpty
@@ -71,7 +76,10 @@ package struct OrderSQLRepository: Sendable {
 
     /// `NEW` → `PAYMENT_PENDING` as payment attempt `attempt`; false if the order is no longer `NEW`
     /// or another request claimed that attempt first.
-    package func startPayment(orderId: String, attempt: Int64, paymentMethodId: String?, returnURL: String?, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+    package func startPayment(
+        orderId: String, attempt: Int64, paymentMethodId: String?, returnURL: String?, now: Int64,
+        on sql: any SQLExecutor
+    ) async throws -> Bool {
         !(try await sql.query(
             """
             UPDATE orders SET status = 'PAYMENT_PENDING', payment_attempt = $2, payment_method_id = $3, return_url = $4, payment_intent_id = NULL,
@@ -91,7 +99,9 @@ package struct OrderSQLRepository: Sendable {
     }
 
     /// Attempt `attempt` failed: `PAYMENT_PENDING` → `NEW` with the reason; false if it was settled already.
-    package func failPayment(orderId: String, attempt: Int64, code: String, message: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+    package func failPayment(
+        orderId: String, attempt: Int64, code: String, message: String, now: Int64, on sql: any SQLExecutor
+    ) async throws -> Bool {
         !(try await sql.query(
             """
             UPDATE orders SET status = 'NEW', payment_error_code = $3, payment_error_message = $4, updated_at = $5
@@ -102,7 +112,9 @@ package struct OrderSQLRepository: Sendable {
     }
 
     /// Moves the order from `from` to `to`; false if it was no longer in `from`.
-    package func move(orderId: String, from: OrderStatus, to: OrderStatus, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+    package func move(orderId: String, from: OrderStatus, to: OrderStatus, now: Int64, on sql: any SQLExecutor)
+        async throws -> Bool
+    {
         !(try await sql.query(
             "UPDATE orders SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2 RETURNING id",
             [.text(orderId), .text(from.rawValue), .text(to.rawValue), .integer(now)]
@@ -116,15 +128,20 @@ package struct OrderSQLRepository: Sendable {
     /// Orders in `PAYMENT_PENDING` not changed since `updatedBefore`, oldest first (at most 100).
     package func pending(updatedBefore: Int64, on sql: any SQLExecutor) async throws -> [Order] {
         try await sql.query(
-            "SELECT * FROM orders WHERE status = 'PAYMENT_PENDING' AND updated_at < $1 ORDER BY updated_at LIMIT 100", [.integer(updatedBefore)]
+            "SELECT * FROM orders WHERE status = 'PAYMENT_PENDING' AND updated_at < $1 ORDER BY updated_at LIMIT 100",
+            [.integer(updatedBefore)]
         ).map(Self.order(from:))
     }
 
     /// The orders a user buys or sells, newest first, at most `limit`.
     package func orders(userId: String, limit: Int, on sql: any SQLExecutor) async throws -> [Order] {
         // Two indexed halves rather than one OR, which neither engine serves from an index.
-        let buying = try await sql.query("SELECT * FROM orders WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", [.text(userId), .integer(Int64(limit))])
-        let selling = try await sql.query("SELECT * FROM orders WHERE seller_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", [.text(userId), .integer(Int64(limit))])
+        let buying = try await sql.query(
+            "SELECT * FROM orders WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+            [.text(userId), .integer(Int64(limit))])
+        let selling = try await sql.query(
+            "SELECT * FROM orders WHERE seller_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+            [.text(userId), .integer(Int64(limit))])
         var seen = Set<String>()
         let all = try (buying + selling).map(Self.order(from:)).filter { seen.insert($0.id).inserted }
         return Array(all.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }.prefix(limit))
@@ -135,8 +152,12 @@ package struct OrderSQLRepository: Sendable {
     }
 
     static func order(from row: SQLRow) throws -> Order {
-        guard let status = OrderStatus(rawValue: try row.string("status")) else { throw DatabaseError.decoding(column: "status") }
-        guard let method = PaymentMethodKind(rawValue: try row.string("payment_method")) else { throw DatabaseError.decoding(column: "payment_method") }
+        guard let status = OrderStatus(rawValue: try row.string("status")) else {
+            throw DatabaseError.decoding(column: "status")
+        }
+        guard let method = PaymentMethodKind(rawValue: try row.string("payment_method")) else {
+            throw DatabaseError.decoding(column: "payment_method")
+        }
         let totals: CheckoutTotals
         do {
             totals = try JSONDecoder().decode(CheckoutTotals.self, from: Data(try row.string("totals").utf8))
@@ -144,11 +165,16 @@ package struct OrderSQLRepository: Sendable {
             throw DatabaseError.decoding(column: "totals")
         }
         return Order(
-            id: try row.string("id"), bidId: try row.string("bid_id"), productId: try row.string("product_id"), buyerId: try row.string("buyer_id"),
-            sellerId: try row.string("seller_id"), status: status, delivery: try row.string("delivery"), addressId: try row.optionalString("address_id"),
-            paymentMethod: method, totals: totals, paymentAttempt: try row.int("payment_attempt"), paymentMethodId: try row.optionalString("payment_method_id"),
-            returnURL: try row.optionalString("return_url"), paymentIntentId: try row.optionalString("payment_intent_id"),
-            paymentErrorCode: try row.optionalString("payment_error_code"), paymentErrorMessage: try row.optionalString("payment_error_message"),
+            id: try row.string("id"), bidId: try row.string("bid_id"), productId: try row.string("product_id"),
+            buyerId: try row.string("buyer_id"),
+            sellerId: try row.string("seller_id"), status: status, delivery: try row.string("delivery"),
+            addressId: try row.optionalString("address_id"),
+            paymentMethod: method, totals: totals, paymentAttempt: try row.int("payment_attempt"),
+            paymentMethodId: try row.optionalString("payment_method_id"),
+            returnURL: try row.optionalString("return_url"),
+            paymentIntentId: try row.optionalString("payment_intent_id"),
+            paymentErrorCode: try row.optionalString("payment_error_code"),
+            paymentErrorMessage: try row.optionalString("payment_error_message"),
             createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
         )
     }

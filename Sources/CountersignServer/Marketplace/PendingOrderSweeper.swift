@@ -28,7 +28,8 @@ package struct PendingOrderSweeper: Service {
     package func sweep() async -> Int {
         let pending: [Order]
         do {
-            pending = try await marketplace.pendingOrders(updatedBefore: marketplace.clock.nowMillis() - minimumAgeMillis)
+            pending = try await marketplace.pendingOrders(
+                updatedBefore: marketplace.clock.nowMillis() - minimumAgeMillis)
         } catch {
             logger.error("pending order sweep failed", metadata: ["error": "\(error)"])
             return 0
@@ -39,7 +40,8 @@ package struct PendingOrderSweeper: Service {
                 try await marketplace.settlePending(order)
                 asked += 1
             } catch {
-                logger.error("could not settle a pending order", metadata: ["order": "\(order.id)", "error": "\(error)"])
+                logger.error(
+                    "could not settle a pending order", metadata: ["order": "\(order.id)", "error": "\(error)"])
             }
         }
         return asked

@@ -12,7 +12,8 @@ enum CardExpiry {
         let (thisYear, thisMonth) = (today.year ?? 0, today.month ?? 1)
         // Range-check the year before any arithmetic: it comes from the client, and `year * 12`
         // trapped on Int.min.
-        guard (1...12).contains(month), (thisYear...thisYear + 50).contains(year), year > thisYear || month >= thisMonth else {
+        guard (1...12).contains(month), (thisYear...thisYear + 50).contains(year), year > thisYear || month >= thisMonth
+        else {
             throw ProviderError.invalidExpiry
         }
     }

@@ -30,25 +30,34 @@ enum HostedPaymentPage {
     /// closing page when the intent has no return URL.
     static func finished(_ intent: ProviderPaymentIntent, returnURL: String?, redirectStatus: String) -> Response {
         guard let returnURL else {
-            return html(.ok, title: "Payment \(redirectStatus)", body: "<p>Payment \(redirectStatus). You can close this page.</p>")
+            return html(
+                .ok, title: "Payment \(redirectStatus)",
+                body: "<p>Payment \(redirectStatus). You can close this page.</p>")
         }
         let separator = returnURL.contains("?") ? "&" : "?"
         let location = returnURL + separator + "payment_intent=\(intent.id)&redirect_status=\(redirectStatus)"
-        var response = html(.seeOther, title: "Payment \(redirectStatus)", body: "<p><a href=\"\(escape(location))\">Continue</a></p>")
+        var response = html(
+            .seeOther, title: "Payment \(redirectStatus)", body: "<p><a href=\"\(escape(location))\">Continue</a></p>")
         response.headers[.location] = location
         return response
     }
 
     /// A refusal, with its status and stable code.
     static func refusal(_ error: ProviderError) -> Response {
-        html(error.code.status, title: "Payment simulator", body: "<h1>\(error.code.status.code)</h1>\n<p><code>\(escape(error.code.rawValue))</code>: \(escape(error.message))</p>")
+        html(
+            error.code.status, title: "Payment simulator",
+            body:
+                "<h1>\(error.code.status.code)</h1>\n<p><code>\(escape(error.code.rawValue))</code>: \(escape(error.message))</p>"
+        )
     }
 
     static func html(_ status: HTTPResponse.Status, title: String, body: String) -> Response {
-        let page = "<!doctype html>\n<html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>\(escape(title))</title></head>\n<body>\n\(body)\n</body></html>\n"
+        let page =
+            "<!doctype html>\n<html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>\(escape(title))</title></head>\n<body>\n\(body)\n</body></html>\n"
         let headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-            .contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'", HTTPField.Name("X-Frame-Options")!: "DENY",
+            .contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'",
+            HTTPField.Name("X-Frame-Options")!: "DENY",
         ]
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
     }
@@ -63,6 +72,7 @@ enum HostedPaymentPage {
 
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
     }
 }

@@ -26,15 +26,20 @@ package struct PaymentWebhookController {
         let bytes = Array(body.readableBytesView)
         if let header = request.headers.value(named: "Stripe-Signature") {
             guard let stripeSignature else {
-                throw APIError(.invalidSignature, "Stripe-Signature cannot be checked: no STRIPE_WEBHOOK_SECRET is configured.")
+                throw APIError(
+                    .invalidSignature, "Stripe-Signature cannot be checked: no STRIPE_WEBHOOK_SECRET is configured.")
             }
             try stripeSignature.verify(header: header, body: bytes, nowMillis: clock.nowMillis())
         } else {
-            try signature.verify(header: request.headers.value(named: "Countersign-Signature"), body: bytes, nowMillis: clock.nowMillis())
+            try signature.verify(
+                header: request.headers.value(named: "Countersign-Signature"), body: bytes, nowMillis: clock.nowMillis()
+            )
         }
         let event = try JSONBody.decode(PaymentWebhookEvent.self, from: body)
         try await marketplace.handleWebhook(event)
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: #"{"received":true}"#)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: #"{"received":true}"#)))
     }
 }
 

@@ -57,13 +57,15 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
     /// 422: in live mode card numbers never reach this server; the app collects them with Stripe.
     package static let cardEntryNotSupported = ProviderError(
         code: .cardEntryNotSupported,
-        message: "Card numbers are not accepted here in live mode: the app collects cards with Stripe Elements or Stripe's mobile SDK (a SetupIntent), so the number only ever goes to Stripe."
+        message:
+            "Card numbers are not accepted here in live mode: the app collects cards with Stripe Elements or Stripe's mobile SDK (a SetupIntent), so the number only ever goes to Stripe."
     )
 
     /// 422: in Stripe's test mode only the documented test numbers can be saved.
     package static let unsupportedTestCard = ProviderError(
         code: .unsupportedTestCard,
-        message: "In Stripe test mode use a documented test card: 4242 4242 4242 4242, 4000 0027 6000 3184, 4000 0000 0000 0341 (declined at payment), 4000 0000 0000 0002 or 4000 0000 0000 9995 (both refused when saved, as Stripe does)."
+        message:
+            "In Stripe test mode use a documented test card: 4242 4242 4242 4242, 4000 0027 6000 3184, 4000 0000 0000 0341 (declined at payment), 4000 0000 0000 0002 or 4000 0000 0000 9995 (both refused when saved, as Stripe does)."
     )
 
     /// `code: message`.

@@ -22,7 +22,9 @@ struct SimulatedIntentRequest: Sendable, Equatable {
             throw ProviderError.invalidRequest("currency must be a three-letter ISO 4217 code.")
         }
         guard !orderId.isEmpty else { throw ProviderError.invalidRequest("orderId is empty.") }
-        guard (1...255).contains(idempotencyKey.utf8.count) else { throw ProviderError.invalidRequest("idempotencyKey must be 1 to 255 bytes.") }
+        guard (1...255).contains(idempotencyKey.utf8.count) else {
+            throw ProviderError.invalidRequest("idempotencyKey must be 1 to 255 bytes.")
+        }
         guard method == .card || paymentMethodId == nil else {
             throw ProviderError.invalidRequest("paymentMethodId is only for card payments.")
         }
@@ -38,7 +40,9 @@ struct SimulatedIntentRequest: Sendable, Equatable {
 
     /// The request a stored intent was created with.
     init(row: SQLRow) throws {
-        guard let method = PaymentMethodKind(rawValue: try row.string("method")) else { throw DatabaseError.decoding(column: "method") }
+        guard let method = PaymentMethodKind(rawValue: try row.string("method")) else {
+            throw DatabaseError.decoding(column: "method")
+        }
         self.amount = try row.int("amount")
         self.currency = try row.string("currency")
         self.method = method
@@ -53,16 +57,25 @@ struct SimulatedIntentRequest: Sendable, Equatable {
     func confirmation(on sql: any SQLExecutor) async throws -> (ProviderIntentStatus, ProviderPaymentError?) {
         guard method == .card else { return (.requiresAction, nil) }
         guard let paymentMethodId else { return (.requiresPaymentMethod, nil) }
-        guard let card = try await sql.first("SELECT customer_id, outcome FROM sim_cards WHERE id = $1", [.text(paymentMethodId)]) else {
+        guard
+            let card = try await sql.first(
+                "SELECT customer_id, outcome FROM sim_cards WHERE id = $1", [.text(paymentMethodId)])
+        else {
             throw ProviderError.paymentMethodNotFound(paymentMethodId)
         }
         guard let customerId, try card.string("customer_id") == customerId else { throw ProviderError.cardNotOwned }
         switch TestCard.Outcome(rawValue: try card.string("outcome")) {
         case .succeeds: return (.succeeded, nil)
         case .requiresAuthentication: return (.requiresAction, nil)
-        case .declined: return (.requiresPaymentMethod, ProviderPaymentError(code: "card_declined", message: "Your card was declined."))
+        case .declined:
+            return (
+                .requiresPaymentMethod, ProviderPaymentError(code: "card_declined", message: "Your card was declined.")
+            )
         case .insufficientFunds:
-            return (.requiresPaymentMethod, ProviderPaymentError(code: "insufficient_funds", message: "Your card has insufficient funds."))
+            return (
+                .requiresPaymentMethod,
+                ProviderPaymentError(code: "insufficient_funds", message: "Your card has insufficient funds.")
+            )
         case nil: throw DatabaseError.decoding(column: "outcome")
         }
     }

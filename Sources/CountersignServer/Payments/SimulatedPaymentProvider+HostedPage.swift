@@ -11,7 +11,8 @@ extension SimulatedPaymentProvider {
     }
 
     /// The payer authorized: `requires_action` → `succeeded`. Returns the intent and its return URL.
-    package func authorizeRedirect(intentId: String) async throws -> (intent: ProviderPaymentIntent, returnURL: String?) {
+    package func authorizeRedirect(intentId: String) async throws -> (intent: ProviderPaymentIntent, returnURL: String?)
+    {
         try await move(id: intentId, from: [.requiresAction], to: .succeeded, failure: nil)
     }
 
@@ -35,7 +36,8 @@ extension SimulatedPaymentProvider {
                 UPDATE sim_payment_intents SET status = $2, error_code = $3, error_message = $4, updated_at = $5
                 WHERE id = $1 AND status IN (\(placeholders)) RETURNING *
                 """,
-                [.text(id), .text(status.rawValue), .text(failure?.code), .text(failure?.message), .integer(now)] + sources.map { .text($0) }
+                [.text(id), .text(status.rawValue), .text(failure?.code), .text(failure?.message), .integer(now)]
+                    + sources.map { .text($0) }
             )
             if updated != nil { return (updated, nil as SQLRow?) }
             return (nil as SQLRow?, try await sql.first("SELECT * FROM sim_payment_intents WHERE id = $1", [.text(id)]))
@@ -48,12 +50,17 @@ extension SimulatedPaymentProvider {
     /// A stored intent as the provider reports it.
     func intent(from row: SQLRow) throws -> ProviderPaymentIntent {
         let request = try SimulatedIntentRequest(row: row)
-        guard let status = ProviderIntentStatus(rawValue: try row.string("status")) else { throw DatabaseError.decoding(column: "status") }
+        guard let status = ProviderIntentStatus(rawValue: try row.string("status")) else {
+            throw DatabaseError.decoding(column: "status")
+        }
         let id = try row.string("id")
-        let failure = try row.optionalString("error_code").map { ProviderPaymentError(code: $0, message: try row.optionalString("error_message") ?? "") }
+        let failure = try row.optionalString("error_code").map {
+            ProviderPaymentError(code: $0, message: try row.optionalString("error_message") ?? "")
+        }
         return ProviderPaymentIntent(
             id: id, amount: request.amount, currency: request.currency, status: status, method: request.method,
-            paymentMethodId: request.paymentMethodId, redirectURL: status == .requiresAction ? redirectURL(intentId: id) : nil,
+            paymentMethodId: request.paymentMethodId,
+            redirectURL: status == .requiresAction ? redirectURL(intentId: id) : nil,
             lastPaymentError: failure, orderId: request.orderId
         )
     }

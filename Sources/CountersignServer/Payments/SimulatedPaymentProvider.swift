@@ -30,12 +30,15 @@ package struct SimulatedPaymentProvider: PaymentProvider {
         orderId: String, returnURL: String?, idempotencyKey: String
     ) async throws -> ProviderPaymentIntent {
         let request = try SimulatedIntentRequest(
-            amount: amount, currency: currency, method: method, paymentMethodId: paymentMethodId, customerId: customerId,
+            amount: amount, currency: currency, method: method, paymentMethodId: paymentMethodId,
+            customerId: customerId,
             orderId: orderId, returnURL: returnURL, idempotencyKey: idempotencyKey
         )
         let (id, now) = (Identifier.make("pi"), clock.nowMillis())
         let row = try await database.transaction { sql -> SQLRow? in
-            if let existing = try await Self.intentRow(idempotencyKey: request.idempotencyKey, on: sql) { return existing }
+            if let existing = try await Self.intentRow(idempotencyKey: request.idempotencyKey, on: sql) {
+                return existing
+            }
             let (status, failure) = try await request.confirmation(on: sql)
             let inserted = try await sql.first(
                 """
@@ -45,8 +48,10 @@ package struct SimulatedPaymentProvider: PaymentProvider {
                 ON CONFLICT (idempotency_key) DO NOTHING RETURNING *
                 """,
                 [
-                    .text(id), .text(request.idempotencyKey), .integer(request.amount), .text(request.currency), .text(request.method.rawValue),
-                    .text(request.paymentMethodId), .text(request.customerId), .text(request.orderId), .text(request.returnURL),
+                    .text(id), .text(request.idempotencyKey), .integer(request.amount), .text(request.currency),
+                    .text(request.method.rawValue),
+                    .text(request.paymentMethodId), .text(request.customerId), .text(request.orderId),
+                    .text(request.returnURL),
                     .text(status.rawValue), .text(failure?.code), .text(failure?.message), .integer(now),
                 ]
             )
@@ -60,26 +65,36 @@ package struct SimulatedPaymentProvider: PaymentProvider {
     }
 
     package func retrievePaymentIntent(id: String) async throws -> ProviderPaymentIntent {
-        guard let row = try await database.read({ sql in try await sql.first("SELECT * FROM sim_payment_intents WHERE id = $1", [.text(id)]) }) else {
+        guard
+            let row = try await database.read({ sql in
+                try await sql.first("SELECT * FROM sim_payment_intents WHERE id = $1", [.text(id)])
+            })
+        else {
             throw ProviderError.intentNotFound(id)
         }
         return try intent(from: row)
     }
 
     package func cancelPaymentIntent(id: String) async throws -> ProviderPaymentIntent {
-        try await move(id: id, from: [.requiresPaymentMethod, .requiresAction, .processing], to: .canceled, failure: nil).intent
+        try await move(
+            id: id, from: [.requiresPaymentMethod, .requiresAction, .processing], to: .canceled, failure: nil
+        ).intent
     }
 
     package func addCard(customerId: String, number: String, expMonth: Int, expYear: Int) async throws -> SavedCard {
         guard let card = TestCard(number: number) else { throw ProviderError.invalidCardNumber }
         try CardExpiry.check(month: expMonth, year: expYear, nowMillis: clock.nowMillis())
         guard !customerId.isEmpty else { throw ProviderError.invalidRequest("customerId is empty.") }
-        let saved = SavedCard(id: Identifier.make("pm"), brand: card.brand, last4: card.last4, expMonth: expMonth, expYear: expYear)
+        let saved = SavedCard(
+            id: Identifier.make("pm"), brand: card.brand, last4: card.last4, expMonth: expMonth, expYear: expYear)
         let createdAt = clock.nowMillis()
         try await database.transaction { sql in
             try await sql.execute(
                 "INSERT INTO sim_cards (id, customer_id, brand, last4, exp_month, exp_year, outcome, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                [.text(saved.id), .text(customerId), .text(saved.brand), .text(saved.last4), .int(expMonth), .int(expYear), .text(card.outcome.rawValue), .integer(createdAt)]
+                [
+                    .text(saved.id), .text(customerId), .text(saved.brand), .text(saved.last4), .int(expMonth),
+                    .int(expYear), .text(card.outcome.rawValue), .integer(createdAt),
+                ]
             )
         }
         return saved
@@ -87,7 +102,9 @@ package struct SimulatedPaymentProvider: PaymentProvider {
 
     package func listCards(customerId: String) async throws -> [SavedCard] {
         try await database.read { sql in
-            try await sql.query("SELECT * FROM sim_cards WHERE customer_id = $1 ORDER BY created_at, id", [.text(customerId)]).map { row in
+            try await sql.query(
+                "SELECT * FROM sim_cards WHERE customer_id = $1 ORDER BY created_at, id", [.text(customerId)]
+            ).map { row in
                 SavedCard(
                     id: try row.string("id"), brand: try row.string("brand"), last4: try row.string("last4"),
                     expMonth: Int(try row.int("exp_month")), expYear: Int(try row.int("exp_year"))

@@ -26,7 +26,8 @@ package struct SimulatedProviderController {
     /// `?payment_intent=<id>&redirect_status=succeeded`; 409 unless the intent requires action.
     @Sendable func authorize(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await answer {
-            let (intent, returnURL) = try await simulator.authorizeRedirect(intentId: try context.parameters.require("intentId"))
+            let (intent, returnURL) = try await simulator.authorizeRedirect(
+                intentId: try context.parameters.require("intentId"))
             return HostedPaymentPage.finished(intent, returnURL: returnURL, redirectStatus: "succeeded")
         }
     }
@@ -35,7 +36,8 @@ package struct SimulatedProviderController {
     /// to the return URL with `redirect_status=failed`; 409 unless the intent requires action.
     @Sendable func fail(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await answer {
-            let (intent, returnURL) = try await simulator.failRedirect(intentId: try context.parameters.require("intentId"))
+            let (intent, returnURL) = try await simulator.failRedirect(
+                intentId: try context.parameters.require("intentId"))
             return HostedPaymentPage.finished(intent, returnURL: returnURL, redirectStatus: "failed")
         }
     }

@@ -36,7 +36,9 @@ package struct WebhookSignature: Sendable {
             if pair[0] == "t" { timestamp = Int64(pair[1]) }
             if pair[0] == "v1", let bytes = Self.bytes(hex: pair[1]) { signatures.append(bytes) }
         }
-        guard let timestamp, !signatures.isEmpty else { throw APIError(.invalidSignature, "\(headerName) must carry t= and v1=.") }
+        guard let timestamp, !signatures.isEmpty else {
+            throw APIError(.invalidSignature, "\(headerName) must carry t= and v1=.")
+        }
         // The timestamp is the sender's: any Int64 may arrive, so the difference is taken without
         // trapping (t = Int64.min once overflowed `now - t` and stopped the process).
         let (age, overflow) = (nowMillis / 1000).subtractingReportingOverflow(timestamp)
@@ -65,7 +67,9 @@ package struct WebhookSignature: Sendable {
         guard digits.count.isMultiple(of: 2), digits.count <= 128 else { return nil }
         var bytes: [UInt8] = []
         for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else {
+                return nil
+            }
             bytes.append(byte)
         }
         return bytes

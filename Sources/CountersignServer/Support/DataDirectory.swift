@@ -9,7 +9,8 @@ package enum DataDirectory {
     package static func prepareDatabaseFile(in directory: String) throws -> String {
         let fileManager = FileManager.default
         if !fileManager.fileExists(atPath: directory) {
-            try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try fileManager.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         // Refused rather than tightened: the operator may have pointed us at a shared directory
         // (`/tmp`), whose mode is not ours to change.

@@ -13,7 +13,8 @@ package enum Identifier {
     package static func make(_ prefix: String) -> String {
         let millis = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
         let counter = sequence.wrappingAdd(1, ordering: .relaxed).newValue & 0xFFFF
-        return prefix + "_" + hex(millis, width: 12) + hex(UInt64(counter), width: 4) + "_" + Base64URL.encode(SecureRandom.bytes(10))
+        return prefix + "_" + hex(millis, width: 12) + hex(UInt64(counter), width: 4) + "_"
+            + Base64URL.encode(SecureRandom.bytes(10))
     }
 
     private static func hex(_ value: UInt64, width: Int) -> String {

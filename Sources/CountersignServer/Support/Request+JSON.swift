@@ -50,7 +50,8 @@ package enum JSONBody {
 
     static func describe(_ error: DecodingError, body: ByteBuffer) -> APIError {
         func path(_ codingPath: [any CodingKey], _ key: (any CodingKey)? = nil) -> String {
-            (codingPath + (key.map { [$0] } ?? [])).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            (codingPath + (key.map { [$0] } ?? [])).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(
+                separator: ".")
         }
         switch error {
         case .keyNotFound(let key, let context):

@@ -17,9 +17,11 @@ package enum SecretStore {
             guard data.count >= 32 else { throw SecretError.tooShort(path) }
             return Array(data)
         }
-        try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try fileManager.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let secret = SecureRandom.bytes(32)
-        guard fileManager.createFile(atPath: path, contents: Data(secret), attributes: [.posixPermissions: 0o600]) else {
+        guard fileManager.createFile(atPath: path, contents: Data(secret), attributes: [.posixPermissions: 0o600])
+        else {
             throw SecretError.unwritable(path)
         }
         return secret

@@ -22,7 +22,8 @@ package struct TransferChangeListener: Service {
                 }
             } catch {
                 guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
-                logger.warning("transfer change listener lost its connection; retrying", metadata: ["error": "\(error)"])
+                logger.warning(
+                    "transfer change listener lost its connection; retrying", metadata: ["error": "\(error)"])
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
             }
         }

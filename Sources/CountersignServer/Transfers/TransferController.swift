@@ -30,7 +30,8 @@ package struct TransferController {
         }
         let body = try await request.decodeJSON(as: CreateTransferRequest.self, context: context)
         // Each transfer is issued a challenge once quoted.
-        try throttle.check(request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: userId)
+        try throttle.check(
+            request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: userId)
         let idempotent = IdempotentRequest(key: key, canonical: Array(try TransferSQLRepository.json(body).utf8))
         let (transfer, replayed) = try await transfers.create(payerId: userId, body, idempotent: idempotent)
         var response = try Self.json(transfer.document, status: replayed ? .ok : .created)
@@ -40,13 +41,15 @@ package struct TransferController {
 
     /// `GET /transfers/{id}` → the document; 404 unless it is the caller's.
     @Sendable func document(_ request: Request, context: AppRequestContext) async throws -> TransferDocument {
-        try await transfers.transfer(payerId: try context.requireUser(), id: try context.parameters.require("id")).document
+        try await transfers.transfer(payerId: try context.requireUser(), id: try context.parameters.require("id"))
+            .document
     }
 
     /// `GET /transfers/{id}/events` → `text/event-stream` of the document's versions; with
     /// `Last-Event-ID: N`, every version after N first; 204 once the client has the final version.
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let transfer = try await transfers.transfer(payerId: try context.requireUser(), id: try context.parameters.require("id"))
+        let transfer = try await transfers.transfer(
+            payerId: try context.requireUser(), id: try context.parameters.require("id"))
         var lastSent = max(0, transfer.sequence - 1)
         if let header = request.headers[.lastEventID] {
             guard let value = Int64(header.trimmingCharacters(in: .whitespaces)), value >= 0 else {
@@ -58,8 +61,10 @@ package struct TransferController {
         if transfer.status.isFinal, lastSent >= transfer.sequence {
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
-        let session = TransferEventStream.Session(accounts: accounts, userId: try context.requireUser(), token: context.sessionToken ?? "")
-        let stream = TransferEventStream(transfers: transfers, transferId: transfer.id, lastSent: lastSent, session: session)
+        let session = TransferEventStream.Session(
+            accounts: accounts, userId: try context.requireUser(), token: context.sessionToken ?? "")
+        let stream = TransferEventStream(
+            transfers: transfers, transferId: transfer.id, lastSent: lastSent, session: session)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"],
@@ -71,17 +76,21 @@ package struct TransferController {
     @Sendable func authorize(_ request: Request, context: AppRequestContext) async throws -> TransferDocument {
         var request = request
         let body = try await request.decodeJSON(as: AuthenticationResponseJSON.self, context: context)
-        return try await transfers.authorize(payerId: try context.requireUser(), id: try context.parameters.require("id"), body).document
+        return try await transfers.authorize(
+            payerId: try context.requireUser(), id: try context.parameters.require("id"), body
+        ).document
     }
 
     /// `POST /transfers/{id}/decline` → the document, `DECLINED`.
     @Sendable func decline(_ request: Request, context: AppRequestContext) async throws -> TransferDocument {
-        try await transfers.decline(payerId: try context.requireUser(), id: try context.parameters.require("id")).document
+        try await transfers.decline(payerId: try context.requireUser(), id: try context.parameters.require("id"))
+            .document
     }
 
     /// `POST /transfers/{id}/cancel` → the document, `CANCELLED`.
     @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> TransferDocument {
-        try await transfers.cancel(payerId: try context.requireUser(), id: try context.parameters.require("id")).document
+        try await transfers.cancel(payerId: try context.requireUser(), id: try context.parameters.require("id"))
+            .document
     }
 
     static func json(_ document: TransferDocument, status: HTTPResponse.Status) throws -> Response {

@@ -50,13 +50,18 @@ struct TransferEventStream: Sendable {
         var signals = watch.signals.makeAsyncIterator()
         // A server shutting down ends its streams at once (clients reconnect elsewhere, with
         // Last-Event-ID), rather than holding the drain open for the stream's lifetime.
-        let shutdown = Task { try? await gracefulShutdown(); watch.ring() }
+        let shutdown = Task {
+            try? await gracefulShutdown()
+            watch.ring()
+        }
         defer { shutdown.cancel() }
         let loggedOut = session.accounts.sessionSignals.observe(userId: session.userId) { watch.ring() }
         defer { loggedOut.cancel() }
         while ContinuousClock.now < deadline, !Task.isShuttingDownGracefully, try await session.isLive {
             let after = lastSent
-            let events = try await database.read { sql in try await repository.events(transferId: transferId, after: after, on: sql) }
+            let events = try await database.read { sql in
+                try await repository.events(transferId: transferId, after: after, on: sql)
+            }
             if events.isEmpty {
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
             }

@@ -66,8 +66,12 @@ package struct TransferProcessor: Service {
         let parked = attempts.parked
         do {
             return try await database.transaction { sql -> String? in
-                guard let id = try await repository.claimWork(now: now, excluding: parked, lockSuffix: lockSuffix, on: sql) else { return nil }
-                let current: Transfer, next: Transfer
+                guard
+                    let id = try await repository.claimWork(
+                        now: now, excluding: parked, lockSuffix: lockSuffix, on: sql)
+                else { return nil }
+                let current: Transfer
+                let next: Transfer
                 do {
                     guard let found = try await repository.find(id: id, on: sql) else { return nil }
                     current = found
@@ -87,14 +91,19 @@ package struct TransferProcessor: Service {
             // A transfer whose step keeps failing must not block the queue: after a few attempts it
             // ends in FAILED (nothing has moved before execution commits).
             guard attempts.record(failed.transferId) >= Self.maximumAttempts else { throw failed.underlying }
-            logger.error("transfer step failed repeatedly; failing the transfer", metadata: ["transfer": "\(failed.transferId)", "error": "\(failed.underlying)"])
-            let failure = TransferFailure(code: "processing_failed", message: "The transfer could not be processed; nothing was charged.")
+            logger.error(
+                "transfer step failed repeatedly; failing the transfer",
+                metadata: ["transfer": "\(failed.transferId)", "error": "\(failed.underlying)"])
+            let failure = TransferFailure(
+                code: "processing_failed", message: "The transfer could not be processed; nothing was charged.")
             do {
                 return try await fail(failed.transferId, failure, now: now) ? failed.transferId : nil
             } catch {
                 // Not even readable: leave it to an operator, and stop claiming it in this process.
                 attempts.park(failed.transferId)
-                logger.critical("transfer cannot be read; parked for an operator", metadata: ["transfer": "\(failed.transferId)", "error": "\(error)"])
+                logger.critical(
+                    "transfer cannot be read; parked for an operator",
+                    metadata: ["transfer": "\(failed.transferId)", "error": "\(error)"])
                 return nil
             }
         }
@@ -107,8 +116,10 @@ package struct TransferProcessor: Service {
     private func fail(_ transferId: String, _ failure: TransferFailure, now: Int64) async throws -> Bool {
         let repository = transfers.transfers
         return try await transfers.database.transaction { sql -> Bool in
-            guard let current = try await repository.find(id: transferId, on: sql), current.status.canMove(to: .failed) else { return false }
-            return try await transfers.commit(current.moved(to: .failed, now: now, failure: failure), transfers: repository, on: sql)
+            guard let current = try await repository.find(id: transferId, on: sql), current.status.canMove(to: .failed)
+            else { return false }
+            return try await transfers.commit(
+                current.moved(to: .failed, now: now, failure: failure), transfers: repository, on: sql)
         }
     }
 
@@ -129,8 +140,12 @@ package struct TransferProcessor: Service {
     }
 
     private func lookUpPayee(_ current: Transfer, now: Int64, on sql: any SQLExecutor) async throws -> Transfer {
-        guard let payee = try await transfers.users.find(phone: current.payeePhone, on: sql), payee.id != current.payerId else {
-            return Self.failed(current, now: now, code: "payee_not_found", message: "No Countersign wallet is registered to \(current.payeePhone).")
+        guard let payee = try await transfers.users.find(phone: current.payeePhone, on: sql),
+            payee.id != current.payerId
+        else {
+            return Self.failed(
+                current, now: now, code: "payee_not_found",
+                message: "No Countersign wallet is registered to \(current.payeePhone).")
         }
         var next = current.moved(to: .pendingQuote, now: now)
         next.payeeId = payee.id
@@ -141,18 +156,25 @@ package struct TransferProcessor: Service {
     private func quote(_ current: Transfer, now: Int64, on sql: any SQLExecutor) async throws -> Transfer {
         let configuration = transfers.configuration
         guard let fees = configuration.feeSchedule.fees(amount: current.amount, currency: current.currency) else {
-            return Self.failed(current, now: now, code: "unsupported_currency", message: "There is no fee schedule for \(current.currency).")
+            return Self.failed(
+                current, now: now, code: "unsupported_currency",
+                message: "There is no fee schedule for \(current.currency).")
         }
-        let usable = try await transfers.credentials.list(userId: current.payerId, on: sql).filter { $0.flaggedAt == nil }
+        let usable = try await transfers.credentials.list(userId: current.payerId, on: sql).filter {
+            $0.flaggedAt == nil
+        }
         guard !usable.isEmpty else {
-            return Self.failed(current, now: now, code: "no_registered_credential", message: "The payer has no usable device key.")
+            return Self.failed(
+                current, now: now, code: "no_registered_credential", message: "The payer has no usable device key.")
         }
         let totalFees = fees.reduce(0) { $0 + $1.amount }
         // Whole seconds, so the signed `expiresAt` text and the stored deadline agree exactly.
         let expiresAt = (now + configuration.quoteSeconds * 1000) / 1000 * 1000
         let quote = TransferQuote(
-            quoteId: Identifier.make("qt"), transferId: current.id, payeePhone: current.payeePhone, amount: current.amount, fees: fees,
-            totalFees: totalFees, total: current.amount + totalFees, currency: current.currency, expiresAt: WallClock.iso8601(millis: expiresAt)
+            quoteId: Identifier.make("qt"), transferId: current.id, payeePhone: current.payeePhone,
+            amount: current.amount, fees: fees,
+            totalFees: totalFees, total: current.amount + totalFees, currency: current.currency,
+            expiresAt: WallClock.iso8601(millis: expiresAt)
         )
         let nonce = SecureRandom.bytes(32)
         var next = current.moved(to: .authorizationRequired, now: now)
@@ -162,11 +184,15 @@ package struct TransferProcessor: Service {
         let confirmation = PaymentConfirmation(configuration: configuration)
         next.challenge = TransferChallenge(
             challenge: challenge, nonce: Base64URL.encode(nonce), rpId: configuration.rpId,
-            allowCredentials: usable.map { CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports) },
+            allowCredentials: usable.map {
+                CredentialDescriptor(id: $0.id, transports: $0.transports.isEmpty ? nil : $0.transports)
+            },
             userVerification: configuration.userVerification, timeout: Int(configuration.quoteSeconds * 1000),
             // Shown to the page; authorization recomputes it from the quote rather than trusting this copy.
             securePaymentConfirmation: confirmation.expected(transfer: next).map {
-                confirmation.data($0, challenge: challenge, credentialIds: usable.map(\.id), timeout: Int(configuration.quoteSeconds * 1000))
+                confirmation.data(
+                    $0, challenge: challenge, credentialIds: usable.map(\.id),
+                    timeout: Int(configuration.quoteSeconds * 1000))
             }
         )
         return next
@@ -176,23 +202,42 @@ package struct TransferProcessor: Service {
     /// the fees onto the fee account; both wallets get a history line.
     private func execute(_ current: Transfer, now: Int64, on sql: any SQLExecutor) async throws -> Transfer {
         guard let quote = current.quote, let payeeId = current.payeeId else {
-            throw ExecutionRefused(transferId: current.id, failure: .init(code: "internal_inconsistency", message: "The authorized transfer has no quote or payee."))
+            throw ExecutionRefused(
+                transferId: current.id,
+                failure: .init(
+                    code: "internal_inconsistency", message: "The authorized transfer has no quote or payee."))
         }
         let payer = ledger.accountId(userId: current.payerId, kind: .wallet, currency: current.currency)
         let payee = ledger.accountId(userId: payeeId, kind: .wallet, currency: current.currency)
-        var postings = [Posting(accountId: payer, amount: -quote.total), Posting(accountId: payee, amount: quote.amount)]
-        if quote.totalFees > 0 { postings.append(Posting(accountId: SystemAccount.transferFees(current.currency), amount: quote.totalFees)) }
-        do {
-            try await ledger.post(LedgerEntry(kind: "transfer", reference: current.id, postings: postings), now: now, on: sql)
-        } catch LedgerError.insufficientFunds {
-            throw ExecutionRefused(transferId: current.id, failure: .init(code: "insufficient_funds", message: "The wallet balance is too low for this transfer and its fees."))
+        var postings = [
+            Posting(accountId: payer, amount: -quote.total), Posting(accountId: payee, amount: quote.amount),
+        ]
+        if quote.totalFees > 0 {
+            postings.append(Posting(accountId: SystemAccount.transferFees(current.currency), amount: quote.totalFees))
         }
-        for (userId, type, amount, counterparty) in [(current.payerId, "transfer_out", quote.total, current.payeePhone), (payeeId, "transfer_in", quote.amount, nil)] {
-            try await walletTransactions.insert(WalletTransaction(
-                id: Identifier.make("tx"), userId: userId, type: type, status: "completed", amount: amount, currency: current.currency,
-                productCode: nil, recipientPhone: counterparty, supplierSlug: nil, authorizedBy: type == "transfer_out" ? "biometric" : nil,
-                cashbackUsed: 0, cashbackEarned: 0, externalReference: current.id, idempotencyKey: nil, failureCode: nil, createdAt: now, updatedAt: now
-            ), on: sql)
+        do {
+            try await ledger.post(
+                LedgerEntry(kind: "transfer", reference: current.id, postings: postings), now: now, on: sql)
+        } catch LedgerError.insufficientFunds {
+            throw ExecutionRefused(
+                transferId: current.id,
+                failure: .init(
+                    code: "insufficient_funds", message: "The wallet balance is too low for this transfer and its fees."
+                ))
+        }
+        for (userId, type, amount, counterparty) in [
+            (current.payerId, "transfer_out", quote.total, current.payeePhone),
+            (payeeId, "transfer_in", quote.amount, nil),
+        ] {
+            try await walletTransactions.insert(
+                WalletTransaction(
+                    id: Identifier.make("tx"), userId: userId, type: type, status: "completed", amount: amount,
+                    currency: current.currency,
+                    productCode: nil, recipientPhone: counterparty, supplierSlug: nil,
+                    authorizedBy: type == "transfer_out" ? "biometric" : nil,
+                    cashbackUsed: 0, cashbackEarned: 0, externalReference: current.id, idempotencyKey: nil,
+                    failureCode: nil, createdAt: now, updatedAt: now
+                ), on: sql)
         }
         return current.moved(to: .success, now: now)
     }

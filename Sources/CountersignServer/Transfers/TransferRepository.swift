@@ -32,8 +32,10 @@ package struct Transfer: Sendable, Equatable {
     /// What the owner sees.
     package var document: TransferDocument {
         TransferDocument(
-            id: id, status: status, payeePhone: payeePhone, payeeName: payeeName, amount: amount, currency: currency, note: note,
-            quote: quote, challenge: status == .authorizationRequired ? challenge : nil, error: failure, sequence: sequence,
+            id: id, status: status, payeePhone: payeePhone, payeeName: payeeName, amount: amount, currency: currency,
+            note: note,
+            quote: quote, challenge: status == .authorizationRequired ? challenge : nil, error: failure,
+            sequence: sequence,
             createdAt: WallClock.iso8601(millis: createdAt), updatedAt: WallClock.iso8601(millis: updatedAt)
         )
     }
@@ -85,8 +87,10 @@ package struct TransferSQLRepository: TransferRepository {
             ON CONFLICT (payer_id, idempotency_key) DO NOTHING RETURNING id
             """,
             [
-                .text(t.id), .text(t.payerId), .text(t.payeePhone), .integer(t.amount), .text(t.currency), .text(t.note),
-                .text(t.status.rawValue), .integer(t.sequence), .text(t.idempotencyKey), .text(t.requestHash), .integer(t.createdAt), .integer(t.updatedAt),
+                .text(t.id), .text(t.payerId), .text(t.payeePhone), .integer(t.amount), .text(t.currency),
+                .text(t.note),
+                .text(t.status.rawValue), .integer(t.sequence), .text(t.idempotencyKey), .text(t.requestHash),
+                .integer(t.createdAt), .integer(t.updatedAt),
             ]
         )
         guard !inserted.isEmpty else { return false }
@@ -103,7 +107,8 @@ package struct TransferSQLRepository: TransferRepository {
             """,
             [
                 .text(t.id), .integer(t.sequence), .text(t.status.rawValue), .text(t.payeeId), .text(t.payeeName),
-                .text(t.quote.map { String(decoding: $0.canonicalBytes, as: UTF8.self) }), t.quote.map { .integer($0.totalFees) } ?? .null,
+                .text(t.quote.map { String(decoding: $0.canonicalBytes, as: UTF8.self) }),
+                t.quote.map { .integer($0.totalFees) } ?? .null,
                 t.quoteExpiresAt.map { .integer($0) } ?? .null, .text(try t.challenge.map(Self.json)),
                 .text(t.failure?.code), .text(t.failure?.message), .text(t.authorizedBy), .integer(t.updatedAt),
             ]
@@ -117,8 +122,9 @@ package struct TransferSQLRepository: TransferRepository {
         try await sql.first("SELECT * FROM transfers WHERE id = $1", [.text(id)]).map(Self.transfer(from:))
     }
 
-
-    package func claimWork(now: Int64, excluding: [String], lockSuffix: String, on sql: any SQLExecutor) async throws -> String? {
+    package func claimWork(now: Int64, excluding: [String], lockSuffix: String, on sql: any SQLExecutor) async throws
+        -> String?
+    {
         // Only the id: a row that cannot be decoded is then the caller's to handle, not a claim error.
         let placeholders = excluding.indices.map { "$\($0 + 2)" }.joined(separator: ", ")
         let exclusion = excluding.isEmpty ? "" : " AND id NOT IN (\(placeholders))"
@@ -133,13 +139,18 @@ package struct TransferSQLRepository: TransferRepository {
         )?.string("id")
     }
 
-    package func events(transferId: String, after sequence: Int64, on sql: any SQLExecutor) async throws -> [TransferEvent] {
+    package func events(transferId: String, after sequence: Int64, on sql: any SQLExecutor) async throws
+        -> [TransferEvent]
+    {
         try await sql.query(
             "SELECT sequence, status, document FROM transfer_events WHERE transfer_id = $1 AND sequence > $2 ORDER BY sequence",
             [.text(transferId), .integer(sequence)]
         ).map { row in
-            guard let status = TransferStatus(rawValue: try row.string("status")) else { throw DatabaseError.decoding(column: "status") }
-            return TransferEvent(sequence: try row.int("sequence"), status: status, document: try row.string("document"))
+            guard let status = TransferStatus(rawValue: try row.string("status")) else {
+                throw DatabaseError.decoding(column: "status")
+            }
+            return TransferEvent(
+                sequence: try row.int("sequence"), status: status, document: try row.string("document"))
         }
     }
 
@@ -147,7 +158,10 @@ package struct TransferSQLRepository: TransferRepository {
     private func record(_ t: Transfer, on sql: any SQLExecutor) async throws {
         try await sql.execute(
             "INSERT INTO transfer_events (transfer_id, sequence, status, document, created_at) VALUES ($1, $2, $3, $4, $5)",
-            [.text(t.id), .integer(t.sequence), .text(t.status.rawValue), .text(try Self.json(t.document)), .integer(t.updatedAt)]
+            [
+                .text(t.id), .integer(t.sequence), .text(t.status.rawValue), .text(try Self.json(t.document)),
+                .integer(t.updatedAt),
+            ]
         )
     }
 
@@ -162,18 +176,27 @@ package struct TransferSQLRepository: TransferRepository {
     }
 
     static func transfer(from row: SQLRow) throws -> Transfer {
-        guard let status = TransferStatus(rawValue: try row.string("status")) else { throw DatabaseError.decoding(column: "status") }
+        guard let status = TransferStatus(rawValue: try row.string("status")) else {
+            throw DatabaseError.decoding(column: "status")
+        }
         let decoder = JSONDecoder()
         let quote = try row.optionalString("quote").map { text in
-            do { return try decoder.decode(TransferQuote.self, from: Data(text.utf8)) } catch { throw DatabaseError.decoding(column: "quote") }
+            do { return try decoder.decode(TransferQuote.self, from: Data(text.utf8)) } catch {
+                throw DatabaseError.decoding(column: "quote")
+            }
         }
         let challenge = try row.optionalString("challenge").map { text in
-            do { return try decoder.decode(TransferChallenge.self, from: Data(text.utf8)) } catch { throw DatabaseError.decoding(column: "challenge") }
+            do { return try decoder.decode(TransferChallenge.self, from: Data(text.utf8)) } catch {
+                throw DatabaseError.decoding(column: "challenge")
+            }
         }
-        let failure = try row.optionalString("error_code").map { TransferFailure(code: $0, message: try row.optionalString("error_message") ?? "") }
+        let failure = try row.optionalString("error_code").map {
+            TransferFailure(code: $0, message: try row.optionalString("error_message") ?? "")
+        }
         return Transfer(
             id: try row.string("id"), payerId: try row.string("payer_id"), payeeId: try row.optionalString("payee_id"),
-            payeePhone: try row.string("payee_phone"), payeeName: try row.optionalString("payee_name"), amount: try row.int("amount"),
+            payeePhone: try row.string("payee_phone"), payeeName: try row.optionalString("payee_name"),
+            amount: try row.int("amount"),
             currency: try row.string("currency"), note: try row.optionalString("note"), status: status, quote: quote,
             quoteExpiresAt: try row.optionalInt("quote_expires_at"), challenge: challenge, failure: failure,
             authorizedBy: try row.optionalString("authorized_by"), sequence: try row.int("sequence"),

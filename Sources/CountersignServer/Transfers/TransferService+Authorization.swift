@@ -16,25 +16,33 @@ extension TransferService {
         let current = try await transfer(payerId: payerId, id: id)
         let user = try await biometric.loadUser(payerId)
         let (credentials, transfers, now) = (self.credentials, self.transfers, clock.nowMillis())
-        guard current.status == .authorizationRequired, let challenge = current.challenge, let expected = Base64URL.decode(challenge.challenge) else {
+        guard current.status == .authorizationRequired, let challenge = current.challenge,
+            let expected = Base64URL.decode(challenge.challenge)
+        else {
             throw Self.invalidState(current)
         }
         if let expiresAt = current.quoteExpiresAt, now >= expiresAt {
-            if try await database.transaction({ sql in try await commit(current.moved(to: .expired, now: now), transfers: transfers, on: sql) }) {
+            if try await database.transaction({ sql in
+                try await commit(current.moved(to: .expired, now: now), transfers: transfers, on: sql)
+            }) {
                 feed.signal(id)
             }
             throw APIError(.quoteExpired, "The quote expired; start the transfer again.")
         }
         try lock.ensureUnlocked(user)
 
-        let credential = try await database.read { sql in try await credentials.find(id: assertion.credentialId, on: sql) }
+        let credential = try await database.read { sql in
+            try await credentials.find(id: assertion.credentialId, on: sql)
+        }
         let refusal: WebAuthnError?
         var verified: VerifiedAssertion?
         if let credential, credential.userId == payerId, credential.flaggedAt == nil {
             // Secure Payment Confirmation must have shown this quote's total to this payee.
             switch try await biometric.checkAssertion(
-                credential: credential, challenge: expected, userVerificationRequired: challenge.userVerification == "required",
-                clientData: assertion.clientData, authenticatorData: assertion.authenticatorData, signature: assertion.signature,
+                credential: credential, challenge: expected,
+                userVerificationRequired: challenge.userVerification == "required",
+                clientData: assertion.clientData, authenticatorData: assertion.authenticatorData,
+                signature: assertion.signature,
                 payment: biometric.paymentConfirmation.expected(transfer: current)
             ) {
             case .failure(let error): refusal = error
@@ -45,14 +53,19 @@ extension TransferService {
                 verified = checked
             }
         } else {
-            refusal = WebAuthnError(.credentialIdMismatch, "the credential is not one of the payer's usable credentials")
+            refusal = WebAuthnError(
+                .credentialIdMismatch, "the credential is not one of the payer's usable credentials")
         }
         if let refusal, refusal.isMalformedInput {
             throw APIError(refusal)
         }
         if let credential, let verified, refusal == nil {
             let authorized = try await database.transaction { sql -> Transfer? in
-                guard try await credentials.recordUse(id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState, now: now, on: sql) else {
+                guard
+                    try await credentials.recordUse(
+                        id: credential.id, signCount: Int64(verified.signCount),
+                        backupState: verified.flags.backupState, now: now, on: sql)
+                else {
                     return nil
                 }
                 var next = current.moved(to: .authorized, now: now)
@@ -73,13 +86,19 @@ extension TransferService {
 
     /// Ends the transfer in `FAILED`, flags a credential whose counter went back, counts the
     /// failure; returns the error to answer with (401, or 423 if this failure locked payments).
-    private func fail(_ current: Transfer, credential: StoredCredential?, refusal: WebAuthnError?, now: Int64) async throws -> APIError {
+    private func fail(_ current: Transfer, credential: StoredCredential?, refusal: WebAuthnError?, now: Int64)
+        async throws -> APIError
+    {
         let (transfers, credentials) = (self.transfers, self.credentials)
-        let failed = current.moved(to: .failed, now: now, failure: TransferFailure(code: "authorization_failed", message: "The device signature did not authorize this transfer."))
+        let failed = current.moved(
+            to: .failed, now: now,
+            failure: TransferFailure(
+                code: "authorization_failed", message: "The device signature did not authorize this transfer."))
         let answer = try await database.transaction { sql -> APIError in
             _ = try await commit(failed, transfers: transfers, on: sql)
             if let credential, refusal?.code == .signCountRegression {
-                try await credentials.flag(id: credential.id, reason: WebAuthnError.Code.signCountRegression.rawValue, now: now, on: sql)
+                try await credentials.flag(
+                    id: credential.id, reason: WebAuthnError.Code.signCountRegression.rawValue, now: now, on: sql)
             }
             return try await lock.recordFailure(userId: current.payerId, failure: APIError.authorizationFailed, on: sql)
         }

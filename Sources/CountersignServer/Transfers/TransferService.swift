@@ -26,32 +26,47 @@ package struct TransferService: Sendable {
     /// the transfer the first call made, as it is now (`replayed`); the same key with another request
     /// (or used before for a top-up) is 422. The key is claimed and completed in the transaction that
     /// inserts the transfer, so it never stays in flight.
-    package func create(payerId: String, _ request: CreateTransferRequest, idempotent: IdempotentRequest) async throws -> (transfer: Transfer, replayed: Bool) {
+    package func create(payerId: String, _ request: CreateTransferRequest, idempotent: IdempotentRequest) async throws
+        -> (transfer: Transfer, replayed: Bool)
+    {
         guard let payee = PhoneNumber(request.payeePhone, region: configuration.phoneRegion) else {
-            throw APIError(.invalidPhone, "payeePhone must be a phone number: +country code and number, or a national number.")
+            throw APIError(
+                .invalidPhone, "payeePhone must be a phone number: +country code and number, or a national number.")
         }
         guard request.amount > 0, request.amount <= configuration.feeSchedule.maximumAmount else {
-            throw APIError(.invalidAmount, "amount must be between 1 and \(configuration.feeSchedule.maximumAmount) minor units.")
+            throw APIError(
+                .invalidAmount, "amount must be between 1 and \(configuration.feeSchedule.maximumAmount) minor units.")
         }
         guard request.currency == configuration.currency else {
             throw APIError(.unsupportedCurrency, "Transfers are in \(configuration.currency) only.")
         }
         if let note = request.note {
-            guard note.unicodeScalars.count <= Self.maximumNoteLength, !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw APIError(.invalidNote, "note must be at most \(Self.maximumNoteLength) characters, without control characters.")
+            guard note.unicodeScalars.count <= Self.maximumNoteLength,
+                !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw APIError(
+                    .invalidNote,
+                    "note must be at most \(Self.maximumNoteLength) characters, without control characters.")
             }
         }
         let payer = try await biometric.loadUser(payerId)
         guard payer.phone != payee.value else { throw APIError(.selfTransfer, "You cannot send money to yourself.") }
-        let (credentials, transfers, idempotency, now) = (self.credentials, self.transfers, self.idempotency, clock.nowMillis())
-        let usable = try await database.read { sql in try await credentials.list(userId: payerId, on: sql) }.filter { $0.flaggedAt == nil }
+        let (credentials, transfers, idempotency, now) = (
+            self.credentials, self.transfers, self.idempotency, clock.nowMillis()
+        )
+        let usable = try await database.read { sql in try await credentials.list(userId: payerId, on: sql) }.filter {
+            $0.flaggedAt == nil
+        }
         guard !usable.isEmpty else {
             throw APIError(.noRegisteredCredential, "Register a device key before sending money.")
         }
         let transfer = Transfer(
-            id: Identifier.make("tr"), payerId: payerId, payeeId: nil, payeePhone: payee.value, payeeName: nil, amount: request.amount,
-            currency: request.currency, note: request.note, status: .pendingPayeeLookup, quote: nil, quoteExpiresAt: nil, challenge: nil,
-            failure: nil, authorizedBy: nil, sequence: 1, idempotencyKey: idempotent.key, requestHash: idempotent.fingerprint,
+            id: Identifier.make("tr"), payerId: payerId, payeeId: nil, payeePhone: payee.value, payeeName: nil,
+            amount: request.amount,
+            currency: request.currency, note: request.note, status: .pendingPayeeLookup, quote: nil,
+            quoteExpiresAt: nil, challenge: nil,
+            failure: nil, authorizedBy: nil, sequence: 1, idempotencyKey: idempotent.key,
+            requestHash: idempotent.fingerprint,
             createdAt: now, updatedAt: now
         )
         let owner = instance.id
@@ -82,7 +97,10 @@ package struct TransferService: Sendable {
     /// The payer's transfer; 404 for anyone else, so ids reveal nothing.
     package func transfer(payerId: String, id: String) async throws -> Transfer {
         let transfers = self.transfers
-        guard id.utf8.count <= 64, let transfer = try await database.read({ sql in try await transfers.find(id: id, on: sql) }), transfer.payerId == payerId else {
+        guard id.utf8.count <= 64,
+            let transfer = try await database.read({ sql in try await transfers.find(id: id, on: sql) }),
+            transfer.payerId == payerId
+        else {
             throw APIError(.transferNotFound, "No such transfer.")
         }
         return transfer
@@ -95,10 +113,14 @@ package struct TransferService: Sendable {
 
     /// The payer gives up before authorizing: a pending step or `AUTHORIZATION_REQUIRED` → `CANCELLED`.
     package func cancel(payerId: String, id: String) async throws -> Transfer {
-        try await command(payerId: payerId, id: id, to: .cancelled, allowedFrom: [.pendingPayeeLookup, .pendingQuote, .authorizationRequired])
+        try await command(
+            payerId: payerId, id: id, to: .cancelled,
+            allowedFrom: [.pendingPayeeLookup, .pendingQuote, .authorizationRequired])
     }
 
-    private func command(payerId: String, id: String, to status: TransferStatus, allowedFrom: Set<TransferStatus>) async throws -> Transfer {
+    private func command(payerId: String, id: String, to status: TransferStatus, allowedFrom: Set<TransferStatus>)
+        async throws -> Transfer
+    {
         let transfers = self.transfers
         // The worker may move the transfer between our read and our write; the write is guarded
         // by the version, so read again and retry a few times before answering.

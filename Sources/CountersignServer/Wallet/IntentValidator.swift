@@ -13,24 +13,33 @@ package struct IntentValidator: Sendable {
     }
 
     /// The airtime intent for these fields.
-    package func airtime(amount: Int64, productCode: String, recipientPhone: String, supplierSlug: String?) throws(APIError) -> PaymentIntent {
+    package func airtime(amount: Int64, productCode: String, recipientPhone: String, supplierSlug: String?)
+        throws(APIError) -> PaymentIntent
+    {
         guard amount > 0 else {
             throw APIError(.invalidAmount, "amount must be a positive integer number of minor units.")
         }
         guard (TopUpLimits.minimumAmount...TopUpLimits.maximumAmount).contains(amount) else {
-            throw APIError(.amountOutOfRange, "amount must be between \(TopUpLimits.minimumAmount) and \(TopUpLimits.maximumAmount) minor units.")
+            throw APIError(
+                .amountOutOfRange,
+                "amount must be between \(TopUpLimits.minimumAmount) and \(TopUpLimits.maximumAmount) minor units.")
         }
         guard let network = AirtimeNetwork(productCode: productCode) else {
-            throw APIError(.unknownProduct, "productCode must be one of \(AirtimeNetwork.allCases.map(\.productCode).joined(separator: ", ")).")
+            throw APIError(
+                .unknownProduct,
+                "productCode must be one of \(AirtimeNetwork.allCases.map(\.productCode).joined(separator: ", ")).")
         }
         if let supplierSlug, supplierSlug != network.rawValue {
             guard AirtimeNetwork(rawValue: supplierSlug) != nil else {
-                throw APIError(.unknownSupplier, "supplierSlug must be one of \(AirtimeNetwork.allCases.map(\.rawValue).joined(separator: ", ")).")
+                throw APIError(
+                    .unknownSupplier,
+                    "supplierSlug must be one of \(AirtimeNetwork.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             throw APIError(.supplierMismatch, "supplierSlug \(supplierSlug) does not sell \(productCode).")
         }
         guard let phone = PhoneNumber(recipientPhone, region: phoneRegion) else {
-            throw APIError(.invalidPhone, "recipientPhone must be a phone number: +country code and number, or a national number.")
+            throw APIError(
+                .invalidPhone, "recipientPhone must be a phone number: +country code and number, or a national number.")
         }
         return PaymentIntent(
             amount: amount, currency: currency, productCode: productCode,

@@ -31,16 +31,22 @@ package enum SystemAccount {
     package static func paymentFees(_ currency: String) -> String { "sys:payment_fees:\(currency)" }
     /// Every system account id for `currency`.
     package static func all(_ currency: String) -> [String] {
-        [funding(currency), supplierClearing(currency), cashbackExpense(currency), transferFees(currency), providerClearing(currency), paymentFees(currency)]
+        [
+            funding(currency), supplierClearing(currency), cashbackExpense(currency), transferFees(currency),
+            providerClearing(currency), paymentFees(currency),
+        ]
     }
 }
 
 /// Accounts and the double-entry postings that move money between them.
 package protocol LedgerRepository: Sendable {
     /// Creates one account of the user's (idempotent) and returns its id.
-    func openAccount(userId: String, kind: AccountKind, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> String
+    func openAccount(userId: String, kind: AccountKind, currency: String, now: Int64, on sql: any SQLExecutor)
+        async throws -> String
     /// Creates the user's wallet and cashback accounts (idempotent) and returns their ids.
-    func openAccounts(userId: String, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> (wallet: String, cashback: String)
+    func openAccounts(userId: String, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> (
+        wallet: String, cashback: String
+    )
     /// Creates the system accounts for `currency` if missing.
     func openSystemAccounts(currency: String, now: Int64, on sql: any SQLExecutor) async throws
     /// The id of a user's account.
@@ -55,7 +61,9 @@ package protocol LedgerRepository: Sendable {
 
 extension LedgerRepository {
     /// The balance of one of a user's accounts; 0 if it was never opened.
-    package func balance(userId: String, kind: AccountKind, currency: String, on sql: any SQLExecutor) async throws -> Int64 {
+    package func balance(userId: String, kind: AccountKind, currency: String, on sql: any SQLExecutor) async throws
+        -> Int64
+    {
         try await balance(accountId: accountId(userId: userId, kind: kind, currency: currency), on: sql)
     }
 }
@@ -68,7 +76,9 @@ package struct LedgerSQLRepository: LedgerRepository {
         "acct:\(userId):\(kind.rawValue):\(currency)"
     }
 
-    package func openAccount(userId: String, kind: AccountKind, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> String {
+    package func openAccount(userId: String, kind: AccountKind, currency: String, now: Int64, on sql: any SQLExecutor)
+        async throws -> String
+    {
         let id = accountId(userId: userId, kind: kind, currency: currency)
         try await sql.execute(
             "INSERT INTO accounts (id, user_id, kind, currency, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING",
@@ -77,7 +87,9 @@ package struct LedgerSQLRepository: LedgerRepository {
         return id
     }
 
-    package func openAccounts(userId: String, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> (wallet: String, cashback: String) {
+    package func openAccounts(userId: String, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> (
+        wallet: String, cashback: String
+    ) {
         (
             try await openAccount(userId: userId, kind: .wallet, currency: currency, now: now, on: sql),
             try await openAccount(userId: userId, kind: .cashback, currency: currency, now: now, on: sql)
@@ -114,15 +126,21 @@ package struct LedgerSQLRepository: LedgerRepository {
             }
             try await sql.execute(
                 "INSERT INTO postings (id, ledger_transaction_id, account_id, amount, created_at) VALUES ($1, $2, $3, $4, $5)",
-                [.text(Identifier.make("pst")), .text(transactionId), .text(posting.accountId), .integer(posting.amount), .integer(now)]
+                [
+                    .text(Identifier.make("pst")), .text(transactionId), .text(posting.accountId),
+                    .integer(posting.amount), .integer(now),
+                ]
             )
         }
     }
 
     package func balance(accountId: String, on sql: any SQLExecutor) async throws -> Int64 {
         if accountId.hasPrefix("sys:") {
-            return try await sql.first("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM postings WHERE account_id = $1", [.text(accountId)])?.int("total") ?? 0
+            return try await sql.first(
+                "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM postings WHERE account_id = $1",
+                [.text(accountId)])?.int("total") ?? 0
         }
-        return try await sql.first("SELECT balance FROM accounts WHERE id = $1", [.text(accountId)])?.int("balance") ?? 0
+        return try await sql.first("SELECT balance FROM accounts WHERE id = $1", [.text(accountId)])?.int("balance")
+            ?? 0
     }
 }

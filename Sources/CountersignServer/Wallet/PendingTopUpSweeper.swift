@@ -36,18 +36,27 @@ package struct PendingTopUpSweeper: Service {
         let (transactions, cutoff, id) = (topUps.transactions, topUps.clock.nowMillis() - minimumAgeMillis, instance.id)
         let pending: [WalletTransaction]
         do {
-            pending = try await topUps.database.read { sql in try await transactions.pending(olderThan: cutoff, orOrphanedExcept: id, on: sql) }
+            pending = try await topUps.database.read { sql in
+                try await transactions.pending(olderThan: cutoff, orOrphanedExcept: id, on: sql)
+            }
         } catch {
             topUps.logger.error("pending top-up sweep failed", metadata: ["error": "\(error)"])
             return 0
         }
         var settled = 0
         for transaction in pending where transaction.type == "topup" {
-            guard let network = transaction.supplierSlug.flatMap(AirtimeNetwork.init(rawValue:)), let phone = transaction.recipientPhone else { continue }
-            let order = AirtimeOrder(transactionId: transaction.id, network: network, recipientPhone: phone, amount: transaction.amount, currency: transaction.currency)
+            guard let network = transaction.supplierSlug.flatMap(AirtimeNetwork.init(rawValue:)),
+                let phone = transaction.recipientPhone
+            else { continue }
+            let order = AirtimeOrder(
+                transactionId: transaction.id, network: network, recipientPhone: phone, amount: transaction.amount,
+                currency: transaction.currency)
             do {
-                guard let outcome = try await topUps.supplier.outcome(ofTransaction: transaction.id, order: order) else {
-                    topUps.logger.warning("supplier has no record of a pending top-up; left for an operator", metadata: ["transaction": "\(transaction.id)"])
+                guard let outcome = try await topUps.supplier.outcome(ofTransaction: transaction.id, order: order)
+                else {
+                    topUps.logger.warning(
+                        "supplier has no record of a pending top-up; left for an operator",
+                        metadata: ["transaction": "\(transaction.id)"])
                     continue
                 }
                 _ = try await topUps.settle(transaction, outcome: outcome)
@@ -56,7 +65,9 @@ package struct PendingTopUpSweeper: Service {
             } catch let error as APIError where error.code == .alreadySettled {
                 continue
             } catch {
-                topUps.logger.error("could not settle pending top-up", metadata: ["transaction": "\(transaction.id)", "error": "\(error)"])
+                topUps.logger.error(
+                    "could not settle pending top-up",
+                    metadata: ["transaction": "\(transaction.id)", "error": "\(error)"])
             }
         }
         return settled

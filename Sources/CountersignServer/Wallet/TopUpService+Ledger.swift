@@ -11,37 +11,58 @@ extension TopUpService {
         userId: String, intent: PaymentIntent, useCashback: Bool, authorization: Authorization,
         clearFailures: Bool = true, idempotency: IdempotencyTicket? = nil
     ) async throws -> WalletTransaction {
-        let (ledger, transactions, consumedTokens, users, keys, now) = (self.ledger, self.transactions, self.consumedTokens, self.users, self.idempotencyKeys, clock.nowMillis())
+        let (ledger, transactions, consumedTokens, users, keys, now) = (
+            self.ledger, self.transactions, self.consumedTokens, self.users, self.idempotencyKeys, clock.nowMillis()
+        )
         let walletId = ledger.accountId(userId: userId, kind: .wallet, currency: intent.currency)
         let cashbackId = ledger.accountId(userId: userId, kind: .cashback, currency: intent.currency)
         let lockSuffix = database.forUpdate
         do {
             return try await database.transaction { sql in
                 if case .token(let claims) = authorization {
-                    guard try await consumedTokens.consume(jti: claims.jti, userId: userId, expiresAt: claims.exp.multipliedReportingOverflow(by: 1000).overflow ? .max : claims.exp * 1000, now: now, on: sql) else {
+                    guard
+                        try await consumedTokens.consume(
+                            jti: claims.jti, userId: userId,
+                            expiresAt: claims.exp.multipliedReportingOverflow(by: 1000).overflow
+                                ? .max : claims.exp * 1000, now: now, on: sql)
+                    else {
                         throw APIError(.tokenReplayed, "This verification token has already been used.")
                     }
                 }
                 var cashbackUsed: Int64 = 0
                 if useCashback {
-                    let available = try await sql.first("SELECT balance FROM accounts WHERE id = $1\(lockSuffix)", [.text(cashbackId)])?.int("balance") ?? 0
+                    let available =
+                        try await sql.first(
+                            "SELECT balance FROM accounts WHERE id = $1\(lockSuffix)", [.text(cashbackId)])?.int(
+                            "balance") ?? 0
                     cashbackUsed = min(available, intent.amount)
                 }
                 let transaction = WalletTransaction(
                     id: Identifier.make("tx"), userId: userId, type: "topup", status: "pending", amount: intent.amount,
                     currency: intent.currency, productCode: intent.productCode, recipientPhone: intent.recipientPhone,
                     supplierSlug: intent.supplierSlug, authorizedBy: authorization.label, cashbackUsed: cashbackUsed,
-                    cashbackEarned: 0, externalReference: nil, idempotencyKey: idempotency?.key, failureCode: nil, createdAt: now, updatedAt: now
+                    cashbackEarned: 0, externalReference: nil, idempotencyKey: idempotency?.key, failureCode: nil,
+                    createdAt: now, updatedAt: now
                 )
                 if let idempotency {
-                    guard try await keys.link(userId: userId, key: idempotency.key, claimId: idempotency.claimId, transactionId: transaction.id, on: sql) else {
-                        throw APIError(.idempotencyInFlight, "A request with this Idempotency-Key is still being processed.")
+                    guard
+                        try await keys.link(
+                            userId: userId, key: idempotency.key, claimId: idempotency.claimId,
+                            transactionId: transaction.id, on: sql)
+                    else {
+                        throw APIError(
+                            .idempotencyInFlight, "A request with this Idempotency-Key is still being processed.")
                     }
                 }
-                var postings = [Posting(accountId: SystemAccount.supplierClearing(intent.currency), amount: intent.amount)]
+                var postings = [
+                    Posting(accountId: SystemAccount.supplierClearing(intent.currency), amount: intent.amount)
+                ]
                 if cashbackUsed > 0 { postings.append(Posting(accountId: cashbackId, amount: -cashbackUsed)) }
-                if intent.amount > cashbackUsed { postings.append(Posting(accountId: walletId, amount: -(intent.amount - cashbackUsed))) }
-                try await ledger.post(LedgerEntry(kind: "topup", reference: transaction.id, postings: postings), now: now, on: sql)
+                if intent.amount > cashbackUsed {
+                    postings.append(Posting(accountId: walletId, amount: -(intent.amount - cashbackUsed)))
+                }
+                try await ledger.post(
+                    LedgerEntry(kind: "topup", reference: transaction.id, postings: postings), now: now, on: sql)
                 try await transactions.insert(transaction, on: sql)
                 if clearFailures { try await users.resetPaymentFailures(userId: userId, on: sql) }
                 return transaction
@@ -53,7 +74,9 @@ extension TopUpService {
 
     /// Completes (cashback credited) or fails (debit reversed) a pending top-up, in one transaction.
     func settle(_ pending: WalletTransaction, outcome: AirtimeOutcome) async throws -> TopUpResponse {
-        let (ledger, transactions, keys, now) = (self.ledger, self.transactions, self.idempotencyKeys, clock.nowMillis())
+        let (ledger, transactions, keys, now) = (
+            self.ledger, self.transactions, self.idempotencyKeys, clock.nowMillis()
+        )
         let currency = pending.currency
         let walletId = ledger.accountId(userId: pending.userId, kind: .wallet, currency: currency)
         let cashbackId = ledger.accountId(userId: pending.userId, kind: .cashback, currency: currency)
@@ -64,30 +87,49 @@ extension TopUpService {
             switch outcome {
             case .delivered(let reference):
                 let earned = TopUpLimits.cashback(for: pending.amount)
-                guard try await transactions.finish(id: pending.id, status: "completed", cashbackEarned: earned, externalReference: reference, failureCode: nil, now: now, on: sql) else {
+                guard
+                    try await transactions.finish(
+                        id: pending.id, status: "completed", cashbackEarned: earned, externalReference: reference,
+                        failureCode: nil, now: now, on: sql)
+                else {
                     throw APIError(.alreadySettled, "This top-up was settled already.")
                 }
                 if earned > 0 {
-                    try await ledger.post(.transfer(kind: "cashback", reference: pending.id, amount: earned, from: SystemAccount.cashbackExpense(currency), to: cashbackId), now: now, on: sql)
+                    try await ledger.post(
+                        .transfer(
+                            kind: "cashback", reference: pending.id, amount: earned,
+                            from: SystemAccount.cashbackExpense(currency), to: cashbackId), now: now, on: sql)
                 }
                 finished.status = "completed"
                 finished.cashbackEarned = earned
                 finished.externalReference = reference
             case .failed(let code, _):
-                guard try await transactions.finish(id: pending.id, status: "failed", cashbackEarned: 0, externalReference: nil, failureCode: code, now: now, on: sql) else {
+                guard
+                    try await transactions.finish(
+                        id: pending.id, status: "failed", cashbackEarned: 0, externalReference: nil, failureCode: code,
+                        now: now, on: sql)
+                else {
                     throw APIError(.alreadySettled, "This top-up was settled already.")
                 }
                 var postings = [Posting(accountId: clearing, amount: -pending.amount)]
-                if pending.cashbackUsed > 0 { postings.append(Posting(accountId: cashbackId, amount: pending.cashbackUsed)) }
-                if pending.amount > pending.cashbackUsed { postings.append(Posting(accountId: walletId, amount: pending.amount - pending.cashbackUsed)) }
-                try await ledger.post(LedgerEntry(kind: "topup_reversal", reference: pending.id, postings: postings), now: now, on: sql)
+                if pending.cashbackUsed > 0 {
+                    postings.append(Posting(accountId: cashbackId, amount: pending.cashbackUsed))
+                }
+                if pending.amount > pending.cashbackUsed {
+                    postings.append(Posting(accountId: walletId, amount: pending.amount - pending.cashbackUsed))
+                }
+                try await ledger.post(
+                    LedgerEntry(kind: "topup_reversal", reference: pending.id, postings: postings), now: now, on: sql)
                 finished.status = "failed"
                 finished.failureCode = code
             }
-            let response = Self.response(finished, balance: try await ledger.balance(accountId: walletId, on: sql), outcome: outcome)
+            let response = Self.response(
+                finished, balance: try await ledger.balance(accountId: walletId, on: sql), outcome: outcome)
             // The replay answer is stored with the money, so a retry after a crash replays it.
             if let key = pending.idempotencyKey {
-                try await keys.complete(userId: pending.userId, key: key, status: 200, body: try TopUpResponse.encodedForReplay(response), on: sql)
+                try await keys.complete(
+                    userId: pending.userId, key: key, status: 200, body: try TopUpResponse.encodedForReplay(response),
+                    on: sql)
             }
             return response
         }
@@ -103,7 +145,8 @@ extension TopUpService {
         case .delivered:
             return TopUpResponse(success: true, message: "Topup successful", code: nil, data: data)
         case .failed(let code, let message):
-            return TopUpResponse(success: false, message: message + " Your wallet was not charged.", code: code, data: data)
+            return TopUpResponse(
+                success: false, message: message + " Your wallet was not charged.", code: code, data: data)
         }
     }
 }

@@ -1,7 +1,7 @@
 import CountersignAPI
+import CountersignCore
 import CountersignStore
 import Foundation
-import CountersignCore
 import Logging
 import WebAuthn
 
@@ -31,11 +31,14 @@ package struct TopUpService: Sendable {
 
     /// Checks the request's shape; throws 400 before anything is claimed or written.
     package func validate(_ request: TopUpRequest) throws(APIError) -> PaymentIntent {
-        let intent = try intents.airtime(amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone, supplierSlug: request.supplierSlug)
+        let intent = try intents.airtime(
+            amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone,
+            supplierSlug: request.supplierSlug)
         switch (request.verificationToken, request.pin) {
         case (nil, nil): throw APIError(.authorizationRequired, "Send a verificationToken or a pin.")
         case (.some, .some): throw APIError(.ambiguousAuthorization, "Send a verificationToken or a pin, not both.")
-        case (nil, .some(let pin)) where !PinHasher.isWellFormed(pin): throw APIError(.invalidPin, "pin must be 4 to 6 digits.")
+        case (nil, .some(let pin)) where !PinHasher.isWellFormed(pin):
+            throw APIError(.invalidPin, "pin must be 4 to 6 digits.")
         // Checked here, with the rest of the shape, before any lock or state is consulted.
         case (.some(let token), nil) where token.unicodeScalars.count > 4095:
             throw APIError(.invalidVerificationToken, "verificationToken must be at most 4095 characters.")
@@ -45,7 +48,9 @@ package struct TopUpService: Sendable {
 
     /// Authorizes and executes one top-up. With `idempotency`, the claimed key is linked to the debit
     /// and completed with the response when the top-up settles, in the same commits as the money.
-    package func topUp(userId: String, intent: PaymentIntent, request: TopUpRequest, idempotency: IdempotencyTicket? = nil) async throws -> TopUpResponse {
+    package func topUp(
+        userId: String, intent: PaymentIntent, request: TopUpRequest, idempotency: IdempotencyTicket? = nil
+    ) async throws -> TopUpResponse {
         let (authorization, user) = try await authorize(userId: userId, intent: intent, request: request)
         let pending = try await debit(
             userId: userId, intent: intent, useCashback: request.useCashback ?? false, authorization: authorization,
@@ -65,9 +70,13 @@ package struct TopUpService: Sendable {
         return try await settle(pending, outcome: outcome)
     }
 
-    private func authorize(userId: String, intent: PaymentIntent, request: TopUpRequest) async throws -> (Authorization, User) {
+    private func authorize(userId: String, intent: PaymentIntent, request: TopUpRequest) async throws -> (
+        Authorization, User
+    ) {
         let users = self.users
-        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else { throw APIError.unauthenticated }
+        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else {
+            throw APIError.unauthenticated
+        }
         try lock.ensureUnlocked(user)
         if let token = request.verificationToken {
             let claims = try await tokens.verify(token, now: clock.nowMillis())

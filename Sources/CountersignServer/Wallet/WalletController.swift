@@ -37,18 +37,22 @@ package struct WalletController {
         guard let key = try IdempotentRequest.key(in: request.headers) else {
             return try Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body))
         }
-        let idempotent = IdempotentRequest(key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: body.useCashback ?? false))
+        let idempotent = IdempotentRequest(
+            key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: body.useCashback ?? false))
         let (idempotency, now) = (self.idempotency, clock.nowMillis())
         let staleBefore = now - IdempotentRequest.abandonedClaimMillis
         let owner = instance.id
         let claim = try await database.transaction { sql in
             try await idempotency.claim(
-                userId: userId, key: key, requestHash: idempotent.fingerprint, owner: owner, now: now, staleBefore: staleBefore, on: sql)
+                userId: userId, key: key, requestHash: idempotent.fingerprint, owner: owner, now: now,
+                staleBefore: staleBefore, on: sql)
         }
         let claimId: String
         switch claim {
         case .replay(let status, let stored):
-            var response = Response(status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: stored)))
+            var response = Response(
+                status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: stored)))
             response.headers[.idempotentReplayed] = "true"
             return response
         case .inFlight:
@@ -60,11 +64,16 @@ package struct WalletController {
             claimId = id
         }
         do {
-            return try Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body, idempotency: IdempotencyTicket(key: key, claimId: claimId)))
+            return try Self.json(
+                try await topUps.topUp(
+                    userId: userId, intent: intent, request: body,
+                    idempotency: IdempotencyTicket(key: key, claimId: claimId)))
         } catch {
             // Refused before money moved: forget the key so the client may retry with it. (A key
             // linked to a debit is kept; the settlement completes it.)
-            try? await database.transaction { sql in try await idempotency.release(userId: userId, key: key, claimId: claimId, on: sql) }
+            try? await database.transaction { sql in
+                try await idempotency.release(userId: userId, key: key, claimId: claimId, on: sql)
+            }
             throw error
         }
     }
@@ -82,7 +91,8 @@ package struct WalletController {
             guard let parsed = Int(String(text)) else { throw APIError(.invalidLimit, "limit must be an integer.") }
             limit = parsed
         }
-        return try await wallets.transactions(userId: try context.requireUser(), cursor: query["cursor"].map(String.init), limit: limit)
+        return try await wallets.transactions(
+            userId: try context.requireUser(), cursor: query["cursor"].map(String.init), limit: limit)
     }
 
     /// What makes two top-ups "the same request": the canonical payment intent and whether cashback
@@ -97,7 +107,9 @@ package struct WalletController {
     }
 
     static func json(_ text: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
 

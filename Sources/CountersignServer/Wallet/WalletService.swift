@@ -22,7 +22,8 @@ package struct WalletService: Sendable {
         return try await database.read { sql in
             WalletResponse(
                 balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql),
-                cashback: try await ledger.balance(userId: userId, kind: .cashback, currency: currency, on: sql), currency: currency
+                cashback: try await ledger.balance(userId: userId, kind: .cashback, currency: currency, on: sql),
+                currency: currency
             )
         }
     }
@@ -32,7 +33,9 @@ package struct WalletService: Sendable {
         guard (1...100).contains(limit) else { throw APIError(.invalidLimit, "limit must be between 1 and 100.") }
         let before = try cursor.map(Self.parseCursor)
         let transactions = self.transactions
-        let rows = try await database.read { sql in try await transactions.list(userId: userId, before: before, limit: limit + 1, on: sql) }
+        let rows = try await database.read { sql in
+            try await transactions.list(userId: userId, before: before, limit: limit + 1, on: sql)
+        }
         let page = rows.prefix(limit)
         let next = rows.count > limit ? page.last.map { Base64URL.encode(Array("\($0.createdAt)|\($0.id)".utf8)) } : nil
         return TransactionPage(transactions: page.map(\.summary), nextCursor: next)
@@ -44,35 +47,51 @@ package struct WalletService: Sendable {
     static func parseCursor(_ cursor: String) throws(APIError) -> (Int64, String) {
         // Characters outside base64url are malformed (400); anything else that is not one of ours is
         // unknown (422), as openapi.yaml's Base64URL pattern says.
-        guard cursor.utf8.allSatisfy({ Self.base64URLAlphabet.contains($0) }) else { throw APIError(.invalidCursor, "cursor must be base64url.") }
-        guard let bytes = Base64URL.decode(cursor), let text = String(validating: bytes, as: UTF8.self), let separator = text.firstIndex(of: "|"), let createdAt = Int64(text[..<separator])
+        guard cursor.utf8.allSatisfy({ Self.base64URLAlphabet.contains($0) }) else {
+            throw APIError(.invalidCursor, "cursor must be base64url.")
+        }
+        guard let bytes = Base64URL.decode(cursor), let text = String(validating: bytes, as: UTF8.self),
+            let separator = text.firstIndex(of: "|"), let createdAt = Int64(text[..<separator])
         else { throw APIError(.unknownCursor, "cursor must be a nextCursor from an earlier page.") }
         return (createdAt, String(text[text.index(after: separator)...]))
     }
 
     /// Credits a user's wallet from the funding account (the operator's `wallet fund` command).
-    package func fund(phone: String, amount: Int64, reference: String?) async throws -> (transactionId: String, balance: Int64) {
-        guard let phone = PhoneNumber(phone, region: phoneRegion) else { throw APIError(.invalidPhone, "phone must be a phone number: +country code and number, or a national number.") }
+    package func fund(phone: String, amount: Int64, reference: String?) async throws -> (
+        transactionId: String, balance: Int64
+    ) {
+        guard let phone = PhoneNumber(phone, region: phoneRegion) else {
+            throw APIError(
+                .invalidPhone, "phone must be a phone number: +country code and number, or a national number.")
+        }
         guard (1...Self.maximumFunding).contains(amount) else {
             throw APIError(.amountOutOfRange, "amount must be between 1 and \(Self.maximumFunding) minor units.")
         }
-        let (users, ledger, transactions, currency, now) = (self.users, self.ledger, self.transactions, self.currency, clock.nowMillis())
+        let (users, ledger, transactions, currency, now) = (
+            self.users, self.ledger, self.transactions, self.currency, clock.nowMillis()
+        )
         return try await database.transaction { sql in
             guard let user = try await users.find(phone: phone.value, on: sql) else {
                 throw APIError(.unknownUser, "No user has phone \(phone.value).")
             }
             let id = Identifier.make("fund")
             // An operator's reference makes funding idempotent: the same reference never credits twice.
-            if let reference, try await transactions.find(type: "funding", externalReference: reference, on: sql) != nil {
+            if let reference, try await transactions.find(type: "funding", externalReference: reference, on: sql) != nil
+            {
                 throw APIError(.duplicateReference, "A funding with reference \(reference) exists already.")
             }
             let wallet = ledger.accountId(userId: user.id, kind: .wallet, currency: currency)
-            try await ledger.post(.transfer(kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet), now: now, on: sql)
-            try await transactions.insert(WalletTransaction(
-                id: id, userId: user.id, type: "funding", status: "completed", amount: amount, currency: currency,
-                productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0,
-                cashbackEarned: 0, externalReference: reference, idempotencyKey: nil, failureCode: nil, createdAt: now, updatedAt: now
-            ), on: sql)
+            try await ledger.post(
+                .transfer(
+                    kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet),
+                now: now, on: sql)
+            try await transactions.insert(
+                WalletTransaction(
+                    id: id, userId: user.id, type: "funding", status: "completed", amount: amount, currency: currency,
+                    productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0,
+                    cashbackEarned: 0, externalReference: reference, idempotencyKey: nil, failureCode: nil,
+                    createdAt: now, updatedAt: now
+                ), on: sql)
             return (id, try await ledger.balance(accountId: wallet, on: sql))
         }
     }

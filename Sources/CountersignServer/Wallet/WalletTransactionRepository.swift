@@ -1,4 +1,5 @@
 import CountersignStore
+
 /// A user-facing record of money movement on a wallet: a top-up or a funding.
 package struct WalletTransaction: Sendable, Equatable {
     package var id: String
@@ -25,17 +26,22 @@ package struct WalletTransaction: Sendable, Equatable {
 package protocol WalletTransactionRepository: Sendable {
     func insert(_ transaction: WalletTransaction, on sql: any SQLExecutor) async throws
     /// Moves a pending transaction to a final status; returns false if it was not pending.
-    func finish(id: String, status: String, cashbackEarned: Int64, externalReference: String?, failureCode: String?, now: Int64, on sql: any SQLExecutor) async throws -> Bool
+    func finish(
+        id: String, status: String, cashbackEarned: Int64, externalReference: String?, failureCode: String?, now: Int64,
+        on sql: any SQLExecutor
+    ) async throws -> Bool
     func find(id: String, on sql: any SQLExecutor) async throws -> WalletTransaction?
     func find(type: String, externalReference: String, on sql: any SQLExecutor) async throws -> WalletTransaction?
     /// A page of the user's transactions older than `before` (created_at, id), newest first.
-    func list(userId: String, before: (Int64, String)?, limit: Int, on sql: any SQLExecutor) async throws -> [WalletTransaction]
+    func list(userId: String, before: (Int64, String)?, limit: Int, on sql: any SQLExecutor) async throws
+        -> [WalletTransaction]
     /// Pending transactions for recovery after a crash: those created before `olderThan`, and younger
     /// ones whose idempotency claim belongs to an instance other than `except` that is known to be gone
     /// (retired at a start-up, or stopped): the request that debited them died with its process. A
     /// lapsed lease alone is not enough here, since settling races the supplier call of a process
     /// that may only be stalled.
-    func pending(olderThan: Int64, orOrphanedExcept instance: String, on sql: any SQLExecutor) async throws -> [WalletTransaction]
+    func pending(olderThan: Int64, orOrphanedExcept instance: String, on sql: any SQLExecutor) async throws
+        -> [WalletTransaction]
 }
 
 /// `WalletTransactionRepository` in shared SQL.
@@ -52,19 +58,26 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
             [
                 .text(t.id), .text(t.userId), .text(t.type), .text(t.status), .integer(t.amount), .text(t.currency),
                 .text(t.productCode), .text(t.recipientPhone), .text(t.supplierSlug), .text(t.authorizedBy),
-                .integer(t.cashbackUsed), .integer(t.cashbackEarned), .text(t.externalReference), .text(t.idempotencyKey), .text(t.failureCode),
+                .integer(t.cashbackUsed), .integer(t.cashbackEarned), .text(t.externalReference),
+                .text(t.idempotencyKey), .text(t.failureCode),
                 .integer(t.createdAt), .integer(t.updatedAt),
             ]
         )
     }
 
-    package func finish(id: String, status: String, cashbackEarned: Int64, externalReference: String?, failureCode: String?, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+    package func finish(
+        id: String, status: String, cashbackEarned: Int64, externalReference: String?, failureCode: String?, now: Int64,
+        on sql: any SQLExecutor
+    ) async throws -> Bool {
         let rows = try await sql.query(
             """
             UPDATE wallet_transactions SET status = $2, cashback_earned = $3, external_reference = $4, failure_code = $5, updated_at = $6
             WHERE id = $1 AND status = 'pending' RETURNING id
             """,
-            [.text(id), .text(status), .integer(cashbackEarned), .text(externalReference), .text(failureCode), .integer(now)]
+            [
+                .text(id), .text(status), .integer(cashbackEarned), .text(externalReference), .text(failureCode),
+                .integer(now),
+            ]
         )
         return !rows.isEmpty
     }
@@ -73,11 +86,18 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         try await sql.first("SELECT * FROM wallet_transactions WHERE id = $1", [.text(id)]).map(Self.transaction(from:))
     }
 
-    package func find(type: String, externalReference: String, on sql: any SQLExecutor) async throws -> WalletTransaction? {
-        try await sql.first("SELECT * FROM wallet_transactions WHERE type = $1 AND external_reference = $2", [.text(type), .text(externalReference)]).map(Self.transaction(from:))
+    package func find(type: String, externalReference: String, on sql: any SQLExecutor) async throws
+        -> WalletTransaction?
+    {
+        try await sql.first(
+            "SELECT * FROM wallet_transactions WHERE type = $1 AND external_reference = $2",
+            [.text(type), .text(externalReference)]
+        ).map(Self.transaction(from:))
     }
 
-    package func list(userId: String, before: (Int64, String)?, limit: Int, on sql: any SQLExecutor) async throws -> [WalletTransaction] {
+    package func list(userId: String, before: (Int64, String)?, limit: Int, on sql: any SQLExecutor) async throws
+        -> [WalletTransaction]
+    {
         if let (createdAt, id) = before {
             return try await sql.query(
                 """
@@ -93,7 +113,9 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         ).map(Self.transaction(from:))
     }
 
-    package func pending(olderThan: Int64, orOrphanedExcept instance: String, on sql: any SQLExecutor) async throws -> [WalletTransaction] {
+    package func pending(olderThan: Int64, orOrphanedExcept instance: String, on sql: any SQLExecutor) async throws
+        -> [WalletTransaction]
+    {
         try await sql.query(
             """
             SELECT * FROM wallet_transactions w WHERE w.status = 'pending' AND (w.created_at < $1 OR EXISTS (
@@ -109,13 +131,18 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
 
     static func transaction(from row: SQLRow) throws -> WalletTransaction {
         WalletTransaction(
-            id: try row.string("id"), userId: try row.string("user_id"), type: try row.string("type"), status: try row.string("status"),
-            amount: try row.int("amount"), currency: try row.string("currency"), productCode: try row.optionalString("product_code"),
-            recipientPhone: try row.optionalString("recipient_phone"), supplierSlug: try row.optionalString("supplier_slug"),
+            id: try row.string("id"), userId: try row.string("user_id"), type: try row.string("type"),
+            status: try row.string("status"),
+            amount: try row.int("amount"), currency: try row.string("currency"),
+            productCode: try row.optionalString("product_code"),
+            recipientPhone: try row.optionalString("recipient_phone"),
+            supplierSlug: try row.optionalString("supplier_slug"),
             authorizedBy: try row.optionalString("authorized_by"), cashbackUsed: try row.int("cashback_used"),
-            cashbackEarned: try row.int("cashback_earned"), externalReference: try row.optionalString("external_reference"),
+            cashbackEarned: try row.int("cashback_earned"),
+            externalReference: try row.optionalString("external_reference"),
             idempotencyKey: try row.optionalString("idempotency_key"),
-            failureCode: try row.optionalString("failure_code"), createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
+            failureCode: try row.optionalString("failure_code"), createdAt: try row.int("created_at"),
+            updatedAt: try row.int("updated_at")
         )
     }
 }

@@ -29,7 +29,9 @@ package struct BrowserOrigins: Sendable {
 
     /// An `--cors-origin` entry must be an origin exactly: `https://shop.example[:port]`, nothing after.
     package static func isOrigin(_ value: String) -> Bool {
-        guard value.hasPrefix("https://") || value.hasPrefix("http://"), origin(of: value) == value else { return false }
+        guard value.hasPrefix("https://") || value.hasPrefix("http://"), origin(of: value) == value else {
+            return false
+        }
         return !value.contains("@") && !value.contains("\\") && !value.hasSuffix(":")
     }
 }
@@ -51,7 +53,9 @@ struct BrowserPolicyMiddleware: RouterMiddleware {
     static let allowedHeaders = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID"
     static let exposedHeaders = "Retry-After, Idempotent-Replayed"
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard let origin = request.headers[.origin] else { return try await next(request, context) }
         let isCORS = origins.cors.contains(origin)
         if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
@@ -65,7 +69,9 @@ struct BrowserPolicyMiddleware: RouterMiddleware {
         }
         var response: Response
         do {
-            if ![.get, .head, .options].contains(request.method), !origins.allows(origin) { throw APIError.originRefused }
+            if ![.get, .head, .options].contains(request.method), !origins.allows(origin) {
+                throw APIError.originRefused
+            }
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)

@@ -14,7 +14,9 @@ struct SecurityHeaders: RouterMiddleware {
         "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var response: Response
         do {
             response = try await next(request, context)
@@ -32,7 +34,9 @@ struct SecurityHeaders: RouterMiddleware {
         headers[.referrerPolicy] = "same-origin"
         headers[.xFrameOptions] = "DENY"
         headers[.crossOriginOpenerPolicy] = "same-origin"
-        if headers[.contentSecurityPolicy] == nil { headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'" }
+        if headers[.contentSecurityPolicy] == nil {
+            headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
+        }
     }
 }
 

@@ -77,7 +77,10 @@ package struct WebFiles: Sendable {
         guard !segments.isEmpty, segments.count <= 8 else { return false }
         for segment in segments {
             guard let first = segment.utf8.first, first != UInt8(ascii: "."),
-                  segment.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
+                segment.utf8.allSatisfy({
+                    $0.isASCIIAlphanumeric || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                        || $0 == UInt8(ascii: "_")
+                })
             else { return false }
         }
         guard let name = segments.last, let dot = name.lastIndex(of: ".") else { return false }
@@ -85,12 +88,15 @@ package struct WebFiles: Sendable {
     }
 
     static func load(_ url: URL) throws -> File? {
-        guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]), values.isRegularFile == true,
-              let size = values.fileSize, size <= maxFileBytes
+        guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]),
+            values.isRegularFile == true,
+            let size = values.fileSize, size <= maxFileBytes
         else { return nil }
         let data = try Data(contentsOf: url)
         let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
-        return File(bytes: ByteBuffer(bytes: data), contentType: contentTypes[url.pathExtension] ?? "application/octet-stream", etag: "\"\(digest)\"")
+        return File(
+            bytes: ByteBuffer(bytes: data), contentType: contentTypes[url.pathExtension] ?? "application/octet-stream",
+            etag: "\"\(digest)\"")
     }
 }
 
@@ -111,7 +117,9 @@ struct WebFilesMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let files: WebFiles
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound && [.get, .head].contains(request.method) {
@@ -122,11 +130,14 @@ struct WebFilesMiddleware: RouterMiddleware {
                 .cacheControl: "no-cache",
             ]
             if file.contentType.hasPrefix("text/html") { headers[.contentSecurityPolicy] = SecurityHeaders.appPolicy }
-            if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag }) {
+            if let tags = request.headers[.ifNoneMatch],
+                tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag })
+            {
                 return Response(status: .notModified, headers: headers)
             }
             headers[.contentLength] = String(file.bytes.readableBytes)
-            return Response(status: .ok, headers: headers, body: request.method == .head ? .init() : .init(byteBuffer: file.bytes))
+            return Response(
+                status: .ok, headers: headers, body: request.method == .head ? .init() : .init(byteBuffer: file.bytes))
         }
     }
 }

@@ -16,14 +16,17 @@ package enum Migrator {
         Migration0001Core.migration, Migration0002Transfers.migration, Migration0003Marketplace.migration,
         Migration0004Orders.migration, Migration0005SimulatedProvider.migration, Migration0006StripeCustomers.migration,
         Migration0007BidExpiry.migration, Migration0008Hardening.migration, Migration0009ClaimOwners.migration,
-        Migration0010PasskeySignIn.migration, Migration0011MarketplaceLists.migration, Migration0012TransferIdempotency.migration,
+        Migration0010PasskeySignIn.migration, Migration0011MarketplaceLists.migration,
+        Migration0012TransferIdempotency.migration,
     ]
 
     /// Brings `database` up to date and returns the versions it applied.
     @discardableResult
     package static func migrate(_ database: any Database, logger: Logger) async throws -> [Int] {
         try await database.transaction { sql in
-            try await sql.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)")
+            try await sql.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
+            )
         }
         var applied: [Int] = []
         for migration in all {
@@ -32,7 +35,9 @@ package enum Migrator {
                     // Two servers starting together: the second waits here, then sees the row.
                     try await sql.execute("SELECT pg_advisory_xact_lock(724201)")
                 }
-                if try await sql.first("SELECT version FROM schema_migrations WHERE version = $1", [.int(migration.version)]) != nil {
+                if try await sql.first(
+                    "SELECT version FROM schema_migrations WHERE version = $1", [.int(migration.version)]) != nil
+                {
                     return false
                 }
                 for statement in migration.statements {
@@ -40,12 +45,16 @@ package enum Migrator {
                 }
                 try await sql.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-                    [.int(migration.version), .text(migration.name), .integer(Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))]
+                    [
+                        .int(migration.version), .text(migration.name),
+                        .integer(Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))),
+                    ]
                 )
                 return true
             }
             if didApply {
-                logger.info("applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+                logger.info(
+                    "applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
                 applied.append(migration.version)
             }
         }

@@ -4,10 +4,12 @@
 /// where the user had already used the same key for a top-up, the top-up keeps it and such a retry
 /// answers 422, never a second transfer.
 package enum Migration0012TransferIdempotency {
-    static let migration = Migration(version: 12, name: "transfer_idempotency", statements: [
-        "ALTER TABLE idempotency_keys ADD COLUMN resource_id TEXT",
-        backfill,
-    ])
+    static let migration = Migration(
+        version: 12, name: "transfer_idempotency",
+        statements: [
+            "ALTER TABLE idempotency_keys ADD COLUMN resource_id TEXT",
+            backfill,
+        ])
 
     /// Copies each transfer's key into `idempotency_keys`; idempotent itself, so a test can run it again.
     package static let backfill = """

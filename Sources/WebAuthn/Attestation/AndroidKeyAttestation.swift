@@ -8,8 +8,8 @@ enum AndroidKeyAttestation {
     static let keyDescriptionExtension: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 11129, 2, 1, 17]
     // AuthorizationList tags (Android KeyMint): purpose [1], allApplications [600], origin [702].
     static let purposeTag: UInt = 1, allApplicationsTag: UInt = 600, originTag: UInt = 702
-    static let purposeSign: Int = 2  // KM_PURPOSE_SIGN
-    static let originGenerated: Int = 0  // KM_ORIGIN_GENERATED
+    static let purposeSign: Int = 2 // KM_PURPOSE_SIGN
+    static let originGenerated: Int = 0 // KM_ORIGIN_GENERATED
 
     static func verify(_ input: AttestationInput) throws(WebAuthnError) -> AttestationResult {
         let algorithm = try AttestationCertificates.algorithm(input.statement)
@@ -20,7 +20,8 @@ enum AndroidKeyAttestation {
         try AttestationCertificates.verify(signature: signature, over: input.signedData, by: leaf, algorithm: algorithm)
         // …and certifies the credential public key.
         guard input.credentialKey.matches(leaf.publicKey) else {
-            throw WebAuthnError(.attestationFailed, "android-key certificate key differs from the credential public key")
+            throw WebAuthnError(
+                .attestationFailed, "android-key certificate key differs from the credential public key")
         }
         guard let ext = leaf.extensions[oid: keyDescriptionExtension] else {
             throw WebAuthnError(.attestationFailed, "android-key certificate has no key description extension")
@@ -57,9 +58,13 @@ enum AndroidKeyAttestation {
         let teeEnforced: [UInt: [Int]]
 
         init(_ value: ArraySlice<UInt8>) throws {
-            guard case .constructed(let nodes) = try DER.parse(value).content else { throw ASN1Error.invalidASN1Object(reason: "not a SEQUENCE") }
+            guard case .constructed(let nodes) = try DER.parse(value).content else {
+                throw ASN1Error.invalidASN1Object(reason: "not a SEQUENCE")
+            }
             let fields = Array(nodes)
-            guard fields.count >= 8 else { throw ASN1Error.invalidASN1Object(reason: "KeyDescription has \(fields.count) fields") }
+            guard fields.count >= 8 else {
+                throw ASN1Error.invalidASN1Object(reason: "KeyDescription has \(fields.count) fields")
+            }
             challenge = Array(try ASN1OctetString(derEncoded: fields[4]).bytes)
             softwareEnforced = try Self.authorizationList(fields[6])
             teeEnforced = try Self.authorizationList(fields[7])
@@ -68,7 +73,9 @@ enum AndroidKeyAttestation {
         /// Each `[tag] EXPLICIT` entry, with the INTEGER or SET OF INTEGER inside flattened to integers
         /// (other entry types such as NULL or OCTET STRING yield an empty list).
         static func authorizationList(_ node: ASN1Node) throws -> [UInt: [Int]] {
-            guard case .constructed(let entries) = node.content else { throw ASN1Error.invalidASN1Object(reason: "AuthorizationList") }
+            guard case .constructed(let entries) = node.content else {
+                throw ASN1Error.invalidASN1Object(reason: "AuthorizationList")
+            }
             var result: [UInt: [Int]] = [:]
             for entry in entries where entry.identifier.tagClass == .contextSpecific {
                 var integers: [Int] = []

@@ -18,11 +18,14 @@ enum AppleAttestation {
             throw WebAuthnError(.attestationFailed, "apple credential certificate has no nonce extension")
         }
         guard let certified = try? certifiedNonce(ext.value), ConstantTime.equal(certified, nonce) else {
-            throw WebAuthnError(.attestationFailed, "apple credential certificate nonce differs from SHA-256(authData || clientDataHash)")
+            throw WebAuthnError(
+                .attestationFailed,
+                "apple credential certificate nonce differs from SHA-256(authData || clientDataHash)")
         }
         // §8.8 step 5: the credential key is the certificate's subject key.
         guard input.credentialKey.matches(credentialCertificate.publicKey) else {
-            throw WebAuthnError(.attestationFailed, "apple credential certificate key differs from the credential public key")
+            throw WebAuthnError(
+                .attestationFailed, "apple credential certificate key differs from the credential public key")
         }
         return AttestationResult(type: .anonymizationCA, trustPath: der)
     }

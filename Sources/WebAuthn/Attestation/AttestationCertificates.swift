@@ -20,19 +20,25 @@ package enum AttestationCertificates {
             throw WebAuthnError(.malformedAttestation, "x5c is missing or empty")
         }
         guard items.count <= maximumChainLength else {
-            throw WebAuthnError(.malformedAttestation, "x5c holds \(items.count) certificates, at most \(maximumChainLength) accepted")
+            throw WebAuthnError(
+                .malformedAttestation, "x5c holds \(items.count) certificates, at most \(maximumChainLength) accepted")
         }
         var certificates: [Certificate] = []
         var der: [[UInt8]] = []
         for (index, item) in items.enumerated() {
-            guard let bytes = item.bytesValue else { throw WebAuthnError(.malformedAttestation, "x5c[\(index)] is not a byte string") }
+            guard let bytes = item.bytesValue else {
+                throw WebAuthnError(.malformedAttestation, "x5c[\(index)] is not a byte string")
+            }
             guard bytes.count <= maximumCertificateSize else {
-                throw WebAuthnError(.malformedAttestation, "x5c[\(index)] is \(bytes.count) bytes, at most \(maximumCertificateSize) accepted")
+                throw WebAuthnError(
+                    .malformedAttestation,
+                    "x5c[\(index)] is \(bytes.count) bytes, at most \(maximumCertificateSize) accepted")
             }
             do {
                 certificates.append(try Certificate(derEncoded: bytes))
             } catch {
-                throw WebAuthnError(.malformedAttestation, "x5c[\(index)] is not a supported X.509 certificate: \(error)")
+                throw WebAuthnError(
+                    .malformedAttestation, "x5c[\(index)] is not a supported X.509 certificate: \(error)")
             }
             der.append(bytes)
         }
@@ -43,7 +49,8 @@ package enum AttestationCertificates {
     /// Each certificate must name the next as its issuer and carry a signature that the next one's key verifies.
     static func verifyChain(_ certificates: [Certificate]) throws(WebAuthnError) {
         for index in certificates.indices.dropLast() {
-            let certificate = certificates[index], issuer = certificates[index + 1]
+            let certificate = certificates[index]
+            let issuer = certificates[index + 1]
             guard certificate.issuer == issuer.subject,
                 issuer.publicKey.isValidSignature(certificate.signature, for: certificate)
             else {
@@ -53,10 +60,13 @@ package enum AttestationCertificates {
     }
 
     /// Verifies an attestation signature with a certificate's key under the statement's COSE `alg`.
-    static func verify(signature: [UInt8], over data: [UInt8], by certificate: Certificate, algorithm: COSEAlgorithm) throws(WebAuthnError) {
+    static func verify(signature: [UInt8], over data: [UInt8], by certificate: Certificate, algorithm: COSEAlgorithm)
+        throws(WebAuthnError)
+    {
         let key = try CredentialPublicKey(certificateKey: certificate.publicKey, algorithm: algorithm)
         guard key.verify(signature: signature, over: data) else {
-            throw WebAuthnError(.attestationFailed, "attestation signature does not verify with the attestation certificate")
+            throw WebAuthnError(
+                .attestationFailed, "attestation signature does not verify with the attestation certificate")
         }
     }
 
@@ -74,7 +84,9 @@ package enum AttestationCertificates {
     /// §8.2.1 / §8.3.1: if the certificate carries the AAGUID extension, it must be non-critical and equal the authenticator's AAGUID.
     static func requireMatchingAAGUID(_ certificate: Certificate, _ aaguid: [UInt8]) throws(WebAuthnError) {
         guard let ext = certificate.extensions[oid: aaguidExtension] else { return }
-        guard !ext.critical else { throw WebAuthnError(.attestationFailed, "the AAGUID extension must not be critical") }
+        guard !ext.critical else {
+            throw WebAuthnError(.attestationFailed, "the AAGUID extension must not be critical")
+        }
         let value: ASN1OctetString
         do { value = try ASN1OctetString(derEncoded: ext.value) } catch {
             throw WebAuthnError(.attestationFailed, "the AAGUID extension is not an OCTET STRING")
@@ -86,7 +98,9 @@ package enum AttestationCertificates {
 
     /// The statement's `alg` as a known COSE algorithm.
     static func algorithm(_ statement: CBORValue) throws(WebAuthnError) -> COSEAlgorithm {
-        guard let value = statement[text: "alg"]?.intValue else { throw WebAuthnError(.malformedAttestation, "attStmt has no integer alg") }
+        guard let value = statement[text: "alg"]?.intValue else {
+            throw WebAuthnError(.malformedAttestation, "attStmt has no integer alg")
+        }
         guard let algorithm = COSEAlgorithm(rawValue: Int(value)) else {
             throw WebAuthnError(.unsupportedAlgorithm, "attestation algorithm \(value) is not supported")
         }
@@ -95,7 +109,9 @@ package enum AttestationCertificates {
 
     /// The statement's `sig` byte string.
     static func signature(_ statement: CBORValue) throws(WebAuthnError) -> [UInt8] {
-        guard let sig = statement[text: "sig"]?.bytesValue else { throw WebAuthnError(.malformedAttestation, "attStmt has no sig byte string") }
+        guard let sig = statement[text: "sig"]?.bytesValue else {
+            throw WebAuthnError(.malformedAttestation, "attStmt has no sig byte string")
+        }
         return sig
     }
 }

@@ -13,7 +13,9 @@ package struct AttestationObject: Sendable {
     package init(_ bytes: [UInt8]) throws(WebAuthnError) {
         let value = try CBORDecoder.decode(bytes)
         guard value.mapValue != nil else { throw Self.malformed("attestation object is not a CBOR map") }
-        guard let format = value[text: "fmt"]?.textValue else { throw Self.malformed("attestation object has no text fmt") }
+        guard let format = value[text: "fmt"]?.textValue else {
+            throw Self.malformed("attestation object has no text fmt")
+        }
         guard let statement = value[text: "attStmt"], statement.mapValue != nil else {
             throw Self.malformed("attestation object has no attStmt map")
         }
@@ -46,7 +48,10 @@ package struct AttestationInput: Sendable {
     package let credentialKeyCOSE: CBORValue
 
     /// Collects the inputs.
-    package init(format: String, statement: CBORValue, authData: AuthenticatorData, clientDataHash: [UInt8], credentialKey: CredentialPublicKey, credentialKeyCOSE: CBORValue) {
+    package init(
+        format: String, statement: CBORValue, authData: AuthenticatorData, clientDataHash: [UInt8],
+        credentialKey: CredentialPublicKey, credentialKeyCOSE: CBORValue
+    ) {
         self.format = format
         self.statement = statement
         self.authData = authData

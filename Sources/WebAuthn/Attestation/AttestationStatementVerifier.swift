@@ -4,7 +4,9 @@ package enum AttestationStatementVerifier {
     package static let unverifiableFormats: Set<String> = ["android-safetynet", "compound"]
 
     /// Verifies `input.statement` for `input.format`, applying `policy` to formats that cannot be verified here.
-    package static func verify(_ input: AttestationInput, policy: AttestationPolicy) throws(WebAuthnError) -> AttestationResult {
+    package static func verify(_ input: AttestationInput, policy: AttestationPolicy) throws(WebAuthnError)
+        -> AttestationResult
+    {
         switch input.format {
         case "none":
             // §8.7: the statement is an empty map.
@@ -19,7 +21,9 @@ package enum AttestationStatementVerifier {
         case "android-key": return try AndroidKeyAttestation.verify(input)
         case let format where unverifiableFormats.contains(format):
             guard policy == .verifiedOrUnverifiable else {
-                throw WebAuthnError(.unsupportedAttestationFormat, "attestation format \(format) cannot be verified and the policy requires verification")
+                throw WebAuthnError(
+                    .unsupportedAttestationFormat,
+                    "attestation format \(format) cannot be verified and the policy requires verification")
             }
             return AttestationResult(type: .unverified, trustPath: [])
         default:

@@ -26,7 +26,8 @@ enum FIDOU2FAttestation {
         verificationData += input.clientDataHash
         verificationData += attested.credentialId
         verificationData += [0x04] + x + y
-        try AttestationCertificates.verify(signature: signature, over: verificationData, by: certificates[0], algorithm: .es256)
+        try AttestationCertificates.verify(
+            signature: signature, over: verificationData, by: certificates[0], algorithm: .es256)
         return AttestationResult(type: .basic, trustPath: der)
     }
 }

@@ -8,15 +8,19 @@ enum PackedAttestation {
         let algorithm = try AttestationCertificates.algorithm(statement)
         let signature = try AttestationCertificates.signature(statement)
         if statement[text: "ecdaaKeyId"] != nil {
-            throw WebAuthnError(.unsupportedAttestationFormat, "ECDAA attestation was removed from WebAuthn and is not supported")
+            throw WebAuthnError(
+                .unsupportedAttestationFormat, "ECDAA attestation was removed from WebAuthn and is not supported")
         }
         guard statement[text: "x5c"] != nil else {
             // §8.2 self attestation: alg equals the credential key's, and the credential key signed.
             guard algorithm == input.credentialKey.algorithm else {
-                throw WebAuthnError(.attestationFailed, "self attestation alg \(algorithm) differs from the credential's \(input.credentialKey.algorithm)")
+                throw WebAuthnError(
+                    .attestationFailed,
+                    "self attestation alg \(algorithm) differs from the credential's \(input.credentialKey.algorithm)")
             }
             guard input.credentialKey.verify(signature: signature, over: input.signedData) else {
-                throw WebAuthnError(.attestationFailed, "self attestation signature does not verify with the credential key")
+                throw WebAuthnError(
+                    .attestationFailed, "self attestation signature does not verify with the credential key")
             }
             return AttestationResult(type: .selfAttestation, trustPath: [])
         }
@@ -35,7 +39,9 @@ enum PackedAttestation {
         let subject = attributes(certificate.subject)
         // Subject-C, Subject-O, Subject-CN present; Subject-OU the literal "Authenticator Attestation".
         typealias Attribute = ASN1ObjectIdentifier.RDNAttributeType
-        let required: [(ASN1ObjectIdentifier, String)] = [(Attribute.countryName, "C"), (Attribute.organizationName, "O"), (Attribute.commonName, "CN")]
+        let required: [(ASN1ObjectIdentifier, String)] = [
+            (Attribute.countryName, "C"), (Attribute.organizationName, "O"), (Attribute.commonName, "CN"),
+        ]
         for (oid, name) in required where subject[oid]?.isEmpty != false {
             throw failed("has no Subject-\(name)")
         }

@@ -8,7 +8,9 @@ struct TPMReader {
     var isAtEnd: Bool { offset == bytes.count }
 
     mutating func take(_ count: Int) throws(WebAuthnError) -> [UInt8] {
-        guard count >= 0, bytes.count - offset >= count else { throw WebAuthnError(.malformedAttestation, "TPM structure truncated") }
+        guard count >= 0, bytes.count - offset >= count else {
+            throw WebAuthnError(.malformedAttestation, "TPM structure truncated")
+        }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
     }
@@ -49,8 +51,8 @@ struct TPMPublicArea {
         var reader = TPMReader(bytes)
         type = try reader.uint16()
         nameAlg = try reader.uint16()
-        _ = try reader.uint32()  // objectAttributes
-        _ = try reader.sized()  // authPolicy
+        _ = try reader.uint32() // objectAttributes
+        _ = try reader.sized() // authPolicy
         // TPMT_SYM_DEF_OBJECT: keyBits and mode follow unless the algorithm is TPM_ALG_NULL.
         if try reader.uint16() != TPMAlgorithm.null { _ = try reader.take(4) }
         switch type {
@@ -86,12 +88,12 @@ struct TPMCertifyInfo {
         var reader = TPMReader(bytes)
         magic = try reader.uint32()
         type = try reader.uint16()
-        _ = try reader.sized()  // qualifiedSigner
+        _ = try reader.sized() // qualifiedSigner
         extraData = try reader.sized()
-        _ = try reader.take(17)  // clockInfo: clock (8), resetCount (4), restartCount (4), safe (1)
-        _ = try reader.take(8)  // firmwareVersion
+        _ = try reader.take(17) // clockInfo: clock (8), resetCount (4), restartCount (4), safe (1)
+        _ = try reader.take(8) // firmwareVersion
         attestedName = try reader.sized()
-        _ = try reader.sized()  // qualifiedName
+        _ = try reader.sized() // qualifiedName
         guard reader.isAtEnd else { throw WebAuthnError(.malformedAttestation, "TPM certInfo has trailing bytes") }
     }
 }

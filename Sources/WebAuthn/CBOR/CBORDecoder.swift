@@ -34,7 +34,9 @@ package struct CBORDecoder {
 
     /// Decodes one item starting at `offset`; returns it and the offset just past it.
     package static func decodePrefix(_ bytes: [UInt8], at offset: Int) throws(WebAuthnError) -> (CBORValue, Int) {
-        guard bytes.count <= maximumInputSize else { throw failure("\(bytes.count) bytes, at most \(maximumInputSize) accepted") }
+        guard bytes.count <= maximumInputSize else {
+            throw failure("\(bytes.count) bytes, at most \(maximumInputSize) accepted")
+        }
         guard offset >= 0, offset <= bytes.count else { throw failure("offset out of range") }
         var decoder = CBORDecoder(bytes, position: offset)
         let value = try decoder.item(depth: 0)
@@ -87,19 +89,29 @@ package struct CBORDecoder {
         case 2: return .bytes(Array(try take(argument)))
         case 3:
             let utf8 = try take(argument)
-            guard let text = String(validating: utf8, as: UTF8.self) else { throw Self.failure("text is not valid UTF-8") }
+            guard let text = String(validating: utf8, as: UTF8.self) else {
+                throw Self.failure("text is not valid UTF-8")
+            }
             return .text(text)
         case 4:
-            guard argument <= UInt64(Self.maximumArrayItems) else { throw Self.failure("array of \(argument) items, at most \(Self.maximumArrayItems) accepted") }
+            guard argument <= UInt64(Self.maximumArrayItems) else {
+                throw Self.failure("array of \(argument) items, at most \(Self.maximumArrayItems) accepted")
+            }
             // Each element takes at least one byte, so a count above what remains is malformed.
-            guard argument <= UInt64(bytes.count - position) else { throw Self.failure("array of \(argument) items is truncated") }
+            guard argument <= UInt64(bytes.count - position) else {
+                throw Self.failure("array of \(argument) items is truncated")
+            }
             var items: [CBORValue] = []
             items.reserveCapacity(Int(argument))
             for _ in 0..<argument { items.append(try item(depth: depth + 1)) }
             return .array(items)
         case 5:
-            guard argument <= UInt64(Self.maximumMapEntries) else { throw Self.failure("map of \(argument) entries, at most \(Self.maximumMapEntries) accepted") }
-            guard argument <= UInt64(bytes.count - position) / 2 else { throw Self.failure("map of \(argument) entries is truncated") }
+            guard argument <= UInt64(Self.maximumMapEntries) else {
+                throw Self.failure("map of \(argument) entries, at most \(Self.maximumMapEntries) accepted")
+            }
+            guard argument <= UInt64(bytes.count - position) / 2 else {
+                throw Self.failure("map of \(argument) entries is truncated")
+            }
             var pairs: [CBORPair] = []
             pairs.reserveCapacity(Int(argument))
             // RFC 8949 §5.6: keys are compared as data items, so compare their shortest-form encodings

@@ -33,13 +33,16 @@ extension CredentialPublicKey {
     }
 
     private static func bytes(_ key: CBORValue, _ label: Int64, _ name: String) throws(WebAuthnError) -> [UInt8] {
-        guard let value = key[int: label]?.bytesValue else { throw malformed("COSE_Key has no byte string \(name) (\(label))") }
+        guard let value = key[int: label]?.bytesValue else {
+            throw malformed("COSE_Key has no byte string \(name) (\(label))")
+        }
         return value
     }
 
     private static func ec2(_ key: CBORValue, _ algorithm: COSEAlgorithm) throws(WebAuthnError) -> CredentialPublicKey {
         guard let curve = key[int: -1]?.intValue else { throw malformed("EC2 key has no crv (-1)") }
-        let x = try bytes(key, -2, "x"), y = try bytes(key, -3, "y")
+        let x = try bytes(key, -2, "x")
+        let y = try bytes(key, -3, "y")
         // RFC 9053 §7.1: crv 1 = P-256, 2 = P-384, 3 = P-521; each ECDSA algorithm is bound to its curve.
         let (expectedCurve, size): (Int64, Int)
         switch algorithm {
@@ -53,9 +56,15 @@ extension CredentialPublicKey {
         let point = [0x04] + x + y
         do {
             switch curve {
-            case 1: return CredentialPublicKey(algorithm: algorithm, backing: .p256(try P256.Signing.PublicKey(x963Representation: point)))
-            case 2: return CredentialPublicKey(algorithm: algorithm, backing: .p384(try P384.Signing.PublicKey(x963Representation: point)))
-            default: return CredentialPublicKey(algorithm: algorithm, backing: .p521(try P521.Signing.PublicKey(x963Representation: point)))
+            case 1:
+                return CredentialPublicKey(
+                    algorithm: algorithm, backing: .p256(try P256.Signing.PublicKey(x963Representation: point)))
+            case 2:
+                return CredentialPublicKey(
+                    algorithm: algorithm, backing: .p384(try P384.Signing.PublicKey(x963Representation: point)))
+            default:
+                return CredentialPublicKey(
+                    algorithm: algorithm, backing: .p521(try P521.Signing.PublicKey(x963Representation: point)))
             }
         } catch {
             throw malformed("EC2 point is not on the curve")
@@ -68,7 +77,8 @@ extension CredentialPublicKey {
         case .rs1: throw WebAuthnError(.unsupportedAlgorithm, "RS1 (SHA-1) credentials are refused")
         default: throw mismatch(algorithm, "key type RSA")
         }
-        let n = try bytes(key, -1, "n"), e = try bytes(key, -2, "e")
+        let n = try bytes(key, -1, "n")
+        let e = try bytes(key, -2, "e")
         do {
             return CredentialPublicKey(algorithm: algorithm, backing: .rsa(try _RSA.Signing.PublicKey(n: n, e: e)))
         } catch {
@@ -82,7 +92,9 @@ extension CredentialPublicKey {
         // RFC 9053 §7.2: crv 6 = Ed25519, 7 = Ed448 (4 and 5 are X25519/X448, for key agreement only).
         switch (curve, algorithm) {
         case (6, .edDSA), (6, .ed25519):
-            guard let parsed = try? Curve25519.Signing.PublicKey(rawRepresentation: x) else { throw malformed("Ed25519 key must be 32 bytes") }
+            guard let parsed = try? Curve25519.Signing.PublicKey(rawRepresentation: x) else {
+                throw malformed("Ed25519 key must be 32 bytes")
+            }
             return CredentialPublicKey(algorithm: algorithm, backing: .ed25519(parsed))
         case (7, .edDSA), (7, .ed448):
             return CredentialPublicKey(algorithm: algorithm, backing: .ed448(try Ed448PublicKey(rawRepresentation: x)))
@@ -98,11 +110,14 @@ extension CredentialPublicKey {
         do {
             switch algorithm {
             case .mlDSA44:
-                return CredentialPublicKey(algorithm: algorithm, backing: .mlDSA(try MLDSAPublicKey(.mlDSA44, rawRepresentation: pub)))
+                return CredentialPublicKey(
+                    algorithm: algorithm, backing: .mlDSA(try MLDSAPublicKey(.mlDSA44, rawRepresentation: pub)))
             case .mlDSA65:
-                return CredentialPublicKey(algorithm: algorithm, backing: .mlDSA65(try MLDSA65.PublicKey(rawRepresentation: pub)))
+                return CredentialPublicKey(
+                    algorithm: algorithm, backing: .mlDSA65(try MLDSA65.PublicKey(rawRepresentation: pub)))
             case .mlDSA87:
-                return CredentialPublicKey(algorithm: algorithm, backing: .mlDSA87(try MLDSA87.PublicKey(rawRepresentation: pub)))
+                return CredentialPublicKey(
+                    algorithm: algorithm, backing: .mlDSA87(try MLDSA87.PublicKey(rawRepresentation: pub)))
             default:
                 throw mismatch(algorithm, "key type AKP")
             }

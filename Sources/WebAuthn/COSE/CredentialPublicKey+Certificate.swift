@@ -24,7 +24,8 @@ extension CredentialPublicKey {
             guard let inner = Curve25519.Signing.PublicKey(key) else { throw Self.unfit(algorithm, key) }
             backing = .ed25519(inner)
         case .ed448, .mlDSA44, .mlDSA65, .mlDSA87:
-            throw WebAuthnError(.unsupportedAlgorithm, "attestation certificates with \(algorithm) keys are not supported")
+            throw WebAuthnError(
+                .unsupportedAlgorithm, "attestation certificates with \(algorithm) keys are not supported")
         }
         self.init(algorithm: algorithm, backing: backing)
     }

@@ -67,7 +67,9 @@ public struct CredentialPublicKey: Sendable {
         }
     }
 
-    private func verifyRSA(_ key: _RSA.Signing.PublicKey, signature: _RSA.Signing.RSASignature, data: some DataProtocol) -> Bool {
+    private func verifyRSA(_ key: _RSA.Signing.PublicKey, signature: _RSA.Signing.RSASignature, data: some DataProtocol)
+        -> Bool
+    {
         switch algorithm {
         case .rs256: key.isValidSignature(signature, for: SHA256.hash(data: data), padding: .insecurePKCS1v1_5)
         case .rs384: key.isValidSignature(signature, for: SHA384.hash(data: data), padding: .insecurePKCS1v1_5)

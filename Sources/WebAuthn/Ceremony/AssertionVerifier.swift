@@ -25,7 +25,9 @@ public struct AssertionVerifier: Sendable {
     ) throws(WebAuthnError) -> VerifiedAssertion {
         // §7.2 steps 10–14: parse clientDataJSON; type, challenge, origin, topOrigin.
         let clientData = try CollectedClientData(json: clientDataJSON)
-        try clientData.check(types: payment == nil ? ["webauthn.get"] : ["webauthn.get", "payment.get"], challenge: expectedChallenge, relyingParty: relyingParty)
+        try clientData.check(
+            types: payment == nil ? ["webauthn.get"] : ["webauthn.get", "payment.get"], challenge: expectedChallenge,
+            relyingParty: relyingParty)
         if let payment, clientData.type == "payment.get" {
             // SPC: what the browser showed is part of what the authenticator signs; it must be what we issued.
             guard let shown = clientData.payment else {
@@ -51,7 +53,8 @@ public struct AssertionVerifier: Sendable {
         // §7.2 step 22: if either counter is non-zero, the new one must be greater; 0/0 means "no counter".
         let signCount = authData.signCount
         if signCount != 0 || storedSignCount != 0, signCount <= storedSignCount {
-            throw WebAuthnError(.signCountRegression, "signature counter \(signCount) is not above the stored \(storedSignCount)")
+            throw WebAuthnError(
+                .signCountRegression, "signature counter \(signCount) is not above the stored \(storedSignCount)")
         }
         return VerifiedAssertion(signCount: signCount, flags: authData.flags)
     }

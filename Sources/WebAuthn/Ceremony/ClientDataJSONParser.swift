@@ -9,13 +9,17 @@ package enum ClientDataJSONParser {
     /// The checked members, or `nil` when the input is not a JSON object with string type, challenge and origin.
     package static func parse(_ bytes: [UInt8]) -> CollectedClientData? {
         var json = JSONScanner(bytes)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { json.index = 3 }  // the "UTF-8 decode" of §5.8.1 drops a BOM
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { json.index = 3 } // the "UTF-8 decode" of §5.8.1 drops a BOM
         json.skipWhitespace()
         guard json.peek() == UInt8(ascii: "{") else { return nil }
         json.index += 1
-        var type: String?, challenge: String?, origin: String?, crossOrigin: Bool?, topOrigin: String?
+        var type: String?
+        var challenge: String?
+        var origin: String?
+        var crossOrigin: Bool?
+        var topOrigin: String?
         var payment: CollectedPaymentData?
-        var seen: UInt8 = 0  // one bit per checked member: duplicates are refused
+        var seen: UInt8 = 0 // one bit per checked member: duplicates are refused
         json.skipWhitespace()
         if json.peek() == UInt8(ascii: "}") {
             json.index += 1
@@ -27,24 +31,37 @@ package enum ClientDataJSONParser {
                 guard json.peek() == UInt8(ascii: ":") else { return nil }
                 json.index += 1
                 json.skipWhitespace()
-                let bit: UInt8 = switch key {
-                case "type": 1
-                case "challenge": 2
-                case "origin": 4
-                case "crossOrigin": 8
-                case "topOrigin": 16
-                case "payment": 32
-                default: 0
-                }
+                let bit: UInt8 =
+                    switch key {
+                    case "type": 1
+                    case "challenge": 2
+                    case "origin": 4
+                    case "crossOrigin": 8
+                    case "topOrigin": 16
+                    case "payment": 32
+                    default: 0
+                    }
                 guard seen & bit == 0 else { return nil }
                 seen |= bit
                 switch key {
                 case "type", "challenge", "origin":
                     guard let value = json.stringValue() else { return nil }
-                    if key == "type" { type = value } else if key == "challenge" { challenge = value } else { origin = value }
+                    if key == "type" {
+                        type = value
+                    } else if key == "challenge" {
+                        challenge = value
+                    } else {
+                        origin = value
+                    }
                 case "crossOrigin":
                     // A boolean, or null for absent, as a decoder of `Bool?` reads it.
-                    if json.literal("true") { crossOrigin = true } else if json.literal("false") { crossOrigin = false } else if !json.literal("null") { return nil }
+                    if json.literal("true") {
+                        crossOrigin = true
+                    } else if json.literal("false") {
+                        crossOrigin = false
+                    } else if !json.literal("null") {
+                        return nil
+                    }
                 case "topOrigin":
                     if !json.literal("null") {
                         guard let value = json.stringValue() else { return nil }
@@ -71,6 +88,8 @@ package enum ClientDataJSONParser {
         // Non-ASCII bytes can only sit inside strings; check once that they form valid UTF-8.
         if json.sawNonASCII, String(validating: bytes, as: UTF8.self) == nil { return nil }
         guard let type, let challenge, let origin else { return nil }
-        return CollectedClientData(type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin, payment: payment)
+        return CollectedClientData(
+            type: type, challenge: challenge, origin: origin, crossOrigin: crossOrigin, topOrigin: topOrigin,
+            payment: payment)
     }
 }

@@ -16,7 +16,10 @@ package struct CollectedClientData: Decodable, Sendable {
     package let payment: CollectedPaymentData?
 
     /// Creates client data from its members.
-    package init(type: String, challenge: String, origin: String, crossOrigin: Bool? = nil, topOrigin: String? = nil, payment: CollectedPaymentData? = nil) {
+    package init(
+        type: String, challenge: String, origin: String, crossOrigin: Bool? = nil, topOrigin: String? = nil,
+        payment: CollectedPaymentData? = nil
+    ) {
         self.type = type
         self.challenge = challenge
         self.origin = origin
@@ -28,20 +31,28 @@ package struct CollectedClientData: Decodable, Sendable {
     /// Parses clientDataJSON as JSON (RFC 8259), so member order, escapes such as `\/` and extra members do not matter.
     package init(json: [UInt8]) throws(WebAuthnError) {
         guard let parsed = ClientDataJSONParser.parse(json) else {
-            throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object with string type, challenge and origin")
+            throw WebAuthnError(
+                .malformedClientData, "clientDataJSON is not a JSON object with string type, challenge and origin")
         }
         self = parsed
     }
 
     /// WebAuthn §7.1 steps 7–10 and §7.2 steps 11–14: type, challenge, origin, then the cross-origin policy.
-    package func check(type expectedType: String, challenge expected: [UInt8], relyingParty: RelyingParty) throws(WebAuthnError) {
+    package func check(type expectedType: String, challenge expected: [UInt8], relyingParty: RelyingParty)
+        throws(WebAuthnError)
+    {
         try check(types: [expectedType], challenge: expected, relyingParty: relyingParty)
     }
 
     /// As `check(type:…)`, with the types this call site accepts (`webauthn.get`, and `payment.get` on a payment path).
-    package func check(types expectedTypes: [String], challenge expected: [UInt8], relyingParty: RelyingParty) throws(WebAuthnError) {
+    package func check(types expectedTypes: [String], challenge expected: [UInt8], relyingParty: RelyingParty)
+        throws(WebAuthnError)
+    {
         guard expectedTypes.contains(type) else {
-            throw WebAuthnError(.wrongType, "clientDataJSON type is \"\(type)\", expected \(expectedTypes.map { "\"\($0)\"" }.joined(separator: " or "))")
+            throw WebAuthnError(
+                .wrongType,
+                "clientDataJSON type is \"\(type)\", expected \(expectedTypes.map { "\"\($0)\"" }.joined(separator: " or "))"
+            )
         }
         guard let received = Base64URL.decode(challenge) else {
             throw WebAuthnError(.malformedClientData, "clientDataJSON challenge is not base64url")
@@ -56,7 +67,9 @@ package struct CollectedClientData: Decodable, Sendable {
         if !relyingParty.allowCrossOrigin {
             // A topOrigin only appears in cross-origin ceremonies, so it is refused even without crossOrigin true.
             guard crossOrigin != true, topOrigin == nil else {
-                throw WebAuthnError(.crossOriginRefused, "cross-origin ceremonies are not allowed" + (topOrigin.map { " (top origin \($0))" } ?? ""))
+                throw WebAuthnError(
+                    .crossOriginRefused,
+                    "cross-origin ceremonies are not allowed" + (topOrigin.map { " (top origin \($0))" } ?? ""))
             }
         }
     }

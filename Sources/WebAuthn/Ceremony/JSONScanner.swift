@@ -12,7 +12,9 @@ struct JSONScanner {
     func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
     mutating func skipWhitespace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09
+        {
             index += 1
         }
     }
@@ -48,7 +50,7 @@ struct JSONScanner {
                 guard let scalar = escape() else { return nil }
                 UTF8.encode(scalar) { unescaped!.append($0) }
             case 0..<0x20:
-                return nil  // RFC 8259 §7: control characters must be escaped
+                return nil // RFC 8259 §7: control characters must be escaped
             default:
                 if byte >= 0x80 { sawNonASCII = true }
                 unescaped?.append(byte)
@@ -73,12 +75,14 @@ struct JSONScanner {
         case UInt8(ascii: "u"):
             guard let unit = hex4() else { return nil }
             if unit & 0xFC00 == 0xD800 {
-                guard bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else { return nil }
+                guard bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u")
+                else { return nil }
                 index += 2
                 guard let low = hex4(), low & 0xFC00 == 0xDC00 else { return nil }
                 return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
             }
-            return Unicode.Scalar(unit)  // nil for a lone low surrogate
+            return Unicode.Scalar(unit) // nil for a lone low surrogate
         default: return nil
         }
     }

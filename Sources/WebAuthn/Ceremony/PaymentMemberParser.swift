@@ -9,23 +9,34 @@ enum PaymentMemberParser {
     /// The object at `json.index`, or nil when it is not one of SPC's shape.
     static func parse(_ json: inout JSONScanner) -> CollectedPaymentData? {
         var data = CollectedPaymentData()
-        let complete = members(&json, keys: ["rpId", "topOrigin", "payeeName", "payeeOrigin", "total", "instrument"]) { key, json in
+        let complete = members(&json, keys: ["rpId", "topOrigin", "payeeName", "payeeOrigin", "total", "instrument"]) {
+            key, json in
             switch key {
             case "total":
-                var currency: String?, value: String?
-                guard members(&json, keys: ["currency", "value"], { key, json in
-                    guard let text = string(&json) else { return false }
-                    if key == "currency" { currency = text } else { value = text }
-                    return true
-                }), let currency, let value else { return false }
+                var currency: String?
+                var value: String?
+                guard
+                    members(
+                        &json, keys: ["currency", "value"],
+                        { key, json in
+                            guard let text = string(&json) else { return false }
+                            if key == "currency" { currency = text } else { value = text }
+                            return true
+                        }), let currency, let value
+                else { return false }
                 data.total = .init(currency: currency, value: value)
             case "instrument":
-                var displayName: String?, icon: String?
-                guard members(&json, keys: ["displayName", "icon"], { key, json in
-                    guard let text = string(&json) else { return false }
-                    if key == "displayName" { displayName = text } else { icon = text }
-                    return true
-                }), let displayName, let icon else { return false }
+                var displayName: String?
+                var icon: String?
+                guard
+                    members(
+                        &json, keys: ["displayName", "icon"],
+                        { key, json in
+                            guard let text = string(&json) else { return false }
+                            if key == "displayName" { displayName = text } else { icon = text }
+                            return true
+                        }), let displayName, let icon
+                else { return false }
                 data.instrument = .init(displayName: displayName, icon: icon)
             default:
                 guard let text = string(&json) else { return false }
@@ -48,7 +59,9 @@ enum PaymentMemberParser {
     }
 
     /// Walks one object: each of `keys` goes to `read` (once at most), any other member is skipped.
-    private static func members(_ json: inout JSONScanner, keys: [String], _ read: (String, inout JSONScanner) -> Bool) -> Bool {
+    private static func members(_ json: inout JSONScanner, keys: [String], _ read: (String, inout JSONScanner) -> Bool)
+        -> Bool
+    {
         guard json.peek() == UInt8(ascii: "{") else { return false }
         json.index += 1
         var seen = Set<String>()

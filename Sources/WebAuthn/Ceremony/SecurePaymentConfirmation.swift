@@ -82,6 +82,7 @@ package struct CollectedPaymentData: Sendable, Equatable, Decodable {
     }
 
     static func mismatch(_ member: String) -> WebAuthnError {
-        WebAuthnError(.paymentDataMismatch, "clientDataJSON payment.\(member) is not what was issued for this challenge")
+        WebAuthnError(
+            .paymentDataMismatch, "clientDataJSON payment.\(member) is not what was issued for this challenge")
     }
 }

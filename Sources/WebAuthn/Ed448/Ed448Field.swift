@@ -34,7 +34,7 @@ struct Ed448Field: Sendable {
         let start = bytes.startIndex
         self.init { limbs in
             for pair in 0..<8 {
-                var chunk: UInt64 = 0  // 7 bytes = two limbs
+                var chunk: UInt64 = 0 // 7 bytes = two limbs
                 for byte in 0..<7 { chunk |= UInt64(bytes[start + pair * 7 + byte]) << (8 * UInt64(byte)) }
                 limbs[2 * pair] = chunk & Self.mask
                 limbs[2 * pair + 1] = chunk >> 28
@@ -61,36 +61,48 @@ struct Ed448Field: Sendable {
     static func == (a: Ed448Field, b: Ed448Field) -> Bool { a.canonical() == b.canonical() }
 
     static func + (a: Ed448Field, b: Ed448Field) -> Ed448Field {
-        read(a) { x in read(b) { y in Ed448Field { out in
-            for i in 0..<16 { out[i] = x[i] &+ y[i] }
-            carry(out)
-        } } }
+        read(a) { x in
+            read(b) { y in
+                Ed448Field { out in
+                    for i in 0..<16 { out[i] = x[i] &+ y[i] }
+                    carry(out)
+                }
+            }
+        }
     }
 
     /// a − b computed as a + 2p − b so that no limb goes negative (2p has limbs 2^29 − 2, and 2^29 − 4 at position 8).
     static func - (a: Ed448Field, b: Ed448Field) -> Ed448Field {
-        read(a) { x in read(b) { y in Ed448Field { out in
-            for i in 0..<16 { out[i] = x[i] &+ (i == 8 ? 0x1FFF_FFFC : 0x1FFF_FFFE) &- y[i] }
-            carry(out)
-        } } }
+        read(a) { x in
+            read(b) { y in
+                Ed448Field { out in
+                    for i in 0..<16 { out[i] = x[i] &+ (i == 8 ? 0x1FFF_FFFC : 0x1FFF_FFFE) &- y[i] }
+                    carry(out)
+                }
+            }
+        }
     }
 
     static func * (a: Ed448Field, b: Ed448Field) -> Ed448Field {
-        read(a) { x in read(b) { y in Ed448Field { out in
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 31) { wide in
-                wide.initialize(repeating: 0)
-                for i in 0..<16 {
-                    for j in 0..<16 { wide[i + j] &+= x[i] &* y[j] }
+        read(a) { x in
+            read(b) { y in
+                Ed448Field { out in
+                    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 31) { wide in
+                        wide.initialize(repeating: 0)
+                        for i in 0..<16 {
+                            for j in 0..<16 { wide[i + j] &+= x[i] &* y[j] }
+                        }
+                        // Fold 2^(28k) for k ≥ 16 as 2^(28(k−16)) · (2^224 + 1), from the top so refolded limbs are handled.
+                        for k in stride(from: 30, through: 16, by: -1) {
+                            wide[k - 16] &+= wide[k]
+                            wide[k - 8] &+= wide[k]
+                        }
+                        for i in 0..<16 { out[i] = wide[i] }
+                    }
+                    carry(out)
                 }
-                // Fold 2^(28k) for k ≥ 16 as 2^(28(k−16)) · (2^224 + 1), from the top so refolded limbs are handled.
-                for k in stride(from: 30, through: 16, by: -1) {
-                    wide[k - 16] &+= wide[k]
-                    wide[k - 8] &+= wide[k]
-                }
-                for i in 0..<16 { out[i] = wide[i] }
             }
-            carry(out)
-        } } }
+        }
     }
 
     /// Propagates carries twice, folding the carry out of limb 15 into limbs 0 and 8.
@@ -110,7 +122,7 @@ struct Ed448Field: Sendable {
     /// Fully reduced limbs: subtract p while the value is at least p.
     private func canonical() -> [UInt64] {
         var value = Self.read(self) { Array($0) }
-        for i in 0..<15 {  // every limb below 2^28, without folding
+        for i in 0..<15 { // every limb below 2^28, without folding
             value[i + 1] += value[i] >> 28
             value[i] &= Self.mask
         }
@@ -148,5 +160,7 @@ struct Ed448Field: Sendable {
 }
 
 /// Sixteen inline limbs.
-typealias Ed448Limbs = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+typealias Ed448Limbs = (
+    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+)

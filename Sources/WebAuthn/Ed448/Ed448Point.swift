@@ -30,7 +30,8 @@ struct Ed448Point: Sendable {
         let y2 = y.squared()
         let u = y2 - .one
         let v = Self.d * y2 - .one
-        let u2 = u.squared(), v2 = v.squared()
+        let u2 = u.squared()
+        let v2 = v.squared()
         let u3v = u2 * u * v
         var x = u3v * (u2 * u3v * v2).powerPMinus3Over4()
         guard v * x.squared() == u else { return nil }
@@ -40,15 +41,24 @@ struct Ed448Point: Sendable {
     }
 
     static func + (p: Ed448Point, q: Ed448Point) -> Ed448Point {
-        let a = p.z * q.z, b = a.squared(), c = p.x * q.x, d = p.y * q.y
-        let e = Self.d * c * d, f = b - e, g = b + e
+        let a = p.z * q.z
+        let b = a.squared()
+        let c = p.x * q.x
+        let d = p.y * q.y
+        let e = Self.d * c * d
+        let f = b - e
+        let g = b + e
         let h = (p.x + p.y) * (q.x + q.y)
         return Ed448Point(x: a * f * (h - c - d), y: a * g * (d - c), z: f * g)
     }
 
     func doubled() -> Ed448Point {
-        let b = (x + y).squared(), c = x.squared(), d = y.squared()
-        let e = c + d, h = z.squared(), j = e - (h + h)
+        let b = (x + y).squared()
+        let c = x.squared()
+        let d = y.squared()
+        let e = c + d
+        let h = z.squared()
+        let j = e - (h + h)
         return Ed448Point(x: (b - e) * j, y: e * (c - d), z: e * j)
     }
 

@@ -27,7 +27,8 @@ package struct Ed448PublicKey: Sendable {
     /// RFC 8032 §5.2.7: checks [4][S]B = [4]R + [4][k]A with k = SHAKE256(dom4 || R || A || M, 114).
     package func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
         guard signature.count == 114 else { return false }
-        let encodedR = Array(signature[0..<57]), s = Array(signature[57..<114])
+        let encodedR = Array(signature[0..<57])
+        let s = Array(signature[57..<114])
         guard Self.isBelowOrder(s), let r = Ed448Point(encoded: encodedR) else { return false }
         var shake = SHAKE.shake256(Self.domain, encodedR, rawRepresentation, message)
         // k is used unreduced: multiplying by the cofactor first puts A in the prime-order subgroup, where k and k mod L act alike.

@@ -42,7 +42,8 @@ public enum FuzzEntryPoints {
         guard bytes.count >= 2 else { return }
         let keyLength = Int(bytes[0]) << 8 | Int(bytes[1])
         guard bytes.count - 2 >= keyLength else { return }
-        let key = Array(bytes[2..<2 + keyLength]), signature = Array(bytes[(2 + keyLength)...])
+        let key = Array(bytes[2..<2 + keyLength])
+        let signature = Array(bytes[(2 + keyLength)...])
         guard let parsed = try? CredentialPublicKey(cose: key) else { return }
         _ = parsed.verify(signature: signature, over: [0x61, 0x62, 0x63])
     }
@@ -53,12 +54,16 @@ public enum FuzzEntryPoints {
         guard bytes.count >= 2 else { return }
         let clientLength = Int(bytes[0]) << 8 | Int(bytes[1])
         guard bytes.count - 2 >= clientLength else { return }
-        let clientDataJSON = Array(bytes[2..<2 + clientLength]), attestationObject = Array(bytes[(2 + clientLength)...])
-        let challenge = (try? CollectedClientData(json: clientDataJSON)).flatMap { Base64URL.decode($0.challenge) } ?? []
-        let rawId = (try? AttestationObject(attestationObject))?.authenticatorData.attestedCredentialData?.credentialId ?? []
+        let clientDataJSON = Array(bytes[2..<2 + clientLength])
+        let attestationObject = Array(bytes[(2 + clientLength)...])
+        let challenge =
+            (try? CollectedClientData(json: clientDataJSON)).flatMap { Base64URL.decode($0.challenge) } ?? []
+        let rawId =
+            (try? AttestationObject(attestationObject))?.authenticatorData.attestedCredentialData?.credentialId ?? []
         // The permissive policy: it reaches every path the strict one does, and the acceptance of unverifiable formats.
         _ = try? RegistrationVerifier(relyingParty: relyingParty, attestationPolicy: .verifiedOrUnverifiable).verify(
-            clientDataJSON: clientDataJSON, attestationObject: attestationObject, rawId: rawId, expectedChallenge: challenge,
+            clientDataJSON: clientDataJSON, attestationObject: attestationObject, rawId: rawId,
+            expectedChallenge: challenge,
             userVerificationRequired: false, allowedAlgorithms: Set(COSEAlgorithm.allCases))
     }
 }

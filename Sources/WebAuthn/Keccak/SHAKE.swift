@@ -29,7 +29,7 @@ package struct SHAKE {
         block += [UInt8](repeating: 0, count: rate - block.count)
         block[rate - 1] |= 0x80
         absorb(block)
-        squeezeOffset = rate  // nothing squeezed yet
+        squeezeOffset = rate // nothing squeezed yet
     }
 
     private mutating func absorb(_ block: [UInt8]) {
@@ -70,8 +70,12 @@ enum Keccak {
         0x8000_0000_8000_8081, 0x8000_0000_0000_8080, 0x0000_0000_8000_0001, 0x8000_0000_8000_8008,
     ]
     // ρ rotation amounts and π lane order along the π orbit starting at lane 1.
-    private static let rotations: [UInt64] = [1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14, 27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44]
-    private static let lanes: [Int] = [10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4, 15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1]
+    private static let rotations: [UInt64] = [
+        1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14, 27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44,
+    ]
+    private static let lanes: [Int] = [
+        10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4, 15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1,
+    ]
 
     static func permute(_ state: inout [UInt64]) {
         var columns = [UInt64](repeating: 0, count: 5)

@@ -18,11 +18,14 @@ package struct MLDSAParameters: Sendable {
     let omega: Int
 
     /// ML-DSA-44 (NIST security category 2).
-    package static let mlDSA44 = MLDSAParameters(k: 4, l: 4, tau: 39, lambda: 128, gamma1: 1 << 17, gamma2: (MLDSAPolynomial.q - 1) / 88, beta: 78, omega: 80)
+    package static let mlDSA44 = MLDSAParameters(
+        k: 4, l: 4, tau: 39, lambda: 128, gamma1: 1 << 17, gamma2: (MLDSAPolynomial.q - 1) / 88, beta: 78, omega: 80)
     /// ML-DSA-65 (category 3).
-    package static let mlDSA65 = MLDSAParameters(k: 6, l: 5, tau: 49, lambda: 192, gamma1: 1 << 19, gamma2: (MLDSAPolynomial.q - 1) / 32, beta: 196, omega: 55)
+    package static let mlDSA65 = MLDSAParameters(
+        k: 6, l: 5, tau: 49, lambda: 192, gamma1: 1 << 19, gamma2: (MLDSAPolynomial.q - 1) / 32, beta: 196, omega: 55)
     /// ML-DSA-87 (category 5).
-    package static let mlDSA87 = MLDSAParameters(k: 8, l: 7, tau: 60, lambda: 256, gamma1: 1 << 19, gamma2: (MLDSAPolynomial.q - 1) / 32, beta: 120, omega: 75)
+    package static let mlDSA87 = MLDSAParameters(
+        k: 8, l: 7, tau: 60, lambda: 256, gamma1: 1 << 19, gamma2: (MLDSAPolynomial.q - 1) / 32, beta: 120, omega: 75)
 
     /// Bytes of c̃.
     var challengeBytes: Int { lambda / 4 }

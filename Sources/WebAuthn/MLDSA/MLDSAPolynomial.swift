@@ -55,7 +55,7 @@ enum MLDSAPolynomial {
             }
             length *= 2
         }
-        return w.map { $0 * 8_347_681 % q }  // 8347681 = 256^-1 mod q
+        return w.map { $0 * 8_347_681 % q } // 8347681 = 256^-1 mod q
     }
 
     /// Pointwise product of two NTT-domain polynomials.

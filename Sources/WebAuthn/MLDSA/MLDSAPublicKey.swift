@@ -9,7 +9,9 @@ package struct MLDSAPublicKey: Sendable {
     /// Checks the key's length for `parameters`.
     package init(_ parameters: MLDSAParameters, rawRepresentation: [UInt8]) throws(WebAuthnError) {
         guard rawRepresentation.count == parameters.publicKeySize else {
-            throw WebAuthnError(.malformedPublicKey, "ML-DSA key is \(rawRepresentation.count) bytes, expected \(parameters.publicKeySize)")
+            throw WebAuthnError(
+                .malformedPublicKey,
+                "ML-DSA key is \(rawRepresentation.count) bytes, expected \(parameters.publicKeySize)")
         }
         self.parameters = parameters
         self.rawRepresentation = rawRepresentation
@@ -17,18 +19,22 @@ package struct MLDSAPublicKey: Sendable {
 
     /// FIPS 204 Algorithm 3 with ctx = "", then Algorithm 8 (ML-DSA.Verify_internal).
     package func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
-        let p = parameters, q = MLDSAPolynomial.q
+        let p = parameters
+        let q = MLDSAPolynomial.q
         guard signature.count == p.signatureSize else { return false }
         // sigDecode (Algorithm 27): c̃, z, h.
         let commitment = Array(signature[0..<p.challengeBytes])
         var z: [[Int64]] = []
         for i in 0..<p.l {
             let start = p.challengeBytes + i * 32 * p.zBits
-            z.append(MLDSAPolynomial.unpack(signature[start..<start + 32 * p.zBits], bits: p.zBits).map { p.gamma1 - $0 })
+            z.append(
+                MLDSAPolynomial.unpack(signature[start..<start + 32 * p.zBits], bits: p.zBits).map { p.gamma1 - $0 })
         }
         // Step 11's norm check, done early: ‖z‖∞ < γ1 − β.
         guard z.allSatisfy({ $0.allSatisfy { abs($0) < p.gamma1 - p.beta } }) else { return false }
-        guard let hint = hintBitUnpack(Array(signature[(p.challengeBytes + p.l * 32 * p.zBits)...])) else { return false }
+        guard let hint = hintBitUnpack(Array(signature[(p.challengeBytes + p.l * 32 * p.zBits)...])) else {
+            return false
+        }
 
         // pkDecode (Algorithm 23): ρ and t1.
         let rho = Array(rawRepresentation[0..<32])
@@ -75,7 +81,9 @@ package struct MLDSAPublicKey: Sendable {
     /// SampleInBall (Algorithm 29): τ coefficients of ±1 placed by SHAKE256(c̃).
     private func sampleInBall(_ seed: [UInt8]) -> [Int64] {
         var stream = SHAKE.shake256(seed)
-        let signs = stream.squeeze(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        let signs = stream.squeeze(8).enumerated().reduce(UInt64(0)) {
+            $0 | UInt64($1.element) << (8 * UInt64($1.offset))
+        }
         var c = [Int64](repeating: 0, count: 256)
         for (index, i) in ((256 - parameters.tau)..<256).enumerated() {
             var j = Int(stream.squeeze(1)[0])
@@ -106,7 +114,9 @@ package struct MLDSAPublicKey: Sendable {
 
     /// UseHint (Algorithm 40) with Decompose (Algorithm 36).
     private func useHint(_ hint: Bool, _ r: Int64) -> Int64 {
-        let q = MLDSAPolynomial.q, alpha = 2 * parameters.gamma2, m = (q - 1) / alpha
+        let q = MLDSAPolynomial.q
+        let alpha = 2 * parameters.gamma2
+        let m = (q - 1) / alpha
         var r0 = r % alpha
         if r0 > alpha / 2 { r0 -= alpha }
         var r1: Int64

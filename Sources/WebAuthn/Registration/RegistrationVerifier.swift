@@ -36,11 +36,13 @@ public struct RegistrationVerifier: Sendable {
         try Ceremony.checkUserFlags(authData.flags, userVerificationRequired: userVerificationRequired)
 
         guard let attested = authData.attestedCredentialData else {
-            throw WebAuthnError(.missingCredentialData, "authenticatorData has no attested credential data (AT flag clear)")
+            throw WebAuthnError(
+                .missingCredentialData, "authenticatorData has no attested credential data (AT flag clear)")
         }
         // §7.1 step 25: credential IDs longer than 1023 bytes are refused.
         guard attested.credentialId.count <= 1023 else {
-            throw WebAuthnError(.credentialIdMismatch, "credential ID is \(attested.credentialId.count) bytes, at most 1023 allowed")
+            throw WebAuthnError(
+                .credentialIdMismatch, "credential ID is \(attested.credentialId.count) bytes, at most 1023 allowed")
         }
         guard ConstantTime.equal(attested.credentialId, rawId) else {
             throw WebAuthnError(.credentialIdMismatch, "attested credential ID differs from rawId")
@@ -49,7 +51,9 @@ public struct RegistrationVerifier: Sendable {
         let credentialKey = try CredentialPublicKey(coseKey: attested.publicKey)
         // §7.1 step 20: …and one the relying party offered in pubKeyCredParams.
         guard allowedAlgorithms.contains(credentialKey.algorithm) else {
-            throw WebAuthnError(.unexpectedAlgorithm, "credential algorithm \(credentialKey.algorithm) was not offered in pubKeyCredParams")
+            throw WebAuthnError(
+                .unexpectedAlgorithm,
+                "credential algorithm \(credentialKey.algorithm) was not offered in pubKeyCredParams")
         }
 
         // §7.1 steps 21–22: verify the attestation statement for its format.

@@ -8,7 +8,8 @@ extension AirtimeNetwork: ExpressibleByArgument {}
 /// `countersign airtime --to P --amount N --network mtn`: the seed's biometric purchase, with the
 /// account PIN as fallback.
 struct AirtimeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "airtime", abstract: "Buy airtime by biometric, or by account PIN (client).")
+    static let configuration = CommandConfiguration(
+        commandName: "airtime", abstract: "Buy airtime by biometric, or by account PIN (client).")
 
     @OptionGroup var client: ClientOptions
     @OptionGroup var auth: LocalAuthOptions
@@ -20,13 +21,18 @@ struct AirtimeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (profile, _, api) = try client.loggedIn()
-        if auth.biometric == .approve { try TerminalInput.require(auth.localPIN, flag: "--local-pin", question: "Local PIN") }
+        if auth.biometric == .approve {
+            try TerminalInput.require(auth.localPIN, flag: "--local-pin", question: "Local PIN")
+        }
         let (authenticator, signer) = try auth.make(profile: profile, devicePINFallback: false)
-        let intent = AuthenticationOptionsRequest(amount: amount, productCode: network.productCode, recipientPhone: to, supplierSlug: network.rawValue)
+        let intent = AuthenticationOptionsRequest(
+            amount: amount, productCode: network.productCode, recipientPhone: to, supplierSlug: network.rawValue)
         let preset = pin
         let receipt: AirtimePayment.Receipt?
         do {
-            receipt = try await TerminalPayments.airtime(api: api, authenticator: authenticator, signer: signer, intent: intent) { _ in
+            receipt = try await TerminalPayments.airtime(
+                api: api, authenticator: authenticator, signer: signer, intent: intent
+            ) { _ in
                 if let preset { return preset }
                 if !TerminalInput.isInteractive { print("no terminal to ask for the account PIN; pass --pin") }
                 return TerminalInput.secret("Account PIN")

@@ -7,32 +7,50 @@ import CountersignCore
 /// with it, an offer the seller must accept first (then `--bid-id` pays it). Exit 0 when the order
 /// is paid, 2 when the payment may still complete, 1 otherwise.
 struct Buy: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Buy a product: buy now, or pay an accepted bid (client).")
+    static let configuration = CommandConfiguration(
+        abstract: "Buy a product: buy now, or pay an accepted bid (client).")
 
     @OptionGroup var client: ClientOptions
 
     @Argument(help: "The product id (prd_…).") var product: String
-    @Option(help: "Offer this much (minor units: 8000 = EUR 80.00) instead of buying now; the seller accepts it first.") var bid: Int64?
-    @Option(name: .customLong("bid-id"), help: "Pay this accepted bid of yours (after the seller accepted an offer).") var bidId: String?
+    @Option(help: "Offer this much (minor units: 8000 = EUR 80.00) instead of buying now; the seller accepts it first.")
+    var bid: Int64?
+    @Option(name: .customLong("bid-id"), help: "Pay this accepted bid of yours (after the seller accepted an offer).")
+    var bidId: String?
     @Option(help: "pickup or a shipping method id (asked when not given).") var delivery: String?
     @Option(help: "The id of one of your addresses, for shipping.") var address: String?
     @Option(help: "card, ideal or bancontact.") var method: PaymentMethodKind?
     @Option(help: "The id of a saved card (pm_…), for --method card.") var card: String?
-    @Option(name: .customLong("card-number"), help: "Save this card (test numbers in docs/stripe.md) and pay with it.") var cardNumber: String?
-    @Option(help: "At the provider's page: ask (print the link, wait for Enter), authorize or fail (press the built-in simulator's button), abandon.")
+    @Option(name: .customLong("card-number"), help: "Save this card (test numbers in docs/stripe.md) and pay with it.")
+    var cardNumber: String?
+    @Option(
+        help:
+            "At the provider's page: ask (print the link, wait for Enter), authorize or fail (press the built-in simulator's button), abandon."
+    )
     var redirect: TerminalRedirectHandler.Mode = .ask
-    @Option(name: .customLong("return-url"), help: "Where the provider's page sends the payer back (needed for every method with Stripe; the simulator shows a done page without one).")
+    @Option(
+        name: .customLong("return-url"),
+        help:
+            "Where the provider's page sends the payer back (needed for every method with Stripe; the simulator shows a done page without one)."
+    )
     var returnURL: String?
-    @Option(name: .customLong("poll-seconds"), help: "Seconds between polls of a pending payment (default 2).") var pollSeconds: Int = 2
+    @Option(name: .customLong("poll-seconds"), help: "Seconds between polls of a pending payment (default 2).")
+    var pollSeconds: Int = 2
     @Flag(help: "Answer yes to \"Pay …?\".") var yes = false
-    @Flag(name: .customLong("cancel-pending"), help: "Cancel a payment left waiting on the bid's order (nothing taken), then choose again.")
+    @Flag(
+        name: .customLong("cancel-pending"),
+        help: "Cancel a payment left waiting on the bid's order (nothing taken), then choose again.")
     var cancelPending = false
-    @Flag(name: .customLong("withdraw-if-abandoned"), help: "After an abandoned buy-now payment, withdraw the bid.") var withdrawIfAbandoned = false
-    @Flag(name: .customLong("keep-if-abandoned"), help: "After an abandoned buy-now payment, keep the bid (pay later).") var keepIfAbandoned = false
+    @Flag(name: .customLong("withdraw-if-abandoned"), help: "After an abandoned buy-now payment, withdraw the bid.")
+    var withdrawIfAbandoned = false
+    @Flag(name: .customLong("keep-if-abandoned"), help: "After an abandoned buy-now payment, keep the bid (pay later).")
+    var keepIfAbandoned = false
 
     func validate() throws {
         if bid != nil && bidId != nil { throw ValidationError("--bid and --bid-id cannot both be given") }
-        if withdrawIfAbandoned && keepIfAbandoned { throw ValidationError("--withdraw-if-abandoned and --keep-if-abandoned cannot both be given") }
+        if withdrawIfAbandoned && keepIfAbandoned {
+            throw ValidationError("--withdraw-if-abandoned and --keep-if-abandoned cannot both be given")
+        }
         guard (0...60).contains(pollSeconds) else { throw ValidationError("--poll-seconds must be between 0 and 60") }
     }
 
@@ -47,7 +65,9 @@ struct Buy: AsyncParsableCommand {
                 accepted = try await api.bid(id: bidId)
             } else if let bid {
                 let offer = try await api.placeBid(productId: product, amount: bid)
-                print("Offer \(offer.id) of \(Formatting.money(offer.amount, offer.currency)) placed: \(offer.status.rawValue).")
+                print(
+                    "Offer \(offer.id) of \(Formatting.money(offer.amount, offer.currency)) placed: \(offer.status.rawValue)."
+                )
                 guard offer.status == .accepted else {
                     print("It waits for the seller. Once accepted: countersign buy \(product) --bid-id \(offer.id)")
                     return
@@ -55,17 +75,22 @@ struct Buy: AsyncParsableCommand {
                 accepted = offer
             } else {
                 accepted = try await api.buyNow(productId: product)
-                print("Buy now: bid \(accepted.id) at \(Formatting.money(accepted.amount, accepted.currency)) holds the product while you pay\(accepted.expiresAt.map { " (until \($0))" } ?? "").")
+                print(
+                    "Buy now: bid \(accepted.id) at \(Formatting.money(accepted.amount, accepted.currency)) holds the product while you pay\(accepted.expiresAt.map { " (until \($0))" } ?? "")."
+                )
             }
         } catch {
             throw CommandFailure(Formatting.error(error))
         }
         let answers = CheckoutAnswers(
-            delivery: delivery, address: address, method: method, card: card, cardNumber: cardNumber, pay: yes ? true : nil,
-            withdrawIfAbandoned: withdrawIfAbandoned ? true : (keepIfAbandoned ? false : nil), cancelPending: cancelPending
+            delivery: delivery, address: address, method: method, card: card, cardNumber: cardNumber,
+            pay: yes ? true : nil,
+            withdrawIfAbandoned: withdrawIfAbandoned ? true : (keepIfAbandoned ? false : nil),
+            cancelPending: cancelPending
         )
         let ending = await TerminalCheckout.run(
-            api: api, bidId: accepted.id, productId: product, answers: answers, redirects: TerminalRedirectHandler(mode: redirect),
+            api: api, bidId: accepted.id, productId: product, answers: answers,
+            redirects: TerminalRedirectHandler(mode: redirect),
             returnURL: returnURL, timing: .init(pollInterval: .seconds(pollSeconds))
         )
         switch ending {

@@ -28,7 +28,9 @@ struct ClientProfile {
 
     /// The stored session, or a message saying to log in.
     func requireSession() throws -> Session {
-        guard let session = session() else { throw CommandFailure("not logged in (no \(sessionPath)); run `countersign login` or `countersign signup`") }
+        guard let session = session() else {
+            throw CommandFailure("not logged in (no \(sessionPath)); run `countersign login` or `countersign signup`")
+        }
         return session
     }
 
@@ -48,7 +50,8 @@ struct ClientProfile {
 
     /// Notes that local authentication unlocked this session (the seed's soft-lock session flag).
     func markUnlocked(_ method: LocalAuthMethod) {
-        try? write(Data("\(method.rawValue) \(ISO8601DateFormatter().string(from: Date()))\n".utf8), to: softLockFlagPath)
+        try? write(
+            Data("\(method.rawValue) \(ISO8601DateFormatter().string(from: Date()))\n".utf8), to: softLockFlagPath)
     }
 
     /// Forgets the session and the soft-lock flag; the device key stays registered.
@@ -59,10 +62,14 @@ struct ClientProfile {
     /// Creates the directory 0700, or refuses one that others can enter.
     func prepare() throws {
         if !FileManager.default.fileExists(atPath: directory) {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        let mode = (try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? NSNumber)?.intValue ?? 0
-        guard mode & 0o077 == 0 else { throw CommandFailure("\(directory) is open to other users; run `chmod 700 \(directory)`") }
+        let mode =
+            (try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? NSNumber)?.intValue ?? 0
+        guard mode & 0o077 == 0 else {
+            throw CommandFailure("\(directory) is open to other users; run `chmod 700 \(directory)`")
+        }
     }
 
     /// Writes `data` readable by the owner only, replacing the old file in one step.
@@ -70,7 +77,8 @@ struct ClientProfile {
         try prepare()
         let temporary = path + ".tmp"
         try? FileManager.default.removeItem(atPath: temporary)
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
+        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
+        else {
             throw CommandFailure("cannot write \(temporary)")
         }
         guard rename(temporary, path) == 0 else { throw CommandFailure("cannot replace \(path)") }

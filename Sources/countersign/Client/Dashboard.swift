@@ -14,7 +14,9 @@ enum DashboardView {
         if recent.isEmpty { print("    (none yet)") }
         for row in recent {
             let counterpart = row.recipientPhone.map { " → \($0)" } ?? ""
-            print("    \(row.timestamp)  \(row.type.padding(toLength: 12, withPad: " ", startingAt: 0)) \(row.status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Formatting.money(row.amount, row.currency))\(counterpart)")
+            print(
+                "    \(row.timestamp)  \(row.type.padding(toLength: 12, withPad: " ", startingAt: 0)) \(row.status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Formatting.money(row.amount, row.currency))\(counterpart)"
+            )
         }
     }
 
@@ -28,7 +30,8 @@ enum DashboardView {
 
 /// `countersign dashboard`: the wallet and recent transactions.
 struct Dashboard: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show balance, cashback and recent transactions (client).")
+    static let configuration = CommandConfiguration(
+        abstract: "Show balance, cashback and recent transactions (client).")
 
     @OptionGroup var client: ClientOptions
 

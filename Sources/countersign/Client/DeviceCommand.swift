@@ -3,31 +3,41 @@ import CountersignClient
 
 /// `countersign device register --pin PIN --local-pin PIN [--origin O]`: binds this terminal to the account.
 struct DeviceCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "device", abstract: "This terminal's device key (client).", subcommands: [Register.self])
+    static let configuration = CommandConfiguration(
+        commandName: "device", abstract: "This terminal's device key (client).", subcommands: [Register.self])
 
     /// Creates the device key, sealed under the local PIN, and registers it with the server.
     struct Register: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create the device key and register it with the server.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create the device key and register it with the server.")
 
         @OptionGroup var client: ClientOptions
 
         @Option(name: .customLong("pin"), help: "The account PIN: adding a device key needs it (step-up).")
         var accountPIN: String?
 
-        @Option(name: .customLong("local-pin"), help: "The local PIN: it seals the device key and is asked before each signature.")
+        @Option(
+            name: .customLong("local-pin"),
+            help: "The local PIN: it seals the device key and is asked before each signature.")
         var localPIN: String?
 
-        @Option(help: "The WebAuthn origin to sign as (default http://localhost:<port of --server>, the server's default).")
+        @Option(
+            help: "The WebAuthn origin to sign as (default http://localhost:<port of --server>, the server's default).")
         var origin: String?
 
         func run() async throws {
             let (profile, session, api) = try client.loggedIn()
             try TerminalInput.require(accountPIN, flag: "--pin", question: "Account PIN")
-            guard let accountPIN = accountPIN ?? TerminalInput.secret("Account PIN") else { throw CommandFailure("no account PIN given") }
+            guard let accountPIN = accountPIN ?? TerminalInput.secret("Account PIN") else {
+                throw CommandFailure("no account PIN given")
+            }
             try TerminalInput.require(localPIN, flag: "--local-pin", question: "Local PIN")
-            guard let pin = localPIN ?? TerminalInput.secret("Choose a local PIN") else { throw CommandFailure("no local PIN given") }
+            guard let pin = localPIN ?? TerminalInput.secret("Choose a local PIN") else {
+                throw CommandFailure("no local PIN given")
+            }
             let origin = origin ?? DeviceRegistration.defaultOrigin(for: client.serverURL(session))
-            let verified = try await DeviceRegistration.register(api: api, profile: profile, accountPIN: accountPIN, localPIN: pin, origin: origin)
+            let verified = try await DeviceRegistration.register(
+                api: api, profile: profile, accountPIN: accountPIN, localPIN: pin, origin: origin)
             print("Device registered for \(session.phone): credential \(verified.credentialId), origin \(origin)")
             print("The key is sealed under the local PIN in \(profile.keyStore.filePath)")
         }

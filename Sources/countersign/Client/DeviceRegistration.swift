@@ -8,7 +8,9 @@ import WebAuthn
 enum DeviceRegistration {
     /// Registers a new key for the logged-in user of `api`, stepping up with the account PIN; the
     /// key file and the local PIN hash go into `profile`. A key that the server refuses is deleted again.
-    static func register(api: CountersignAPIClient, profile: ClientProfile, accountPIN: String, localPIN: String, origin: String) async throws -> RegistrationVerifyResponse {
+    static func register(
+        api: CountersignAPIClient, profile: ClientProfile, accountPIN: String, localPIN: String, origin: String
+    ) async throws -> RegistrationVerifyResponse {
         let store = profile.keyStore
         guard !store.exists() else {
             throw CommandFailure("this profile already has a device key (\(store.filePath)); use another --profile")
@@ -19,7 +21,9 @@ enum DeviceRegistration {
         } catch {
             throw CommandFailure("the server refused the step-up: \(Formatting.error(error))")
         }
-        guard let challenge = Base64URL.decode(options.challenge) else { throw CommandFailure("the server sent a challenge that is not base64url") }
+        guard let challenge = Base64URL.decode(options.challenge) else {
+            throw CommandFailure("the server sent a challenge that is not base64url")
+        }
         let device = try store.create(rpId: options.rp.id, origin: origin, pin: localPIN)
         let registration = device.registrationResponse(challenge: challenge)
         let verified: RegistrationVerifyResponse

@@ -26,13 +26,17 @@ struct LocalAuthOptions: ParsableArguments {
     @Option(help: "Drive the biometric SIMULATOR (Linux has no sensor): approve, deny or unavailable.")
     var biometric: BiometricSimulation = .unavailable
 
-    @Option(name: .customLong("local-pin"), help: "The local PIN: it unseals the device key (asked on the terminal if not given).")
+    @Option(
+        name: .customLong("local-pin"),
+        help: "The local PIN: it unseals the device key (asked on the terminal if not given).")
     var localPIN: String?
 
     /// The authenticator and the signer it unseals, for `profile`'s device key. `devicePINFallback`:
     /// whether the local PIN may stand in for a failed biometric (transfers: yes; airtime: the
     /// account PIN does instead).
-    func make(profile: ClientProfile, devicePINFallback: Bool) throws -> (authenticator: SealedKeyAuthenticator, signer: UnsealedKeySigner) {
+    func make(profile: ClientProfile, devicePINFallback: Bool) throws -> (
+        authenticator: SealedKeyAuthenticator, signer: UnsealedKeySigner
+    ) {
         try Self.make(
             profile: profile, biometric: biometric, prompt: TerminalPINPrompt(preset: localPIN, label: "Local PIN"),
             devicePINFallback: devicePINFallback

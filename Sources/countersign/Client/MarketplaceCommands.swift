@@ -11,23 +11,35 @@ struct Sell: AsyncParsableCommand {
 
     @Option(help: "What it is.") var title: String
     @Option(help: "The asking price in minor units (10000 = EUR 100.00).") var price: Int64
-    @Option(name: .customLong("ship-from"), help: "The country it ships from (ISO code; default NL).") var shipFrom = "NL"
-    @Option(help: "Shipping methods offered, comma-separated (e.g. postnl_standard,postnl_registered); none for pickup only.") var shipping: String = ""
+    @Option(name: .customLong("ship-from"), help: "The country it ships from (ISO code; default NL).") var shipFrom =
+        "NL"
+    @Option(
+        help:
+            "Shipping methods offered, comma-separated (e.g. postnl_standard,postnl_registered); none for pickup only.")
+    var shipping: String = ""
     @Flag(name: .customLong("no-pickup"), help: "Do not offer pickup.") var noPickup = false
 
     func run() async throws {
         let (_, _, api) = try client.loggedIn()
-        let methods = shipping.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let product = try await Marketplace.call {
-            try await api.createProduct(CreateProductRequest(title: title, askingPrice: price, shipFromCountry: shipFrom, pickup: !noPickup, shippingMethods: methods))
+        let methods = shipping.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
         }
-        print("Listed \(product.id): \(product.title) for \(Formatting.money(product.askingPrice, product.currency)); delivery: \(product.deliveryMethods.map(\.name).joined(separator: ", "))")
+        let product = try await Marketplace.call {
+            try await api.createProduct(
+                CreateProductRequest(
+                    title: title, askingPrice: price, shipFromCountry: shipFrom, pickup: !noPickup,
+                    shippingMethods: methods))
+        }
+        print(
+            "Listed \(product.id): \(product.title) for \(Formatting.money(product.askingPrice, product.currency)); delivery: \(product.deliveryMethods.map(\.name).joined(separator: ", "))"
+        )
     }
 }
 
 /// `countersign bid show|accept BID`: a seller's side of an offer (client).
 struct BidCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bid", abstract: "Show or accept a bid (client).", subcommands: [Show.self, Accept.self])
+    static let configuration = CommandConfiguration(
+        commandName: "bid", abstract: "Show or accept a bid (client).", subcommands: [Show.self, Accept.self])
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A bid, for its buyer or the product's seller.")
@@ -37,19 +49,24 @@ struct BidCommand: AsyncParsableCommand {
         func run() async throws {
             let (_, _, api) = try client.loggedIn()
             let found = try await Marketplace.call { try await api.bid(id: bid) }
-            print("\(found.id): \(Formatting.money(found.amount, found.currency)) on \(found.productId), \(found.status.rawValue)\(found.buyNow ? " (buy now)" : "")")
+            print(
+                "\(found.id): \(Formatting.money(found.amount, found.currency)) on \(found.productId), \(found.status.rawValue)\(found.buyNow ? " (buy now)" : "")"
+            )
         }
     }
 
     struct Accept: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Accept an offer on your product: the buyer can then pay it.")
+        static let configuration = CommandConfiguration(
+            abstract: "Accept an offer on your product: the buyer can then pay it.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "The bid id.") var bid: String
 
         func run() async throws {
             let (_, _, api) = try client.loggedIn()
             let accepted = try await Marketplace.call { try await api.acceptBid(id: bid) }
-            print("Accepted \(accepted.id): \(Formatting.money(accepted.amount, accepted.currency)); the product is held for the buyer's payment.")
+            print(
+                "Accepted \(accepted.id): \(Formatting.money(accepted.amount, accepted.currency)); the product is held for the buyer's payment."
+            )
         }
     }
 }
@@ -57,7 +74,8 @@ struct BidCommand: AsyncParsableCommand {
 /// `countersign order show|ship|complete ORDER` and `countersign order proceeds` (client).
 struct OrderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "order", abstract: "An order after payment: ship it (seller), confirm receipt (buyer), proceeds (client).",
+        commandName: "order",
+        abstract: "An order after payment: ship it (seller), confirm receipt (buyer), proceeds (client).",
         subcommands: [Show.self, Ship.self, Complete.self, Proceeds.self]
     )
 
@@ -73,7 +91,8 @@ struct OrderCommand: AsyncParsableCommand {
     }
 
     struct Ship: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a paid order shipped (or handed over, for pickup).")
+        static let configuration = CommandConfiguration(
+            abstract: "Mark a paid order shipped (or handed over, for pickup).")
         @OptionGroup var client: ClientOptions
         @Argument(help: "The order id.") var order: String
 
@@ -84,7 +103,8 @@ struct OrderCommand: AsyncParsableCommand {
     }
 
     struct Complete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Confirm you received a shipped order; the seller is paid from escrow.")
+        static let configuration = CommandConfiguration(
+            abstract: "Confirm you received a shipped order; the seller is paid from escrow.")
         @OptionGroup var client: ClientOptions
         @Argument(help: "The order id.") var order: String
 
@@ -95,7 +115,8 @@ struct OrderCommand: AsyncParsableCommand {
     }
 
     struct Proceeds: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "What the marketplace holds for you (paid, not yet received) and owes you.")
+        static let configuration = CommandConfiguration(
+            abstract: "What the marketplace holds for you (paid, not yet received) and owes you.")
         @OptionGroup var client: ClientOptions
 
         func run() async throws {
@@ -119,6 +140,8 @@ enum Marketplace {
     }
 
     static func print(_ order: OrderResponse) {
-        Swift.print("\(order.id): \(order.status.rawValue), \(Formatting.money(order.totals.total, order.totals.currency)) by \(TerminalCheckout.label(order.paymentMethod)), delivery \(order.delivery)")
+        Swift.print(
+            "\(order.id): \(order.status.rawValue), \(Formatting.money(order.totals.total, order.totals.currency)) by \(TerminalCheckout.label(order.paymentMethod)), delivery \(order.delivery)"
+        )
     }
 }

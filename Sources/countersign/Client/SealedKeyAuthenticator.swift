@@ -19,10 +19,15 @@ struct SealedKeyAuthenticator: LocalAuthenticator {
 
     func authenticate(reason: String) async throws -> LocalAuthMethod {
         let typed = TypedPINs(pinPrompt)
-        let method = try await FallbackLocalAuthenticator(sensor: ShownSensor(sensor: sensor), pinVerifier: pinVerifier, pinPrompt: typed).authenticate(reason: reason)
+        let method = try await FallbackLocalAuthenticator(
+            sensor: ShownSensor(sensor: sensor), pinVerifier: pinVerifier, pinPrompt: typed
+        ).authenticate(reason: reason)
         // After the device PIN the key opens with the PIN just checked; after a biometric it is asked for.
         let typedPIN = method == .devicePIN ? typed.last : nil
-        let unsealWith: String? = if let typedPIN { typedPIN } else { await pinPrompt.requestPIN(reason: "unseal the device key", attempt: 1) }
+        let unsealWith: String? =
+            if let typedPIN { typedPIN } else {
+                await pinPrompt.requestPIN(reason: "unseal the device key", attempt: 1)
+            }
         guard let pin = unsealWith else { throw LocalAuthError.cancelled }
         let device: DeviceAuthenticator
         do {
@@ -55,7 +60,9 @@ final class UnsealedKeySigner: TransactionSigner {
     }
 
     private func unsealed() throws -> DeviceKeySigner {
-        guard let signer = key.withLock({ $0 }) else { throw SigningError.keyUnavailable("the device key is still sealed") }
+        guard let signer = key.withLock({ $0 }) else {
+            throw SigningError.keyUnavailable("the device key is still sealed")
+        }
         return signer
     }
 }

@@ -4,7 +4,8 @@ import CountersignClient
 
 /// `countersign send --to P --amount N`: a transfer through the seed's screens. Exit 0 on SUCCESS.
 struct Send: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Send money to another user, after showing the fees (client).")
+    static let configuration = CommandConfiguration(
+        abstract: "Send money to another user, after showing the fees (client).")
 
     @OptionGroup var client: ClientOptions
     @OptionGroup var auth: LocalAuthOptions
@@ -27,7 +28,9 @@ struct Send: AsyncParsableCommand {
         if preset != false { try TerminalInput.require(auth.localPIN, flag: "--local-pin", question: "Local PIN") }
         let (authenticator, signer) = try auth.make(profile: profile, devicePINFallback: true)
         let request = CreateTransferRequest(payeePhone: to, amount: amount, currency: currency, note: note)
-        let ending = await TerminalPayments.transfer(api: api, authenticator: authenticator, signer: signer, request: request) { _ in
+        let ending = await TerminalPayments.transfer(
+            api: api, authenticator: authenticator, signer: signer, request: request
+        ) { _ in
             TerminalInput.confirm("Continue?", preset: preset)
         }
         LocalAuthOptions.recordSignCount(signer, in: profile)

@@ -14,7 +14,9 @@ struct Signup: AsyncParsableCommand {
     func run() async throws {
         let profile = client.clientProfile()
         let api = client.apiClient()
-        let session = try await SessionStart.call { try await api.signup(SignupRequest(phone: phone, name: name, pin: pin)) }
+        let session = try await SessionStart.call {
+            try await api.signup(SignupRequest(phone: phone, name: name, pin: pin))
+        }
         try profile.save(.init(server: client.serverURL(), phone: phone, sessionToken: session.sessionToken))
         print("Signed up \(phone) (user \(session.userId)); session saved in \(profile.sessionPath)")
     }

@@ -56,7 +56,7 @@ final class Spinner: Sendable {
     }
 
     private static func write(_ text: String) {
-        fflush(nil)  // the screens printed so far come first, also when both outputs go to one pipe
+        fflush(nil) // the screens printed so far come first, also when both outputs go to one pipe
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -43,7 +43,8 @@ enum CheckoutEnding: Sendable, Equatable {
 /// (delivery, address, payment method, live totals), the redirect as a link, polling with a spinner.
 enum TerminalCheckout {
     static func run(
-        api: CountersignAPIClient, bidId: String, productId: String, answers: CheckoutAnswers, redirects: any RedirectHandler,
+        api: CountersignAPIClient, bidId: String, productId: String, answers: CheckoutAnswers,
+        redirects: any RedirectHandler,
         returnURL: String? = nil, timing: PaymentScreenModel.Timing = .init()
     ) async -> CheckoutEnding {
         let model = PaymentScreenModel(client: api, redirects: redirects, returnURL: returnURL, timing: timing)
@@ -51,7 +52,9 @@ enum TerminalCheckout {
         guard case .ready(let checkout) = await model.load(bidId: bidId, productId: productId) else {
             return unavailable(model.screen.value)
         }
-        print("  \(checkout.product.title) — \(Formatting.money(checkout.bid.amount, checkout.bid.currency))\(checkout.bid.buyNow ? " (buy now)" : " (your accepted bid)")")
+        print(
+            "  \(checkout.product.title) — \(Formatting.money(checkout.bid.amount, checkout.bid.currency))\(checkout.bid.buyNow ? " (buy now)" : " (your accepted bid)")"
+        )
         var screen = checkout
         if answers.cancelPending, !checkout.isEditable {
             switch await model.cancelPayment() {
@@ -67,7 +70,8 @@ enum TerminalCheckout {
             return .failed("no totals for these choices")
         }
         print(lines(totals))
-        guard TerminalInput.confirm("Pay \(Formatting.money(totals.total, totals.currency))?", preset: answers.pay) else {
+        guard TerminalInput.confirm("Pay \(Formatting.money(totals.total, totals.currency))?", preset: answers.pay)
+        else {
             return .failed("not paid: the buyer said no")
         }
         let spinner = Spinner()
@@ -79,41 +83,68 @@ enum TerminalCheckout {
     }
 
     /// The choices, in the page's order; an ending when one cannot be made.
-    private static func choose(_ model: PaymentScreenModel, _ checkout: Checkout, _ answers: CheckoutAnswers) async -> CheckoutEnding? {
+    private static func choose(_ model: PaymentScreenModel, _ checkout: Checkout, _ answers: CheckoutAnswers) async
+        -> CheckoutEnding?
+    {
         guard checkout.isEditable else {
             print("  A payment for this order is under way; Pay resumes it with the choices it was started with.")
             return nil
         }
-        let deliveries = checkout.deliveryOptions.map { Option(id: $0.id, label: $0.name, disabled: $0.disabled.map(reason)) }
-        guard let delivery = pick("Delivery", deliveries, preset: answers.delivery, current: checkout.choices.delivery, flag: "--delivery") else {
+        let deliveries = checkout.deliveryOptions.map {
+            Option(id: $0.id, label: $0.name, disabled: $0.disabled.map(reason))
+        }
+        guard
+            let delivery = pick(
+                "Delivery", deliveries, preset: answers.delivery, current: checkout.choices.delivery, flag: "--delivery"
+            )
+        else {
             return .failed("no delivery chosen")
         }
         guard await model.chooseDelivery(delivery) else { return .failed("delivery \(delivery) cannot be chosen") }
         if delivery != "pickup" {
-            let addresses = checkout.profile.addresses.map { Option(id: $0.id ?? "", label: "\($0.name), \($0.line1), \($0.city) \($0.country)", disabled: nil) }
-            guard let address = pick("Ship to", addresses, preset: answers.address, current: checkout.choices.addressId, flag: "--address") else {
+            let addresses = checkout.profile.addresses.map {
+                Option(id: $0.id ?? "", label: "\($0.name), \($0.line1), \($0.city) \($0.country)", disabled: nil)
+            }
+            guard
+                let address = pick(
+                    "Ship to", addresses, preset: answers.address, current: checkout.choices.addressId,
+                    flag: "--address")
+            else {
                 return .failed("no address chosen")
             }
             guard await model.chooseAddress(address) else { return .failed("address \(address) cannot be chosen") }
         }
         if let number = answers.cardNumber {
             do {
-                let saved = try await model.addCard(AddCardRequest(number: number, expMonth: answers.expiry.month, expYear: answers.expiry.year))
+                let saved = try await model.addCard(
+                    AddCardRequest(number: number, expMonth: answers.expiry.month, expYear: answers.expiry.year))
                 print("  Saved card \(saved.brand) •••• \(saved.last4) (\(saved.id))")
             } catch {
                 return .failed("card not saved: \(Formatting.error(error))")
             }
         }
         let current = model.screen.value.checkout ?? checkout
-        let methods = current.paymentOptions.map { Option(id: $0.kind.rawValue, label: label($0.kind), disabled: $0.disabled.map(reason)) }
-        guard let method = pick("Pay with", methods, preset: answers.method?.rawValue, current: current.choices.paymentMethod?.rawValue, flag: "--method").flatMap(PaymentMethodKind.init(rawValue:)) else {
+        let methods = current.paymentOptions.map {
+            Option(id: $0.kind.rawValue, label: label($0.kind), disabled: $0.disabled.map(reason))
+        }
+        guard
+            let method = pick(
+                "Pay with", methods, preset: answers.method?.rawValue, current: current.choices.paymentMethod?.rawValue,
+                flag: "--method"
+            ).flatMap(PaymentMethodKind.init(rawValue:))
+        else {
             return .failed("no payment method chosen")
         }
         guard await model.choosePaymentMethod(method) else { return .failed("\(method.rawValue) cannot be chosen") }
         if method == .card {
-            let cards = (model.screen.value.checkout ?? current).cards.map { Option(id: $0.id, label: "\($0.brand) •••• \($0.last4), \($0.expMonth)/\($0.expYear)", disabled: nil) }
+            let cards = (model.screen.value.checkout ?? current).cards.map {
+                Option(id: $0.id, label: "\($0.brand) •••• \($0.last4), \($0.expMonth)/\($0.expYear)", disabled: nil)
+            }
             let preset = answers.card ?? (answers.cardNumber != nil ? model.screen.value.checkout?.choices.cardId : nil)
-            guard let card = pick("Card", cards, preset: preset, current: model.screen.value.checkout?.choices.cardId, flag: "--card") else { return .failed("no card chosen") }
+            guard
+                let card = pick(
+                    "Card", cards, preset: preset, current: model.screen.value.checkout?.choices.cardId, flag: "--card")
+            else { return .failed("no card chosen") }
             guard await model.chooseCard(card) else { return .failed("card \(card) cannot be chosen") }
         }
         if case .failed(let error)? = await model.settledTotals() {
@@ -130,7 +161,9 @@ enum TerminalCheckout {
 
     /// Prints the options and returns the chosen id: `preset` when given (echoed), else the typed
     /// number or id, else (no terminal, nothing typed) `current`. A disabled or unknown choice is nil.
-    private static func pick(_ title: String, _ options: [Option], preset: String?, current: String?, flag: String) -> String? {
+    private static func pick(_ title: String, _ options: [Option], preset: String?, current: String?, flag: String)
+        -> String?
+    {
         print("  \(title):")
         for (index, option) in options.enumerated() {
             let marker = option.id == current ? "•" : " "
@@ -143,13 +176,18 @@ enum TerminalCheckout {
             print("    Choose 1–\(options.count)\(current.map { " (Enter keeps \($0))" } ?? ""): ", terminator: "")
             fflush(nil)
             let typed = readLine()?.trimmingCharacters(in: .whitespaces) ?? ""
-            answer = typed.isEmpty ? current : (Int(typed).flatMap { options.indices.contains($0 - 1) ? options[$0 - 1].id : nil } ?? typed)
+            answer =
+                typed.isEmpty
+                ? current
+                : (Int(typed).flatMap { options.indices.contains($0 - 1) ? options[$0 - 1].id : nil } ?? typed)
         } else {
             answer = current
             if let current { print("    → \(current)  (the screen's choice; no terminal to ask)") }
         }
         guard let answer, let option = options.first(where: { $0.id == answer }) else {
-            print("    \(answer.map { "\($0) is not one of the options" } ?? "nothing chosen (no terminal to ask; pass \(flag))")")
+            print(
+                "    \(answer.map { "\($0) is not one of the options" } ?? "nothing chosen (no terminal to ask; pass \(flag))")"
+            )
             return nil
         }
         if let disabled = option.disabled {
@@ -173,9 +211,11 @@ enum TerminalCheckout {
     static func lines(_ totals: CheckoutTotals) -> String {
         var text = ""
         for line in totals.lines {
-            text += "    \(line.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(Formatting.money(line.amount, totals.currency))\n"
+            text +=
+                "    \(line.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(Formatting.money(line.amount, totals.currency))\n"
         }
-        return text + "    \("Total".padding(toLength: 28, withPad: " ", startingAt: 0)) \(Formatting.money(totals.total, totals.currency))"
+        return text
+            + "    \("Total".padding(toLength: 28, withPad: " ", startingAt: 0)) \(Formatting.money(totals.total, totals.currency))"
     }
 
     static func label(_ kind: PaymentMethodKind) -> String {

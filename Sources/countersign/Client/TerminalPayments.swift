@@ -10,7 +10,8 @@ enum TerminalPayments {
         api: CountersignAPIClient, authenticator: any LocalAuthenticator, signer: any TransactionSigner,
         request: CreateTransferRequest, choose: @escaping @Sendable (TransferQuote) async -> Bool
     ) async -> TransferFlow.Ending {
-        let flow = TransferFlow(repository: TransactionRepository(client: api), authenticator: authenticator, signer: signer)
+        let flow = TransferFlow(
+            repository: TransactionRepository(client: api), authenticator: authenticator, signer: signer)
         TransferScreens(spinner: Spinner()).attach(to: flow)
         print("── Send \(Formatting.money(request.amount, request.currency)) to \(request.payeePhone) ──")
         let ending = await flow.run(request, choose: choose)
@@ -22,12 +23,16 @@ enum TerminalPayments {
     /// prints the seed's result. Nil when the user gave no PIN; refusals are thrown.
     static func airtime(
         api: CountersignAPIClient, authenticator: any LocalAuthenticator, signer: any TransactionSigner,
-        intent: AuthenticationOptionsRequest, accountPIN: @escaping @Sendable (AirtimePayment.PINFallbackReason) async -> String?
+        intent: AuthenticationOptionsRequest,
+        accountPIN: @escaping @Sendable (AirtimePayment.PINFallbackReason) async -> String?
     ) async throws -> AirtimePayment.Receipt? {
-        print("── Buy airtime: \(Formatting.money(intent.amount, "NGN")) \(intent.productCode) for \(intent.recipientPhone) ──")
+        print(
+            "── Buy airtime: \(Formatting.money(intent.amount, "NGN")) \(intent.productCode) for \(intent.recipientPhone) ──"
+        )
         let spinner = Spinner()
         spinner.start("Getting the challenge")
-        let payment = AirtimePayment(client: api, authenticator: StopsSpinner(inner: authenticator, spinner: spinner), signer: signer)
+        let payment = AirtimePayment(
+            client: api, authenticator: StopsSpinner(inner: authenticator, spinner: spinner), signer: signer)
         let receipt = try await payment.pay(intent) { reason in
             spinner.stop()
             print("  Biometric path did not finish (\(describe(reason))); using the account PIN")

@@ -27,7 +27,8 @@ struct TerminalRedirectHandler: RedirectHandler {
         switch mode {
         case .ask:
             guard TerminalInput.isInteractive else {
-                print("  (no terminal to wait on: the payment waits; pass --redirect authorize|fail|abandon in scripts)")
+                print(
+                    "  (no terminal to wait on: the payment waits; pass --redirect authorize|fail|abandon in scripts)")
                 return .abandoned
             }
             print("  Press Enter when you are back (type a and Enter if you gave up): ", terminator: "")
@@ -38,7 +39,8 @@ struct TerminalRedirectHandler: RedirectHandler {
             print("  (walked away without finishing)")
             return .abandoned
         case .authorize, .fail:
-            return await press(mode.rawValue, mode == .authorize ? .authorizeSimulatedPayment : .failSimulatedPayment, on: url)
+            return await press(
+                mode.rawValue, mode == .authorize ? .authorizeSimulatedPayment : .failSimulatedPayment, on: url)
         }
     }
 
@@ -48,10 +50,12 @@ struct TerminalRedirectHandler: RedirectHandler {
         // The page is `/sim/pay/{intentId}`: every segment but the id must be the template's.
         let page = Endpoint.simulatedPaymentPage.template.split(separator: "/")
         let segments = url.path.split(separator: "/")
-        guard segments.count == page.count, zip(page.dropLast(), segments).allSatisfy({ $0 == $1 }), let intentId = segments.last,
-              var target = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        guard segments.count == page.count, zip(page.dropLast(), segments).allSatisfy({ $0 == $1 }),
+            let intentId = segments.last,
+            var target = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else {
-            print("  --redirect \(button) follows only the built-in payment simulator's page; open the link in a browser")
+            print(
+                "  --redirect \(button) follows only the built-in payment simulator's page; open the link in a browser")
             return .abandoned
         }
         target.percentEncodedPath = endpoint.path([String(intentId)])
@@ -60,7 +64,8 @@ struct TerminalRedirectHandler: RedirectHandler {
         request.method = .POST
         // The page answers with a redirect to the app's return URL, which is the app's to open, not
         // ours: the outcome is read from the server by the poll that follows.
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        let http = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         let outcome: RedirectOutcome
         do {
             let response = try await http.execute(request, timeout: .seconds(30))

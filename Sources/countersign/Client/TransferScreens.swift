@@ -17,7 +17,8 @@ struct TransferScreens {
             switch state {
             case .idle, .refreshing: break
             case .dashboard(let wallet): DashboardView.show(wallet)
-            case .dashboardWithoutWallet(let error): print("── Dashboard ── (balance unavailable: \(Formatting.error(error)))")
+            case .dashboardWithoutWallet(let error):
+                print("── Dashboard ── (balance unavailable: \(Formatting.error(error)))")
             }
         }
     }
@@ -27,18 +28,21 @@ struct TransferScreens {
         switch outcome {
         case .initiate(.invalid(let field)): "not sent: check \(field.rawValue)"
         case .initiate(.refused(let code, let message)): "refused (\(code)): \(message)"
-        case .initiate(.ended(let document)): "\(document.status.rawValue)\(document.error.map { " (\($0.code)): \($0.message)" } ?? "")"
+        case .initiate(.ended(let document)):
+            "\(document.status.rawValue)\(document.error.map { " (\($0.code)): \($0.message)" } ?? "")"
         case .initiate: "stopped before a quote; its status is unknown"
         case .details(.declined(let document)): "DECLINED: the fees were refused (\(document.id)); nothing moved"
         case .details(.invalidQuote(let id)): "CANCELLED: the quote of \(id) did not add up"
         case .details(.declineFailed(let id, let error)): "decline of \(id) not recorded: \(Formatting.error(error))"
         case .details: "stopped at the fee quote"
-        case .verdict(.succeeded(let document)): "SUCCESS: \(document.id) sent \(Formatting.money(document.amount, document.currency)) to \(document.payeePhone)"
+        case .verdict(.succeeded(let document)):
+            "SUCCESS: \(document.id) sent \(Formatting.money(document.amount, document.currency)) to \(document.payeePhone)"
         case .verdict(.failed(let id, let reason)): "FAILED (\(reason.code)): \(reason.message) [\(id)]"
         case .verdict(.expired(let id)): "EXPIRED: the quote lapsed [\(id)]"
         case .verdict(.abandoned(let id, let error)): "CANCELLED: local authentication \(error) [\(id)]"
         case .verdict(.securityError(let id, let error)): "CANCELLED: the device refused to sign (\(error)) [\(id)]"
-        case .verdict(.locked(let id, let retry)): "LOCKED: too many failed authorizations\(retry.map { ", retry in \($0) s" } ?? "") [\(id)]"
+        case .verdict(.locked(let id, let retry)):
+            "LOCKED: too many failed authorizations\(retry.map { ", retry in \($0) s" } ?? "") [\(id)]"
         case .verdict(.ended(let document)): "\(document.status.rawValue) [\(document.id)]"
         case .verdict(.statusUnknown(let id)): "status unknown: check transfer \(id) later"
         case .verdict: "stopped during authorization"

@@ -14,16 +14,22 @@ struct DemoUser: Sendable {
     let api: CountersignAPIClient
 
     /// Signs `name` up on `server` and registers a device key in `directory`.
-    static func create(name: String, phone: String, accountPIN: String, localPIN: String, server: EmbeddedServer, directory: String) async throws -> DemoUser {
+    static func create(
+        name: String, phone: String, accountPIN: String, localPIN: String, server: EmbeddedServer, directory: String
+    ) async throws -> DemoUser {
         // Demo speed: a tenth of the SDK's PBKDF2 rounds for the sealed key and the local PIN hash.
         let profile = ClientProfile(directory: directory, iterations: 10_000)
         try profile.prepare()
         let api = CountersignAPIClient(transport: AsyncHTTPClientTransport(baseURL: server.baseURL))
         let session = try await api.signup(SignupRequest(phone: phone, name: name, pin: accountPIN))
         try profile.save(.init(server: server.baseURL, phone: phone, sessionToken: session.sessionToken))
-        let registered = try await DeviceRegistration.register(api: api, profile: profile, accountPIN: accountPIN, localPIN: localPIN, origin: server.origin)
-        print("  \(name) (\(phone)) signed up; device key \(registered.credentialId.prefix(12))… registered for \(server.origin)")
-        return DemoUser(name: name, phone: phone, accountPIN: accountPIN, localPIN: localPIN, profile: profile, api: api)
+        let registered = try await DeviceRegistration.register(
+            api: api, profile: profile, accountPIN: accountPIN, localPIN: localPIN, origin: server.origin)
+        print(
+            "  \(name) (\(phone)) signed up; device key \(registered.credentialId.prefix(12))… registered for \(server.origin)"
+        )
+        return DemoUser(
+            name: name, phone: phone, accountPIN: accountPIN, localPIN: localPIN, profile: profile, api: api)
     }
 
     /// The wallet balance now.
@@ -43,7 +49,9 @@ final class ScriptedPINs: PINPrompt {
             print("  Local PIN (\(reason)): not expected by the scenario; cancelled")
             return nil
         }
-        print("  Local PIN (\(reason)), attempt \(attempt): \(answer.map { String(repeating: "•", count: $0.count) } ?? "cancelled")")
+        print(
+            "  Local PIN (\(reason)), attempt \(attempt): \(answer.map { String(repeating: "•", count: $0.count) } ?? "cancelled")"
+        )
         return answer
     }
 }

@@ -15,7 +15,9 @@ struct EmbeddedServer: Sendable {
     let services: AppServices
 
     /// Starts the server in `dataDirectory`, runs `body`, then shuts the server down gracefully.
-    static func run<T: Sendable>(dataDirectory: String, _ body: @Sendable (EmbeddedServer) async throws -> T) async throws -> T {
+    static func run<T: Sendable>(dataDirectory: String, _ body: @Sendable (EmbeddedServer) async throws -> T)
+        async throws -> T
+    {
         var logger = Logger(label: "countersign-demo")
         logger.logLevel = .error
         // The origin names the port, and the relying party is fixed when the app is built, so the
@@ -33,16 +35,19 @@ struct EmbeddedServer: Sendable {
         configuration.streamFallbackSeconds = 1
         let database = try await CountersignApp.openDatabase(configuration, logger: logger)
         let started = AsyncStream<Void>.makeStream()
-        let app = try await CountersignApp.build(configuration: configuration, database: database, logger: logger) { _ in
+        let app = try await CountersignApp.build(configuration: configuration, database: database, logger: logger) {
+            _ in
             started.continuation.yield()
         }
-        let services = try await CountersignApp.makeServices(configuration: configuration, database: database, logger: logger)
+        let services = try await CountersignApp.makeServices(
+            configuration: configuration, database: database, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var iterator = started.stream.makeAsyncIterator()
             await iterator.next()
-            let server = EmbeddedServer(baseURL: "http://127.0.0.1:\(port)", origin: "http://localhost:\(port)", services: services)
+            let server = EmbeddedServer(
+                baseURL: "http://127.0.0.1:\(port)", origin: "http://localhost:\(port)", services: services)
             let result: Result<T, any Error>
             do {
                 result = .success(try await body(server))
@@ -56,7 +61,9 @@ struct EmbeddedServer: Sendable {
     }
 
     private static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(
+            host: "127.0.0.1", port: 0
+        ).get()
         let port = channel.localAddress?.port ?? 0
         try await channel.close()
         guard port > 0 else { throw CommandFailure("could not find a free port") }

@@ -22,18 +22,25 @@ enum Fixture {
     )
 
     static let assertion = AuthenticationResponseJSON(
-        id: "cred", rawId: "cred", response: AssertionResponseJSON(clientDataJSON: "e30", authenticatorData: "AA", signature: "AA")
+        id: "cred", rawId: "cred",
+        response: AssertionResponseJSON(clientDataJSON: "e30", authenticatorData: "AA", signature: "AA")
     )
 
     /// The transfer at `sequence` in `status`, with the quote and challenge from `AUTHORIZATION_REQUIRED` on.
-    static func document(_ status: TransferStatus, _ sequence: Int64, error: TransferFailure? = nil, quote: TransferQuote? = Fixture.quote) -> TransferDocument {
-        let quoted: Bool = switch status {
-        case .pendingPayeeLookup, .pendingQuote: false
-        default: true
-        }
+    static func document(
+        _ status: TransferStatus, _ sequence: Int64, error: TransferFailure? = nil,
+        quote: TransferQuote? = Fixture.quote
+    ) -> TransferDocument {
+        let quoted: Bool =
+            switch status {
+            case .pendingPayeeLookup, .pendingQuote: false
+            default: true
+            }
         return TransferDocument(
-            id: transferId, status: status, payeePhone: payee, payeeName: sequence > 1 ? "Ada" : nil, amount: 10_000, currency: "NGN",
-            note: "rent", quote: quoted ? quote : nil, challenge: status == .authorizationRequired ? challenge : nil, error: error,
+            id: transferId, status: status, payeePhone: payee, payeeName: sequence > 1 ? "Ada" : nil, amount: 10_000,
+            currency: "NGN",
+            note: "rent", quote: quoted ? quote : nil, challenge: status == .authorizationRequired ? challenge : nil,
+            error: error,
             sequence: sequence, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:0\(sequence).000Z"
         )
     }
@@ -49,16 +56,23 @@ enum Fixture {
     }
 
     /// The usual path up to the quote: lookup, quote pending, authorization required.
-    static let upToQuote = [document(.pendingPayeeLookup, 1), document(.pendingQuote, 2), document(.authorizationRequired, 3)]
+    static let upToQuote = [
+        document(.pendingPayeeLookup, 1), document(.pendingQuote, 2), document(.authorizationRequired, 3),
+    ]
 
     /// A client holding a session over `transport`, with predictable idempotency keys.
     static func client(_ transport: ScriptedTransport, idleLimit: Duration = .seconds(60)) -> CountersignAPIClient {
-        CountersignAPIClient(transport: transport, sessionToken: "tok", streamIdleLimit: idleLimit, idempotencyKey: { "key-1" })
+        CountersignAPIClient(
+            transport: transport, sessionToken: "tok", streamIdleLimit: idleLimit, idempotencyKey: { "key-1" })
     }
 
     /// A repository over `transport` that reconnects at once, at most `attempts` times in a row.
-    static func repository(_ transport: ScriptedTransport, attempts: Int = 2, idleLimit: Duration = .seconds(60)) -> TransactionRepository {
-        TransactionRepository(client: client(transport, idleLimit: idleLimit), reconnect: ReconnectPolicy(maxAttempts: attempts, initialDelay: .zero, maxDelay: .zero, sleep: { _ in }))
+    static func repository(_ transport: ScriptedTransport, attempts: Int = 2, idleLimit: Duration = .seconds(60))
+        -> TransactionRepository
+    {
+        TransactionRepository(
+            client: client(transport, idleLimit: idleLimit),
+            reconnect: ReconnectPolicy(maxAttempts: attempts, initialDelay: .zero, maxDelay: .zero, sleep: { _ in }))
     }
 }
 
@@ -69,7 +83,11 @@ extension ScriptedTransport {
     }
 
     /// The events stream of the fixture transfer, sending `documents`.
-    func expectEvents(_ documents: [TransferDocument], end: StreamEnd = .open, sourceLocation: SourceLocation = #_sourceLocation) {
-        expectStream("/transfers/\(Fixture.transferId)/events", chunks: documents.map(Fixture.event), end: end, sourceLocation: sourceLocation)
+    func expectEvents(
+        _ documents: [TransferDocument], end: StreamEnd = .open, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        expectStream(
+            "/transfers/\(Fixture.transferId)/events", chunks: documents.map(Fixture.event), end: end,
+            sourceLocation: sourceLocation)
     }
 }

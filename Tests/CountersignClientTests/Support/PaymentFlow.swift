@@ -12,7 +12,10 @@ struct PaymentFlow {
     let verdict: PaymentVerdictController
     let finalize: PaymentFinalizeController
 
-    init(authenticator: FakeAuthenticator = FakeAuthenticator(), signer: FakeSigner = FakeSigner(), reconnectAttempts: Int = 2) {
+    init(
+        authenticator: FakeAuthenticator = FakeAuthenticator(), signer: FakeSigner = FakeSigner(),
+        reconnectAttempts: Int = 2
+    ) {
         let repository = Fixture.repository(transport, attempts: reconnectAttempts)
         initiate = PaymentInitiateController(repository: repository)
         details = PaymentDetailsController(repository: repository)
@@ -34,8 +37,12 @@ struct PaymentFlow {
     }
 
     /// Expects `POST /transfers/tr_1/<action>` answered with `status` and `json`.
-    func expectCommand(_ action: String, status: Int = 200, json: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        transport.expect("POST", "/transfers/\(Fixture.transferId)/\(action)", status: status, json: json, sourceLocation: sourceLocation)
+    func expectCommand(
+        _ action: String, status: Int = 200, json: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        transport.expect(
+            "POST", "/transfers/\(Fixture.transferId)/\(action)", status: status, json: json,
+            sourceLocation: sourceLocation)
     }
 
     /// Expects the wallet refresh of the dashboard.

@@ -40,13 +40,27 @@ final class ScriptedTransport: HTTPTransport {
     init() { steps = Mutex([]) }
 
     /// Expects `method path` next and answers it with `status` and `body`.
-    func expect(_ method: String, _ path: String, status: Int = 200, json body: String = "{}", headers: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) {
-        append(Step(method: method, path: path, answer: .response(TransportResponse(status: status, headers: headers, body: Array(body.utf8))), sourceLocation: sourceLocation))
+    func expect(
+        _ method: String, _ path: String, status: Int = 200, json body: String = "{}", headers: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        append(
+            Step(
+                method: method, path: path,
+                answer: .response(TransportResponse(status: status, headers: headers, body: Array(body.utf8))),
+                sourceLocation: sourceLocation))
     }
 
     /// Expects `method path` next and answers it with `status` and `body` once the test sends on `gate`.
-    func expectHeld(_ method: String, _ path: String, until gate: Channel<Void>, status: Int = 200, json body: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        append(Step(method: method, path: path, answer: .held(TransportResponse(status: status, body: Array(body.utf8)), gate: gate), sourceLocation: sourceLocation))
+    func expectHeld(
+        _ method: String, _ path: String, until gate: Channel<Void>, status: Int = 200, json body: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        append(
+            Step(
+                method: method, path: path,
+                answer: .held(TransportResponse(status: status, body: Array(body.utf8)), gate: gate),
+                sourceLocation: sourceLocation))
     }
 
     /// Expects `method path` next and lets the connection fail without an answer.
@@ -55,13 +69,22 @@ final class ScriptedTransport: HTTPTransport {
     }
 
     /// Expects a streaming `GET path` and sends `chunks`, then does `end` (an error answer closes).
-    func expectStream(_ path: String, status: Int = 200, chunks: [String], end: StreamEnd? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectStream(
+        _ path: String, status: Int = 200, chunks: [String], end: StreamEnd? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let end = end ?? ((200..<300).contains(status) ? .open : .close)
-        append(Step(method: "GET", path: path, answer: .stream(status: status, chunks: chunks.map { Array($0.utf8) }, end: end), sourceLocation: sourceLocation))
+        append(
+            Step(
+                method: "GET", path: path,
+                answer: .stream(status: status, chunks: chunks.map { Array($0.utf8) }, end: end),
+                sourceLocation: sourceLocation))
     }
 
     /// Expects a streaming `GET path` whose body the test produces as it goes.
-    func expectLiveStream(_ path: String, body: AsyncThrowingStream<[UInt8], any Error>, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectLiveStream(
+        _ path: String, body: AsyncThrowingStream<[UInt8], any Error>, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         append(Step(method: "GET", path: path, answer: .live(body), sourceLocation: sourceLocation))
     }
 
@@ -71,7 +94,8 @@ final class ScriptedTransport: HTTPTransport {
     /// Records an issue for every scripted step that was never requested.
     func verifyAllUsed(sourceLocation: SourceLocation = #_sourceLocation) {
         for step in steps.withLock({ $0 }) {
-            Issue.record("expected request never sent: \(step.method) \(step.path)", sourceLocation: step.sourceLocation)
+            Issue.record(
+                "expected request never sent: \(step.method) \(step.path)", sourceLocation: step.sourceLocation)
         }
     }
 
@@ -90,9 +114,11 @@ final class ScriptedTransport: HTTPTransport {
     func stream(_ request: TransportRequest) async throws -> TransportStream {
         switch try next(request) {
         case .response(let response):
-            return TransportStream(status: response.status, headers: response.headers, body: body([response.body], end: .close))
+            return TransportStream(
+                status: response.status, headers: response.headers, body: body([response.body], end: .close))
         case .stream(let status, let chunks, let end):
-            return TransportStream(status: status, headers: ["Content-Type": "text/event-stream"], body: body(chunks, end: end))
+            return TransportStream(
+                status: status, headers: ["Content-Type": "text/event-stream"], body: body(chunks, end: end))
         case .live(let body):
             return TransportStream(status: 200, headers: ["Content-Type": "text/event-stream"], body: body)
         case .noAnswer: throw ConnectionLost()
@@ -110,7 +136,9 @@ final class ScriptedTransport: HTTPTransport {
             throw Unexpected()
         }
         guard step.method == request.method, step.path == request.path else {
-            Issue.record("expected \(step.method) \(step.path), got \(request.method) \(request.path)", sourceLocation: step.sourceLocation)
+            Issue.record(
+                "expected \(step.method) \(step.path), got \(request.method) \(request.path)",
+                sourceLocation: step.sourceLocation)
             throw Unexpected()
         }
         return step.answer

@@ -16,7 +16,8 @@ struct APIResponse: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: body)
         } catch {
-            throw TestFailure("could not decode \(T.self) from \(status) \(String(decoding: body, as: UTF8.self)): \(error)")
+            throw TestFailure(
+                "could not decode \(T.self) from \(status) \(String(decoding: body, as: UTF8.self)): \(error)")
         }
     }
 
@@ -52,7 +53,10 @@ struct APIClient: Sendable {
         CountersignAPIClient(transport: transport(), sessionToken: token)
     }
 
-    func send(_ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, raw: [UInt8]? = nil, token: String? = nil, headers extra: [(String, String)] = [], timeout: TimeAmount = .seconds(30)) async throws -> APIResponse {
+    func send(
+        _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, raw: [UInt8]? = nil, token: String? = nil,
+        headers extra: [(String, String)] = [], timeout: TimeAmount = .seconds(30)
+    ) async throws -> APIResponse {
         var request = TransportRequest(method: method.rawValue, path: path)
         if let token { request.headers["Authorization"] = "Bearer \(token)" }
         for (name, value) in extra { request.headers[name] = value }
@@ -62,11 +66,17 @@ struct APIClient: Sendable {
             request.body = try json.map { Array(try JSONEncoder().encode($0)) } ?? raw
         }
         let response = try await transport(timeout: timeout).send(request)
-        return APIResponse(status: response.status, headers: HTTPHeaders(response.headers.map { ($0.key, $0.value) }), body: Data(response.body))
+        return APIResponse(
+            status: response.status, headers: HTTPHeaders(response.headers.map { ($0.key, $0.value) }),
+            body: Data(response.body))
     }
 
-    func get(_ path: String, token: String? = nil, timeout: TimeAmount = .seconds(30)) async throws -> APIResponse { try await send(.GET, path, token: token, timeout: timeout) }
-    func post(_ path: String, _ json: (any Encodable)? = nil, token: String? = nil, headers: [(String, String)] = []) async throws -> APIResponse {
+    func get(_ path: String, token: String? = nil, timeout: TimeAmount = .seconds(30)) async throws -> APIResponse {
+        try await send(.GET, path, token: token, timeout: timeout)
+    }
+    func post(_ path: String, _ json: (any Encodable)? = nil, token: String? = nil, headers: [(String, String)] = [])
+        async throws -> APIResponse
+    {
         try await send(.POST, path, json: json, token: token, headers: headers)
     }
 }

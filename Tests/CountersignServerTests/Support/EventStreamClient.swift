@@ -31,7 +31,9 @@ final class EventStreamClient: Sendable {
         func end() { ended = true }
     }
 
-    static func open(_ client: APIClient, path: String, token: String? = nil, cookie: String? = nil, lastEventID: String? = nil) async throws -> EventStreamClient {
+    static func open(
+        _ client: APIClient, path: String, token: String? = nil, cookie: String? = nil, lastEventID: String? = nil
+    ) async throws -> EventStreamClient {
         var request = TransportRequest(method: "GET", path: path, headers: ["Accept": "text/event-stream"])
         if let token { request.headers["Authorization"] = "Bearer \(token)" }
         if let cookie { request.headers["Cookie"] = cookie }
@@ -46,7 +48,8 @@ final class EventStreamClient: Sendable {
         reader = Task {
             do {
                 for try await event in ServerSentEventParser.events(in: response.body) {
-                    await state.append(ReceivedEvent(id: event.id.flatMap { Int64($0) }, event: event.event, data: event.data))
+                    await state.append(
+                        ReceivedEvent(id: event.id.flatMap { Int64($0) }, event: event.event, data: event.data))
                 }
             } catch {}
             await state.end()
@@ -54,7 +57,9 @@ final class EventStreamClient: Sendable {
     }
 
     /// Waits until `done(events)` holds or `timeout` passes; returns the events either way.
-    func wait(timeout: Duration = .seconds(10), until done: @Sendable ([ReceivedEvent]) -> Bool) async -> [ReceivedEvent] {
+    func wait(timeout: Duration = .seconds(10), until done: @Sendable ([ReceivedEvent]) -> Bool) async
+        -> [ReceivedEvent]
+    {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let events = await state.events

@@ -20,10 +20,16 @@ extension FakeStripe {
         mutating func answer(_ call: Call) -> Answer {
             calls.append(call)
             if !failures.isEmpty {
-                return Self.error(failures.removeFirst(), type: "api_error", message: "An unknown error occurred on Stripe's side (fake).")
+                return Self.error(
+                    failures.removeFirst(), type: "api_error",
+                    message: "An unknown error occurred on Stripe's side (fake).")
             }
             guard let authorization = call.authorization, authorization.hasPrefix("Bearer ") else {
-                return Self.error(401, message: "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth.")
+                return Self.error(
+                    401,
+                    message:
+                        "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth."
+                )
             }
             let key = authorization.dropFirst("Bearer ".count)
             guard key == FakeStripe.secretKey else {
@@ -32,7 +38,9 @@ extension FakeStripe {
             if let version = call.stripeVersion, version != FakeStripe.apiVersion {
                 return Self.error(400, message: "Invalid Stripe API version: \(version)")
             }
-            if call.method == "POST", !call.body.isEmpty, call.contentType?.hasPrefix("application/x-www-form-urlencoded") != true {
+            if call.method == "POST", !call.body.isEmpty,
+                call.contentType?.hasPrefix("application/x-www-form-urlencoded") != true
+            {
                 return Self.error(400, message: "Invalid request: bodies must be application/x-www-form-urlencoded.")
             }
             guard let form = FakeForm(encoded: call.method == "POST" ? call.body : call.query) else {
@@ -44,7 +52,8 @@ extension FakeStripe {
                 guard saved.request == request else {
                     return Self.error(
                         400, type: "idempotency_error",
-                        message: "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '\(key)' if you meant to execute a different request."
+                        message:
+                            "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '\(key)' if you meant to execute a different request."
                     )
                 }
                 replays += 1
@@ -83,10 +92,13 @@ extension FakeStripe {
         static func ok(_ json: FakeJSON) -> Answer { Answer(status: 200, body: json.bytes) }
 
         static func error(
-            _ status: Int, type: String = "invalid_request_error", code: String? = nil, message: String, param: String? = nil,
+            _ status: Int, type: String = "invalid_request_error", code: String? = nil, message: String,
+            param: String? = nil,
             extra: [String: FakeJSON] = [:]
         ) -> Answer {
-            let error: FakeJSON = ["type": .string(type), "code": .optional(code), "message": .string(message), "param": .optional(param)]
+            let error: FakeJSON = [
+                "type": .string(type), "code": .optional(code), "message": .string(message), "param": .optional(param),
+            ]
             return Answer(status: status, body: FakeJSON.object(["error": error.merging(extra)]).bytes)
         }
 
@@ -99,7 +111,9 @@ extension FakeStripe {
         }
 
         static func unknown(_ form: FakeForm, allowed: Set<String>) -> Answer? {
-            form.unknownKey(allowed: allowed).map { error(400, code: "parameter_unknown", message: "Received unknown parameter: \($0)", param: $0) }
+            form.unknownKey(allowed: allowed).map {
+                error(400, code: "parameter_unknown", message: "Received unknown parameter: \($0)", param: $0)
+            }
         }
 
         static func newId(_ prefix: String) -> String {

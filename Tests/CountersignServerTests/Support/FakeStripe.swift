@@ -1,5 +1,5 @@
-import Crypto
 import CountersignServer
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -29,8 +29,11 @@ final class FakeStripe: Sendable {
     var baseURL: String { "http://127.0.0.1:\(port.withLock { $0 })" }
 
     /// A provider configuration pointing at this fake, in test mode unless `secretKey` says otherwise.
-    func configuration(secretKey: String = FakeStripe.secretKey, timeout: Duration = .seconds(10)) throws -> StripeConfiguration {
-        var configuration = try StripeConfiguration(secretKey: secretKey, baseURL: baseURL, webhookSecret: Self.webhookSecret)
+    func configuration(secretKey: String = FakeStripe.secretKey, timeout: Duration = .seconds(10)) throws
+        -> StripeConfiguration
+    {
+        var configuration = try StripeConfiguration(
+            secretKey: secretKey, baseURL: baseURL, webhookSecret: Self.webhookSecret)
         configuration.timeout = timeout
         return configuration
     }
@@ -44,7 +47,8 @@ final class FakeStripe: Sendable {
         let bound = AsyncStream<Int>.makeStream()
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "fake-stripe"),
-            onServerRunning: { channel in bound.continuation.yield(channel.localAddress?.port ?? 0) }, logger: TestDatabase.logger
+            onServerRunning: { channel in bound.continuation.yield(channel.localAddress?.port ?? 0) },
+            logger: TestDatabase.logger
         )
         let group = ServiceGroup(configuration: .init(services: [app], logger: TestDatabase.logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -71,14 +75,18 @@ final class FakeStripe: Sendable {
             try await Task.sleep(for: stall)
         }
         let call = Call(
-            method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "", body: String(buffer: body),
-            authorization: request.headers[.authorization], idempotencyKey: request.headers[.idempotencyKey], stripeVersion: request.headers[.stripeVersion], contentType: request.headers[.contentType]
+            method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
+            body: String(buffer: body),
+            authorization: request.headers[.authorization], idempotencyKey: request.headers[.idempotencyKey],
+            stripeVersion: request.headers[.stripeVersion], contentType: request.headers[.contentType]
         )
         let answer = state.withLock { $0.answer(call) }
         var headers: HTTPFields = [.contentType: "application/json"]
         headers[.requestId] = "req_" + UUID().uuidString.prefix(14).lowercased()
         if answer.replayed { headers[.idempotentReplayed] = "true" }
-        return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        return Response(
+            status: .init(code: answer.status), headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 }
 
@@ -115,7 +123,9 @@ extension FakeStripe {
     func paymentMethod(_ id: String) -> FakePaymentMethod? { state.withLock { $0.paymentMethods[id] } }
 
     /// The next `count` requests answer `status` with Stripe's `api_error`, doing nothing.
-    func failNext(_ count: Int = 1, status: Int = 500) { state.withLock { $0.failures += Array(repeating: status, count: count) } }
+    func failNext(_ count: Int = 1, status: Int = 500) {
+        state.withLock { $0.failures += Array(repeating: status, count: count) }
+    }
 
     /// The next request waits `duration` before it is handled (and is then handled in full, as
     /// Stripe finishes a request whose client gave up).
@@ -124,7 +134,9 @@ extension FakeStripe {
     /// The payer authenticated (3-D Secure) or authorized at the bank: `requires_action` → `succeeded`.
     func completeRedirect(_ intentId: String) throws {
         try state.withLock { state in
-            guard var intent = state.intents[intentId], intent.status == "requires_action" else { throw TestFailure("\(intentId) does not require action") }
+            guard var intent = state.intents[intentId], intent.status == "requires_action" else {
+                throw TestFailure("\(intentId) does not require action")
+            }
             intent.status = "succeeded"
             intent.nextAction = .null
             state.intents[intentId] = intent
@@ -142,7 +154,7 @@ extension FakeStripe {
     func cancelAtStripe(_ intentId: String) throws {
         try state.withLock { state in
             guard state.intents[intentId] != nil, let form = FakeForm(encoded: "cancellation_reason=abandoned"),
-                  state.cancel(intentId, form).status == 200
+                state.cancel(intentId, form).status == 200
             else { throw TestFailure("\(intentId) cannot be canceled") }
         }
     }
@@ -150,15 +162,24 @@ extension FakeStripe {
     /// The payer failed or refused: back to `requires_payment_method` with Stripe's error.
     func failRedirect(_ intentId: String) throws {
         try state.withLock { state in
-            guard var intent = state.intents[intentId], intent.status == "requires_action" else { throw TestFailure("\(intentId) does not require action") }
+            guard var intent = state.intents[intentId], intent.status == "requires_action" else {
+                throw TestFailure("\(intentId) does not require action")
+            }
             let card = intent.paymentMethodTypes.first == "card"
             intent.status = "requires_payment_method"
             intent.nextAction = .null
             intent.paymentMethod = nil
-            intent.lastPaymentError = card
-                ? ["type": "invalid_request_error", "code": "payment_intent_authentication_failure",
-                   "message": "The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again."]
-                : ["type": "invalid_request_error", "code": "payment_intent_payment_attempt_failed", "message": "The payment failed."]
+            intent.lastPaymentError =
+                card
+                ? [
+                    "type": "invalid_request_error", "code": "payment_intent_authentication_failure",
+                    "message":
+                        "The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.",
+                ]
+                : [
+                    "type": "invalid_request_error", "code": "payment_intent_payment_attempt_failed",
+                    "message": "The payment failed.",
+                ]
             state.intents[intentId] = intent
         }
     }
@@ -167,8 +188,10 @@ extension FakeStripe {
     func event(_ type: String, intentId: String) throws -> [UInt8] {
         guard let intent = intent(intentId) else { throw TestFailure("no intent \(intentId)") }
         let event: FakeJSON = [
-            "id": .string("evt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(24)), "object": "event",
-            "api_version": .string(Self.apiVersion), "created": .int(Int64(Date().timeIntervalSince1970)), "livemode": false,
+            "id": .string("evt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(24)),
+            "object": "event",
+            "api_version": .string(Self.apiVersion), "created": .int(Int64(Date().timeIntervalSince1970)),
+            "livemode": false,
             "type": .string(type), "data": ["object": intent.json], "pending_webhooks": 1,
         ]
         return event.bytes

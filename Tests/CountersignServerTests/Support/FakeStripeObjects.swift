@@ -25,7 +25,9 @@ struct FakePaymentMethod: Sendable, Equatable {
         "pm_card_mastercard": ("mastercard", "4444", .succeeds),
         "pm_card_authenticationRequired": ("visa", "3184", .redirects),
         // Attaches, then every charge fails ("Decline after attaching").
-        "pm_card_chargeCustomerFail": ("visa", "0341", .declines(code: "generic_decline", message: "Your card was declined.")),
+        "pm_card_chargeCustomerFail": (
+            "visa", "0341", .declines(code: "generic_decline", message: "Your card was declined.")
+        ),
     ]
 
     let id: String
@@ -39,11 +41,15 @@ struct FakePaymentMethod: Sendable, Equatable {
 
     var json: FakeJSON {
         var object: [String: FakeJSON] = [
-            "id": .string(id), "object": "payment_method", "type": .string(type), "customer": .optional(customer), "created": .int(created),
+            "id": .string(id), "object": "payment_method", "type": .string(type), "customer": .optional(customer),
+            "created": .int(created),
             "livemode": false, "billing_details": ["name": .optional(billingName)], "metadata": [:],
         ]
         if let brand, let last4 {
-            object["card"] = ["brand": .string(brand), "last4": .string(last4), "exp_month": 12, "exp_year": .int(Int64(FakeStripe.cardExpiryYear)), "funding": "credit"]
+            object["card"] = [
+                "brand": .string(brand), "last4": .string(last4), "exp_month": 12,
+                "exp_year": .int(Int64(FakeStripe.cardExpiryYear)), "funding": "credit",
+            ]
         } else {
             object[type] = [:]
         }
@@ -69,11 +75,16 @@ struct FakePaymentIntent: Sendable, Equatable {
 
     var json: FakeJSON {
         [
-            "id": .string(id), "object": "payment_intent", "amount": .int(amount), "amount_received": .int(status == "succeeded" ? amount : 0),
-            "currency": .string(currency), "status": .string(status), "payment_method_types": .array(paymentMethodTypes.map(FakeJSON.string)),
-            "customer": .optional(customer), "payment_method": .optional(paymentMethod), "metadata": .object(metadata.mapValues(FakeJSON.string)),
-            "next_action": nextAction, "last_payment_error": lastPaymentError, "cancellation_reason": .optional(cancellationReason),
-            "capture_method": "automatic", "confirmation_method": "automatic", "client_secret": .string(id + "_secret_fake"),
+            "id": .string(id), "object": "payment_intent", "amount": .int(amount),
+            "amount_received": .int(status == "succeeded" ? amount : 0),
+            "currency": .string(currency), "status": .string(status),
+            "payment_method_types": .array(paymentMethodTypes.map(FakeJSON.string)),
+            "customer": .optional(customer), "payment_method": .optional(paymentMethod),
+            "metadata": .object(metadata.mapValues(FakeJSON.string)),
+            "next_action": nextAction, "last_payment_error": lastPaymentError,
+            "cancellation_reason": .optional(cancellationReason),
+            "capture_method": "automatic", "confirmation_method": "automatic",
+            "client_secret": .string(id + "_secret_fake"),
             "livemode": false, "created": .int(created),
         ]
     }
@@ -82,7 +93,10 @@ struct FakePaymentIntent: Sendable, Equatable {
     /// only hand the action to its own SDK.
     mutating func requireAction(redirectTo url: String) {
         status = "requires_action"
-        nextAction = returnURL.map { ["type": "redirect_to_url", "redirect_to_url": ["url": .string(url), "return_url": .string($0)]] }
+        nextAction =
+            returnURL.map {
+                ["type": "redirect_to_url", "redirect_to_url": ["url": .string(url), "return_url": .string($0)]]
+            }
             ?? ["type": "use_stripe_sdk", "use_stripe_sdk": ["type": "three_d_secure_redirect"]]
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// A JSON value as the fake Stripe writes it: keys exactly as given (metadata included), so the
 /// provider's reading is checked against Stripe's spelling, not against a shared key strategy.
-enum FakeJSON: Encodable, Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+enum FakeJSON: Encodable, Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
     case null

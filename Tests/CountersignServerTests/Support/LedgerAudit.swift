@@ -7,7 +7,9 @@ import Testing
 enum LedgerAudit {
     static func check(_ database: any Database) async throws {
         let unbalanced = try await database.read { sql in
-            try await sql.query("SELECT ledger_transaction_id, CAST(SUM(amount) AS BIGINT) AS total FROM postings GROUP BY ledger_transaction_id HAVING SUM(amount) <> 0", [])
+            try await sql.query(
+                "SELECT ledger_transaction_id, CAST(SUM(amount) AS BIGINT) AS total FROM postings GROUP BY ledger_transaction_id HAVING SUM(amount) <> 0",
+                [])
         }
         #expect(unbalanced.isEmpty, "ledger transactions that do not sum to zero: \(unbalanced.count)")
         let drift = try await database.read { sql in
@@ -33,7 +35,10 @@ enum LedgerAudit {
     /// Row counts of every table money or authorization touches.
     static func snapshot(_ database: any Database) async throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
-        for table in ["users", "sessions", "credentials", "challenges", "consumed_tokens", "ledger_transactions", "postings", "wallet_transactions", "idempotency_keys", "transfers", "transfer_events"] {
+        for table in [
+            "users", "sessions", "credentials", "challenges", "consumed_tokens", "ledger_transactions", "postings",
+            "wallet_transactions", "idempotency_keys", "transfers", "transfer_events",
+        ] {
             counts[table] = try await count(table, database)
         }
         return counts

@@ -60,14 +60,22 @@ struct LiveServer: Sendable {
                 logger: TestDatabase.logger, outermost: ResponseContract(document: .repository, violations: contract),
                 onServerRunning: { channel in port.continuation.yield(channel.localAddress?.port ?? 0) }
             )
-            let services = try await CountersignApp.makeServices(configuration: configuration, database: database, clock: clock.wallClock, supplier: supplier, logger: TestDatabase.logger)
+            let services = try await CountersignApp.makeServices(
+                configuration: configuration, database: database, clock: clock.wallClock, supplier: supplier,
+                logger: TestDatabase.logger)
             let group = ServiceGroup(configuration: .init(services: [app], logger: TestDatabase.logger))
             return try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
                 var iterator = port.stream.makeAsyncIterator()
                 guard let boundPort = await iterator.next() else { throw TestFailure("server did not start") }
-                let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
-                let server = LiveServer(client: APIClient(baseURL: "http://127.0.0.1:\(boundPort)", http: http), services: services, clock: clock)
+                let http = HTTPClient(
+                    eventLoopGroupProvider: .singleton,
+                    configuration: .init(
+                        connectionPool: .init(
+                            idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
+                let server = LiveServer(
+                    client: APIClient(baseURL: "http://127.0.0.1:\(boundPort)", http: http), services: services,
+                    clock: clock)
                 do {
                     let result = try await body(server)
                     try await http.shutdown()

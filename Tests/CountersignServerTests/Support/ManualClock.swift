@@ -14,4 +14,3 @@ final class ManualClock: Sendable {
     /// The clock to hand to the server.
     var wallClock: WallClock { WallClock { [self] in start + offset.withLock { $0 } } }
 }
-

@@ -21,7 +21,9 @@ struct RecordingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let fields = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        lines.append("\(event.level) \(event.message) \(fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+        lines.append(
+            "\(event.level) \(event.message) \(fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+        )
     }
 
     /// A trace-level logger recording into `lines`.

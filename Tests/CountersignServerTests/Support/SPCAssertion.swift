@@ -34,20 +34,30 @@ struct ShownPayment {
         var payment = "\"rpId\":\(q(rpId)),\"topOrigin\":\(q(topOrigin))"
         if let payeeName { payment += ",\"payeeName\":\(q(payeeName))" }
         if let payeeOrigin { payment += ",\"payeeOrigin\":\(q(payeeOrigin))" }
-        payment += ",\"total\":{\"value\":\(q(value)),\"currency\":\(q(currency))},\"instrument\":{\"icon\":\(q(icon)),\"displayName\":\(q(displayName))}"
-        return Array("{\"type\":\(q(type)),\"challenge\":\(q(challenge)),\"origin\":\(q(origin)),\"crossOrigin\":false,\"payment\":{\(payment)}}".utf8)
+        payment +=
+            ",\"total\":{\"value\":\(q(value)),\"currency\":\(q(currency))},\"instrument\":{\"icon\":\(q(icon)),\"displayName\":\(q(displayName))}"
+        return Array(
+            "{\"type\":\(q(type)),\"challenge\":\(q(challenge)),\"origin\":\(q(origin)),\"crossOrigin\":false,\"payment\":{\(payment)}}"
+                .utf8)
     }
 
     /// The AuthenticationResponseJSON a browser returns in `PaymentResponse.details`, signed by `device`.
     func assertion(_ device: DeviceAuthenticator, challenge: String) throws -> AuthenticationResponseJSON {
         // Moves the device's counter on, so this assertion's count is one it never uses again.
-        let count = device.makeAssertion(challenge: []).authenticatorData.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let count = device.makeAssertion(challenge: []).authenticatorData.suffix(4).reduce(UInt32(0)) {
+            $0 << 8 | UInt32($1)
+        }
         let client = clientDataJSON(challenge: challenge)
-        let authData = Array(SHA256.hash(data: Array(device.rpId.utf8))) + [0x05] + withUnsafeBytes(of: count.bigEndian, Array.init)
-        let signature = Array(try device.privateKey.signature(for: authData + SHA256.hash(data: client)).derRepresentation)
+        let authData =
+            Array(SHA256.hash(data: Array(device.rpId.utf8))) + [0x05]
+            + withUnsafeBytes(of: count.bigEndian, Array.init)
+        let signature = Array(
+            try device.privateKey.signature(for: authData + SHA256.hash(data: client)).derRepresentation)
         return AuthenticationResponseJSON(
             id: Base64URL.encode(device.credentialId), rawId: Base64URL.encode(device.credentialId),
-            response: .init(clientDataJSON: Base64URL.encode(client), authenticatorData: Base64URL.encode(authData), signature: Base64URL.encode(signature))
+            response: .init(
+                clientDataJSON: Base64URL.encode(client), authenticatorData: Base64URL.encode(authData),
+                signature: Base64URL.encode(signature))
         )
     }
 }

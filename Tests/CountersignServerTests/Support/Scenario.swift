@@ -18,47 +18,70 @@ struct TestUser: Sendable {
 
 extension LiveServer {
     /// Signs a user up through the SDK.
-    func signup(phone: String = TestPhones.next(), pin: String = "1234", name: String = "Ada") async throws -> TestUser {
+    func signup(phone: String = TestPhones.next(), pin: String = "1234", name: String = "Ada") async throws -> TestUser
+    {
         let session = try await client.sdk().signup(SignupRequest(phone: phone, name: name, pin: pin))
         return TestUser(phone: phone, pin: pin, userId: session.userId, token: session.sessionToken)
     }
 
     /// Registers a software device key for `user` through the SDK, stepping up with the PIN.
-    func registerDevice(_ user: TestUser, attestation: DeviceAuthenticator.Attestation = .none) async throws -> TestUser {
+    func registerDevice(_ user: TestUser, attestation: DeviceAuthenticator.Attestation = .none) async throws -> TestUser
+    {
         var user = user
-        user.device = try await client.sdk(token: user.token).registerDevice(stepUp: RegistrationOptionsRequest(pin: user.pin), origin: Self.origin, attestation: attestation)
+        user.device = try await client.sdk(token: user.token).registerDevice(
+            stepUp: RegistrationOptionsRequest(pin: user.pin), origin: Self.origin, attestation: attestation)
         return user
     }
 
     /// A user enrolled with a device (the bench's enrolment) and a funded wallet.
     func fundedUser(balance: Int64 = 100_000) async throws -> TestUser {
-        let enrolled = try await EnrolledUser.enroll(over: client.transport(), phone: TestPhones.next(), name: "Ada", origin: Self.origin)
+        let enrolled = try await EnrolledUser.enroll(
+            over: client.transport(), phone: TestPhones.next(), name: "Ada", origin: Self.origin)
         _ = try await services.wallets.fund(phone: enrolled.phone, amount: balance, reference: nil)
-        return TestUser(phone: enrolled.phone, pin: enrolled.pin, userId: enrolled.userId, token: enrolled.sessionToken, device: enrolled.device)
+        return TestUser(
+            phone: enrolled.phone, pin: enrolled.pin, userId: enrolled.userId, token: enrolled.sessionToken,
+            device: enrolled.device)
     }
 
     /// `GET /biometric/auth/options` for an intent.
-    func authOptions(_ user: TestUser, amount: Int64 = 500, product: String = "AIRTIME_MTN", recipient: String = "08012345678") async throws -> APIResponse {
-        try await client.get("/biometric/auth/options?amount=\(amount)&productCode=\(product)&recipientPhone=\(recipient)&supplierSlug=\(product.dropFirst("AIRTIME_".count).lowercased())", token: user.token)
+    func authOptions(
+        _ user: TestUser, amount: Int64 = 500, product: String = "AIRTIME_MTN", recipient: String = "08012345678"
+    ) async throws -> APIResponse {
+        try await client.get(
+            "/biometric/auth/options?amount=\(amount)&productCode=\(product)&recipientPhone=\(recipient)&supplierSlug=\(product.dropFirst("AIRTIME_".count).lowercased())",
+            token: user.token)
     }
 
     /// The assertion body a device produces for `challenge`.
-    func assertion(_ device: DeviceAuthenticator, challenge: String, userVerified: Bool = true) throws -> AuthenticationResponseJSON {
+    func assertion(_ device: DeviceAuthenticator, challenge: String, userVerified: Bool = true) throws
+        -> AuthenticationResponseJSON
+    {
         try APIClient.assertion(device, challenge: challenge, userVerified: userVerified)
     }
 
     /// Options → sign → verify: a verification token for the intent.
-    func authorize(_ user: TestUser, amount: Int64 = 500, product: String = "AIRTIME_MTN", recipient: String = "08012345678") async throws -> String {
-        let options = try await authOptions(user, amount: amount, product: product, recipient: recipient).decode(AuthenticationOptionsResponse.self)
-        let verify = try await client.post("/biometric/auth/verify", try assertion(try #require(user.device), challenge: options.challenge), token: user.token)
+    func authorize(
+        _ user: TestUser, amount: Int64 = 500, product: String = "AIRTIME_MTN", recipient: String = "08012345678"
+    ) async throws -> String {
+        let options = try await authOptions(user, amount: amount, product: product, recipient: recipient).decode(
+            AuthenticationOptionsResponse.self)
+        let verify = try await client.post(
+            "/biometric/auth/verify", try assertion(try #require(user.device), challenge: options.challenge),
+            token: user.token)
         try #require(verify.status == 200, "verify: \(verify.text)")
         return try #require(try verify.decode(AuthenticationVerifyResponse.self).verificationToken)
     }
 
     /// `POST /user/topup`.
-    func topUp(_ user: TestUser, amount: Int64 = 500, product: String = "AIRTIME_MTN", recipient: String = "08012345678", token: String? = nil, pin: String? = nil, useCashback: Bool? = nil, idempotencyKey: String? = nil) async throws -> APIResponse {
-        let request = TopUpRequest(amount: amount, productCode: product, recipientPhone: recipient, supplierSlug: nil, useCashback: useCashback, verificationToken: token, pin: pin)
-        return try await client.post("/user/topup", request, token: user.token, headers: idempotencyKey.map { [("Idempotency-Key", $0)] } ?? [])
+    func topUp(
+        _ user: TestUser, amount: Int64 = 500, product: String = "AIRTIME_MTN", recipient: String = "08012345678",
+        token: String? = nil, pin: String? = nil, useCashback: Bool? = nil, idempotencyKey: String? = nil
+    ) async throws -> APIResponse {
+        let request = TopUpRequest(
+            amount: amount, productCode: product, recipientPhone: recipient, supplierSlug: nil,
+            useCashback: useCashback, verificationToken: token, pin: pin)
+        return try await client.post(
+            "/user/topup", request, token: user.token, headers: idempotencyKey.map { [("Idempotency-Key", $0)] } ?? [])
     }
 
     /// `GET /user/wallet`.
@@ -69,7 +92,9 @@ extension LiveServer {
 
 extension APIClient {
     /// The assertion body `device` produces for `challenge` (base64url).
-    static func assertion(_ device: DeviceAuthenticator, challenge: String, userVerified: Bool = true) throws -> AuthenticationResponseJSON {
+    static func assertion(_ device: DeviceAuthenticator, challenge: String, userVerified: Bool = true) throws
+        -> AuthenticationResponseJSON
+    {
         device.assertionResponse(challenge: try #require(Base64URL.decode(challenge)), userVerified: userVerified)
     }
 }
@@ -83,5 +108,10 @@ enum TestPhones {
 /// A process-wide counter.
 final class Counter: Sendable {
     private let value = Mutex(1_000)
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

@@ -1,13 +1,13 @@
 import AsyncHTTPClient
 import CountersignHarness
+import CountersignServer
 import CountersignStore
 import Foundation
-import CountersignServer
 import Testing
 
 /// `countersign serve` as a child process on 127.0.0.1, for tests that need real separate
 /// processes (scale-out on one PostgreSQL database, the operator and terminal commands).
-final class ServeProcess: @unchecked Sendable {  // Process is thread-safe for what is used here.
+final class ServeProcess: @unchecked Sendable { // Process is thread-safe for what is used here.
     let port: Int
     let client: APIClient
     private let process: ChildProcess
@@ -31,7 +31,9 @@ final class ServeProcess: @unchecked Sendable {  // Process is thread-safe for w
         var failure = "not started"
         for _ in 0..<3 {
             let port = try LoopbackPort.free()
-            let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-serve-\(UUID().uuidString).log").path
+            let logPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "countersign-serve-\(UUID().uuidString).log"
+            ).path
             let process = try ChildProcess(
                 try CommandLineTests.executable().path, arguments(port),
                 environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, outputPath: logPath
@@ -78,18 +80,25 @@ final class ServeProcess: @unchecked Sendable {  // Process is thread-safe for w
     /// `fund(phone, amount)` that credits a wallet through the operator command; stops the process.
     static func with<T: Sendable>(
         _ engine: DatabaseEngine, extra: [String] = [],
-        _ body: @escaping @Sendable (_ server: ServeProcess, _ fund: @Sendable (String, Int64) throws -> Void) async throws -> T
+        _ body:
+            @escaping @Sendable (_ server: ServeProcess, _ fund: @Sendable (String, Int64) throws -> Void) async throws
+            -> T
     ) async throws -> T {
         let run: @Sendable (String?) async throws -> T = { url in
-            let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-e2e-\(UUID().uuidString)").path
+            let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "countersign-e2e-\(UUID().uuidString)"
+            ).path
             defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
             let store = ["--data-dir", dataDirectory] + (url.map { ["--database-url", $0] } ?? [])
             let fund: @Sendable (String, Int64) throws -> Void = { phone, amount in
-                let result = try CommandLineTests.run(["wallet", "fund", "--phone", phone, "--amount", String(amount)] + store, environment: ["DATABASE_URL": url ?? ""])
+                let result = try CommandLineTests.run(
+                    ["wallet", "fund", "--phone", phone, "--amount", String(amount)] + store,
+                    environment: ["DATABASE_URL": url ?? ""])
                 try #require(result.status == 0, "wallet fund: \(result.output)")
             }
             return try await withHTTPClient { http in
-                let server = try await ServeProcess(databaseURL: url, dataDirectory: dataDirectory, http: http, extra: extra)
+                let server = try await ServeProcess(
+                    databaseURL: url, dataDirectory: dataDirectory, http: http, extra: extra)
                 let result: T
                 do {
                     result = try await body(server, fund)

@@ -8,7 +8,9 @@ import Testing
 /// The engines a test runs on: SQLite always; PostgreSQL when `DATABASE_URL` names a server
 /// (`.ci/run` starts one). Without it the PostgreSQL cases are skipped, and say so.
 enum TestEngines {
-    static let postgresURL: String? = ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static let postgresURL: String? = ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
 
     static var all: [DatabaseEngine] {
         if postgresURL == nil {
@@ -19,7 +21,9 @@ enum TestEngines {
     }
 
     private static let reportSkipOnce: Void = {
-        print("⚠️  PostgreSQL tests SKIPPED: DATABASE_URL is not set. Run `eval \"$(scripts/postgres-up)\"` first to include them.")
+        print(
+            "⚠️  PostgreSQL tests SKIPPED: DATABASE_URL is not set. Run `eval \"$(scripts/postgres-up)\"` first to include them."
+        )
     }()
 }
 
@@ -32,13 +36,17 @@ enum TestDatabase {
     }()
 
     /// Runs `body` with a new empty database on `engine`.
-    static func with<T: Sendable>(_ engine: DatabaseEngine, migrate: Bool = true, _ body: @Sendable (any Database) async throws -> T) async throws -> T {
+    static func with<T: Sendable>(
+        _ engine: DatabaseEngine, migrate: Bool = true, _ body: @Sendable (any Database) async throws -> T
+    ) async throws -> T {
         switch engine {
         case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-test-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "countersign-test-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let database = try await SQLiteDatabase.open(path: directory.appendingPathComponent("test.sqlite").path, logger: logger)
+            let database = try await SQLiteDatabase.open(
+                path: directory.appendingPathComponent("test.sqlite").path, logger: logger)
             do {
                 if migrate { try await Migrator.migrate(database, logger: logger) }
                 let result = try await body(database)
@@ -75,17 +83,22 @@ enum TestDatabase {
         } catch {
             result = .failure(error)
         }
-        try await admin(url) { try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+        try await admin(url) {
+            try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+        }
         return try result.get()
     }
 
     static func replacingDatabase(in url: String, with name: String) -> String {
-        guard let slash = url.range(of: "/", options: .backwards), url[..<slash.lowerBound].contains("@") else { return url }
+        guard let slash = url.range(of: "/", options: .backwards), url[..<slash.lowerBound].contains("@") else {
+            return url
+        }
         return String(url[..<slash.upperBound]) + name
     }
 
     private static func admin(_ url: String, _ body: @Sendable (PostgresClient) async throws -> Void) async throws {
-        let client = PostgresClient(configuration: try PostgresDatabase.configuration(from: url), backgroundLogger: logger)
+        let client = PostgresClient(
+            configuration: try PostgresDatabase.configuration(from: url), backgroundLogger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             try await body(client)

@@ -54,12 +54,14 @@ package final class RateLimiter: Sendable {
             return nil
         }
         if let wait {
-            throw APIError(.rateLimited, "Too many requests. Try again later.", retryAfter: Int(max(1, (wait + 999) / 1000)))
+            throw APIError(
+                .rateLimited, "Too many requests. Try again later.", retryAfter: Int(max(1, (wait + 999) / 1000)))
         }
     }
 
     private static func prune(_ windows: inout [Key: Window], now: Int64, limits: RateLimits) {
-        windows = windows.filter { key, window in now - window.start < (limits.limits[key.bucket]?.seconds ?? 0) * 1000 }
+        windows = windows.filter { key, window in now - window.start < (limits.limits[key.bucket]?.seconds ?? 0) * 1000
+        }
         if windows.count > maximumKeys / 2 {
             let keep = windows.sorted { $0.value.start > $1.value.start }.prefix(maximumKeys / 2)
             windows = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })

@@ -51,11 +51,12 @@ package struct RateLimits: Sendable, Equatable {
     package mutating func apply(_ setting: String) throws(RateLimitSettingError) {
         let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let bucket = Bucket(rawValue: parts[0]) else {
-            throw RateLimitSettingError("\(setting): the name must be one of \(Bucket.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw RateLimitSettingError(
+                "\(setting): the name must be one of \(Bucket.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let numbers = parts[1].split(separator: "/").map { Int64($0) }
         guard numbers.count == 2, let count = numbers[0], let seconds = numbers[1],
-              (1...1_000_000).contains(count), (1...86_400).contains(seconds)
+            (1...1_000_000).contains(count), (1...86_400).contains(seconds)
         else { throw RateLimitSettingError("\(setting): write COUNT/SECONDS, 1–1000000 requests per 1–86400 seconds") }
         limits[bucket] = Limit(count: Int(count), seconds: seconds)
     }

@@ -8,7 +8,10 @@ package struct RequestThrottle: Sendable {
 
     /// Counts the request under each bucket: `.address` buckets by the client's address, the others
     /// by `account` (a user id or a phone number). 429 `rate_limited` if any is used up.
-    func check(_ request: Request, context: AppRequestContext, address: [RateLimits.Bucket] = [], account: [RateLimits.Bucket] = [], key: String? = nil) throws {
+    func check(
+        _ request: Request, context: AppRequestContext, address: [RateLimits.Bucket] = [],
+        account: [RateLimits.Bucket] = [], key: String? = nil
+    ) throws {
         var keys = address.map { ($0, clientAddress.of(request, context: context)) }
         if let key { keys += account.map { ($0, key) } }
         try limiter.check(keys)

@@ -21,16 +21,21 @@ struct StripeAPI: Sendable {
     let logger: Logger
 
     /// `POST path` with `form` as the body.
-    func post<T: Decodable>(_ path: String, _ form: StripeForm = StripeForm(), idempotencyKey: String? = nil, as type: T.Type = T.self) async throws -> T {
+    func post<T: Decodable>(
+        _ path: String, _ form: StripeForm = StripeForm(), idempotencyKey: String? = nil, as type: T.Type = T.self
+    ) async throws -> T {
         try await send(.POST, path, body: form, idempotencyKey: idempotencyKey)
     }
 
     /// `GET path?query`.
-    func get<T: Decodable>(_ path: String, query: StripeForm = StripeForm(), as type: T.Type = T.self) async throws -> T {
+    func get<T: Decodable>(_ path: String, query: StripeForm = StripeForm(), as type: T.Type = T.self) async throws -> T
+    {
         try await send(.GET, query.fields.isEmpty ? path : path + "?" + query.encoded, body: nil, idempotencyKey: nil)
     }
 
-    private func send<T: Decodable>(_ method: HTTPMethod, _ path: String, body form: StripeForm?, idempotencyKey: String?) async throws -> T {
+    private func send<T: Decodable>(
+        _ method: HTTPMethod, _ path: String, body form: StripeForm?, idempotencyKey: String?
+    ) async throws -> T {
         var request = HTTPClientRequest(url: configuration.baseURL + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(configuration.secretKey)")
@@ -47,10 +52,13 @@ struct StripeAPI: Sendable {
             let response = try await http.execute(request, timeout: TimeAmount(configuration.timeout))
             status = Int(response.status.code)
             body = try await response.body.collect(upTo: 1 << 20)
-            logger.debug("stripe answered", metadata: [
-                "route": "\(route)", "status": "\(status)", "request_id": "\(response.headers.first(name: "Request-Id") ?? "-")",
-                "replayed": "\(response.headers.first(name: "Idempotent-Replayed") ?? "false")",
-            ])
+            logger.debug(
+                "stripe answered",
+                metadata: [
+                    "route": "\(route)", "status": "\(status)",
+                    "request_id": "\(response.headers.first(name: "Request-Id") ?? "-")",
+                    "replayed": "\(response.headers.first(name: "Idempotent-Replayed") ?? "false")",
+                ])
         } catch {
             logger.error("stripe could not be reached", metadata: ["route": "\(route)", "error": "\(error)"])
             throw ProviderError.providerUnavailable
@@ -62,7 +70,10 @@ struct StripeAPI: Sendable {
             if status != 402, status != 404, refusal.error.code != "payment_intent_unexpected_state" {
                 logger.log(
                     level: status == 400 ? .warning : .error, "stripe refused",
-                    metadata: ["route": "\(route)", "status": "\(status)", "type": "\(refusal.error.type)", "message": "\(redacted(refusal.error.message ?? ""))"]
+                    metadata: [
+                        "route": "\(route)", "status": "\(status)", "type": "\(refusal.error.type)",
+                        "message": "\(redacted(refusal.error.message ?? ""))",
+                    ]
                 )
             }
             throw StripeRequestError(status: status, failure: refusal.error)

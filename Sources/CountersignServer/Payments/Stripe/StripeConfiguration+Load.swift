@@ -8,9 +8,12 @@ extension StripeConfiguration {
         secretKey: String?, secretKeyFile: String?, webhookSecret: String?, webhookSecretFile: String?, baseURL: String?
     ) throws -> StripeConfiguration? {
         let key = try secretKeyFile.map { try read($0, what: "Stripe secret key") } ?? nonEmpty(secretKey)
-        let webhook = try webhookSecretFile.map { try read($0, what: "Stripe webhook secret") } ?? nonEmpty(webhookSecret)
+        let webhook =
+            try webhookSecretFile.map { try read($0, what: "Stripe webhook secret") } ?? nonEmpty(webhookSecret)
         guard let key else {
-            if webhook != nil { throw StripeConfigurationError("a Stripe webhook secret is configured without a Stripe secret key") }
+            if webhook != nil {
+                throw StripeConfigurationError("a Stripe webhook secret is configured without a Stripe secret key")
+            }
             return nil
         }
         return try StripeConfiguration(secretKey: key, baseURL: baseURL ?? defaultBaseURL, webhookSecret: webhook)
@@ -21,7 +24,9 @@ extension StripeConfiguration {
     }
 
     private static func read(_ path: String, what: String) throws -> String {
-        guard let data = try SecretStore.contents(ofSecretFile: path) else { throw StripeConfigurationError("cannot read the \(what) file \(path)") }
+        guard let data = try SecretStore.contents(ofSecretFile: path) else {
+            throw StripeConfigurationError("cannot read the \(what) file \(path)")
+        }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -23,15 +23,21 @@ package struct StripeConfiguration: Sendable, CustomStringConvertible {
     package var timeout: Duration = .seconds(30)
 
     /// Checks the key's shape; throws a message naming what is wrong.
-    package init(secretKey: String, baseURL: String = defaultBaseURL, webhookSecret: String? = nil) throws(StripeConfigurationError) {
+    package init(secretKey: String, baseURL: String = defaultBaseURL, webhookSecret: String? = nil)
+        throws(StripeConfigurationError)
+    {
         let key = secretKey.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Self.keyPrefixes.contains(where: key.hasPrefix), key.count > 12, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-            throw StripeConfigurationError("the Stripe secret key must be a secret or restricted key (sk_test_…, sk_live_…, rk_test_…, rk_live_…)")
+        guard Self.keyPrefixes.contains(where: key.hasPrefix), key.count > 12,
+            key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        else {
+            throw StripeConfigurationError(
+                "the Stripe secret key must be a secret or restricted key (sk_test_…, sk_live_…, rk_test_…, rk_live_…)")
         }
         let address = URLComponents(string: baseURL)
         let loopback = address?.scheme == "http" && ["127.0.0.1", "localhost"].contains(address?.host ?? "")
         guard address?.scheme == "https" && address?.host?.isEmpty == false || loopback else {
-            throw StripeConfigurationError("the Stripe API base URL must be https (plain http only on loopback, for a local fake)")
+            throw StripeConfigurationError(
+                "the Stripe API base URL must be https (plain http only on loopback, for a local fake)")
         }
         if let webhookSecret, webhookSecret.isEmpty { throw StripeConfigurationError("STRIPE_WEBHOOK_SECRET is empty") }
         self.secretKey = key

@@ -29,7 +29,8 @@ package struct StripeForm: Sendable, Equatable {
     /// The encoded body (or query string). Brackets in keys stay literal, as in Stripe's own
     /// documentation and libraries; everything but RFC 3986's unreserved characters is escaped.
     package var encoded: String {
-        fields.map { Self.escape($0.key, keepBrackets: true) + "=" + Self.escape($0.value, keepBrackets: false) }.joined(separator: "&")
+        fields.map { Self.escape($0.key, keepBrackets: true) + "=" + Self.escape($0.value, keepBrackets: false) }
+            .joined(separator: "&")
     }
 
     static func key(_ path: [String]) -> String {
@@ -41,7 +42,8 @@ package struct StripeForm: Sendable, Equatable {
         var escaped = ""
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 escaped.unicodeScalars.append(Unicode.Scalar(byte))
             case UInt8(ascii: "[") where keepBrackets, UInt8(ascii: "]") where keepBrackets:

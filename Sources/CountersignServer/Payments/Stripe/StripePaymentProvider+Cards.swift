@@ -18,7 +18,9 @@ extension StripePaymentProvider {
         guard mode == .test else { throw ProviderError.cardEntryNotSupported }
         guard TestCard(number: number) != nil else { throw ProviderError.invalidCardNumber }
         try CardExpiry.check(month: expMonth, year: expYear, nowMillis: clock.nowMillis())
-        guard let token = Self.testPaymentMethods[number.filter { $0 != " " }] else { throw ProviderError.unsupportedTestCard }
+        guard let token = Self.testPaymentMethods[number.filter { $0 != " " }] else {
+            throw ProviderError.unsupportedTestCard
+        }
         guard !customerId.isEmpty else { throw ProviderError.invalidRequest("customerId is empty.") }
         var form = StripeForm()
         form["customer"] = try await stripeCustomer(for: customerId)
@@ -27,11 +29,15 @@ extension StripePaymentProvider {
 
     /// The customer's cards, oldest first (Stripe lists newest first; one page of up to 100).
     package func listCards(customerId: String) async throws -> [SavedCard] {
-        guard let customer = try await existingCustomer(customerId), let segment = Self.pathSegment(customer) else { return [] }
+        guard let customer = try await existingCustomer(customerId), let segment = Self.pathSegment(customer) else {
+            return []
+        }
         var query = StripeForm()
         query["type"] = "card"
         query["limit"] = "100"
-        let page: StripeObject.List<StripeObject.PaymentMethod> = try await call { try await api.get("/v1/customers/\(segment)/payment_methods", query: query) }
+        let page: StripeObject.List<StripeObject.PaymentMethod> = try await call {
+            try await api.get("/v1/customers/\(segment)/payment_methods", query: query)
+        }
         return try page.data.reversed().map(Self.savedCard)
     }
 
@@ -41,7 +47,9 @@ extension StripePaymentProvider {
         if let existing = try await existingCustomer(customerId) { return existing }
         var form = StripeForm()
         form["metadata", "countersign_user_id"] = customerId
-        let created: StripeObject.Customer = try await call { try await api.post("/v1/customers", form, idempotencyKey: "countersign-customer-\(customerId)") }
+        let created: StripeObject.Customer = try await call {
+            try await api.post("/v1/customers", form, idempotencyKey: "countersign-customer-\(customerId)")
+        }
         let (customers, mode, now) = (self.customers, self.mode, clock.nowMillis())
         return try await database.transaction { sql in
             try await customers.record(userId: customerId, mode: mode, customerId: created.id, now: now, on: sql)
@@ -50,25 +58,31 @@ extension StripePaymentProvider {
 
     func existingCustomer(_ customerId: String) async throws -> String? {
         let (customers, mode) = (self.customers, self.mode)
-        return try await database.read { sql in try await customers.customerId(userId: customerId, mode: mode, on: sql) }
+        return try await database.read { sql in try await customers.customerId(userId: customerId, mode: mode, on: sql)
+        }
     }
 
     /// The Stripe customer a card payment names, after checking with Stripe that the card is
     /// attached to that customer: another user's card is refused before any money moves.
     func owner(ofCard paymentMethodId: String, customerId: String?) async throws -> String {
-        guard let segment = Self.pathSegment(paymentMethodId) else { throw ProviderError.paymentMethodNotFound(paymentMethodId) }
+        guard let segment = Self.pathSegment(paymentMethodId) else {
+            throw ProviderError.paymentMethodNotFound(paymentMethodId)
+        }
         let card: StripeObject.PaymentMethod = try await call(recover: { refusal in
             if refusal.status == 404 { throw ProviderError.paymentMethodNotFound(paymentMethodId) }
             return nil
         }) {
             try await api.get("/v1/payment_methods/\(segment)")
         }
-        guard let customerId, let customer = try await existingCustomer(customerId), card.customer == customer else { throw ProviderError.cardNotOwned }
+        guard let customerId, let customer = try await existingCustomer(customerId), card.customer == customer else {
+            throw ProviderError.cardNotOwned
+        }
         return customer
     }
 
     static func savedCard(_ method: StripeObject.PaymentMethod) throws -> SavedCard {
         guard let card = method.card else { throw ProviderError.providerUnavailable }
-        return SavedCard(id: method.id, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear)
+        return SavedCard(
+            id: method.id, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear)
     }
 }

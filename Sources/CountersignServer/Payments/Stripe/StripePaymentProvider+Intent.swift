@@ -8,7 +8,8 @@ extension StripePaymentProvider {
         guard let status = status(object.status) else { throw ProviderError.providerUnavailable }
         let method = object.paymentMethodTypes.first.flatMap(PaymentMethodKind.init(rawValue:)) ?? .card
         return ProviderPaymentIntent(
-            id: object.id, amount: object.amount, currency: object.currency.uppercased(), status: status, method: method,
+            id: object.id, amount: object.amount, currency: object.currency.uppercased(), status: status,
+            method: method,
             paymentMethodId: method == .card ? object.paymentMethod : nil,
             redirectURL: status == .requiresAction ? object.nextAction?.redirectToURL?.url : nil,
             lastPaymentError: object.lastPaymentError?.paymentError, orderId: object.metadata?["order_id"] ?? ""

@@ -17,7 +17,10 @@ package struct StripePaymentProvider: PaymentProvider {
     let customers = StripeCustomerSQLRepository()
     let clock: WallClock
 
-    package init(configuration: StripeConfiguration, database: any Database, users: any UserRepository, clock: WallClock, http: HTTPClient = .shared, logger: Logger) {
+    package init(
+        configuration: StripeConfiguration, database: any Database, users: any UserRepository, clock: WallClock,
+        http: HTTPClient = .shared, logger: Logger
+    ) {
         self.api = StripeAPI(configuration: configuration, http: http, logger: logger)
         self.database = database
         self.users = users
@@ -37,10 +40,14 @@ package struct StripePaymentProvider: PaymentProvider {
         form["confirm"] = "true"
         form["return_url"] = returnURL
         form["metadata", "order_id"] = orderId
-        guard returnURL != nil else { throw ProviderError.invalidRequest("returnURL is required for \(method.rawValue) payments with Stripe.") }
+        guard returnURL != nil else {
+            throw ProviderError.invalidRequest("returnURL is required for \(method.rawValue) payments with Stripe.")
+        }
         switch method {
         case .card:
-            guard let paymentMethodId else { throw ProviderError.invalidRequest("paymentMethodId is required for a card payment.") }
+            guard let paymentMethodId else {
+                throw ProviderError.invalidRequest("paymentMethodId is required for a card payment.")
+            }
             form["customer"] = try await owner(ofCard: paymentMethodId, customerId: customerId)
             form["payment_method"] = paymentMethodId
         case .ideal, .bancontact:
@@ -90,7 +97,9 @@ package struct StripePaymentProvider: PaymentProvider {
 
     /// Runs Stripe calls, turning Stripe's refusals into `ProviderError`s, except those `recover`
     /// answers (or rethrows as something more precise).
-    func call<T>(recover: (StripeRequestError) throws -> T? = { _ in nil }, _ body: () async throws -> T) async throws -> T {
+    func call<T>(recover: (StripeRequestError) throws -> T? = { _ in nil }, _ body: () async throws -> T) async throws
+        -> T
+    {
         do {
             return try await body()
         } catch let refusal as StripeRequestError {
@@ -102,7 +111,9 @@ package struct StripePaymentProvider: PaymentProvider {
     /// The name Bancontact requires in `billing_details`.
     func payerName(_ customerId: String?) async throws -> String {
         let users = self.users
-        guard let customerId, let payer = try await database.read({ sql in try await users.find(id: customerId, on: sql) }) else {
+        guard let customerId,
+            let payer = try await database.read({ sql in try await users.find(id: customerId, on: sql) })
+        else {
             throw ProviderError.invalidRequest("Bancontact needs the payer's name: no such customer.")
         }
         return payer.name
@@ -110,6 +121,7 @@ package struct StripePaymentProvider: PaymentProvider {
 
     /// Stripe's ids are `prefix_` and base-62; anything else cannot be one and never reaches a URL.
     static func pathSegment(_ id: String) -> String? {
-        (1...255).contains(id.utf8.count) && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? id : nil
+        (1...255).contains(id.utf8.count) && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            ? id : nil
     }
 }

@@ -14,7 +14,8 @@ extension StripeRequestError {
             // A card refused when saved: insufficient funds is told apart, every other reason
             // (`expired_card`, `incorrect_cvc`, …) is `card_declined`, with Stripe's message saying which.
             let refusal = failure.paymentError
-            let code: ErrorCode = refusal.code == ErrorCode.insufficientFunds.rawValue ? .insufficientFunds : .cardDeclined
+            let code: ErrorCode =
+                refusal.code == ErrorCode.insufficientFunds.rawValue ? .insufficientFunds : .cardDeclined
             return ProviderError(code: code, message: refusal.message)
         case 404:
             return ProviderError(code: .resourceMissing, message: failure.message ?? "Stripe has no such object.")
@@ -34,7 +35,8 @@ extension StripeObject.Failure {
         switch (code, declineCode) {
         case ("card_declined", "insufficient_funds"?): stable = "insufficient_funds"
         case ("card_declined", _): stable = "card_declined"
-        case ("payment_intent_authentication_failure", _), ("payment_intent_payment_attempt_failed", _), (nil, _): stable = "payment_failed"
+        case ("payment_intent_authentication_failure", _), ("payment_intent_payment_attempt_failed", _), (nil, _):
+            stable = "payment_failed"
         case (let other?, _): stable = other
         }
         return ProviderPaymentError(code: stable, message: message ?? "The payment failed.")

@@ -15,12 +15,15 @@ struct JSONSchemaValidator {
 
     /// Keywords that describe without constraining.
     static let annotations: Set<String> = [
-        "description", "examples", "example", "title", "default", "deprecated", "readOnly", "writeOnly", "contentEncoding",
+        "description", "examples", "example", "title", "default", "deprecated", "readOnly", "writeOnly",
+        "contentEncoding",
         "contentMediaType", "discriminator", "externalDocs", "xml", "$comment",
     ]
     static let known: Set<String> = annotations.union([
-        "$ref", "type", "const", "enum", "required", "properties", "additionalProperties", "items", "minItems", "maxItems",
-        "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "allOf",
+        "$ref", "type", "const", "enum", "required", "properties", "additionalProperties", "items", "minItems",
+        "maxItems",
+        "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+        "allOf",
         "anyOf", "oneOf", "not", "nullable",
     ])
 
@@ -71,7 +74,9 @@ struct JSONSchemaValidator {
                 found += violations(of: member, against: property, at: "\(path).\(name)")
             } else if schema["additionalProperties"] as? Bool == false {
                 found.append("\(path): the member `\(name)` is not in the schema (additionalProperties: false)")
-            } else if closedObjects, schema["additionalProperties"] == nil, schema["type"] as? String == "object", !properties.isEmpty {
+            } else if closedObjects, schema["additionalProperties"] == nil, schema["type"] as? String == "object",
+                !properties.isEmpty
+            {
                 found.append("\(path): the member `\(name)` is not in the schema's properties")
             } else if let additional = schema["additionalProperties"] as? [String: Any] {
                 found += violations(of: member, against: additional, at: "\(path).\(name)")
@@ -82,10 +87,16 @@ struct JSONSchemaValidator {
 
     private func arrayViolations(_ items: [JSONValue], _ schema: [String: Any], _ path: String) -> [String] {
         var found: [String] = []
-        if let minimum = schema["minItems"] as? Int, items.count < minimum { found.append("\(path): \(items.count) items, fewer than \(minimum)") }
-        if let maximum = schema["maxItems"] as? Int, items.count > maximum { found.append("\(path): \(items.count) items, more than \(maximum)") }
+        if let minimum = schema["minItems"] as? Int, items.count < minimum {
+            found.append("\(path): \(items.count) items, fewer than \(minimum)")
+        }
+        if let maximum = schema["maxItems"] as? Int, items.count > maximum {
+            found.append("\(path): \(items.count) items, more than \(maximum)")
+        }
         if let itemSchema = schema["items"] as? [String: Any] {
-            for (index, item) in items.enumerated() { found += violations(of: item, against: itemSchema, at: "\(path)[\(index)]") }
+            for (index, item) in items.enumerated() {
+                found += violations(of: item, against: itemSchema, at: "\(path)[\(index)]")
+            }
         }
         return found
     }
@@ -93,26 +104,42 @@ struct JSONSchemaValidator {
     private static func stringViolations(_ string: String, _ schema: [String: Any], _ path: String) -> [String] {
         var found: [String] = []
         let length = string.unicodeScalars.count
-        if let minimum = schema["minLength"] as? Int, length < minimum { found.append("\(path): \(brief(.string(string))) is shorter than \(minimum)") }
-        if let maximum = schema["maxLength"] as? Int, length > maximum { found.append("\(path): \(brief(.string(string))) is longer than \(maximum)") }
+        if let minimum = schema["minLength"] as? Int, length < minimum {
+            found.append("\(path): \(brief(.string(string))) is shorter than \(minimum)")
+        }
+        if let maximum = schema["maxLength"] as? Int, length > maximum {
+            found.append("\(path): \(brief(.string(string))) is longer than \(maximum)")
+        }
         if let pattern = schema["pattern"] as? String {
             if let expression = try? NSRegularExpression(pattern: pattern) {
                 let range = NSRange(string.startIndex..., in: string)
-                if expression.firstMatch(in: string, range: range) == nil { found.append("\(path): \(brief(.string(string))) does not match \(pattern)") }
+                if expression.firstMatch(in: string, range: range) == nil {
+                    found.append("\(path): \(brief(.string(string))) does not match \(pattern)")
+                }
             } else {
                 found.append("\(path): the pattern \(pattern) does not compile")
             }
         }
-        if schema["format"] as? String == "date-time", !isDateTime(string) { found.append("\(path): \(brief(.string(string))) is not an RFC 3339 date-time") }
+        if schema["format"] as? String == "date-time", !isDateTime(string) {
+            found.append("\(path): \(brief(.string(string))) is not an RFC 3339 date-time")
+        }
         return found
     }
 
     private static func numberViolations(_ number: Double, _ schema: [String: Any], _ path: String) -> [String] {
         var found: [String] = []
-        if let minimum = bound(schema["minimum"]), number < minimum { found.append("\(path): \(number) is below the minimum \(minimum)") }
-        if let maximum = bound(schema["maximum"]), number > maximum { found.append("\(path): \(number) is above the maximum \(maximum)") }
-        if let minimum = bound(schema["exclusiveMinimum"]), number <= minimum { found.append("\(path): \(number) is not above \(minimum)") }
-        if let maximum = bound(schema["exclusiveMaximum"]), number >= maximum { found.append("\(path): \(number) is not below \(maximum)") }
+        if let minimum = bound(schema["minimum"]), number < minimum {
+            found.append("\(path): \(number) is below the minimum \(minimum)")
+        }
+        if let maximum = bound(schema["maximum"]), number > maximum {
+            found.append("\(path): \(number) is above the maximum \(maximum)")
+        }
+        if let minimum = bound(schema["exclusiveMinimum"]), number <= minimum {
+            found.append("\(path): \(number) is not above \(minimum)")
+        }
+        if let maximum = bound(schema["exclusiveMaximum"]), number >= maximum {
+            found.append("\(path): \(number) is not below \(maximum)")
+        }
         return found
     }
 
@@ -121,12 +148,16 @@ struct JSONSchemaValidator {
         for (index, part) in (schema["allOf"] as? [[String: Any]] ?? []).enumerated() {
             found += violations(of: value, against: part, at: path).map { "\($0) (allOf[\(index)])" }
         }
-        if let options = schema["anyOf"] as? [[String: Any]], !options.contains(where: { violations(of: value, against: $0, at: path).isEmpty }) {
+        if let options = schema["anyOf"] as? [[String: Any]],
+            !options.contains(where: { violations(of: value, against: $0, at: path).isEmpty })
+        {
             found.append("\(path): \(Self.brief(value)) matches none of anyOf")
         }
         if let options = schema["oneOf"] as? [[String: Any]] {
             let matches = options.filter { violations(of: value, against: $0, at: path).isEmpty }.count
-            if matches != 1 { found.append("\(path): \(Self.brief(value)) matches \(matches) of oneOf, not exactly one") }
+            if matches != 1 {
+                found.append("\(path): \(Self.brief(value)) matches \(matches) of oneOf, not exactly one")
+            }
         }
         if let excluded = schema["not"] as? [String: Any], violations(of: value, against: excluded, at: path).isEmpty {
             found.append("\(path): \(Self.brief(value)) matches the schema under `not`")
@@ -141,7 +172,8 @@ struct JSONSchemaValidator {
 
     private static func value(_ value: JSONValue, is type: String) -> Bool {
         switch (type, value) {
-        case ("null", .null), ("boolean", .bool), ("integer", .integer), ("number", .integer), ("number", .number), ("string", .string),
+        case ("null", .null), ("boolean", .bool), ("integer", .integer), ("number", .integer), ("number", .number),
+            ("string", .string),
             ("array", .array), ("object", .object):
             true
         case ("integer", .number(let number)): number.rounded() == number
@@ -156,7 +188,9 @@ struct JSONSchemaValidator {
 
     /// RFC 3339 `date-time`, e.g. `2024-01-22T10:30:45Z` or with a fraction or an offset.
     private static func isDateTime(_ string: String) -> Bool {
-        string.range(of: #"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"#, options: .regularExpression) != nil
+        string.range(
+            of: #"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"#, options: .regularExpression)
+            != nil
     }
 
     /// A value short enough for a message.

@@ -38,7 +38,8 @@ enum JSONValue: Decodable, Equatable, CustomStringConvertible {
         case .number(let value): "\(value)"
         case .string(let value): "\"\(value)\""
         case .array(let values): "[" + values.map(\.description).joined(separator: ",") + "]"
-        case .object(let members): "{" + members.keys.sorted().map { "\"\($0)\":\(members[$0]!)" }.joined(separator: ",") + "}"
+        case .object(let members):
+            "{" + members.keys.sorted().map { "\"\($0)\":\(members[$0]!)" }.joined(separator: ",") + "}"
         }
     }
 
@@ -52,9 +53,11 @@ enum JSONValue: Decodable, Equatable, CustomStringConvertible {
         case (.number(let value), let other as Double): value == other
         case (.number(let value), let other as Int): value == Double(other)
         case (.string(let value), let other as String): value == other
-        case (.array(let values), let others as [Any]): values.count == others.count && zip(values, others).allSatisfy { $0.equals(yaml: $1) }
+        case (.array(let values), let others as [Any]):
+            values.count == others.count && zip(values, others).allSatisfy { $0.equals(yaml: $1) }
         case (.object(let members), let others as [String: Any]):
-            members.count == others.count && members.allSatisfy { key, value in others[key].map { value.equals(yaml: $0) } ?? false }
+            members.count == others.count
+                && members.allSatisfy { key, value in others[key].map { value.equals(yaml: $0) } ?? false }
         default: false
         }
     }

@@ -34,7 +34,9 @@ struct OpenAPIDocument: @unchecked Sendable {
     }()
 
     init(yaml: String) throws {
-        guard let root = try Yams.load(yaml: yaml) as? [String: Any] else { throw DocumentError("the document is not a mapping") }
+        guard let root = try Yams.load(yaml: yaml) as? [String: Any] else {
+            throw DocumentError("the document is not a mapping")
+        }
         self.root = root
     }
 
@@ -56,7 +58,7 @@ struct OpenAPIDocument: @unchecked Sendable {
     /// The operation for `method` on the path template `path`, if the document has it.
     func operation(_ method: String, _ path: String) -> Operation? {
         guard let item = (root["paths"] as? [String: Any])?[path] as? [String: Any],
-              let object = item[method.lowercased()] as? [String: Any]
+            let object = item[method.lowercased()] as? [String: Any]
         else { return nil }
         let security = (object["security"] as? [Any]) ?? (root["security"] as? [Any]) ?? []
         return Operation(method: method.uppercased(), path: path, isPublic: security.isEmpty, object: object)
@@ -96,11 +98,15 @@ struct OpenAPIDocument: @unchecked Sendable {
 
     /// The object a local `$ref` names.
     func target(of reference: String) throws -> [String: Any] {
-        guard reference.hasPrefix("#/") else { throw DocumentError("\(reference): only local references are supported") }
+        guard reference.hasPrefix("#/") else {
+            throw DocumentError("\(reference): only local references are supported")
+        }
         var node: Any = root
         for key in reference.dropFirst(2).split(separator: "/") {
             let key = key.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            guard let next = (node as? [String: Any])?[key] else { throw DocumentError("\(reference) does not resolve") }
+            guard let next = (node as? [String: Any])?[key] else {
+                throw DocumentError("\(reference) does not resolve")
+            }
             node = next
         }
         guard let object = node as? [String: Any] else { throw DocumentError("\(reference) is not an object") }

@@ -15,7 +15,9 @@ struct ResponseContract: RouterMiddleware {
     let document: OpenAPIDocument
     let violations: ContractViolations
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return await check(try await next(request, context), to: request, context: context)
         } catch let error as any HTTPResponseError {
@@ -31,10 +33,12 @@ struct ResponseContract: RouterMiddleware {
         // The route the router matched; none when a middleware answered before it (a refused
         // Origin), then the document's template for the path. The router's "NotFound" is no operation.
         guard let template = context.endpointPath ?? document.template(matching: request.uri.path),
-              let operation = document.operation(request.method.rawValue, template)
+            let operation = document.operation(request.method.rawValue, template)
         else { return response }
         let exchange = "\(request.method) \(request.uri.path) (\(template)) → \(response.status.code)"
-        let contentType = response.headers[.contentType].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
+        let contentType = response.headers[.contentType].map {
+            $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+        }
         if contentType == "text/event-stream" {
             violations.add(contentProblems(operation, response.status.code, contentType, body: nil), exchange)
             return response
@@ -51,10 +55,17 @@ struct ResponseContract: RouterMiddleware {
     }
 
     /// What is wrong with a response of `status` and `contentType` carrying `body` (nil: not read).
-    func contentProblems(_ operation: OpenAPIDocument.Operation, _ status: Int, _ contentType: String?, body: ByteBuffer?) -> [String] {
+    func contentProblems(
+        _ operation: OpenAPIDocument.Operation, _ status: Int, _ contentType: String?, body: ByteBuffer?
+    ) -> [String] {
         let responses = operation.object["responses"] as? [String: Any] ?? [:]
-        guard let declared = (responses["\(status)"] ?? responses["\(status / 100)XX"] ?? responses["default"]) as? [String: Any] else {
-            return ["status \(status) is not documented for \(operation.method) \(operation.path) (documented: \(responses.keys.sorted().joined(separator: ", ")))"]
+        guard
+            let declared = (responses["\(status)"] ?? responses["\(status / 100)XX"] ?? responses["default"])
+                as? [String: Any]
+        else {
+            return [
+                "status \(status) is not documented for \(operation.method) \(operation.path) (documented: \(responses.keys.sorted().joined(separator: ", ")))"
+            ]
         }
         let content: [String: Any]
         do {
@@ -63,10 +74,13 @@ struct ResponseContract: RouterMiddleware {
             return ["\(error)"]
         }
         guard !content.isEmpty else {
-            return body.map { $0.readableBytes == 0 } == false ? ["a body where openapi.yaml documents none: \(Self.excerpt(body!))"] : []
+            return body.map { $0.readableBytes == 0 } == false
+                ? ["a body where openapi.yaml documents none: \(Self.excerpt(body!))"] : []
         }
         guard let contentType, let media = content[contentType] as? [String: Any] else {
-            return ["Content-Type \(contentType ?? "(none)") is not among the documented \(content.keys.sorted().joined(separator: ", "))"]
+            return [
+                "Content-Type \(contentType ?? "(none)") is not among the documented \(content.keys.sorted().joined(separator: ", "))"
+            ]
         }
         guard let body, contentType == "application/json" || contentType.hasSuffix("+json") else { return [] }
         let value: JSONValue
@@ -76,7 +90,8 @@ struct ResponseContract: RouterMiddleware {
             return ["the body is not JSON: \(Self.excerpt(body))"]
         }
         guard let schema = media["schema"] as? [String: Any] else { return [] }
-        let problems = JSONSchemaValidator(document: document, closedObjects: true).violations(of: value, against: schema)
+        let problems = JSONSchemaValidator(document: document, closedObjects: true).violations(
+            of: value, against: schema)
         return problems.isEmpty ? [] : problems + ["body: \(Self.excerpt(body))"]
     }
 
