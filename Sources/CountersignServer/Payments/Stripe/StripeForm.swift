@@ -1,3 +1,6 @@
+import CountersignAPI
+import Foundation
+
 /// A Stripe request body: `application/x-www-form-urlencoded` with Stripe's bracket notation for
 /// nested parameters (`metadata[order_id]=…`, `payment_method_data[billing_details][name]=…`) and
 /// arrays (`payment_method_types[]=card`). Fields keep the order they were added in.
@@ -38,21 +41,11 @@ package struct StripeForm: Sendable, Equatable {
         return first + path.dropFirst().map { "[\($0)]" }.joined()
     }
 
+    /// `text` percent-encoded as the SDK encodes path segments (RFC 3986's unreserved characters
+    /// stay), with `[` and `]` put back when `keepBrackets`: Stripe's keys carry them literally.
     static func escape(_ text: String, keepBrackets: Bool) -> String {
-        var escaped = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                escaped.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "[") where keepBrackets, UInt8(ascii: "]") where keepBrackets:
-                escaped.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                escaped += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return escaped
+        let escaped = Endpoint.percentEncoded(text)
+        guard keepBrackets else { return escaped }
+        return escaped.replacingOccurrences(of: "%5B", with: "[").replacingOccurrences(of: "%5D", with: "]")
     }
 }
