@@ -8,7 +8,8 @@ import CSQLite
 /// for `fsync`), run on the writer's own thread (see `SQLiteDatabase`).
 ///
 /// Not thread-safe by itself: exactly one caller uses a handle at a time (the writer's lock or the
-/// reader pool guarantees it). Compiled statements are kept per SQL text and reused.
+/// reader pool guarantees it), so it opens in SQLite's multi-thread mode (`SQLITE_OPEN_NOMUTEX`):
+/// no mutex around every call. Compiled statements are kept per SQL text and reused.
 final class SQLiteConnectionHandle: @unchecked Sendable {
     private var raw: OpaquePointer?
     private var statements: [String: CompiledStatement] = [:]
@@ -31,7 +32,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     init(path: String) throws {
         Self.initialized
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_EXRESCODE
+        let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "status \(status)"
