@@ -124,22 +124,25 @@ struct ClaimRecoveryTests {
 
             // A request of a dead process that had debited the wallet: never taken over, and the
             // sweeper settles it at once (no two-minute wait), after which the retry replays.
-            let linkedClaim = try await claim("linked-key", owner: "inst-gone")
+            func claimId(_ key: String) async throws -> String? {
+                try await database.read { sql in
+                    try await sql.first(
+                        "SELECT claim_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2",
+                        [.text(user.userId), .text(key)])?.string("claim_id")
+                }
+            }
             let intent = PaymentIntent(
                 amount: 500, currency: "NGN", productCode: "AIRTIME_MTN", recipientPhone: "08012345678",
                 supplierSlug: "mtn")
             _ = try await server.services.topUps.debit(
                 userId: user.userId, intent: intent, useCashback: false, authorization: .pin,
-                idempotency: IdempotencyTicket(key: "linked-key", claimId: linkedClaim)
+                idempotency: IdempotencyTicket(key: "linked-key", requestHash: hash, owner: "inst-gone")
             )
+            let linkedClaim = try await claimId("linked-key")
+            #expect(linkedClaim != nil, "the debit claimed its key")
             #expect(try await server.wallet(user).balance == 8_500)
             #expect(try await server.topUp(user, pin: user.pin, idempotencyKey: "linked-key").status == 409)
-            let owner = try await database.read { sql in
-                try await sql.first(
-                    "SELECT claim_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = 'linked-key'",
-                    [.text(user.userId)])?.string("claim_id")
-            }
-            #expect(owner == linkedClaim, "the retry did not take the linked claim over")
+            #expect(try await claimId("linked-key") == linkedClaim, "the retry did not take the linked claim over")
 
             // The same from a process whose lease merely lapsed (it may only be stalled, its supplier
             // call still running): the sweeper leaves that debit to its two-minute rule.
@@ -149,10 +152,9 @@ struct ClaimRecoveryTests {
                         id: "inst-stalled", pid: peer.pid, pidNamespace: peer.pidNamespace, startedAt: now - 60_000,
                         leaseExpiresAt: now - 1), on: sql)
             }
-            let stalledClaim = try await claim("stalled-key", owner: "inst-stalled")
             _ = try await server.services.topUps.debit(
                 userId: user.userId, intent: intent, useCashback: false, authorization: .pin,
-                idempotency: IdempotencyTicket(key: "stalled-key", claimId: stalledClaim)
+                idempotency: IdempotencyTicket(key: "stalled-key", requestHash: hash, owner: "inst-stalled")
             )
             #expect(await server.services.pendingTopUpSweeper.sweep() == 1, "only the dead process's debit")
             let replay = try await server.topUp(user, pin: user.pin, idempotencyKey: "linked-key")

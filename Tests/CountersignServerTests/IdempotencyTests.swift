@@ -88,13 +88,52 @@ struct IdempotencyTests {
         }
     }
 
-    @Test("a refused request releases its key", arguments: TestEngines.all)
-    func refusalReleases(engine: DatabaseEngine) async throws {
+    @Test("a request refused before money moves writes no key, so the corrected retry runs", arguments: TestEngines.all)
+    func refusalWritesNoKey(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let user = try await server.fundedUser(balance: 10_000)
+            func keys() async throws -> Int64 {
+                try await server.database.read { sql in
+                    try await sql.first(
+                        "SELECT COUNT(*) AS n FROM idempotency_keys WHERE user_id = $1", [.text(user.userId)])?.int("n")
+                        ?? -1
+                }
+            }
+            // Refused while authorizing, and refused inside the debit's transaction (rolled back).
             #expect(try await server.topUp(user, amount: 1_000, pin: "0000", idempotencyKey: "k1").status == 401)
+            let broke = try await server.topUp(user, amount: 20_000, pin: user.pin, idempotencyKey: "k2")
+            #expect(broke.errorCode == "insufficient_funds")
+            #expect(try await keys() == 0)
             // Same key, corrected request: processed, not refused as a mismatch.
             #expect(try await server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "k1").status == 200)
+            #expect(try await server.topUp(user, amount: 2_000, pin: user.pin, idempotencyKey: "k2").status == 200)
+            #expect(try await server.wallet(user).balance == 7_000)
+        }
+    }
+
+    @Test("parallel copies of one top-up, token and key alike, charge it once", arguments: TestEngines.all)
+    func parallelCopies(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser(balance: 10_000)
+            let token = try await server.authorize(user, amount: 1_000)
+            let statuses = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        let response = try await server.topUp(
+                            user, amount: 1_000, token: token, idempotencyKey: "same")
+                        return (response.status, response.headers.first(name: "Idempotent-Replayed") == "true")
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            // One ran; each copy either replayed it or was told it is in flight, never charged or
+            // refused for the token the first one spent.
+            #expect(statuses.filter { $0 == (200, false) }.count == 1, "\(statuses)")
+            #expect(statuses.allSatisfy { $0 == (200, false) || $0 == (200, true) || $0.0 == 409 }, "\(statuses)")
+            #expect(try await server.wallet(user).balance == 9_000)
+            let replay = try await server.topUp(user, amount: 1_000, token: token, idempotencyKey: "same")
+            #expect(replay.headers.first(name: "Idempotent-Replayed") == "true")
+            try await LedgerAudit.check(server.database)
         }
     }
 }

@@ -156,7 +156,7 @@ struct RepositoryContractTests {
     }
 
     @Test(
-        "idempotency claims: new, in flight, replay, mismatch, released, abandoned and taken over",
+        "idempotency claims: new, in flight, replay, mismatch, looked up, abandoned and taken over",
         arguments: TestEngines.all)
     func idempotency(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
@@ -182,12 +182,15 @@ struct RepositoryContractTests {
             #expect(try await claim("k", "h1") == .replay(status: 200, body: "{}"))
             _ = first
 
-            // Released before money moved: the key is free again.
-            let released = try claimId(try await claim("k2", "h"))
-            try await database.transaction { sql in
-                try await repository.release(userId: "u3", key: "k2", claimId: released, on: sql)
+            // What a request reads before it authorizes: nil while the key is free to claim.
+            func lookup(_ key: String, _ hash: String) async throws -> IdempotencyClaim? {
+                try await database.read { sql in
+                    try await repository.lookup(userId: "u3", key: key, requestHash: hash, on: sql)
+                }
             }
-            _ = try claimId(try await claim("k2", "other"))
+            #expect(try await lookup("k", "h1") == .replay(status: 200, body: "{}"))
+            #expect(try await lookup("k", "h2") == .mismatch)
+            #expect(try await lookup("k2", "h") == nil)
 
             // Abandoned before any debit: after five minutes a retry takes it over, and the dead
             // request can no longer link a debit to it.
@@ -199,17 +202,15 @@ struct RepositoryContractTests {
                 try await repository.link(userId: "u3", key: "k3", claimId: dead, transactionId: "tx-dead", on: sql)
             }
             #expect(!linkedByDead)
+            #expect(try await lookup("k3", "h") == nil, "an unlinked claim is for a claim to judge")
             let linkedByRetry = try await database.transaction { sql in
                 try await repository.link(userId: "u3", key: "k3", claimId: retry, transactionId: "tx-retry", on: sql)
             }
             #expect(linkedByRetry)
 
-            // Linked to a debit: never taken over nor released, however old; it waits for settlement.
+            // Linked to a debit: never taken over, however old; it waits for settlement.
             #expect(try await claim("k3", "h", at: Self.now + 3_600_000) == .inFlight)
-            try await database.transaction { sql in
-                try await repository.release(userId: "u3", key: "k3", claimId: retry, on: sql)
-            }
-            #expect(try await claim("k3", "h", at: Self.now + 3_600_000) == .inFlight)
+            #expect(try await lookup("k3", "h") == .inFlight)
         }
     }
 

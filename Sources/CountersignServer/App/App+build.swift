@@ -99,7 +99,7 @@ package enum CountersignApp {
         WalletController(
             throttle: services.throttle,
             topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
-            database: services.database, clock: services.clock, instance: services.instance
+            database: services.database, instance: services.instance
         ).addRoutes(to: router.group().add(middleware: sessions))
         TransferController(transfers: services.transfers, accounts: services.accounts, throttle: services.throttle)
             .addRoutes(to: router.group().add(middleware: sessions))

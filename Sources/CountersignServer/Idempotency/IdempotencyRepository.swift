@@ -17,13 +17,19 @@ package enum IdempotencyClaim: Sendable, Equatable {
 
 /// Idempotency keys per user (`Idempotency-Key` header).
 ///
-/// A key's life: claimed (in flight) → linked to the wallet transaction its request debited, in the
-/// debit's own database transaction → completed with the response in the settlement's transaction.
-/// A request that dies before the debit leaves an unlinked claim, which a retry takes over as soon as
-/// the claim's owner (a `server_instances` row) has no live lease, or once it is `staleBefore` old;
-/// one that dies after it leaves a linked claim, which the pending top-up sweeper completes when it
-/// settles the money. Either way no key is stuck and no request is charged twice.
+/// A key is claimed in the same database transaction as the work it guards: a top-up claims it with
+/// its debit (and completes it with the response in the settlement's transaction), a transfer with
+/// its insert. So a request that dies before that transaction leaves nothing behind, and one that
+/// dies after it leaves a claim linked to its money, which the pending top-up sweeper completes when
+/// it settles. Either way no key is stuck and no request is charged twice. Unlinked claims exist only
+/// in databases written by earlier versions, which claimed first in a transaction of its own; a
+/// retry takes such a claim over as soon as its owner (a `server_instances` row) has no live lease,
+/// or once it is `staleBefore` old.
 package protocol IdempotencyRepository: Sendable {
+    /// What a request with this key should answer without doing anything, read outside any write:
+    /// nil when the key is free to claim (unknown, or an unlinked claim a claim may take over).
+    func lookup(userId: String, key: String, requestHash: String, on sql: any SQLExecutor) async throws
+        -> IdempotencyClaim?
     /// Claims the key for the request running in instance `owner`, or says why not. An unlinked claim
     /// is taken over if its owner is another instance without a live lease at `now`, or if it was
     /// created before `staleBefore` (claims made before owners were recorded).
@@ -38,8 +44,6 @@ package protocol IdempotencyRepository: Sendable {
     func complete(userId: String, key: String, status: Int, body: String, on sql: any SQLExecutor) async throws
     /// Records the resource the request made, in the transaction that made it; retries answer its current state.
     func complete(userId: String, key: String, resourceId: String, on sql: any SQLExecutor) async throws
-    /// Forgets a claim whose request was refused before any money moved, so the client may retry.
-    func release(userId: String, key: String, claimId: String, on sql: any SQLExecutor) async throws
 }
 
 /// `IdempotencyRepository` in shared SQL; the primary key (user_id, idempotency_key) makes a
@@ -61,22 +65,11 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
             [.text(userId), .text(key), .text(requestHash), .text(claimId), .integer(now), .text(owner)]
         )
         if !inserted.isEmpty { return .claimed(claimId: claimId) }
-        guard
-            let row = try await sql.first(
-                "SELECT request_hash, state, response_status, response_body, resource_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2",
-                [.text(userId), .text(key)]
-            )
-        else {
-            // Released between our insert and select: treat as still busy; the client retries.
+        guard let row = try await Self.row(userId: userId, key: key, on: sql) else {
+            // Deleted between our insert and select: treat as still busy; the client retries.
             return .inFlight
         }
-        guard try row.string("request_hash") == requestHash else { return .mismatch }
-        if try row.string("state") == "done" {
-            if let resourceId = try row.optionalString("resource_id") { return .existing(resourceId: resourceId) }
-            if let status = try row.optionalInt("response_status"), let body = try row.optionalString("response_body") {
-                return .replay(status: Int(status), body: body)
-            }
-        }
+        if let answer = try Self.answer(row, requestHash: requestHash) { return answer }
         // A claim that never moved money and whose process is gone (no live lease; our own process
         // is alive by definition) belonged to a request that died: take it over. So does one old
         // enough, for claims that name no owner. A claim linked to a debit is never taken over.
@@ -91,6 +84,34 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
             [.text(userId), .text(key), .text(claimId), .integer(now), .integer(staleBefore), .text(owner)]
         )
         return takenOver.isEmpty ? .inFlight : .claimed(claimId: claimId)
+    }
+
+    package func lookup(userId: String, key: String, requestHash: String, on sql: any SQLExecutor) async throws
+        -> IdempotencyClaim?
+    {
+        guard let row = try await Self.row(userId: userId, key: key, on: sql) else { return nil }
+        if let answer = try Self.answer(row, requestHash: requestHash) { return answer }
+        // In flight: linked to money, it waits for settlement; unlinked, a claim decides whether
+        // it may be taken over.
+        return try row.optionalString("transaction_id") == nil ? nil : .inFlight
+    }
+
+    private static func row(userId: String, key: String, on sql: any SQLExecutor) async throws -> SQLRow? {
+        try await sql.first(
+            "SELECT request_hash, state, response_status, response_body, resource_id, transaction_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2",
+            [.text(userId), .text(key)]
+        )
+    }
+
+    /// The answer a finished key, or one used with another request, gives; nil while in flight.
+    private static func answer(_ row: SQLRow, requestHash: String) throws -> IdempotencyClaim? {
+        guard try row.string("request_hash") == requestHash else { return .mismatch }
+        guard try row.string("state") == "done" else { return nil }
+        if let resourceId = try row.optionalString("resource_id") { return .existing(resourceId: resourceId) }
+        if let status = try row.optionalInt("response_status"), let body = try row.optionalString("response_body") {
+            return .replay(status: Int(status), body: body)
+        }
+        return nil
     }
 
     package func link(userId: String, key: String, claimId: String, transactionId: String, on sql: any SQLExecutor)
@@ -118,14 +139,6 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
         try await sql.execute(
             "UPDATE idempotency_keys SET state = 'done', resource_id = $3 WHERE user_id = $1 AND idempotency_key = $2",
             [.text(userId), .text(key), .text(resourceId)]
-        )
-    }
-
-    package func release(userId: String, key: String, claimId: String, on sql: any SQLExecutor) async throws {
-        // Never a key whose request moved money: its retry must replay, not pay again.
-        try await sql.execute(
-            "DELETE FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2 AND claim_id = $3 AND state = 'in_flight' AND transaction_id IS NULL",
-            [.text(userId), .text(key), .text(claimId)]
         )
     }
 }

@@ -6,7 +6,8 @@ extension TopUpService {
     /// clearing, and records a pending transaction — all in one database transaction, so either
     /// everything is written or nothing is.
     /// `clearFailures`: the user has failed payment authentications to forget (a success resets them).
-    /// `idempotency`: the request's claimed key, linked to the new transaction in the same commit.
+    /// `idempotency`: the request's key, claimed first and linked to the new transaction in the same
+    /// commit; `IdempotencyKeyTaken` (nothing written) if another request holds it.
     func debit(
         userId: String, intent: PaymentIntent, useCashback: Bool, authorization: Authorization,
         clearFailures: Bool = true, idempotency: IdempotencyTicket? = nil
@@ -19,6 +20,17 @@ extension TopUpService {
         let lockSuffix = database.forUpdate
         do {
             return try await database.transaction { sql in
+                // The key first: a concurrent retry with the same token is told its key is in
+                // flight, not that its token was used.
+                var claimId: String?
+                if let idempotency {
+                    let claim = try await keys.claim(
+                        userId: userId, key: idempotency.key, requestHash: idempotency.requestHash,
+                        owner: idempotency.owner, now: now, staleBefore: now - IdempotentRequest.abandonedClaimMillis,
+                        on: sql)
+                    guard case .claimed(let id) = claim else { throw IdempotencyKeyTaken(claim: claim) }
+                    claimId = id
+                }
                 if case .token(let claims) = authorization {
                     guard
                         try await consumedTokens.consume(
@@ -44,15 +56,12 @@ extension TopUpService {
                     cashbackEarned: 0, externalReference: nil, idempotencyKey: idempotency?.key, failureCode: nil,
                     createdAt: now, updatedAt: now
                 )
-                if let idempotency {
+                if let idempotency, let claimId {
                     guard
                         try await keys.link(
-                            userId: userId, key: idempotency.key, claimId: idempotency.claimId,
-                            transactionId: transaction.id, on: sql)
-                    else {
-                        throw APIError(
-                            .idempotencyInFlight, "A request with this Idempotency-Key is still being processed.")
-                    }
+                            userId: userId, key: idempotency.key, claimId: claimId, transactionId: transaction.id,
+                            on: sql)
+                    else { throw IdempotentRequest.inFlight }
                 }
                 var postings = [
                     Posting(accountId: SystemAccount.supplierClearing(intent.currency), amount: intent.amount)

@@ -46,8 +46,9 @@ package struct TopUpService: Sendable {
         }
     }
 
-    /// Authorizes and executes one top-up. With `idempotency`, the claimed key is linked to the debit
-    /// and completed with the response when the top-up settles, in the same commits as the money.
+    /// Authorizes and executes one top-up. With `idempotency`, the key is claimed in the debit's
+    /// transaction and completed with the response in the settlement's, the same commits as the
+    /// money; `IdempotencyKeyTaken` if another request holds it by then.
     package func topUp(
         userId: String, intent: PaymentIntent, request: TopUpRequest, idempotency: IdempotencyTicket? = nil
     ) async throws -> TopUpResponse {
@@ -95,10 +96,19 @@ package struct TopUpService: Sendable {
     }
 }
 
-/// An idempotency key this request has claimed.
+/// The idempotency key a top-up claims in the database transaction of its debit.
 package struct IdempotencyTicket: Sendable {
     package let key: String
-    package let claimId: String
+    /// The request's fingerprint (`IdempotentRequest.fingerprint`).
+    package let requestHash: String
+    /// The server instance running the request (`ServerInstance.id`).
+    package let owner: String
+}
+
+/// The debit found its idempotency key taken (a concurrent retry won the race, or one finished
+/// meanwhile) and moved nothing; `claim` says what the store knows of the key.
+package struct IdempotencyKeyTaken: Error {
+    package let claim: IdempotencyClaim
 }
 
 extension TopUpResponse {

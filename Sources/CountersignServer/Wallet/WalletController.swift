@@ -14,7 +14,6 @@ package struct WalletController {
     let wallets: WalletService
     let idempotency: any IdempotencyRepository
     let database: any Database
-    let clock: WallClock
     /// This process: the owner its claims record.
     let instance: ServerInstance
 
@@ -39,15 +38,27 @@ package struct WalletController {
         }
         let idempotent = IdempotentRequest(
             key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: body.useCashback ?? false))
-        let (idempotency, now) = (self.idempotency, clock.nowMillis())
-        let staleBefore = now - IdempotentRequest.abandonedClaimMillis
-        let owner = instance.id
-        let claim = try await database.transaction { sql in
-            try await idempotency.claim(
-                userId: userId, key: key, requestHash: idempotent.fingerprint, owner: owner, now: now,
-                staleBefore: staleBefore, on: sql)
+        let (idempotency, fingerprint) = (self.idempotency, idempotent.fingerprint)
+        // A key already answered (or still running) answers before anything is authorized: its
+        // token may be spent or expired by now. A read, not a write: the claim itself is made in
+        // the debit's transaction.
+        if let known = try await database.read({ sql in
+            try await idempotency.lookup(userId: userId, key: key, requestHash: fingerprint, on: sql)
+        }) {
+            return try Self.answer(known)
         }
-        let claimId: String
+        do {
+            return try Self.json(
+                try await topUps.topUp(
+                    userId: userId, intent: intent, request: body,
+                    idempotency: IdempotencyTicket(key: key, requestHash: fingerprint, owner: instance.id)))
+        } catch let taken as IdempotencyKeyTaken {
+            return try Self.answer(taken.claim)
+        }
+    }
+
+    /// The answer to a top-up whose key a request has already used.
+    static func answer(_ claim: IdempotencyClaim) throws(APIError) -> Response {
         switch claim {
         case .replay(let status, let stored):
             var response = Response(
@@ -55,26 +66,11 @@ package struct WalletController {
                 body: .init(byteBuffer: ByteBuffer(string: stored)))
             response.headers[.idempotentReplayed] = "true"
             return response
-        case .inFlight:
+        case .inFlight, .claimed:
             throw IdempotentRequest.inFlight
         case .mismatch, .existing:
             // `.existing` is another endpoint's key (its fingerprint never matches a top-up's).
             throw IdempotentRequest.reused
-        case .claimed(let id):
-            claimId = id
-        }
-        do {
-            return try Self.json(
-                try await topUps.topUp(
-                    userId: userId, intent: intent, request: body,
-                    idempotency: IdempotencyTicket(key: key, claimId: claimId)))
-        } catch {
-            // Refused before money moved: forget the key so the client may retry with it. (A key
-            // linked to a debit is kept; the settlement completes it.)
-            try? await database.transaction { sql in
-                try await idempotency.release(userId: userId, key: key, claimId: claimId, on: sql)
-            }
-            throw error
         }
     }
 
