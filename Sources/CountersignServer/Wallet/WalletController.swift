@@ -35,7 +35,8 @@ package struct WalletController {
         if body.pin != nil { try throttle.check(request, context: context, account: [.pinAccount], key: userId) }
         let intent = try topUps.validate(body)
         guard let key = try IdempotentRequest.key(in: request.headers) else {
-            return try Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body))
+            return try Self.json(
+                try await topUps.topUp(userId: userId, intent: intent, request: body), context: context)
         }
         let idempotent = IdempotentRequest(
             key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: body.useCashback ?? false))
@@ -67,7 +68,7 @@ package struct WalletController {
             return try Self.json(
                 try await topUps.topUp(
                     userId: userId, intent: intent, request: body,
-                    idempotency: IdempotencyTicket(key: key, claimId: claimId)))
+                    idempotency: IdempotencyTicket(key: key, claimId: claimId)), context: context)
         } catch {
             // Refused before money moved: forget the key so the client may retry with it. (A key
             // linked to a debit is kept; the settlement completes it.)
@@ -102,8 +103,10 @@ package struct WalletController {
         Array(intent.canonicalBytes) + [useCashback ? 1 : 0]
     }
 
-    static func json(_ value: TopUpResponse) throws -> Response {
-        json(try TopUpResponse.encodedForReplay(value))
+    /// The top-up's answer, encoded as its replays will be (`encodedForReplay`).
+    static func json(_ value: TopUpResponse, context: AppRequestContext) throws -> Response {
+        context.responseEncoder.observe(value)
+        return json(try TopUpResponse.encodedForReplay(value))
     }
 
     static func json(_ text: String) -> Response {
