@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-extension APIError: HTTPResponseError {
+extension APIError: HTTPErrorBody {
     /// The status of its code.
     package var status: HTTPResponse.Status { code.status }
 
@@ -11,12 +11,16 @@ extension APIError: HTTPResponseError {
         try response(status: status)
     }
 
+    /// The body of its response.
+    package var body: ErrorResponse {
+        ErrorResponse(error: .init(code: code, message: message, retryAfter: retryAfter))
+    }
+
     /// `{"error": {"code", "message", "retryAfter"?}}` with `status`, `Retry-After` and `Allow` as the error carries them.
     func response(status: HTTPResponse.Status) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         if let allow { headers[.allow] = allow.joined(separator: ", ") }
-        let body = ErrorResponse(error: .init(code: code, message: message, retryAfter: retryAfter))
         let data = try JSONEncoder().encode(body)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
@@ -25,9 +29,10 @@ extension APIError: HTTPResponseError {
 /// A refusal about the resource a path names, sent as 404 whatever its code's status. openapi.yaml
 /// documents one: revoking a device key the user does not have is 404 `unknown_credential`, while
 /// an assertion from such a key is 401 with the same code.
-struct MissingResource: HTTPResponseError {
+struct MissingResource: HTTPErrorBody {
     let error: APIError
     var status: HTTPResponse.Status { .notFound }
+    var body: ErrorResponse { error.body }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         try error.response(status: status)

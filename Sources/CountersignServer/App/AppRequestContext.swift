@@ -11,6 +11,8 @@ package struct AppRequestContext: RequestContext {
     package var sessionToken: String?
     /// The peer of the connection: the client, or a proxy in front of it (see `ClientAddress`).
     package let peerAddress: SocketAddress?
+    /// Encodes route results; the tests observe it (`AppResponseEncoder.observer`).
+    package var responseEncoder = AppResponseEncoder()
 
     package init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -27,7 +27,7 @@ package struct ErrorMiddleware: RouterMiddleware {
         } catch is PinChecksBusy {
             throw APIError.pinChecksBusy
         } catch let failure as VerificationFailure {
-            return try failure.response(from: request, context: context)
+            return try context.responseEncoder.response(to: failure, from: request, context: context)
         } catch let error as HTTPError {
             if error.status == .notFound, case let allowed = routes.allowed(for: request.uri.path), !allowed.isEmpty {
                 throw APIError(
@@ -60,12 +60,16 @@ package struct ErrorMiddleware: RouterMiddleware {
     }
 }
 
-extension VerificationFailure: HTTPResponseError {
+extension VerificationFailure: HTTPErrorBody {
     package var status: HTTPResponse.Status { error.status }
 
-    package func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = AuthenticationVerifyResponseBody(
+    /// `{verified: false, message, code, retryAfter?}`.
+    package var body: AuthenticationVerifyResponseBody {
+        AuthenticationVerifyResponseBody(
             verified: false, message: error.message, code: error.code.rawValue, retryAfter: error.retryAfter)
+    }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(
@@ -75,7 +79,7 @@ extension VerificationFailure: HTTPResponseError {
 }
 
 /// The verify endpoint's failure body, the seed's `{verified: false, message}` plus `code`.
-private struct AuthenticationVerifyResponseBody: Encodable {
+package struct AuthenticationVerifyResponseBody: Encodable {
     let verified: Bool
     let message: String
     let code: String

@@ -34,6 +34,7 @@ package struct TransferController {
             request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: userId)
         let idempotent = IdempotentRequest(key: key, canonical: Array(try TransferSQLRepository.json(body).utf8))
         let (transfer, replayed) = try await transfers.create(payerId: userId, body, idempotent: idempotent)
+        context.responseEncoder.observe(transfer.document)
         var response = try Self.json(transfer.document, status: replayed ? .ok : .created)
         if replayed { response.headers[HTTPField.Name.idempotentReplayed] = "true" }
         return response

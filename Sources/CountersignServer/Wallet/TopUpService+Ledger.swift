@@ -82,7 +82,8 @@ extension TopUpService {
     }
 
     /// Completes (cashback credited) or fails (debit reversed) a pending top-up, in one transaction.
-    func settle(_ pending: WalletTransaction, outcome: AirtimeOutcome) async throws -> TopUpResponse {
+    /// The answer comes back encoded too: the bytes sent are the ones stored for replays.
+    func settle(_ pending: WalletTransaction, outcome: AirtimeOutcome) async throws -> SettledTopUp {
         let (ledger, transactions, keys, now) = (
             self.ledger, self.transactions, self.idempotencyKeys, clock.nowMillis()
         )
@@ -134,13 +135,12 @@ extension TopUpService {
             }
             let response = Self.response(
                 finished, balance: try await ledger.balance(accountId: walletId, on: sql), outcome: outcome)
+            let json = try TopUpResponse.encodedForReplay(response)
             // The replay answer is stored with the money, so a retry after a crash replays it.
             if let key = pending.idempotencyKey {
-                try await keys.complete(
-                    userId: pending.userId, key: key, status: 200, body: try TopUpResponse.encodedForReplay(response),
-                    on: sql)
+                try await keys.complete(userId: pending.userId, key: key, status: 200, body: json, on: sql)
             }
-            return response
+            return SettledTopUp(response: response, json: json)
         }
     }
 

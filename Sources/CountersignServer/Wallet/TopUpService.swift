@@ -51,7 +51,7 @@ package struct TopUpService: Sendable {
     /// money; `IdempotencyKeyTaken` if another request holds it by then.
     package func topUp(
         userId: String, intent: PaymentIntent, request: TopUpRequest, idempotency: IdempotencyTicket? = nil
-    ) async throws -> TopUpResponse {
+    ) async throws -> SettledTopUp {
         let (authorization, user) = try await authorize(userId: userId, intent: intent, request: request)
         let pending = try await debit(
             userId: userId, intent: intent, useCashback: request.useCashback ?? false, authorization: authorization,
@@ -94,6 +94,12 @@ package struct TopUpService: Sendable {
         try await lock.checkPIN(request.pin ?? "", user: user, guard: pinGuard)
         return (.pin, user)
     }
+}
+
+/// A settled top-up's answer and its JSON, encoded once for the client and for replays.
+package struct SettledTopUp: Sendable {
+    package let response: TopUpResponse
+    package let json: String
 }
 
 /// The idempotency key a top-up claims in the database transaction of its debit.

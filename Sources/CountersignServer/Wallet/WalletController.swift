@@ -34,7 +34,7 @@ package struct WalletController {
         if body.pin != nil { try throttle.check(request, context: context, account: [.pinAccount], key: userId) }
         let intent = try topUps.validate(body)
         guard let key = try IdempotentRequest.key(in: request.headers) else {
-            return try Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body))
+            return Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body), context: context)
         }
         let idempotent = IdempotentRequest(
             key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: body.useCashback ?? false))
@@ -48,10 +48,11 @@ package struct WalletController {
             return try Self.answer(known)
         }
         do {
-            return try Self.json(
+            return Self.json(
                 try await topUps.topUp(
                     userId: userId, intent: intent, request: body,
-                    idempotency: IdempotencyTicket(key: key, requestHash: fingerprint, owner: instance.id)))
+                    idempotency: IdempotencyTicket(key: key, requestHash: fingerprint, owner: instance.id)),
+                context: context)
         } catch let taken as IdempotencyKeyTaken {
             return try Self.answer(taken.claim)
         }
@@ -98,8 +99,10 @@ package struct WalletController {
         Array(intent.canonicalBytes) + [useCashback ? 1 : 0]
     }
 
-    static func json(_ value: TopUpResponse) throws -> Response {
-        json(try TopUpResponse.encodedForReplay(value))
+    /// The top-up's answer, in the bytes its replays will repeat.
+    static func json(_ settled: SettledTopUp, context: AppRequestContext) -> Response {
+        context.responseEncoder.observe(settled.response)
+        return json(settled.json)
     }
 
     static func json(_ text: String) -> Response {

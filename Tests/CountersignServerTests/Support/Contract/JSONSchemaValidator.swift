@@ -12,6 +12,10 @@ struct JSONSchemaValidator {
     /// `additionalProperties` admits only its listed members. The spec lists every member the
     /// server sends, so for responses an unlisted one means the spec has fallen behind.
     var closedObjects = false
+    /// Whether a null member the object schema does not require counts as absent: its schema is not
+    /// checked, but an unlisted one is still reported. `ShadowEncoder` writes a nil optional that
+    /// `JSONEncoder` leaves out as such a null, so a member is documented before any test sets it.
+    var nullMeansAbsent = false
 
     /// Keywords that describe without constraining.
     static let annotations: Set<String> = [
@@ -66,19 +70,21 @@ struct JSONSchemaValidator {
     private func objectViolations(_ members: [String: JSONValue], _ schema: [String: Any], _ path: String) -> [String] {
         var found: [String] = []
         let properties = schema["properties"] as? [String: Any] ?? [:]
-        for name in schema["required"] as? [String] ?? [] where members[name] == nil {
+        let required = schema["required"] as? [String] ?? []
+        for name in required where members[name] == nil {
             found.append("\(path): the required member `\(name)` is missing")
         }
         for (name, member) in members.sorted(by: { $0.key < $1.key }) {
+            let absent = nullMeansAbsent && member == .null && !required.contains(name)
             if let property = properties[name] as? [String: Any] {
-                found += violations(of: member, against: property, at: "\(path).\(name)")
+                if !absent { found += violations(of: member, against: property, at: "\(path).\(name)") }
             } else if schema["additionalProperties"] as? Bool == false {
                 found.append("\(path): the member `\(name)` is not in the schema (additionalProperties: false)")
             } else if closedObjects, schema["additionalProperties"] == nil, schema["type"] as? String == "object",
                 !properties.isEmpty
             {
                 found.append("\(path): the member `\(name)` is not in the schema's properties")
-            } else if let additional = schema["additionalProperties"] as? [String: Any] {
+            } else if let additional = schema["additionalProperties"] as? [String: Any], !absent {
                 found += violations(of: member, against: additional, at: "\(path).\(name)")
             }
         }

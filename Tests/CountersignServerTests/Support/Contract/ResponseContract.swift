@@ -10,6 +10,11 @@ import Synchronization
 /// and a JSON body must match the schema, with no member the schema does not list. What does not conform is collected in `violations`;
 /// `LiveServer.run` fails the test that provoked it. Requests that match no operation (an unknown
 /// path, a wrong method, the web app's files) are not checked.
+///
+/// The bytes show only the members a test sets: `JSONEncoder` leaves a nil optional out. So the
+/// body is also seen as the Swift value the server encoded (`AppResponseEncoder.observer`: route
+/// results and error bodies), written by `ShadowEncoder` with every declared member, nil ones as null;
+/// a member the schema does not list is reported even when no test ever sets it.
 struct ResponseContract: RouterMiddleware {
     typealias Context = AppRequestContext
     let document: OpenAPIDocument
@@ -18,18 +23,25 @@ struct ResponseContract: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        let shadow = ShadowRecorder()
+        var context = context
+        context.responseEncoder.observer = { shadow.record($0) }
         do {
-            return await check(try await next(request, context), to: request, context: context)
+            return await check(try await next(request, context), to: request, context: context, shadow: shadow.last)
         } catch let error as any HTTPResponseError {
             // Hummingbird turns it into this response after us; check that one, then let it.
-            _ = await check(try error.response(from: request, context: context), to: request, context: context)
+            _ = await check(
+                try context.responseEncoder.response(to: error, from: request, context: context), to: request,
+                context: context, shadow: shadow.last)
             throw error
         }
     }
 
     /// The response, unchanged for the client; its body is read into memory to be checked, except
-    /// for an event stream, which never ends by itself.
-    private func check(_ response: Response, to request: Request, context: Context) async -> Response {
+    /// for an event stream, which never ends by itself. `shadow`: the body's value as `ShadowEncoder` writes it.
+    private func check(
+        _ response: Response, to request: Request, context: Context, shadow: ShadowRecorder.Tree?
+    ) async -> Response {
         // The route the router matched; none when a middleware answered before it (a refused
         // Origin), then the document's template for the path. The router's "NotFound" is no operation.
         guard let template = context.endpointPath ?? document.template(matching: request.uri.path),
@@ -50,13 +62,17 @@ struct ResponseContract: RouterMiddleware {
             violations.add(["the body could not be read: \(error)"], exchange)
             return response
         }
-        violations.add(contentProblems(operation, response.status.code, contentType, body: collector.bytes), exchange)
+        violations.add(
+            contentProblems(operation, response.status.code, contentType, body: collector.bytes, shadow: shadow),
+            exchange)
         return Response(status: response.status, headers: response.headers, body: .init(byteBuffer: collector.bytes))
     }
 
-    /// What is wrong with a response of `status` and `contentType` carrying `body` (nil: not read).
+    /// What is wrong with a response of `status` and `contentType` carrying `body` (nil: not read),
+    /// and with `shadow`, the value the body was encoded from, every declared member included.
     func contentProblems(
-        _ operation: OpenAPIDocument.Operation, _ status: Int, _ contentType: String?, body: ByteBuffer?
+        _ operation: OpenAPIDocument.Operation, _ status: Int, _ contentType: String?, body: ByteBuffer?,
+        shadow: ShadowRecorder.Tree? = nil
     ) -> [String] {
         let responses = operation.object["responses"] as? [String: Any] ?? [:]
         guard
@@ -90,9 +106,25 @@ struct ResponseContract: RouterMiddleware {
             return ["the body is not JSON: \(Self.excerpt(body))"]
         }
         guard let schema = media["schema"] as? [String: Any] else { return [] }
-        let problems = JSONSchemaValidator(document: document, closedObjects: true).violations(
+        var problems = JSONSchemaValidator(document: document, closedObjects: true).violations(
             of: value, against: schema)
+        problems += shadowProblems(shadow, schema, beyond: problems)
         return problems.isEmpty ? [] : problems + ["body: \(Self.excerpt(body))"]
+    }
+
+    /// What the response type declares that `schema` does not admit, beyond what the body showed.
+    private func shadowProblems(_ shadow: ShadowRecorder.Tree?, _ schema: [String: Any], beyond shown: [String])
+        -> [String]
+    {
+        switch shadow {
+        case nil: return []
+        case .failure(let error): return ["the response value could not be written as a tree: \(error)"]
+        case .success(let tree):
+            let validator = JSONSchemaValidator(document: document, closedObjects: true, nullMeansAbsent: true)
+            return validator.violations(of: tree, against: schema).filter { !shown.contains($0) }.map {
+                "\($0) (declared by the response type)"
+            }
+        }
     }
 
     static func excerpt(_ body: ByteBuffer) -> String {
@@ -111,6 +143,33 @@ final class ContractViolations: Sendable {
     }
 
     var all: [String] { found.withLock { $0 } }
+}
+
+/// The values a request's responses were encoded from, as `ShadowEncoder` writes them.
+final class ShadowRecorder: Sendable {
+    /// The tree, or why it could not be written.
+    typealias Tree = Result<JSONValue, Failure>
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let trees = Mutex<[Tree]>([])
+
+    static func tree(of value: some Encodable) -> Tree {
+        do {
+            return .success(try ShadowEncoder.tree(of: value))
+        } catch {
+            return .failure(Failure(description: "\(error)"))
+        }
+    }
+
+    func record(_ value: any Encodable) {
+        let tree = Self.tree(of: value)
+        trees.withLock { $0.append(tree) }
+    }
+
+    /// The value of the response sent: a handler encodes one body.
+    var last: ShadowRecorder.Tree? { trees.withLock { $0.last } }
 }
 
 /// Keeps what a response body writes, to check it and send it on.
