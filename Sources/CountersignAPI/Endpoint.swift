@@ -48,20 +48,28 @@ package struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// `value` with every byte outside RFC 3986's unreserved set (`A-Z a-z 0-9 - . _ ~`) written
     /// `%XX`, so it stays one path segment or one query value whatever it holds.
     package static func percentEncoded(_ value: String) -> String {
-        var encoded = ""
-        for byte in value.utf8 {
+        func isUnreserved(_ byte: UInt8) -> Bool {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                encoded.unicodeScalars.append("%")
-                encoded.unicodeScalars.append(hex[Int(byte >> 4)])
-                encoded.unicodeScalars.append(hex[Int(byte & 0x0F)])
+                true
+            default: false
             }
         }
-        return encoded
+        // Most values (ids, amounts, product codes) need nothing: no copy for them.
+        if value.utf8.allSatisfy(isUnreserved) { return value }
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(value.utf8.count * 3)
+        for byte in value.utf8 {
+            if isUnreserved(byte) {
+                encoded.append(byte)
+            } else {
+                encoded += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }

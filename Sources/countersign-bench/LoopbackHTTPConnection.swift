@@ -14,8 +14,10 @@ import Foundation
 final class LoopbackHTTPConnection {
     private let port: Int
     private var socket: Int32 = -1
-    /// Bytes read past the end of the last response (none, in practice: one request at a time).
+    /// Bytes read and not yet parsed start at `position`; what precedes it is consumed, and is
+    /// dropped once per response rather than line by line (each drop moves what follows).
     private var pending: [UInt8] = []
+    private var position = 0
     /// What each `recv` reads into, reused.
     private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
     /// How long one `recv` may wait before the request counts as failed.
@@ -69,12 +71,14 @@ final class LoopbackHTTPConnection {
         }
         socket = descriptor
         pending = []
+        position = 0
     }
 
     private func disconnect() {
         if socket >= 0 { close(socket) }
         socket = -1
         pending = []
+        position = 0
     }
 
     private func write(_ bytes: [UInt8]) throws {
@@ -98,26 +102,26 @@ final class LoopbackHTTPConnection {
         pending += chunk[0..<received]
     }
 
-    /// Takes the first `count` pending bytes, reading more as needed.
+    /// Takes the next `count` pending bytes, reading more as needed.
     private func take(_ count: Int) throws -> ArraySlice<UInt8> {
-        while pending.count < count { try fill() }
-        let taken = pending[0..<count]
-        pending.removeFirst(count)
+        while pending.count - position < count { try fill() }
+        let taken = pending[position..<position + count]
+        position += count
         return taken
     }
 
     /// Takes one line ending in CRLF, without it.
     private func takeLine() throws -> String {
-        var searchFrom = 0
+        var searchFrom = position
         while true {
             if let end = Self.crlf(in: pending, from: searchFrom) {
-                let line = String(decoding: pending[0..<end], as: UTF8.self)
-                pending.removeFirst(end + 2)
+                let line = String(decoding: pending[position..<end], as: UTF8.self)
+                position = end + 2
                 return line
             }
-            searchFrom = max(0, pending.count - 1)
+            searchFrom = max(position, pending.count - 1)
             try fill()
-            if pending.count > 64 * 1024 { throw BenchError("a response line longer than 64 KiB") }
+            if pending.count - position > 64 * 1024 { throw BenchError("a response line longer than 64 KiB") }
         }
     }
 
@@ -141,6 +145,8 @@ final class LoopbackHTTPConnection {
 
     /// The status line, the headers, and the body.
     private func readResponse() throws -> (TransportResponse, keepAlive: Bool) {
+        pending.removeFirst(position)
+        position = 0
         let statusLine = try takeLine()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0] == "HTTP/1.1", let status = Int(parts[1]) else {
