@@ -13,9 +13,14 @@ extension FlowClient {
     /// `count` clients, each with its own thread and connection, an enrolled user (signup →
     /// software device key, through the SDK) and a funded wallet. Enrolment runs concurrently
     /// (signup's PBKDF2 dominates); funding runs the CLI a few at a time (each is a process opening the store).
-    static func prepare(count: Int, port: Int, cli: OperatorCLI, funding: Int64) async throws -> [FlowClient] {
+    /// `unkeyed`: the clients' top-ups leave without their `Idempotency-Key` (see `UnkeyedTopUps`).
+    static func prepare(count: Int, port: Int, cli: OperatorCLI, funding: Int64, unkeyed: Bool = false) async throws
+        -> [FlowClient]
+    {
         let clients = try await withThrowingTaskGroup(of: FlowClient.self) { group in
-            for phone in phones(count: count) { group.addTask { try await enroll(phone: phone, port: port) } }
+            for phone in phones(count: count) {
+                group.addTask { try await enroll(phone: phone, port: port, unkeyed: unkeyed) }
+            }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         for batch in stride(from: 0, to: clients.count, by: 4) {
@@ -30,7 +35,7 @@ extension FlowClient {
     }
 
     /// A client on a new thread whose user `phone` signs up and registers a device key.
-    private static func enroll(phone: String, port: Int) async throws -> FlowClient {
+    private static func enroll(phone: String, port: Int, unkeyed: Bool) async throws -> FlowClient {
         let executor = DedicatedThreadExecutor(name: "bench client \(phone.suffix(4))")
         let transport = LoopbackSocketTransport(port: port)
         do {
@@ -38,7 +43,9 @@ extension FlowClient {
                 try await EnrolledUser.enroll(
                     over: transport, phone: phone, name: "Bench \(phone.suffix(4))", origin: ServerUnderTest.origin)
             }
-            let api = CountersignAPIClient(transport: transport, sessionToken: user.sessionToken, createRetries: 0)
+            let api = CountersignAPIClient(
+                transport: unkeyed ? UnkeyedTopUps(transport) : transport, sessionToken: user.sessionToken,
+                createRetries: 0)
             return FlowClient(
                 executor: executor, phone: phone, api: api, signer: DeviceKeySigner(authenticator: user.device))
         } catch {

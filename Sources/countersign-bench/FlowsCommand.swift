@@ -41,6 +41,13 @@ struct FlowsCommand: AsyncParsableCommand {
     @Option(help: "Where to write the JSON results.")
     var json = ResultFile.defaultPath(mode: "flows")
 
+    @Flag(
+        name: .customLong("unkeyed-top-ups"),
+        help:
+            "Send top-ups without the SDK's Idempotency-Key, as the bench did before it drove the SDK: only to compare with results from then."
+    )
+    var unkeyedTopUps = false
+
     @Flag(name: .customLong("keep-data"), help: "Keep the temp data directory (database, server log) after the run.")
     var keepData = false
 
@@ -90,7 +97,8 @@ struct FlowsCommand: AsyncParsableCommand {
             // Enough for every flow the budget allows to one user, within the CLI's per-call limit.
             let funding = min(OperatorCLI.maximumFunding, Int64(maxFlows) * FlowClient.amount)
             let flowClients = try await FlowClient.prepare(
-                count: clients, port: serverUnderTest.port, cli: OperatorCLI(server: serverUnderTest), funding: funding)
+                count: clients, port: serverUnderTest.port, cli: OperatorCLI(server: serverUnderTest), funding: funding,
+                unkeyed: unkeyedTopUps)
             defer { flowClients.forEach { $0.executor.shutdown() } }
             Console.say("\(flowClients.count) users enrolled and funded; running")
             let report = try await FlowLoad(

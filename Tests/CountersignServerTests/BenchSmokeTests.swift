@@ -1,5 +1,7 @@
 import CountersignHarness
+import CountersignStore
 import Foundation
+import Logging
 import Testing
 
 /// The flows benchmark still runs end to end: it starts the real server, enrols and funds users,
@@ -7,8 +9,10 @@ import Testing
 /// A smoke test, not a measurement: a few flows, a debug build, and no figure is checked.
 @Suite("Benchmark smoke test")
 struct BenchSmokeTests {
-    @Test("countersign-bench flows completes flows on SQLite with no errors and writes its JSON")
-    func flows() throws {
+    @Test(
+        "countersign-bench flows completes flows on SQLite with no errors and writes its JSON; its top-ups carry the SDK's Idempotency-Key unless --unkeyed-top-ups",
+        arguments: [false, true])
+    func flows(unkeyed: Bool) async throws {
         let bench = try CommandLineTests.executable().deletingLastPathComponent().appendingPathComponent(
             "countersign-bench")
         try #require(
@@ -24,8 +28,8 @@ struct BenchSmokeTests {
             bench.path,
             [
                 "flows", "--clients", "2", "--warmup", "0.5", "--seconds", "1.5", "--max-flows", "400", "--json",
-                json.path,
-            ],
+                json.path, "--keep-data",
+            ] + (unkeyed ? ["--unkeyed-top-ups"] : []),
             environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
         )
         #expect(status == 0, "\(output)")
@@ -41,5 +45,22 @@ struct BenchSmokeTests {
         let latencies = try #require(report["latencies"] as? [[String: Any]])
         #expect(latencies.count == 4)
         #expect(latencies.allSatisfy { $0["count"] as? Int == flows }, "\(latencies)")
+
+        // The kept data: one stored key per top-up, or none.
+        let line = try #require(output.split(separator: "\n").first { $0.contains("data kept in ") }, "\(output)")
+        let kept = String(line[try #require(line.range(of: "data kept in ")).upperBound...])
+        defer { try? FileManager.default.removeItem(atPath: kept) }
+        let database = try await SQLiteDatabase.open(
+            path: kept + "/countersign.sqlite", readerCount: 1, logger: Logger(label: "bench-smoke"))
+        let counts = try await database.read { sql in
+            (
+                try await sql.first("SELECT COUNT(*) AS n FROM idempotency_keys")?.int("n"),
+                try await sql.first("SELECT COUNT(*) AS n FROM wallet_transactions WHERE type = 'topup'")?.int("n")
+            )
+        }
+        try await database.close()
+        let topUps = try #require(counts.1)
+        #expect(topUps >= flows)
+        #expect(counts.0 == (unkeyed ? 0 : topUps))
     }
 }
