@@ -60,9 +60,12 @@ package enum CountersignApp {
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "countersign"),
             services: [
-                database, services.instanceLease, services.pendingTopUpSweeper, services.transferProcessor,
-                services.transferChangeListener,
-                services.pendingOrderSweeper,
+                database,
+                services.workers.tracking(services.instanceLease, as: "instanceLease"),
+                services.workers.tracking(services.pendingTopUpSweeper, as: "pendingTopUpSweeper"),
+                services.workers.tracking(services.transferProcessor, as: "transferProcessor"),
+                services.workers.tracking(services.transferChangeListener, as: "transferChangeListener"),
+                services.workers.tracking(services.pendingOrderSweeper, as: "pendingOrderSweeper"),
             ],
             onServerRunning: onServerRunning,
             logger: logger
@@ -89,8 +92,11 @@ package enum CountersignApp {
         router.add(middleware: ErrorMiddleware(routes: routes))
         if let files = services.webFiles { router.add(middleware: WebFilesMiddleware(files: files)) }
         let sessions = SessionMiddleware(accounts: services.accounts, cookie: cookie, origins: origins)
-        SystemController(database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode)
-            .addRoutes(to: router)
+        SystemController(
+            database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode,
+            workers: services.workers
+        )
+        .addRoutes(to: router)
         AuthController(
             accounts: services.accounts, biometric: services.biometric, throttle: services.throttle, cookie: cookie
         ).addRoutes(to: router.group(), sessions: sessions)

@@ -29,6 +29,8 @@ package struct AppServices: Sendable {
     package let instance = ServerInstance.current()
     /// Opens when `instanceLease.start()` has registered this process.
     package let instanceRegistered = StoreReadiness()
+    /// The background workers that are running, for `/health/ready`.
+    package let workers = WorkerStatus()
     let logger: Logger
 
     /// The background settlement of top-ups a stopped process left pending.
