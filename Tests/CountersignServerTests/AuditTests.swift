@@ -14,6 +14,8 @@ struct AuditTests {
         let description: String
         let check: String
         let statements: [String]
+        /// Whether the statements need `CHECK (may_go_negative = 1 OR balance >= 0)` off.
+        var withoutBalanceConstraint = false
     }
 
     /// Rolls a breach's transaction back once its audit is done, carrying the audit's report out.
@@ -96,8 +98,11 @@ struct AuditTests {
                 UNION ALL
                 SELECT 'pst_neg_2', (\(entryOf("funding"))), 'sys:funding:NGN', balance + 5, 0 FROM accounts WHERE id = (\(aWallet))
                 """,
-                "UPDATE accounts SET may_go_negative = 1, balance = -5 WHERE id = (SELECT account_id FROM postings WHERE id = 'pst_neg_1')",
-            ]),
+                "UPDATE accounts SET balance = -5 WHERE id = (SELECT account_id FROM postings WHERE id = 'pst_neg_1')",
+            ], withoutBalanceConstraint: true),
+        Breach(
+            description: "an entry left without postings", check: "entries_balanced",
+            statements: Array(deleteEntry(entryOf("cashback")).dropLast())),
         Breach(
             description: "a completed top-up without its debit", check: "top_ups_have_entries",
             statements: deleteEntry(completedTopUpDebit)),
@@ -214,7 +219,9 @@ struct AuditTests {
             }
 
             for breach in Self.breaches {
-                let report = try await Self.audit(breach.statements, on: server.database, now: now)
+                let report = try await Self.audit(
+                    breach.statements, on: server.database, now: now,
+                    withoutBalanceConstraint: breach.withoutBalanceConstraint)
                 #expect(
                     report.failures.map(\.name) == [breach.check],
                     "\(breach): \(report.failures.map { "\($0.name) \($0.offending) \($0.samples)" })")
@@ -230,13 +237,23 @@ struct AuditTests {
     }
 
     /// Applies `statements`, audits what they left, and rolls them back.
-    static func audit(_ statements: [String], on database: any Database, now: Int64) async throws
-        -> LedgerAuditReport
-    {
+    static func audit(
+        _ statements: [String], on database: any Database, now: Int64, withoutBalanceConstraint: Bool = false
+    ) async throws -> LedgerAuditReport {
+        // PostgreSQL drops the constraint inside the transaction (the rollback restores it); SQLite
+        // ignores CHECK constraints per connection, so it turns them back on before the rollback.
+        let (off, on): ([String], [String]) =
+            switch (withoutBalanceConstraint, database.engine) {
+            case (false, _): ([], [])
+            case (true, .postgres): (["ALTER TABLE accounts DROP CONSTRAINT accounts_check"], [])
+            case (true, .sqlite): (["PRAGMA ignore_check_constraints = ON"], ["PRAGMA ignore_check_constraints = OFF"])
+            }
         do {
             try await database.transaction { sql -> Void in
-                for statement in statements { try await sql.execute(statement) }
-                throw RolledBack(report: try await CountersignServer.LedgerAudit().run(on: sql, now: now))
+                for statement in off + statements { try await sql.execute(statement) }
+                let report = try await CountersignServer.LedgerAudit().run(on: sql, now: now)
+                for statement in on { try await sql.execute(statement) }
+                throw RolledBack(report: report)
             }
         } catch let rolledBack as RolledBack {
             return rolledBack.report
