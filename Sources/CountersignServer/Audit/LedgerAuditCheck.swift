@@ -135,14 +135,15 @@ package struct LedgerAuditCheck: Sendable {
 
     // A top-up's key is linked to its wallet transaction in the debit's commit and done in the
     // settlement's, so: linked to the user's own transaction, done exactly when it is settled; and a
-    // done key without a transfer is a top-up's, so it must be linked. Claim ids name the keys (the
-    // keys themselves are the clients').
+    // done key without a transfer is a top-up's, so it must be linked; except keys without an owner
+    // instance (before migration 9), which versions that completed keys unlinked may have written.
+    // Claim ids name the keys (the keys themselves are the clients').
     static let idempotencyTransactions = LedgerAuditCheck(
         "idempotency_transactions",
         "every linked key's wallet transaction exists, is its user's, and is settled exactly when the key is done",
         """
         SELECT k.claim_id AS id FROM idempotency_keys k LEFT JOIN wallet_transactions w ON w.id = k.transaction_id
-        WHERE (k.transaction_id IS NULL AND k.resource_id IS NULL AND k.state = 'done')
+        WHERE (k.transaction_id IS NULL AND k.resource_id IS NULL AND k.state = 'done' AND k.owner_instance IS NOT NULL)
             OR (k.transaction_id IS NOT NULL AND (w.id IS NULL OR w.user_id <> k.user_id
                 OR (CASE WHEN k.state = 'done' THEN 1 ELSE 0 END) <> (CASE WHEN w.status = 'pending' THEN 0 ELSE 1 END)))
         """)
