@@ -54,7 +54,7 @@ struct RepositoryContractTests {
                     try await sql.execute("UPDATE accounts SET balance = -1 WHERE id = $1", [.text(wallet)])
                 }
             }
-            try await LedgerAudit.check(database)
+            try await LedgerAudit.check(database, checks: LedgerAuditCheck.bookkeeping)
         }
     }
 
@@ -92,7 +92,7 @@ struct RepositoryContractTests {
                 try await database.read { sql in try await ledger.balance(accountId: wallet, on: sql) }
                     == Int64(committed * 10))
             #expect(try await LedgerAudit.count("ledger_transactions", database) == Int64(committed))
-            try await LedgerAudit.check(database)
+            try await LedgerAudit.check(database, checks: LedgerAuditCheck.bookkeeping)
         }
     }
 

@@ -36,8 +36,9 @@ package struct AppServices: Sendable {
     /// The background settlement of top-ups a stopped process left pending.
     package var pendingTopUpSweeper: PendingTopUpSweeper {
         PendingTopUpSweeper(
-            topUps: topUps, instance: instance, ready: instanceRegistered, minimumAgeMillis: 120_000,
-            interval: .seconds(60))
+            topUps: topUps, instance: instance, ready: instanceRegistered,
+            minimumAgeMillis: PendingTopUpSweeper.defaultMinimumAgeMillis, interval: PendingTopUpSweeper.defaultInterval
+        )
     }
 
     /// This process's lease in `server_instances`, which keeps its idempotency claims its own.

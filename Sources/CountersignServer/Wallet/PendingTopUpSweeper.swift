@@ -17,6 +17,15 @@ package struct PendingTopUpSweeper: Service {
     let minimumAgeMillis: Int64
     let interval: Duration
 
+    /// The server's `minimumAgeMillis`: two minutes, well past any supplier call a live request makes.
+    package static let defaultMinimumAgeMillis: Int64 = 120_000
+    /// The server's `interval` between passes.
+    package static let defaultInterval: Duration = .seconds(60)
+    /// By this age a top-up has been through at least one pass of the server's sweeper: one still
+    /// pending is one the sweeper could not settle (the supplier has no record of it, or no sweeper runs).
+    package static let settledWithinMillis: Int64 =
+        defaultMinimumAgeMillis + defaultInterval.components.seconds * 1000
+
     /// Sweeps at once when the instance is registered, so that what a crashed process left behind
     /// (and its retries) is settled within moments of a restart, then every `interval` until
     /// graceful shutdown.

@@ -2,29 +2,18 @@ import CountersignServer
 import CountersignStore
 import Testing
 
-/// Checks the ledger's invariants straight from the tables: every ledger transaction sums to zero,
-/// and every cached user balance equals the sum of its postings and is not negative.
+/// The production ledger audit (`CountersignServer.LedgerAudit`, what `countersign audit` runs) for
+/// tests, plus row counts.
 enum LedgerAudit {
-    static func check(_ database: any Database) async throws {
-        let unbalanced = try await database.read { sql in
-            try await sql.query(
-                "SELECT ledger_transaction_id, CAST(SUM(amount) AS BIGINT) AS total FROM postings GROUP BY ledger_transaction_id HAVING SUM(amount) <> 0",
-                [])
-        }
-        #expect(unbalanced.isEmpty, "ledger transactions that do not sum to zero: \(unbalanced.count)")
-        let drift = try await database.read { sql in
-            try await sql.query(
-                """
-                SELECT a.id, a.balance, CAST(COALESCE((SELECT SUM(p.amount) FROM postings p WHERE p.account_id = a.id), 0) AS BIGINT) AS posted
-                FROM accounts a WHERE a.user_id IS NOT NULL
-                """, []
-            )
-        }
-        for row in drift {
-            let (balance, posted, id) = (try row.int("balance"), try row.int("posted"), try row.string("id"))
-            #expect(balance == posted, "account \(id): cached \(balance) ≠ posted \(posted)")
-            #expect(balance >= 0)
-        }
+    /// Fails the test, naming the failed checks and a few offending ids, unless every one of `checks`
+    /// passes at `now`.
+    static func check(
+        _ database: any Database, now: Int64 = WallClock.system.nowMillis(),
+        checks: [LedgerAuditCheck] = LedgerAuditCheck.all, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let report = try await CountersignServer.LedgerAudit(checks: checks).run(on: database, now: now)
+        let failures = report.failures.map { "\($0.name): \($0.offending) rows, e.g. \($0.samples)" }
+        #expect(failures == [], "ledger audit", sourceLocation: sourceLocation)
     }
 
     /// How many rows `table` has: to prove a refused request wrote nothing.

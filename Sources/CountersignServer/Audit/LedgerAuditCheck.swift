@@ -1,0 +1,157 @@
+import CountersignStore
+
+/// One invariant of the books, as a query selecting the `id` of every row that breaks it. Each is
+/// a single set-based statement in the SQL both engines share: the database joins and groups, the
+/// audit never walks rows itself.
+///
+/// What the services write, and so what the checks expect (`ledger_transactions.kind`, `reference`):
+/// a top-up's debit `topup` (reference: its wallet transaction), then on delivery `cashback` when
+/// it earned any, or on failure `topup_reversal`; operator funding `funding` (its wallet
+/// transaction); a successful transfer `transfer` (the transfer); a paid order `order_payment` and,
+/// once completed, `order_release` (the order).
+package struct LedgerAuditCheck: Sendable {
+    /// A stable snake_case name, for reports and scripts.
+    package let name: String
+    /// The invariant, in a line.
+    package let summary: String
+    /// `SELECT … AS id …`: the offending rows.
+    let offenders: String
+    /// The statement's parameters at the audit's `now`.
+    let binds: @Sendable (_ now: Int64) -> [SQLValue]
+
+    init(
+        _ name: String, _ summary: String, _ offenders: String,
+        binds: @escaping @Sendable (_ now: Int64) -> [SQLValue] = { _ in [] }
+    ) {
+        (self.name, self.summary, self.offenders, self.binds) = (name, summary, offenders, binds)
+    }
+
+    /// Every check, in the order an audit runs them.
+    package static let all: [LedgerAuditCheck] =
+        bookkeeping + [
+            topUpsHaveEntries, fundingsHaveEntries, transfersHaveEntries, orderPaymentsHaveEntries, entriesHaveOwners,
+            noStalePendingTopUps, idempotencyTransactions, idempotencyResources,
+        ]
+
+    /// The checks that read only accounts and postings: for a ledger written without the business
+    /// objects its entries would belong to (the repositories' own tests).
+    package static let bookkeeping: [LedgerAuditCheck] = [entriesBalanced, balancesMatchPostings, noNegativeBalances]
+
+    static let entriesBalanced = LedgerAuditCheck(
+        "entries_balanced", "every ledger entry has two or more postings and they sum to zero",
+        """
+        SELECT l.id AS id FROM ledger_transactions l LEFT JOIN postings p ON p.ledger_transaction_id = l.id
+        GROUP BY l.id HAVING COUNT(p.id) < 2 OR COALESCE(SUM(p.amount), 0) <> 0
+        """)
+
+    // System accounts keep no cached balance (their balance is the sum of their postings).
+    static let balancesMatchPostings = LedgerAuditCheck(
+        "balances_match_postings", "every user account's cached balance equals the sum of its postings",
+        """
+        SELECT a.id AS id FROM accounts a
+        LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM postings GROUP BY account_id) s ON s.account_id = a.id
+        WHERE a.user_id IS NOT NULL AND a.balance <> COALESCE(s.total, 0)
+        """)
+
+    static let noNegativeBalances = LedgerAuditCheck(
+        "no_negative_balances", "no user account is below zero or allowed to go there",
+        "SELECT id FROM accounts WHERE user_id IS NOT NULL AND (balance < 0 OR may_go_negative <> 0)")
+
+    static let topUpsHaveEntries = LedgerAuditCheck(
+        "top_ups_have_entries",
+        "every top-up has exactly one debit, one cashback if completed with cashback, one reversal if failed",
+        """
+        SELECT w.id AS id FROM wallet_transactions w
+        LEFT JOIN (
+            SELECT reference, SUM(CASE WHEN kind = 'topup' THEN 1 ELSE 0 END) AS debits,
+                SUM(CASE WHEN kind = 'cashback' THEN 1 ELSE 0 END) AS cashbacks,
+                SUM(CASE WHEN kind = 'topup_reversal' THEN 1 ELSE 0 END) AS reversals
+            FROM ledger_transactions WHERE kind IN ('topup', 'cashback', 'topup_reversal') GROUP BY reference
+        ) e ON e.reference = w.id
+        WHERE w.type = 'topup' AND (
+            COALESCE(e.debits, 0) <> 1
+            OR COALESCE(e.cashbacks, 0) <> CASE WHEN w.status = 'completed' AND w.cashback_earned > 0 THEN 1 ELSE 0 END
+            OR COALESCE(e.reversals, 0) <> CASE WHEN w.status = 'failed' THEN 1 ELSE 0 END)
+        """)
+
+    static let fundingsHaveEntries = LedgerAuditCheck(
+        "fundings_have_entries", "every operator funding has exactly one funding entry",
+        """
+        SELECT w.id AS id FROM wallet_transactions w
+        LEFT JOIN (SELECT reference, COUNT(*) AS n FROM ledger_transactions WHERE kind = 'funding' GROUP BY reference) e
+            ON e.reference = w.id
+        WHERE w.type = 'funding' AND COALESCE(e.n, 0) <> 1
+        """)
+
+    static let transfersHaveEntries = LedgerAuditCheck(
+        "transfers_have_entries", "every successful transfer has exactly one transfer entry",
+        """
+        SELECT t.id AS id FROM transfers t
+        LEFT JOIN (SELECT reference, COUNT(*) AS n FROM ledger_transactions WHERE kind = 'transfer' GROUP BY reference) e
+            ON e.reference = t.id
+        WHERE t.status = 'SUCCESS' AND COALESCE(e.n, 0) <> 1
+        """)
+
+    static let orderPaymentsHaveEntries = LedgerAuditCheck(
+        "order_payments_have_entries",
+        "every paid order has exactly one payment entry, and one release once completed",
+        """
+        SELECT o.id AS id FROM orders o
+        LEFT JOIN (
+            SELECT reference, SUM(CASE WHEN kind = 'order_payment' THEN 1 ELSE 0 END) AS payments,
+                SUM(CASE WHEN kind = 'order_release' THEN 1 ELSE 0 END) AS releases
+            FROM ledger_transactions WHERE kind IN ('order_payment', 'order_release') GROUP BY reference
+        ) e ON e.reference = o.id
+        WHERE o.status IN ('PAID', 'SHIPPED', 'COMPLETED') AND (
+            COALESCE(e.payments, 0) <> 1
+            OR COALESCE(e.releases, 0) <> CASE WHEN o.status = 'COMPLETED' THEN 1 ELSE 0 END)
+        """)
+
+    // The other direction: an entry of an unknown kind, or one whose business object is missing
+    // or never reached the state that writes such an entry. (A missing object makes the condition
+    // NULL, which COALESCE counts as not owned.)
+    static let entriesHaveOwners = LedgerAuditCheck(
+        "entries_have_owners", "every ledger entry belongs to a top-up, funding, transfer or order in the right state",
+        """
+        SELECT l.id AS id FROM ledger_transactions l
+        LEFT JOIN wallet_transactions w ON w.id = l.reference
+        LEFT JOIN transfers t ON t.id = l.reference
+        LEFT JOIN orders o ON o.id = l.reference
+        WHERE NOT COALESCE(
+            (l.kind = 'topup' AND w.type = 'topup')
+            OR (l.kind = 'cashback' AND w.type = 'topup' AND w.status = 'completed')
+            OR (l.kind = 'topup_reversal' AND w.type = 'topup' AND w.status = 'failed')
+            OR (l.kind = 'funding' AND w.type = 'funding')
+            OR (l.kind = 'transfer' AND t.status = 'SUCCESS')
+            OR (l.kind = 'order_payment' AND o.status IN ('PAID', 'SHIPPED', 'COMPLETED'))
+            OR (l.kind = 'order_release' AND o.status = 'COMPLETED'), false)
+        """)
+
+    static let noStalePendingTopUps = LedgerAuditCheck(
+        "no_stale_pending_top_ups",
+        "no top-up pending past the sweeper's horizon (\(PendingTopUpSweeper.settledWithinMillis / 1000) s)",
+        "SELECT id FROM wallet_transactions WHERE status = 'pending' AND created_at < $1",
+        binds: { now in [.integer(now - PendingTopUpSweeper.settledWithinMillis)] })
+
+    // A top-up's key is linked to its wallet transaction in the debit's commit and done in the
+    // settlement's, so: linked to the user's own transaction, done exactly when it is settled; and a
+    // done key without a transfer is a top-up's, so it must be linked; except keys without an owner
+    // instance (before migration 9), which versions that completed keys unlinked may have written.
+    // Claim ids name the keys (the keys themselves are the clients').
+    static let idempotencyTransactions = LedgerAuditCheck(
+        "idempotency_transactions",
+        "every linked key's wallet transaction exists, is its user's, and is settled exactly when the key is done",
+        """
+        SELECT k.claim_id AS id FROM idempotency_keys k LEFT JOIN wallet_transactions w ON w.id = k.transaction_id
+        WHERE (k.transaction_id IS NULL AND k.resource_id IS NULL AND k.state = 'done' AND k.owner_instance IS NOT NULL)
+            OR (k.transaction_id IS NOT NULL AND (w.id IS NULL OR w.user_id <> k.user_id
+                OR (CASE WHEN k.state = 'done' THEN 1 ELSE 0 END) <> (CASE WHEN w.status = 'pending' THEN 0 ELSE 1 END)))
+        """)
+
+    static let idempotencyResources = LedgerAuditCheck(
+        "idempotency_resources", "every transfer key is done and names a transfer of its user",
+        """
+        SELECT k.claim_id AS id FROM idempotency_keys k LEFT JOIN transfers t ON t.id = k.resource_id
+        WHERE k.resource_id IS NOT NULL AND (t.id IS NULL OR t.payer_id <> k.user_id OR k.state <> 'done')
+        """)
+}

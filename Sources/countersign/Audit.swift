@@ -1,0 +1,56 @@
+import ArgumentParser
+import CountersignServer
+import Foundation
+import Logging
+
+/// `countersign audit`: checks the books (see `LedgerAudit`) and exits 0 when they hold, 1 on any
+/// breach, 2 when the store cannot be opened.
+struct Audit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the ledger's invariants; exit 1 on any breach, 2 if the store cannot be opened.")
+
+    @OptionGroup var store: StoreOptions
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run() async throws {
+        do {
+            try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) {
+                services in
+                try await services.prepareStore()
+                let report = try await LedgerAudit().run(on: services.database, now: services.clock.nowMillis())
+                print(json ? try Self.json(report) : Self.table(report, engine: "\(services.database.engine)"))
+                if !report.passed { throw ExitCode(1) }
+            }
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            FileHandle.standardError.write(Data("countersign audit: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    static func json(_ report: LedgerAuditReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(report), as: UTF8.self)
+    }
+
+    /// One line per check: its name, ok or FAIL, how many rows break it and a few of their ids.
+    static func table(_ report: LedgerAuditReport, engine: String) -> String {
+        let width = report.results.map(\.name.count).max() ?? 0
+        var lines = report.results.map { result in
+            let name = result.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            guard !result.passed else { return "\(name)  ok" }
+            let more = result.offending > Int64(result.samples.count) ? ", …" : ""
+            return "\(name)  FAIL  \(result.offending) (\(result.samples.joined(separator: ", "))\(more))"
+        }
+        let failed = report.failures.count
+        lines.append(
+            failed == 0
+                ? "ledger audit on \(engine): all \(report.results.count) checks passed"
+                : "ledger audit on \(engine): \(failed) of \(report.results.count) checks FAILED")
+        return lines.joined(separator: "\n")
+    }
+}
