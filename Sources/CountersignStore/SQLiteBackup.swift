@@ -51,7 +51,8 @@ package enum SQLiteBackup {
     }
 
     /// Puts the copy at `backup` in place of the database at `path`, moving the current file (and
-    /// its WAL and shared-memory files, which belong to it) aside first; returns where it went.
+    /// its WAL and shared-memory files, which belong to it) aside first; returns where it went, nil
+    /// when there was nothing to keep.
     /// The caller makes sure no server has the database open.
     package static func restore(from backup: String, to path: String, now: Date = Date()) throws -> String? {
         let partial = try makePrivateFile(near: path)
@@ -65,7 +66,9 @@ package enum SQLiteBackup {
             throw error
         }
         var setAside: String?
-        if FileManager.default.fileExists(atPath: path) {
+        // An empty file with no WAL (a data directory prepared but never served) holds nothing to keep.
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        if size > 0 || FileManager.default.fileExists(atPath: path + "-wal") {
             let aside = path + ".before-restore-\(Int64(now.timeIntervalSince1970))"
             for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
                 try FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)

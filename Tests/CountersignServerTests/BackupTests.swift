@@ -111,6 +111,13 @@ struct BackupTests {
         let made = try CommandLineTests.run(
             ["backup", "--to", newer, "--data-dir", root + "/a"], environment: ["DATABASE_URL": ""])
         try #require(made.status == 0, "\(made.output)")
+        // Into a data directory never served: nothing to set aside, so nothing left beside it.
+        let fresh = try CommandLineTests.run(
+            ["restore", "--from", newer, "--data-dir", root + "/c"], environment: ["DATABASE_URL": ""])
+        #expect(fresh.status == 0, "\(fresh.output)")
+        #expect(!fresh.output.contains("before-restore"), "\(fresh.output)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/c") == ["countersign.sqlite"])
+
         try await Self.addMigration(99_999, to: newer)
         let refused = try CommandLineTests.run(
             ["restore", "--from", newer, "--data-dir", root + "/b"], environment: ["DATABASE_URL": ""])
