@@ -173,6 +173,13 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
     var logLevel: String?
 
+    @Option(
+        name: .customLong("log-format"),
+        help:
+            "json (one JSON object per line), text, or auto (default): json unless standard error is a terminal (env COUNTERSIGN_LOG_FORMAT)."
+    )
+    var logFormat: String?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         var configuration = store.configuration()
@@ -288,6 +295,14 @@ struct Serve: AsyncParsableCommand {
             )
         }
         configuration.marketplaceTimeouts = try marketplaceTimeouts()
+        let format = logFormat ?? environment["COUNTERSIGN_LOG_FORMAT"] ?? "auto"
+        guard ["auto", "json", "text"].contains(format) else {
+            throw ValidationError("--log-format must be auto, json or text")
+        }
+        let json = format == "json" || (format == "auto" && isatty(STDERR_FILENO) == 0)
+        LoggingSystem.bootstrap { label -> any LogHandler in
+            json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+        }
         var logger = Logger(label: "countersign")
         logger.logLevel = (logLevel ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
         let database = try await CountersignApp.openDatabase(configuration, logger: logger)

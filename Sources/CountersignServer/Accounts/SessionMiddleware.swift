@@ -35,6 +35,7 @@ package struct SessionMiddleware: RouterMiddleware {
         }
         var context = context
         context.userId = userId
+        context.signedIn.set(userId)
         context.sessionToken = token
         return try await next(request, context)
     }

@@ -85,6 +85,7 @@ package enum CountersignApp {
         let router = Router(context: AppRequestContext.self)
         let routes = RouteMethods()
         if let outermost { router.add(middleware: outermost) }
+        router.add(middleware: RequestLogMiddleware())
         let origins = BrowserOrigins(configuration: services.configuration)
         let cookie = SessionCookie(configuration: services.configuration)
         router.add(middleware: SecurityHeaders())

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import Synchronization
 
 /// The request context of every route: Hummingbird's core storage plus the authenticated user.
 package struct AppRequestContext: RequestContext {
@@ -11,6 +12,9 @@ package struct AppRequestContext: RequestContext {
     package var sessionToken: String?
     /// The peer of the connection: the client, or a proxy in front of it (see `ClientAddress`).
     package let peerAddress: SocketAddress?
+    /// The signed-in user, seen by middleware outside the session's (the request log): the context
+    /// is a value, so what `SessionMiddleware` sets in its copy does not reach theirs.
+    package let signedIn = SignedInUser()
     /// Encodes route results; the tests observe it (`AppResponseEncoder.observer`).
     package var responseEncoder = AppResponseEncoder()
 
@@ -27,4 +31,13 @@ package struct AppRequestContext: RequestContext {
         guard let userId else { throw APIError.unauthenticated }
         return userId
     }
+}
+
+/// The user a request was authenticated as, shared by every copy of its context.
+package final class SignedInUser: Sendable {
+    private let userId = Mutex<String?>(nil)
+
+    package var id: String? { userId.withLock { $0 } }
+
+    func set(_ id: String) { userId.withLock { $0 = id } }
 }
