@@ -9,11 +9,15 @@ public struct ErrorResponse: Codable, Sendable, Equatable {
         public var message: String
         /// Seconds until a locked action may be retried (423 only).
         public var retryAfter: Int?
+        /// The request's trace id: quote it to the operator, who finds the request's log lines and
+        /// trace by it.
+        public var traceId: String?
         /// An error body.
-        public init(code: ErrorCode, message: String, retryAfter: Int? = nil) {
+        public init(code: ErrorCode, message: String, retryAfter: Int? = nil, traceId: String? = nil) {
             self.code = code.rawValue
             self.message = message
             self.retryAfter = retryAfter
+            self.traceId = traceId
         }
 
         /// The code as an `ErrorCode`, nil when it is one this build does not know (a newer server).

@@ -180,6 +180,13 @@ struct Serve: AsyncParsableCommand {
     )
     var logFormat: String?
 
+    @Option(
+        name: .customLong("otlp-endpoint"),
+        help:
+            "Export traces over OTLP/HTTP to this collector, e.g. http://127.0.0.1:4318 (off by default; the OTEL_EXPORTER_OTLP_* environment also turns it on)."
+    )
+    var otlpEndpoint: String?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         var configuration = store.configuration()
@@ -300,19 +307,27 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--log-format must be auto, json or text")
         }
         let json = format == "json" || (format == "auto" && isatty(STDERR_FILENO) == 0)
-        LoggingSystem.bootstrap { label -> any LogHandler in
-            json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
-        }
+        LoggingSystem.bootstrap(
+            { label, metadataProvider -> any LogHandler in
+                json
+                    ? JSONLogHandler(label: label, metadataProvider: metadataProvider)
+                    : StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
+            }, metadataProvider: RequestTrace.metadataProvider)
+        let traces = try TraceExport.start(endpoint: otlpEndpoint, environment: environment)
+        configuration.exportedTraceId = traces?.traceId
         var logger = Logger(label: "countersign")
         logger.logLevel = (logLevel ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
         let database = try await CountersignApp.openDatabase(configuration, logger: logger)
-        let app = try await CountersignApp.build(configuration: configuration, database: database, logger: logger)
+        let app = try await CountersignApp.build(
+            configuration: configuration, database: database, logger: logger,
+            exporters: traces.map { [$0.service] } ?? [])
         logger.info(
             "starting",
             metadata: [
                 "address": "\(configuration.host):\(configuration.port)", "store": "\(database.engine)",
                 "rpId": "\(configuration.rpId)", "origins": "\(configuration.relyingParty.origins.sorted())",
                 "payments": "\(configuration.stripe.map(String.init(describing:)) ?? "simulator")",
+                "traces": "\(traces == nil ? "off" : "OTLP")",
             ])
         if configuration.stripe == nil {
             logger.warning(

@@ -1,6 +1,8 @@
 """Seed 002 in a browser: sign-up, device keys, soft lock, airtime by passkey and by PIN, and the
 seed's error flows (no biometric, cancelled gesture, verification failed, locked)."""
 
+import re
+
 from selenium.webdriver.common.by import By
 
 from conftest import (
@@ -139,6 +141,9 @@ def test_airtime_pin_fallback_without_authenticator(server, browser):
     fill(browser, "#airtime-pin", "9999")
     click(browser, "#airtime-pay-pin")
     wait_text(browser, "#airtime-pin-form .error", "authorization_failed")
+    # The refusal shows the request's reference: its trace id, which finds it in the server's log.
+    reference = wait_for(browser, "#airtime-pin-form .error .reference code").text
+    assert re.fullmatch(r"[0-9a-f]{32}", reference), reference
     screenshot(browser, "07-airtime-pin")
     fill(browser, "#airtime-pin", PIN)
     click(browser, "#airtime-pay-pin")

@@ -98,7 +98,9 @@ extension ContractCheckTests {
         let error = ErrorResponse(error: .init(code: .notFound, message: "gone"))
         #expect(
             try ShadowEncoder.tree(of: error)
-                == .object(["error": .object(["code": "not_found", "message": "gone", "retryAfter": .null])]))
+                == .object([
+                    "error": .object(["code": "not_found", "message": "gone", "retryAfter": .null, "traceId": .null])
+                ]))
         #expect(try ShadowEncoder.tree(of: [Optional("a"), nil]) == .array(["a", .null]))
     }
 
@@ -187,6 +189,8 @@ extension ContractCheckTests {
                                       code:
                                         type: string
                                       message:
+                                        type: string
+                                      traceId:
                                         type: string
                 """)
         let violations = ContractViolations()

@@ -6,7 +6,7 @@ import Testing
 @Suite("Structured logs")
 struct LoggingTests {
     @Test(
-        "serve --log-format json: every line is one JSON object; one record per request names the route, status, user and request id; no secret is logged",
+        "serve --log-format json: every line is one JSON object; one record per request names the route, status, user, trace id and request id; no secret is logged",
         arguments: TestEngines.all)
     func jsonLines(engine: DatabaseEngine) async throws {
         let pin = "731946"
@@ -33,11 +33,12 @@ struct LoggingTests {
                     useCashback: nil, verificationToken: "tok-SECRET-4242", pin: nil),
                 token: session.sessionToken)
             #expect(forged.status == 401)
+            let forgedTraceId = try forged.decode(ErrorResponse.self).error.traceId
             #expect(try await server.client.get("/user/wallet", token: "not-a-session-SECRET").status == 401)
             server.stop()
-            return (server.output, phone, session)
+            return (server.output, phone, session, forgedTraceId)
         }
-        let (log, phone, session) = output
+        let (log, phone, session, forgedTraceId) = output
         let token = try #require(session.sessionToken)
         let lines = log.split(separator: "\n").filter { !$0.isEmpty }
         let records: [[String: String]] = lines.compactMap { line in
@@ -51,6 +52,10 @@ struct LoggingTests {
         let requests = records.filter { $0["message"] == "request" }
         let topUps = requests.filter { $0["route"] == "/user/topup" }
         #expect(topUps.compactMap { $0["status"] }.sorted() == ["200", "401"], "\(topUps)")
+        // The refusal's body quotes its trace id, which finds its record; every record has its own.
+        #expect(topUps.first { $0["status"] == "401" }?["trace_id"] == forgedTraceId && forgedTraceId != nil)
+        #expect(requests.allSatisfy { $0["trace_id"]?.count == 32 })
+        #expect(Set(requests.compactMap { $0["trace_id"] }).count == requests.count)
         for record in topUps {
             #expect(record["user"] == session.userId)
             #expect(record["method"] == "POST")

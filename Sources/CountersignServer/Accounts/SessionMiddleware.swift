@@ -35,7 +35,7 @@ package struct SessionMiddleware: RouterMiddleware {
         }
         var context = context
         context.userId = userId
-        context.signedIn.set(userId)
+        context.record.setUserId(userId)
         context.sessionToken = token
         return try await next(request, context)
     }

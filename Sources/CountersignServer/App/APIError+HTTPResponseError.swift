@@ -8,20 +8,21 @@ extension APIError: HTTPErrorBody {
     package var status: HTTPResponse.Status { code.status }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        try response(status: status)
+        try response(status: status, traceId: context.traceId)
     }
 
     /// The body of its response.
-    package var body: ErrorResponse {
-        ErrorResponse(error: .init(code: code, message: message, retryAfter: retryAfter))
+    package func body(traceId: String?) -> ErrorResponse {
+        ErrorResponse(error: .init(code: code, message: message, retryAfter: retryAfter, traceId: traceId))
     }
 
-    /// `{"error": {"code", "message", "retryAfter"?}}` with `status`, `Retry-After` and `Allow` as the error carries them.
-    func response(status: HTTPResponse.Status) throws -> Response {
+    /// `{"error": {"code", "message", "retryAfter"?, "traceId"?}}` with `status`, `Retry-After` and
+    /// `Allow` as the error carries them.
+    func response(status: HTTPResponse.Status, traceId: String?) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         if let allow { headers[.allow] = allow.joined(separator: ", ") }
-        let data = try JSONEncoder().encode(body)
+        let data = try JSONEncoder().encode(body(traceId: traceId))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
@@ -32,9 +33,9 @@ extension APIError: HTTPErrorBody {
 struct MissingResource: HTTPErrorBody {
     let error: APIError
     var status: HTTPResponse.Status { .notFound }
-    var body: ErrorResponse { error.body }
+    func body(traceId: String?) -> ErrorResponse { error.body(traceId: traceId) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        try error.response(status: status)
+        try error.response(status: status, traceId: context.traceId)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import WebAuthn
 
 /// Builds the Countersign application: store, services, routes and middleware.
@@ -22,6 +23,9 @@ package enum CountersignApp {
         configuration: ServerConfiguration, database: any Database, clock: WallClock = .system,
         supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(), logger: Logger
     ) async throws -> AppServices {
+        let traced = configuration.exportedTraceId != nil
+        let database: any Database = traced ? TracedDatabase(base: database) : database
+        let supplier: any AirtimeSupplier = traced ? TracedAirtimeSupplier(base: supplier) : supplier
         let pepper = try SecretStore.secret(
             named: "pin-pepper", configured: configuration.pinPepper, dataDirectory: configuration.dataDirectory)
         let tokenSecret = try SecretStore.secret(
@@ -46,11 +50,13 @@ package enum CountersignApp {
 
     /// The HTTP application. Migrations run before the server accepts traffic. `outermost`, when
     /// given, wraps every other middleware and so sees every response (the tests check each one
-    /// against openapi.yaml with it).
+    /// against openapi.yaml with it). `exporters` (the trace exporter) are started first and stopped
+    /// last, so they still take what the server and workers do while they drain.
     package static func build(
         configuration: ServerConfiguration, database: any Database, clock: WallClock = .system,
         supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(), logger: Logger,
         outermost: (any MiddlewareProtocol<Request, Response, AppRequestContext>)? = nil,
+        exporters: [any Service] = [],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         let services = try await makeServices(
@@ -59,7 +65,7 @@ package enum CountersignApp {
             router: makeRouter(services, outermost: outermost),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "countersign"),
-            services: [
+            services: exporters + [
                 database,
                 services.workers.tracking(services.instanceLease, as: "instanceLease"),
                 services.workers.tracking(services.pendingTopUpSweeper, as: "pendingTopUpSweeper"),
@@ -85,7 +91,8 @@ package enum CountersignApp {
         let router = Router(context: AppRequestContext.self)
         let routes = RouteMethods()
         if let outermost { router.add(middleware: outermost) }
-        router.add(middleware: RequestLogMiddleware())
+        if services.configuration.exportedTraceId != nil { router.add(middleware: RequestSpanMiddleware()) }
+        router.add(middleware: RequestLogMiddleware(exportedTraceId: services.configuration.exportedTraceId))
         let origins = BrowserOrigins(configuration: services.configuration)
         let cookie = SessionCookie(configuration: services.configuration)
         router.add(middleware: SecurityHeaders())
@@ -116,7 +123,7 @@ package enum CountersignApp {
         ).addRoutes(to: router.group())
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
         // The payer's browser, not a signed-in client: no session.
-        if let simulator = services.paymentProvider as? SimulatedPaymentProvider {
+        if let simulator = services.simulatedPaymentProvider {
             SimulatedProviderController(simulator: simulator).addRoutes(to: router.group())
         }
         routes.load(router.routes)

@@ -12,9 +12,10 @@ package struct AppRequestContext: RequestContext {
     package var sessionToken: String?
     /// The peer of the connection: the client, or a proxy in front of it (see `ClientAddress`).
     package let peerAddress: SocketAddress?
-    /// The signed-in user, seen by middleware outside the session's (the request log): the context
-    /// is a value, so what `SessionMiddleware` sets in its copy does not reach theirs.
-    package let signedIn = SignedInUser()
+    /// The request's trace id and signed-in user, seen by middleware outside the session's (the
+    /// request log) and by the error body: the context is a value, so what `SessionMiddleware` sets
+    /// in its copy does not reach theirs.
+    package let record = RequestRecord()
     /// Encodes route results; the tests observe it (`AppResponseEncoder.observer`).
     package var responseEncoder = AppResponseEncoder()
 
@@ -33,11 +34,14 @@ package struct AppRequestContext: RequestContext {
     }
 }
 
-/// The user a request was authenticated as, shared by every copy of its context.
-package final class SignedInUser: Sendable {
-    private let userId = Mutex<String?>(nil)
+/// What one request's log record and error body name, shared by every copy of its context: the
+/// trace id (`RequestLogMiddleware` sets it first) and the user the request was authenticated as.
+package final class RequestRecord: Sendable {
+    private let state = Mutex<(traceId: String?, userId: String?)>((nil, nil))
 
-    package var id: String? { userId.withLock { $0 } }
+    package var traceId: String? { state.withLock { $0.traceId } }
+    package var userId: String? { state.withLock { $0.userId } }
 
-    func set(_ id: String) { userId.withLock { $0 = id } }
+    func setTraceId(_ id: String) { state.withLock { $0.traceId = id } }
+    func setUserId(_ id: String) { state.withLock { $0.userId = id } }
 }

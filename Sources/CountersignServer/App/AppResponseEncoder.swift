@@ -30,14 +30,19 @@ package struct AppResponseEncoder: ResponseEncoder, Sendable {
     package func response(to error: any HTTPResponseError, from request: Request, context: some RequestContext)
         throws -> Response
     {
-        if let observer, let error = error as? any HTTPErrorBody { observer(error.body) }
+        if let observer, let error = error as? any HTTPErrorBody { observer(error.body(traceId: context.traceId)) }
         return try error.response(from: request, context: context)
     }
 }
 
-/// An error whose response carries a JSON body encoded from `body`.
+/// An error whose response carries a JSON body encoded from `body(traceId:)`.
 package protocol HTTPErrorBody: HTTPResponseError {
     associatedtype Body: Encodable
-    /// The body of its response.
-    var body: Body { get }
+    /// The body of its response to the request traced as `traceId`.
+    func body(traceId: String?) -> Body
+}
+
+extension RequestContext {
+    /// The request's trace id (`RequestLogMiddleware`), which error bodies carry.
+    var traceId: String? { (self as? AppRequestContext)?.record.traceId }
 }

@@ -15,6 +15,8 @@ package struct AppServices: Sendable {
     package let marketplace: MarketplaceService
     /// Takes marketplace payments: the simulator unless another provider is configured.
     package let paymentProvider: any PaymentProvider
+    /// The built-in simulator when it is the provider, for its payer-facing pages.
+    package let simulatedPaymentProvider: SimulatedPaymentProvider?
     /// Checks payment-provider webhooks signed with `Countersign-Signature`.
     package let webhookSignature: WebhookSignature
     /// Checks Stripe's webhooks (`Stripe-Signature`), when Stripe and its webhook secret are configured.
@@ -126,13 +128,18 @@ package struct AppServices: Sendable {
             tokens: tokens, pinGuard: pinGuard, lock: lock, intents: intents, supplier: supplier, clock: clock,
             logger: logger
         )
-        let paymentProvider: any PaymentProvider =
-            if let stripe = configuration.stripe {
-                StripePaymentProvider(
-                    configuration: stripe, database: database, users: users, clock: clock, logger: logger)
-            } else {
-                SimulatedPaymentProvider(database: database, clock: clock, publicBaseURL: configuration.publicBaseURL)
-            }
+        var paymentProvider: any PaymentProvider
+        if let stripe = configuration.stripe {
+            paymentProvider = StripePaymentProvider(
+                configuration: stripe, database: database, users: users, clock: clock, logger: logger)
+            self.simulatedPaymentProvider = nil
+        } else {
+            let simulator = SimulatedPaymentProvider(
+                database: database, clock: clock, publicBaseURL: configuration.publicBaseURL)
+            paymentProvider = simulator
+            self.simulatedPaymentProvider = simulator
+        }
+        if configuration.exportedTraceId != nil { paymentProvider = TracedPaymentProvider(base: paymentProvider) }
         self.paymentProvider = paymentProvider
         self.marketplace = MarketplaceService(
             database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(),

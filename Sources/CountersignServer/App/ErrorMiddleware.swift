@@ -63,10 +63,11 @@ package struct ErrorMiddleware: RouterMiddleware {
 extension VerificationFailure: HTTPErrorBody {
     package var status: HTTPResponse.Status { error.status }
 
-    /// `{verified: false, message, code, retryAfter?}`.
-    package var body: AuthenticationVerifyResponseBody {
+    /// `{verified: false, message, code, retryAfter?, traceId?}`.
+    package func body(traceId: String?) -> AuthenticationVerifyResponseBody {
         AuthenticationVerifyResponseBody(
-            verified: false, message: error.message, code: error.code.rawValue, retryAfter: error.retryAfter)
+            verified: false, message: error.message, code: error.code.rawValue, retryAfter: error.retryAfter,
+            traceId: traceId)
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -74,7 +75,7 @@ extension VerificationFailure: HTTPErrorBody {
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(
             status: error.status, headers: headers,
-            body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(body))))
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(body(traceId: context.traceId)))))
     }
 }
 
@@ -84,4 +85,5 @@ package struct AuthenticationVerifyResponseBody: Encodable {
     let message: String
     let code: String
     let retryAfter: Int?
+    let traceId: String?
 }

@@ -86,6 +86,10 @@ package struct ServerConfiguration: Sendable {
     /// Stripe, when a secret key is configured (`STRIPE_SECRET_KEY` or `--stripe-secret-key-file`);
     /// nil means the built-in payment simulator.
     package var stripe: StripeConfiguration?
+    /// The current span's trace id, set when `countersign serve` exports traces (OTLP): then every
+    /// request gets a span, and the store, the airtime supplier and the payment provider get spans
+    /// inside it (`RequestSpanMiddleware`). Nil: no spans, and each request a random trace id.
+    package var exportedTraceId: (@Sendable () -> String?)?
 
     package init() {}
 

@@ -14,8 +14,11 @@ final class ServeProcess: @unchecked Sendable { // Process is thread-safe for wh
     private let logPath: String
 
     /// Starts the binary on PostgreSQL at `databaseURL`, or on SQLite in `dataDirectory` when nil.
-    convenience init(databaseURL: String?, dataDirectory: String, http: HTTPClient, extra: [String] = []) async throws {
-        try await self.init(http: http, environment: ["DATABASE_URL": ""]) { port in
+    convenience init(
+        databaseURL: String?, dataDirectory: String, http: HTTPClient, extra: [String] = [],
+        environment: [String: String] = [:]
+    ) async throws {
+        try await self.init(http: http, environment: environment.merging(["DATABASE_URL": ""]) { $1 }) { port in
             [
                 "serve", "--port", String(port), "--log-level", "warning", "--data-dir", dataDirectory,
                 "--origin", LiveServer.origin, "--rp-id", LiveServer.rpId,
@@ -79,7 +82,7 @@ final class ServeProcess: @unchecked Sendable { // Process is thread-safe for wh
     /// Runs `body` against a `countersign serve` process on a fresh store of `engine`, with a
     /// `fund(phone, amount)` that credits a wallet through the operator command; stops the process.
     static func with<T: Sendable>(
-        _ engine: DatabaseEngine, extra: [String] = [],
+        _ engine: DatabaseEngine, extra: [String] = [], environment: [String: String] = [:],
         _ body:
             @escaping @Sendable (_ server: ServeProcess, _ fund: @Sendable (String, Int64) throws -> Void) async throws
             -> T
@@ -98,7 +101,7 @@ final class ServeProcess: @unchecked Sendable { // Process is thread-safe for wh
             }
             return try await withHTTPClient { http in
                 let server = try await ServeProcess(
-                    databaseURL: url, dataDirectory: dataDirectory, http: http, extra: extra)
+                    databaseURL: url, dataDirectory: dataDirectory, http: http, extra: extra, environment: environment)
                 let result: T
                 do {
                     result = try await body(server, fund)

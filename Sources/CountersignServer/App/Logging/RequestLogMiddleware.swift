@@ -1,39 +1,52 @@
 import Hummingbird
 import Logging
 
-/// One log record per request, at `info`: method, the route's template (never the path itself or
-/// its query, which can carry phone numbers), status, duration, the user when one is signed in, and
-/// Hummingbird's request id (`hb.request.id`, in the request logger's metadata). Nothing from the
-/// body or the headers is logged, so no PIN, token, card number or key can reach the log.
+/// Gives each request its trace id, then leaves one log record for it at `info`: method, the
+/// route's template (never the path itself or its query, which can carry phone numbers), status,
+/// duration, the user when one is signed in, the trace id and Hummingbird's request id
+/// (`hb.request.id`). Nothing from the body or the headers is logged, so no PIN, token, card number
+/// or key can reach the log.
+///
+/// The trace id is the request's OpenTelemetry trace id when traces are exported (this middleware
+/// runs inside `RequestSpanMiddleware`'s span), else a fresh random one. Every line logged while the
+/// request runs carries it (`RequestTrace.metadataProvider`), and so does every error body, so a
+/// user's complaint quoting it finds the request's log lines and its trace.
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
+    /// The current span's trace id, when traces are exported.
+    let exportedTraceId: (@Sendable () -> String?)?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         let started = ContinuousClock.now
-        do {
-            let response = try await next(request, context)
-            log(request, context, status: response.status.code, since: started)
-            return response
-        } catch let error as any HTTPResponseError {
-            log(request, context, status: error.status.code, since: started)
-            throw error
-        } catch {
-            log(request, context, status: 500, since: started)
-            throw error
+        let traceId = exportedTraceId?() ?? RequestTrace.newIdentifier()
+        context.record.setTraceId(traceId)
+        return try await RequestTrace.$id.withValue(traceId) {
+            do {
+                let response = try await next(request, context)
+                log(request, context, status: response.status.code, since: started)
+                return response
+            } catch let error as any HTTPResponseError {
+                log(request, context, status: error.status.code, since: started)
+                throw error
+            } catch {
+                log(request, context, status: 500, since: started)
+                throw error
+            }
         }
     }
 
     private func log(_ request: Request, _ context: Context, status: Int, since started: ContinuousClock.Instant) {
+        guard context.logger.logLevel <= .info else { return }
         let elapsed = started.duration(to: .now)
         var metadata: Logger.Metadata = [
-            "method": "\(request.method)",
-            "route": "\(context.endpointPath ?? "unmatched")",
-            "status": "\(status)",
-            "duration_ms": "\(Self.milliseconds(elapsed))",
+            "method": .string(request.method.rawValue),
+            "route": .string(context.endpointPath ?? "unmatched"),
+            "status": .stringConvertible(status),
+            "duration_ms": .stringConvertible(Self.milliseconds(elapsed)),
         ]
-        if let userId = context.signedIn.id { metadata["user"] = "\(userId)" }
+        if let userId = context.record.userId { metadata["user"] = .string(userId) }
         context.logger.info("request", metadata: metadata)
     }
 

@@ -290,14 +290,16 @@ export class CountersignError extends Error {
    * @param {string} message for humans
    * @param {number | null} [retryAfter] seconds, on 423 and 429
    * @param {any} [body] the parsed error body
+   * @param {string | null} [traceId] the request's trace id, which the operator finds it by
    */
-  constructor(status, code, message, retryAfter = null, body = null) {
+  constructor(status, code, message, retryAfter = null, body = null, traceId = null) {
     super(message);
     this.name = 'CountersignError';
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter;
     this.body = body;
+    this.traceId = traceId;
   }
 }
 
@@ -725,5 +727,6 @@ function errorFrom(response, body) {
   const message = (err && typeof err.message === 'string' && err.message) || response.statusText || 'Request failed.';
   let retryAfter = err && Number.isFinite(err.retryAfter) ? Number(err.retryAfter) : null;
   if (retryAfter === null && header && /^\d+$/.test(header)) retryAfter = Number(header);
-  return new CountersignError(response.status, code, message, retryAfter, body);
+  const traceId = (err && typeof err.traceId === 'string' && err.traceId) || null;
+  return new CountersignError(response.status, code, message, retryAfter, body, traceId);
 }

@@ -108,8 +108,9 @@ export function describeError(error) {
 }
 
 /**
- * Shows a visible alert box (role="alert") with the server's message and code, replacing any
- * earlier one in `container`. `showError(container, null)` removes it.
+ * Shows a visible alert box (role="alert") with the server's message, code and the request's
+ * reference (its trace id, which support finds the request by), replacing any earlier one in
+ * `container`. `showError(container, null)` removes it.
  * @param {Element} container
  * @param {any} error
  * @returns {HTMLElement | null}
@@ -118,9 +119,11 @@ export function showError(container, error) {
   container.querySelectorAll(':scope > .error').forEach((e) => e.remove());
   if (!error) return null;
   const code = error && typeof error === 'object' && error.code ? error.code : null;
+  const reference = error && typeof error === 'object' && error.traceId ? error.traceId : null;
   const box = h('div', { className: 'error', role: 'alert' },
     h('p', null, describeError(error)),
-    code ? h('p', { className: 'code' }, 'Code: ', h('code', null, code)) : null);
+    code ? h('p', { className: 'code' }, 'Code: ', h('code', null, code)) : null,
+    reference ? h('p', { className: 'reference' }, 'Reference: ', h('code', null, reference)) : null);
   placeTop(container, box);
   return box;
 }
