@@ -73,7 +73,7 @@ struct FlowClient: Sendable {
             return (answer, start.duration(to: .now))
         } catch let error as CountersignClientError {
             switch error {
-            case .api(let status, let code, _, _): throw FlowFailure(key: "\(name) \(status) \(code)")
+            case .api(let status, let code, _, _, _): throw FlowFailure(key: "\(name) \(status) \(code)")
             case .transport(let description): throw FlowFailure(key: "\(name) transport \(description.prefix(60))")
             case .decoding: throw FlowFailure(key: "\(name) undecodable")
             }

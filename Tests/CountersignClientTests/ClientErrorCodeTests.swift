@@ -29,6 +29,30 @@ struct ClientErrorCodeTests {
         transport.verifyAllUsed()
     }
 
+    @Test("the server's trace id reaches the error in both error shapes, and is nil when the server sent none")
+    func traceIdentifier() async throws {
+        let transport = ScriptedTransport()
+        let id = "4bf92f3577b34da6a3ce929d0e0e4736"
+        transport.expect(
+            "GET", "/transfers/tr_1", status: 409,
+            json: #"{"error":{"code":"quote_expired","message":"Expired.","traceId":"\#(id)"}}"#)
+        transport.expect(
+            "POST", "/biometric/auth/verify", status: 401,
+            json: #"{"verified":false,"message":"No.","code":"bad_signature","traceId":"\#(id)"}"#)
+        transport.expect(
+            "GET", "/transfers/tr_2", status: 409, json: #"{"error":{"code":"quote_expired","message":"x"}}"#)
+        let client = Fixture.client(transport)
+        let general = await #expect(throws: CountersignClientError.self) { try await client.transfer(id: "tr_1") }
+        #expect(general?.traceId == id)
+        let flat = await #expect(throws: CountersignClientError.self) {
+            try await client.verifyAuthentication(Fixture.assertion)
+        }
+        #expect(flat?.traceId == id)
+        let none = await #expect(throws: CountersignClientError.self) { try await client.transfer(id: "tr_2") }
+        #expect(none?.traceId == nil && none?.errorCode == .quoteExpired)
+        transport.verifyAllUsed()
+    }
+
     @Test("ErrorResponse decodes any code and encodes an ErrorCode as its wire string")
     func errorResponseWire() throws {
         let body = ErrorResponse(error: .init(code: .orderPaid, message: "Paid.", retryAfter: nil))

@@ -30,7 +30,7 @@ struct URLSessionTransportTests {
             let stream = await #expect(throws: CountersignClientError.self) {
                 try await client.transferEvents(id: "tr_nobody")
             }
-            if case .api(let status, _, _, _)? = stream {
+            if case .api(let status, _, _, _, _)? = stream {
                 #expect(status == 404)
             } else {
                 Issue.record("expected a 404, got \(String(describing: stream))")

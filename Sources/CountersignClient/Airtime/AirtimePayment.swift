@@ -83,7 +83,7 @@ public struct AirtimePayment: Sendable {
         let verified: AuthenticationVerifyResponse
         do {
             verified = try await client.verifyAuthentication(assertion)
-        } catch CountersignClientError.api(let status, let code, _, _) where status == 400 || status == 401 {
+        } catch CountersignClientError.api(let status, let code, _, _, _) where status == 400 || status == 401 {
             return .failure(Fallback(reason: .verificationFailed(code: code)))
         }
         guard verified.verified, let token = verified.verificationToken else {

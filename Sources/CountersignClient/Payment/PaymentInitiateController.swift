@@ -68,7 +68,7 @@ public final class PaymentInitiateController: PaymentScreen {
                     }
                     screen.set(document.status.isFinal ? .ended(document) : .waiting(document))
                 }
-            } catch let CountersignClientError.api(_, code, message, _) where transferId == nil {
+            } catch let CountersignClientError.api(_, code, message, _, _) where transferId == nil {
                 screen.set(.refused(code: code, message: message))
             } catch {
                 screen.set(.statusUnknown(transferId: transferId))

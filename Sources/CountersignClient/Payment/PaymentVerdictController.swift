@@ -94,11 +94,11 @@ public final class PaymentVerdictController: PaymentScreen {
         } catch {
             let refusal = CountersignClientError(error)
             switch (refusal.errorCode, refusal) {
-            case (.authorizationFailed?, .api(_, let code, let message, _)):
+            case (.authorizationFailed?, .api(_, let code, let message, _, _)):
                 return .failed(transferId: id, reason: TransferFailure(code: code, message: message))
             case (.quoteExpired?, _):
                 return .expired(transferId: id)
-            case (.paymentLocked?, .api(_, _, _, let retryAfter)):
+            case (.paymentLocked?, .api(_, _, _, let retryAfter, _)):
                 return .locked(transferId: id, retryAfter: retryAfter)
             default:
                 // No answer, or a state conflict: the stream tells where the transfer really is.

@@ -20,11 +20,13 @@ enum Formatting {
         return "\(currency) \(minor < 0 ? "-" : "")\(grouped)\(digits > 0 ? "." + padded : "")"
     }
 
-    /// A server refusal as `code: message`, anything else as it describes itself.
+    /// A server refusal as `code: message`, with its reference (the trace id) when the server gave
+    /// one; anything else as it describes itself.
     static func error(_ error: any Error) -> String {
         switch CountersignClientError(error) {
-        case .api(let status, let code, let message, let retryAfter):
+        case .api(let status, let code, let message, let retryAfter, let traceId):
             return "\(code): \(message) (HTTP \(status)\(retryAfter.map { ", retry after \($0) s" } ?? ""))"
+                + (traceId.map { " reference \($0)" } ?? "")
         case .transport(let text):
             return "no answer from the server: \(text)"
         case .decoding(let text):
