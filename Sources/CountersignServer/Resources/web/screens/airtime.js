@@ -249,7 +249,7 @@ async function renderAirtime(view, _params, _query, app) {
         if (e.status === 423) return showLocked(e);
         pin.input.value = '';
         ui.showError(form, e.code === 'authorization_failed'
-          ? Object.assign(new Error('Payment authorization failed. Check your PIN and try again.'), { code: e.code })
+          ? Object.assign(new Error('Payment authorization failed. Check your PIN and try again.'), { code: e.code, traceId: e.traceId })
           : error);
         pin.input.focus();
       }
@@ -360,7 +360,7 @@ async function renderAirtime(view, _params, _query, app) {
       ui.button('Back to the payment', () => showForm(), { id: 'airtime-back' }),
       ui.link('/', 'Back to dashboard', { className: 'btn link' }));
     ui.showError(/** @type {HTMLElement} */ (stage.firstElementChild), error instanceof CountersignError && error.code === 'insufficient_funds'
-      ? Object.assign(new Error('Your wallet balance is too low for this top-up. Nothing was charged.'), { code: error.code })
+      ? Object.assign(new Error('Your wallet balance is too low for this top-up. Nothing was charged.'), { code: error.code, traceId: error.traceId })
       : error);
   }
 

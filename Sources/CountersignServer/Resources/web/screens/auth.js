@@ -80,7 +80,7 @@ async function renderSignIn(view, _params, query, app) {
       pin.input.value = '';
       const e = /** @type {any} */ (error);
       ui.showError(form, e && e.status === 423 && e.retryAfter
-        ? Object.assign(new Error(`Too many wrong PINs. Try again ${ui.inDuration(e.retryAfter)}.`), { code: e.code })
+        ? Object.assign(new Error(`Too many wrong PINs. Try again ${ui.inDuration(e.retryAfter)}.`), { code: e.code, traceId: e.traceId })
         : error);
       pin.input.focus();
     }

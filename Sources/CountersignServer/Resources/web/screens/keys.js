@@ -106,7 +106,7 @@ async function renderKeys(view, _params, query, app) {
       } else if (e && e.name === 'InvalidStateError') {
         ui.showError(enrolForm, 'This device already holds one of your keys.');
       } else if (e && e.status === 423 && e.retryAfter) {
-        ui.showError(enrolForm, Object.assign(new Error(`Too many wrong PINs. Try again ${ui.inDuration(e.retryAfter)}.`), { code: e.code }));
+        ui.showError(enrolForm, Object.assign(new Error(`Too many wrong PINs. Try again ${ui.inDuration(e.retryAfter)}.`), { code: e.code, traceId: e.traceId }));
       } else {
         ui.showError(enrolForm, error);
       }
