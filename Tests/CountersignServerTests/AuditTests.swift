@@ -9,13 +9,25 @@ import Testing
 /// back, so one set of flows serves them all.
 @Suite("Ledger audit")
 struct AuditTests {
-    /// A deliberate breach: the statements that make it, and the one check that must catch it.
+    /// A deliberate breach: the statements that make it, and the checks that must catch it (one,
+    /// unless two invariants cover the same rows).
     struct Breach: Sendable, CustomStringConvertible {
         let description: String
-        let check: String
+        let checks: [String]
         let statements: [String]
         /// Whether the statements need `CHECK (may_go_negative = 1 OR balance >= 0)` off.
         var withoutBalanceConstraint = false
+
+        init(description: String, check: String, statements: [String], withoutBalanceConstraint: Bool = false) {
+            self.init(
+                description: description, checks: [check], statements: statements,
+                withoutBalanceConstraint: withoutBalanceConstraint)
+        }
+
+        init(description: String, checks: [String], statements: [String], withoutBalanceConstraint: Bool = false) {
+            (self.description, self.checks, self.statements) = (description, checks, statements)
+            self.withoutBalanceConstraint = withoutBalanceConstraint
+        }
     }
 
     /// Rolls a breach's transaction back once its audit is done, carrying the audit's report out.
@@ -91,12 +103,12 @@ struct AuditTests {
         Breach(
             description: "a negative balance that matches its postings", check: "no_negative_balances",
             statements: [
-                // Two more legs on a funding entry take the wallet to -5; the entry still balances.
+                // Two more legs on an order's payment entry take a wallet to -5; the entry still balances.
                 """
                 INSERT INTO postings (id, ledger_transaction_id, account_id, amount, created_at)
-                SELECT 'pst_neg_1', (\(entryOf("funding"))), id, -(balance + 5), 0 FROM accounts WHERE id = (\(aWallet))
+                SELECT 'pst_neg_1', (\(entryOf("order_payment"))), id, -(balance + 5), 0 FROM accounts WHERE id = (\(aWallet))
                 UNION ALL
-                SELECT 'pst_neg_2', (\(entryOf("funding"))), 'sys:funding:NGN', balance + 5, 0 FROM accounts WHERE id = (\(aWallet))
+                SELECT 'pst_neg_2', (\(entryOf("order_payment"))), 'sys:funding:NGN', balance + 5, 0 FROM accounts WHERE id = (\(aWallet))
                 """,
                 "UPDATE accounts SET balance = -5 WHERE id = (SELECT account_id FROM postings WHERE id = 'pst_neg_1')",
             ], withoutBalanceConstraint: true),
@@ -116,11 +128,36 @@ struct AuditTests {
             description: "a funding booked twice", check: "fundings_have_entries",
             statements: duplicateEntry(entryOf("funding"))),
         Breach(
-            description: "a successful transfer without its entry", check: "transfers_have_entries",
+            description: "a successful transfer without its entry",
+            checks: ["transfers_have_entries", "transfers_have_wallet_lines"],
             statements: deleteEntry(entryOf("transfer"))),
         Breach(
-            description: "a transfer booked twice", check: "transfers_have_entries",
+            description: "a transfer booked twice", checks: ["transfers_have_entries", "transfers_have_wallet_lines"],
             statements: duplicateEntry(entryOf("transfer"))),
+        Breach(
+            description: "a funding line that says more than its entry credited", check: "fundings_have_entries",
+            statements: [
+                "UPDATE wallet_transactions SET amount = amount + 1 WHERE id = (SELECT MIN(id) FROM wallet_transactions WHERE type = 'funding')"
+            ]),
+        Breach(
+            description: "a successful transfer without the payee's line", check: "transfers_have_wallet_lines",
+            statements: [
+                "DELETE FROM wallet_transactions WHERE id = (SELECT MIN(id) FROM wallet_transactions WHERE type = 'transfer_in')"
+            ]),
+        Breach(
+            description: "a payer's transfer line that differs from what left the wallet",
+            check: "transfers_have_wallet_lines",
+            statements: [
+                "UPDATE wallet_transactions SET amount = amount - 1 WHERE id = (SELECT MIN(id) FROM wallet_transactions WHERE type = 'transfer_out')"
+            ]),
+        Breach(
+            description: "a transfer line for a transfer that never happened", check: "transfers_have_wallet_lines",
+            statements: [
+                """
+                INSERT INTO wallet_transactions (id, user_id, type, status, amount, currency, external_reference, created_at, updated_at)
+                SELECT 'tx_phantom', MIN(id), 'transfer_in', 'completed', 500, 'NGN', 'tr_nowhere', 0, 0 FROM users
+                """
+            ]),
         Breach(
             description: "an order payment booked twice", check: "order_payments_have_entries",
             statements: duplicateEntry(entryOf("order_payment"))),
@@ -223,7 +260,7 @@ struct AuditTests {
                     breach.statements, on: server.database, now: now,
                     withoutBalanceConstraint: breach.withoutBalanceConstraint)
                 #expect(
-                    report.failures.map(\.name) == [breach.check],
+                    report.failures.map(\.name) == breach.checks,
                     "\(breach): \(report.failures.map { "\($0.name) \($0.offending) \($0.samples)" })")
                 #expect(report.failures.allSatisfy { !$0.samples.isEmpty && $0.offending >= 1 })
             }

@@ -29,7 +29,8 @@ package struct LedgerAuditCheck: Sendable {
     /// Every check, in the order an audit runs them.
     package static let all: [LedgerAuditCheck] =
         bookkeeping + [
-            topUpsHaveEntries, fundingsHaveEntries, transfersHaveEntries, orderPaymentsHaveEntries, entriesHaveOwners,
+            topUpsHaveEntries, fundingsHaveEntries, transfersHaveEntries, transfersHaveWalletLines,
+            orderPaymentsHaveEntries, entriesHaveOwners,
             noStalePendingTopUps, idempotencyTransactions, idempotencyResources,
         ]
 
@@ -75,12 +76,18 @@ package struct LedgerAuditCheck: Sendable {
         """)
 
     static let fundingsHaveEntries = LedgerAuditCheck(
-        "fundings_have_entries", "every operator funding has exactly one funding entry",
+        "fundings_have_entries",
+        "every operator funding has exactly one funding entry, crediting its user exactly its amount",
         """
+        WITH credited AS (
+            SELECT l.reference, a.user_id, SUM(p.amount) AS amount FROM ledger_transactions l
+            JOIN postings p ON p.ledger_transaction_id = l.id JOIN accounts a ON a.id = p.account_id
+            WHERE l.kind = 'funding' AND a.user_id IS NOT NULL GROUP BY l.reference, a.user_id)
         SELECT w.id AS id FROM wallet_transactions w
         LEFT JOIN (SELECT reference, COUNT(*) AS n FROM ledger_transactions WHERE kind = 'funding' GROUP BY reference) e
             ON e.reference = w.id
-        WHERE w.type = 'funding' AND COALESCE(e.n, 0) <> 1
+        LEFT JOIN credited c ON c.reference = w.id AND c.user_id = w.user_id
+        WHERE w.type = 'funding' AND (COALESCE(e.n, 0) <> 1 OR COALESCE(c.amount, 0) <> w.amount)
         """)
 
     static let transfersHaveEntries = LedgerAuditCheck(
@@ -90,6 +97,40 @@ package struct LedgerAuditCheck: Sendable {
         LEFT JOIN (SELECT reference, COUNT(*) AS n FROM ledger_transactions WHERE kind = 'transfer' GROUP BY reference) e
             ON e.reference = t.id
         WHERE t.status = 'SUCCESS' AND COALESCE(e.n, 0) <> 1
+        """)
+
+    // A successful transfer's two history lines (`wallet_transactions`, `external_reference` the
+    // transfer): the payer's `transfer_out` of what left their wallet, the payee's `transfer_in` of
+    // what reached theirs, each equal to that user's postings in the transfer's entry; and no such
+    // line for a transfer that did not succeed.
+    static let transfersHaveWalletLines = LedgerAuditCheck(
+        "transfers_have_wallet_lines",
+        "every successful transfer has one transfer_out line of its payer and one transfer_in line of its payee, matching their postings",
+        """
+        WITH moved AS (
+            SELECT l.reference, a.user_id, SUM(p.amount) AS amount FROM ledger_transactions l
+            JOIN postings p ON p.ledger_transaction_id = l.id JOIN accounts a ON a.id = p.account_id
+            WHERE l.kind = 'transfer' AND a.user_id IS NOT NULL GROUP BY l.reference, a.user_id),
+        lines AS (
+            SELECT external_reference,
+                SUM(CASE WHEN type = 'transfer_out' THEN 1 ELSE 0 END) AS outs,
+                SUM(CASE WHEN type = 'transfer_in' THEN 1 ELSE 0 END) AS ins,
+                SUM(CASE WHEN type = 'transfer_out' THEN amount ELSE 0 END) AS paid,
+                SUM(CASE WHEN type = 'transfer_in' THEN amount ELSE 0 END) AS received,
+                MAX(CASE WHEN type = 'transfer_out' THEN user_id END) AS payer,
+                MAX(CASE WHEN type = 'transfer_in' THEN user_id END) AS payee
+            FROM wallet_transactions WHERE type IN ('transfer_out', 'transfer_in') GROUP BY external_reference)
+        SELECT t.id AS id FROM transfers t
+        LEFT JOIN lines w ON w.external_reference = t.id
+        LEFT JOIN moved payer_side ON payer_side.reference = t.id AND payer_side.user_id = t.payer_id
+        LEFT JOIN moved payee_side ON payee_side.reference = t.id AND payee_side.user_id = t.payee_id
+        WHERE t.status = 'SUCCESS' AND (
+            COALESCE(w.outs, 0) <> 1 OR COALESCE(w.ins, 0) <> 1
+            OR COALESCE(w.payer, '') <> t.payer_id OR COALESCE(w.payee, '') <> COALESCE(t.payee_id, '')
+            OR -COALESCE(payer_side.amount, 0) <> w.paid OR COALESCE(payee_side.amount, 0) <> w.received)
+        UNION ALL
+        SELECT w.id AS id FROM wallet_transactions w LEFT JOIN transfers t ON t.id = w.external_reference
+        WHERE w.type IN ('transfer_out', 'transfer_in') AND COALESCE(t.status, '') <> 'SUCCESS'
         """)
 
     static let orderPaymentsHaveEntries = LedgerAuditCheck(

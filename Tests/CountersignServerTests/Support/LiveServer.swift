@@ -43,9 +43,12 @@ struct LiveServer: Sendable {
         return configuration
     }
 
-    /// Starts a server on `engine`, runs `body` against it, then shuts it down gracefully.
+    /// Starts a server on `engine`, runs `body` against it, runs the production ledger audit
+    /// (`countersign audit`) on what the test left, at the test's clock, then shuts the server down
+    /// gracefully: every test that passes through a server leaves sound books. `audit: false` is for the few
+    /// tests that break the books on purpose (the audit's own).
     static func run<T: Sendable>(
-        _ engine: DatabaseEngine, supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(),
+        _ engine: DatabaseEngine, supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(), audit: Bool = true,
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
@@ -78,6 +81,8 @@ struct LiveServer: Sendable {
                     clock: clock)
                 do {
                     let result = try await body(server)
+                    // Before the shutdown, which closes the store.
+                    if audit { try await LedgerAudit.check(database, now: clock.wallClock.nowMillis()) }
                     try await http.shutdown()
                     await group.triggerGracefulShutdown()
                     try await tasks.waitForAll()

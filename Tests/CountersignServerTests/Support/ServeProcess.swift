@@ -80,7 +80,8 @@ final class ServeProcess: @unchecked Sendable { // Process is thread-safe for wh
     }
 
     /// Runs `body` against a `countersign serve` process on a fresh store of `engine`, with a
-    /// `fund(phone, amount)` that credits a wallet through the operator command; stops the process.
+    /// `fund(phone, amount)` that credits a wallet through the operator command; stops the process,
+    /// then runs `countersign audit` on the store, which must pass.
     static func with<T: Sendable>(
         _ engine: DatabaseEngine, extra: [String] = [], environment: [String: String] = [:],
         _ body:
@@ -110,6 +111,9 @@ final class ServeProcess: @unchecked Sendable { // Process is thread-safe for wh
                     throw error
                 }
                 #expect(server.stop() == 0, "the server exits cleanly on SIGTERM: \(server.output)")
+                // The operator's audit, as run in production, on what the test left.
+                let audit = try CommandLineTests.run(["audit"] + store, environment: ["DATABASE_URL": url ?? ""])
+                #expect(audit.status == 0, "countersign audit: \(audit.output)")
                 return result
             }
         }
