@@ -51,6 +51,11 @@ struct FlowsCommand: AsyncParsableCommand {
     @Flag(name: .customLong("keep-data"), help: "Keep the temp data directory (database, server log) after the run.")
     var keepData = false
 
+    @Option(
+        name: .customLong("metrics-address"),
+        help: "Have the server serve /metrics on this HOST:PORT, to scrape while the bench runs.")
+    var metricsAddress: String?
+
     /// Refuses loads that are unbounded or empty before anything starts.
     func validate() throws {
         guard (1...1_024).contains(clients) else { throw ValidationError("--clients must be 1…1024") }
@@ -88,7 +93,7 @@ struct FlowsCommand: AsyncParsableCommand {
     private func measure(machine: MachineInfo, directory: String, databaseURL: String?) async throws -> FlowReport {
         let serverUnderTest = try ServerUnderTest.launch(
             executable: server ?? ServerUnderTest.siblingExecutable(),
-            dataDirectory: directory, databaseURL: databaseURL)
+            dataDirectory: directory, databaseURL: databaseURL, metricsAddress: metricsAddress)
         Console.say(
             "flows benchmark: \(clients) clients, \(warmup) s warm-up + \(seconds) s, \(databaseURL == nil ? "SQLite" : "PostgreSQL"), server pid \(serverUnderTest.process.pid) on \(serverUnderTest.baseURL) — \(machine.summary)"
         )

@@ -27,8 +27,11 @@ struct ServerUnderTest: Sendable {
         return (bench as NSString).deletingLastPathComponent + "/countersign"
     }
 
-    /// Starts the server; it is not ready until `waitUntilHealthy` returns.
-    static func launch(executable: String, dataDirectory: String, databaseURL: String?) throws -> ServerUnderTest {
+    /// Starts the server, with `/metrics` on `metricsAddress` when given; it is not ready until
+    /// `waitUntilHealthy` returns.
+    static func launch(
+        executable: String, dataDirectory: String, databaseURL: String?, metricsAddress: String? = nil
+    ) throws -> ServerUnderTest {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw BenchError(
                 "no server binary at \(executable); build it with `swift build -c release --scratch-path .build-release --product countersign` or pass --server"
@@ -42,6 +45,7 @@ struct ServerUnderTest: Sendable {
             "--no-rate-limits",
         ]
         if let databaseURL { arguments += ["--database-url", databaseURL] }
+        if let metricsAddress { arguments += ["--metrics-address", metricsAddress] }
         let logPath = dataDirectory + "/server.log"
         let process = try ChildProcess(executable, arguments, environment: childEnvironment(), outputPath: logPath)
         ChildGuard.watch(process)

@@ -187,6 +187,13 @@ struct Serve: AsyncParsableCommand {
     )
     var otlpEndpoint: String?
 
+    @Option(
+        name: .customLong("metrics-address"),
+        help:
+            "Serve /metrics (Prometheus) on this HOST:PORT, a listener of its own with no authentication: keep it on loopback or a private network (env COUNTERSIGN_METRICS_ADDRESS; default: off)."
+    )
+    var metricsAddress: String?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         var configuration = store.configuration()
@@ -313,6 +320,12 @@ struct Serve: AsyncParsableCommand {
                     ? JSONLogHandler(label: label, metadataProvider: metadataProvider)
                     : StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
             }, metadataProvider: RequestTrace.metadataProvider)
+        if let address = metricsAddress ?? environment["COUNTERSIGN_METRICS_ADDRESS"] {
+            configuration.metricsAddress = try Self.hostAndPort(address, flag: "--metrics-address")
+            guard configuration.metricsAddress?.port != configuration.port else {
+                throw ValidationError("--metrics-address must not use the API's port \(configuration.port)")
+            }
+        }
         let traces = try TraceExport.start(endpoint: otlpEndpoint, environment: environment)
         configuration.exportedTraceId = traces?.traceId
         var logger = Logger(label: "countersign")
@@ -328,6 +341,7 @@ struct Serve: AsyncParsableCommand {
                 "rpId": "\(configuration.rpId)", "origins": "\(configuration.relyingParty.origins.sorted())",
                 "payments": "\(configuration.stripe.map(String.init(describing:)) ?? "simulator")",
                 "traces": "\(traces == nil ? "off" : "OTLP")",
+                "metrics": "\(configuration.metricsAddress.map { "\($0.host):\($0.port)" } ?? "off")",
             ])
         if configuration.stripe == nil {
             logger.warning(
@@ -339,6 +353,21 @@ struct Serve: AsyncParsableCommand {
                 "no STRIPE_WEBHOOK_SECRET: Stripe's webhooks will be refused; orders settle by polling and the sweeper")
         }
         try await app.runService()
+    }
+
+    /// `HOST:PORT` (an IPv6 host in brackets), the port 1 to 65535.
+    static func hostAndPort(_ text: String, flag: String) throws -> (host: String, port: Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (1...65_535).contains(port)
+        else {
+            throw ValidationError("\(flag) must be HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:9464")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, host.utf8.count <= 255 else {
+            throw ValidationError("\(flag) needs a host, e.g. 127.0.0.1:9464")
+        }
+        return (host, port)
     }
 
     /// The bid lifetimes from the flags, each checked against a sensible range.

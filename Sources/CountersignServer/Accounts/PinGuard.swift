@@ -15,6 +15,7 @@ package struct PinGuard: Sendable {
     let clock: WallClock
     let threshold: Int64
     let lockSeconds: Int64
+    let metrics: ServerMetrics
 
     /// What a judged PIN turned out to be.
     package enum Verdict: Sendable, Equatable {
@@ -45,6 +46,7 @@ package struct PinGuard: Sendable {
                 userId: user.id, correct: correct, threshold: threshold, lockUntil: lockUntil, on: sql)
         }
         if correct { return .correct }
+        if locked != nil { metrics.lockout(kind: "pin") }
         return .wrong(lockedFor: locked == nil ? nil : Int(lockSeconds))
     }
 

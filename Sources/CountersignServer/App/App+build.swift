@@ -24,7 +24,8 @@ package enum CountersignApp {
         supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(), logger: Logger
     ) async throws -> AppServices {
         let traced = configuration.exportedTraceId != nil
-        let database: any Database = traced ? TracedDatabase(base: database) : database
+        let metrics = ServerMetrics()
+        let database = MeteredDatabase(base: traced ? TracedDatabase(base: database) : database, metrics: metrics)
         let supplier: any AirtimeSupplier = traced ? TracedAirtimeSupplier(base: supplier) : supplier
         let pepper = try SecretStore.secret(
             named: "pin-pepper", configured: configuration.pinPepper, dataDirectory: configuration.dataDirectory)
@@ -44,7 +45,7 @@ package enum CountersignApp {
         return await AppServices(
             configuration: configuration, database: database, clock: clock, supplier: supplier, pepper: pepper,
             tokenSecret: tokenSecret,
-            webhookSecret: webhookSecret, returnURLs: returnURLs, webFiles: webFiles, logger: logger
+            webhookSecret: webhookSecret, returnURLs: returnURLs, webFiles: webFiles, metrics: metrics, logger: logger
         )
     }
 
@@ -61,18 +62,35 @@ package enum CountersignApp {
     ) async throws -> some ApplicationProtocol {
         let services = try await makeServices(
             configuration: configuration, database: database, clock: clock, supplier: supplier, logger: logger)
+        return build(
+            services: services, logger: logger, outermost: outermost, exporters: exporters,
+            onServerRunning: onServerRunning)
+    }
+
+    /// The HTTP application over services already made (the tests keep them, to look inside).
+    package static func build(
+        services: AppServices, logger: Logger,
+        outermost: (any MiddlewareProtocol<Request, Response, AppRequestContext>)? = nil,
+        exporters: [any Service] = [],
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let configuration = services.configuration
+        let metricsListener = configuration.metricsAddress.map {
+            MetricsEndpoint.application(services.metrics, at: $0, logger: logger)
+        }
         var app = Application(
             router: makeRouter(services, outermost: outermost),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "countersign"),
             services: exporters + [
-                database,
+                // Its run() is the engine's: the metered (and traced) store only forwards it.
+                services.database,
                 services.workers.tracking(services.instanceLease, as: "instanceLease"),
                 services.workers.tracking(services.pendingTopUpSweeper, as: "pendingTopUpSweeper"),
                 services.workers.tracking(services.transferProcessor, as: "transferProcessor"),
                 services.workers.tracking(services.transferChangeListener, as: "transferChangeListener"),
                 services.workers.tracking(services.pendingOrderSweeper, as: "pendingOrderSweeper"),
-            ],
+            ] + (metricsListener.map { [$0] } ?? []),
             onServerRunning: onServerRunning,
             logger: logger
         )
@@ -92,7 +110,9 @@ package enum CountersignApp {
         let routes = RouteMethods()
         if let outermost { router.add(middleware: outermost) }
         if services.configuration.exportedTraceId != nil { router.add(middleware: RequestSpanMiddleware()) }
-        router.add(middleware: RequestLogMiddleware(exportedTraceId: services.configuration.exportedTraceId))
+        router.add(
+            middleware: RequestRecordMiddleware(
+                exportedTraceId: services.configuration.exportedTraceId, metrics: services.metrics))
         let origins = BrowserOrigins(configuration: services.configuration)
         let cookie = SessionCookie(configuration: services.configuration)
         router.add(middleware: SecurityHeaders())
@@ -115,8 +135,11 @@ package enum CountersignApp {
             topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
             database: services.database, instance: services.instance
         ).addRoutes(to: router.group().add(middleware: sessions))
-        TransferController(transfers: services.transfers, accounts: services.accounts, throttle: services.throttle)
-            .addRoutes(to: router.group().add(middleware: sessions))
+        TransferController(
+            transfers: services.transfers, accounts: services.accounts, throttle: services.throttle,
+            metrics: services.metrics
+        )
+        .addRoutes(to: router.group().add(middleware: sessions))
         PaymentWebhookController(
             marketplace: services.marketplace, signature: services.webhookSignature,
             stripeSignature: services.stripeWebhookSignature, clock: services.clock

@@ -35,7 +35,7 @@ package struct AppRequestContext: RequestContext {
 }
 
 /// What one request's log record and error body name, shared by every copy of its context: the
-/// trace id (`RequestLogMiddleware` sets it first) and the user the request was authenticated as.
+/// trace id (`RequestRecordMiddleware` sets it first) and the user the request was authenticated as.
 package final class RequestRecord: Sendable {
     private let state = Mutex<(traceId: String?, userId: String?)>((nil, nil))
 

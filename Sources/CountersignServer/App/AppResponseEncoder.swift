@@ -43,6 +43,6 @@ package protocol HTTPErrorBody: HTTPResponseError {
 }
 
 extension RequestContext {
-    /// The request's trace id (`RequestLogMiddleware`), which error bodies carry.
+    /// The request's trace id (`RequestRecordMiddleware`), which error bodies carry.
     var traceId: String? { (self as? AppRequestContext)?.record.traceId }
 }

@@ -33,6 +33,8 @@ package struct AppServices: Sendable {
     package let instanceRegistered = StoreReadiness()
     /// The background workers that are running, for `/health/ready`.
     package let workers = WorkerStatus()
+    /// This server's metrics, which `/metrics` serves.
+    package let metrics: ServerMetrics
     let logger: Logger
 
     /// The background settlement of top-ups a stopped process left pending.
@@ -72,8 +74,9 @@ package struct AppServices: Sendable {
     init(
         configuration: ServerConfiguration, database: any Database, clock: WallClock, supplier: any AirtimeSupplier,
         pepper: [UInt8], tokenSecret: [UInt8],
-        webhookSecret: [UInt8], returnURLs: ReturnURLPolicy, webFiles: WebFiles?, logger: Logger
+        webhookSecret: [UInt8], returnURLs: ReturnURLPolicy, webFiles: WebFiles?, metrics: ServerMetrics, logger: Logger
     ) async {
+        self.metrics = metrics
         self.webFiles = webFiles
         self.webhookSignature = WebhookSignature(secret: webhookSecret)
         self.stripeWebhookSignature = configuration.stripe?.webhookSecret.map {
@@ -87,15 +90,16 @@ package struct AppServices: Sendable {
         let intents = IntentValidator(currency: configuration.currency, phoneRegion: configuration.phoneRegion)
         let lock = PaymentLock(
             database: database, users: users, clock: clock, threshold: configuration.paymentFailureThreshold,
-            lockSeconds: configuration.paymentLockSeconds)
+            lockSeconds: configuration.paymentLockSeconds, metrics: metrics)
         let pinGuard = PinGuard(
             database: database, users: users, pins: pins, clock: clock,
-            threshold: configuration.paymentFailureThreshold, lockSeconds: configuration.paymentLockSeconds)
+            threshold: configuration.paymentFailureThreshold, lockSeconds: configuration.paymentLockSeconds,
+            metrics: metrics)
         let relyingParty = configuration.relyingParty
         self.configuration = configuration
         self.throttle = RequestThrottle(
             limiter: RateLimiter(limits: configuration.rateLimits, clock: clock),
-            clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies)
+            clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies), metrics: metrics
         )
         self.database = database
         self.clock = clock
@@ -111,7 +115,7 @@ package struct AppServices: Sendable {
             registrationVerifier: RegistrationVerifier(
                 relyingParty: relyingParty,
                 attestationPolicy: configuration.acceptUnverifiedAttestation ? .verifiedOrUnverifiable : .verifiedOnly),
-            assertionVerifier: AssertionVerifier(relyingParty: relyingParty)
+            assertionVerifier: AssertionVerifier(relyingParty: relyingParty), metrics: metrics
         )
         self.biometric = biometric
         self.transfers = TransferService(
@@ -119,14 +123,14 @@ package struct AppServices: Sendable {
             transfers: TransferSQLRepository(), lock: lock,
             biometric: biometric, feed: TransferFeed(), idempotency: IdempotencySQLRepository(), instance: instance,
             clock: clock,
-            configuration: configuration
+            configuration: configuration, metrics: metrics
         )
         self.topUps = TopUpService(
             database: database, users: users, ledger: ledger, transactions: transactions,
             consumedTokens: ConsumedTokenSQLRepository(),
             idempotencyKeys: IdempotencySQLRepository(),
             tokens: tokens, pinGuard: pinGuard, lock: lock, intents: intents, supplier: supplier, clock: clock,
-            logger: logger
+            logger: logger, metrics: metrics
         )
         var paymentProvider: any PaymentProvider
         if let stripe = configuration.stripe {
@@ -145,7 +149,7 @@ package struct AppServices: Sendable {
             database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(),
             provider: paymentProvider,
             clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts,
-            returnURLs: returnURLs
+            returnURLs: returnURLs, metrics: metrics
         )
         self.wallets = WalletService(
             database: database, users: users, ledger: ledger, transactions: transactions, clock: clock,

@@ -90,6 +90,9 @@ package struct ServerConfiguration: Sendable {
     /// request gets a span, and the store, the airtime supplier and the payment provider get spans
     /// inside it (`RequestSpanMiddleware`). Nil: no spans, and each request a random trace id.
     package var exportedTraceId: (@Sendable () -> String?)?
+    /// Where `/metrics` listens (Prometheus text format), on a listener of its own; nil: nowhere.
+    /// It has no authentication, so it belongs on loopback or a private network.
+    package var metricsAddress: (host: String, port: Int)?
 
     package init() {}
 

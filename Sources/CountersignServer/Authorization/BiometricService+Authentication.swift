@@ -21,11 +21,14 @@ extension BiometricService {
                 userId: userId, intentDigest: digest, credentialId: credentialId, now: clock.nowMillis(),
                 lifetimeSeconds: configuration.verificationTokenSeconds
             )
+            metrics.authorization(factor: "biometric", outcome: "accepted")
+            metrics.tokenIssued()
             return AuthenticationVerifyResponse(
                 verified: true, verificationToken: token, expiresIn: Int(configuration.verificationTokenSeconds),
                 message: "Authentication successful", code: nil, retryAfter: nil
             )
         } catch let error as APIError {
+            metrics.authorization(factor: "biometric", outcome: error.code.rawValue)
             throw VerificationFailure(error: error)
         }
     }

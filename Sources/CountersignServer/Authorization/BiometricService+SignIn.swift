@@ -21,6 +21,7 @@ extension BiometricService {
                 expiresAt: now + configuration.challengeTimeoutMillis, on: sql
             )
         }
+        metrics.challengeIssued(purpose: "sign_in")
         return PasskeySignInOptionsResponse(
             challenge: challenge, rpId: configuration.rpId, allowCredentials: [],
             userVerification: configuration.userVerification,

@@ -29,6 +29,7 @@ extension BiometricService {
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
         try await database.transaction { sql in try await challenges.insert(stored, now: now, on: sql) }
+        metrics.challengeIssued(purpose: "step_up")
         return StepUpOptionsResponse(
             challenge: challenge, rpId: configuration.rpId,
             allowCredentials: usable.map {

@@ -21,6 +21,7 @@ package struct BiometricService: Sendable {
     let configuration: ServerConfiguration
     let registrationVerifier: RegistrationVerifier
     let assertionVerifier: AssertionVerifier
+    let metrics: ServerMetrics
 
     /// Algorithms offered at registration, in order of preference; registration refuses any other.
     static let offeredAlgorithms: [COSEAlgorithm] = [.es256, .edDSA, .es384, .es512, .rs256]
@@ -46,6 +47,7 @@ package struct BiometricService: Sendable {
             try await challenges.insert(stored, now: now, on: sql)
             return try await credentials.list(userId: userId, on: sql)
         }
+        metrics.challengeIssued(purpose: "registration")
         return RegistrationOptionsResponse(
             challenge: challenge,
             rp: .init(id: configuration.rpId, name: configuration.rpName),
@@ -143,6 +145,7 @@ package struct BiometricService: Sendable {
             throw APIError(.noRegisteredCredential, "Register a device key first, or pay with your PIN.")
         }
         try await database.transaction { sql in try await challenges.insert(stored, now: now, on: sql) }
+        metrics.challengeIssued(purpose: "payment")
         let timeout = Int(configuration.challengeTimeoutMillis)
         return AuthenticationOptionsResponse(
             challenge: challenge, rpId: configuration.rpId,

@@ -1,3 +1,4 @@
+import CountersignAPI
 import CountersignStore
 
 /// Five consecutive failed payment authentications (PIN or device signature, counted together)
@@ -9,6 +10,7 @@ package struct PaymentLock: Sendable {
     let clock: WallClock
     let threshold: Int64
     let lockSeconds: Int64
+    let metrics: ServerMetrics
 
     /// Throws 423 `payment_locked` while the user's payment authorization is locked.
     package func ensureUnlocked(_ user: User) throws(APIError) {
@@ -29,7 +31,9 @@ package struct PaymentLock: Sendable {
         let lockUntil = clock.nowMillis() + lockSeconds * 1000
         let lockedUntil = try await users.recordPaymentFailure(
             userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
-        return lockedUntil == nil ? failure : APIError.paymentLocked(retryAfter: Int(lockSeconds))
+        guard lockedUntil != nil else { return failure }
+        metrics.lockout(kind: "payment")
+        return APIError.paymentLocked(retryAfter: Int(lockSeconds))
     }
 
     /// Judges a PIN offered to authorize a payment: 423 while the PIN or payments are locked (nothing
@@ -39,9 +43,14 @@ package struct PaymentLock: Sendable {
         do {
             verdict = try await pinGuard.check(pin, user: user)
         } catch let locked as PinLocked {
+            metrics.authorization(factor: "pin", outcome: ErrorCode.paymentLocked.rawValue)
             throw APIError.paymentLocked(retryAfter: locked.retryAfter)
         }
-        guard case .wrong(let pinLockedFor) = verdict else { return }
+        guard case .wrong(let pinLockedFor) = verdict else {
+            metrics.authorization(factor: "pin", outcome: "accepted")
+            return
+        }
+        metrics.authorization(factor: "pin", outcome: ErrorCode.authorizationFailed.rawValue)
         let failure = try await recordFailure(userId: user.id, failure: .authorizationFailed)
         if let pinLockedFor { throw APIError.paymentLocked(retryAfter: pinLockedFor) }
         throw failure

@@ -112,7 +112,7 @@ extension MarketplaceService {
             )
         }
         let (orders, marketplace, ledger, now) = (self.orders, self.marketplace, self.ledger, clock.nowMillis())
-        return try await database.transaction { sql in
+        let moved = try await database.transaction { sql in
             if let intent, order.paymentIntentId == nil {
                 try await orders.recordIntent(
                     orderId: order.id, attempt: order.paymentAttempt, intentId: intent.id, on: sql)
@@ -139,6 +139,16 @@ extension MarketplaceService {
                 return false
             }
         }
+        if moved {
+            let outcome =
+                switch intent?.status {
+                case .succeeded?: "completed"
+                case .canceled?: "canceled"
+                default: "failed"
+                }
+            metrics.payment(kind: "order_payment", outcome: outcome)
+        }
+        return moved
     }
 
     static let canceled = ProviderPaymentError(code: "payment_canceled", message: "The payment was canceled.")

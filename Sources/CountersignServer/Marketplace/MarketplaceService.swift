@@ -15,6 +15,7 @@ package struct MarketplaceService: Sendable {
     var timeouts = MarketplaceTimeouts()
     /// Where a payment's redirect may send the payer back.
     let returnURLs: ReturnURLPolicy
+    let metrics: ServerMetrics
     let ledger = LedgerSQLRepository()
 
     /// The largest price or bid, in minor units (€10 million).

@@ -10,6 +10,7 @@ package struct TransferController {
     let transfers: TransferService
     let accounts: AccountService
     let throttle: RequestThrottle
+    let metrics: ServerMetrics
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.on(.createTransfer, use: create)
@@ -69,7 +70,12 @@ package struct TransferController {
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"],
-            body: ResponseBody { writer in try await stream.write(to: &writer) }
+            body: ResponseBody { [metrics] writer in
+                // Counted while the body is written: from the first byte until the stream ends or the client goes.
+                metrics.streamOpened()
+                defer { metrics.streamClosed() }
+                try await stream.write(to: &writer)
+            }
         )
     }
 

@@ -36,10 +36,22 @@ package struct TransferProcessor: Service {
                 }
                 for await _ in signals {
                     await drain()
+                    await countBacklog()
                 }
                 group.cancelAll()
             }
         }
+    }
+
+    /// Records how many transfers wait for this worker (`PENDING_PAYEE_LOOKUP`, `PENDING_QUOTE`,
+    /// `AUTHORIZED`) in `countersign_worker_backlog`.
+    private func countBacklog() async {
+        let waiting = try? await transfers.database.read { sql in
+            try await sql.first(
+                "SELECT COUNT(*) AS n FROM transfers WHERE status IN ('PENDING_PAYEE_LOOKUP', 'PENDING_QUOTE', 'AUTHORIZED')"
+            )?.int("n")
+        }
+        if let waiting { transfers.metrics.backlog(worker: "transfers", count: Int(waiting)) }
     }
 
     /// Steps transfers until none is due; returns how many steps it took.

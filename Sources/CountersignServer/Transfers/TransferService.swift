@@ -18,6 +18,7 @@ package struct TransferService: Sendable {
     let instance: ServerInstance
     let clock: WallClock
     let configuration: ServerConfiguration
+    let metrics: ServerMetrics
 
     /// The longest note a payer may attach.
     static let maximumNoteLength = 140
@@ -140,6 +141,8 @@ package struct TransferService: Sendable {
     func commit(_ next: Transfer, transfers: any TransferRepository, on sql: any SQLExecutor) async throws -> Bool {
         guard try await transfers.save(next, on: sql) else { return false }
         try await database.notify(channel: TransferChangeListener.channel, payload: next.id, on: sql)
+        // Counted as written: the caller's commit follows at once (a rollback now is a store failure).
+        if next.status.isFinal { metrics.payment(kind: "transfer", outcome: next.status.rawValue.lowercased()) }
         return true
     }
 

@@ -52,6 +52,7 @@ package struct PendingTopUpSweeper: Service {
             topUps.logger.error("pending top-up sweep failed", metadata: ["error": "\(error)"])
             return 0
         }
+        topUps.metrics.backlog(worker: "pending_top_ups", count: pending.count(where: { $0.type == "topup" }))
         var settled = 0
         for transaction in pending where transaction.type == "topup" {
             guard let network = transaction.supplierSlug.flatMap(AirtimeNetwork.init(rawValue:)),

@@ -21,6 +21,7 @@ package struct TopUpService: Sendable {
     let supplier: any AirtimeSupplier
     let clock: WallClock
     let logger: Logger
+    let metrics: ServerMetrics
 
     /// How the payment was authorized, once checked.
     enum Authorization {
@@ -51,6 +52,20 @@ package struct TopUpService: Sendable {
     /// money; `IdempotencyKeyTaken` if another request holds it by then.
     package func topUp(
         userId: String, intent: PaymentIntent, request: TopUpRequest, idempotency: IdempotencyTicket? = nil
+    ) async throws -> SettledTopUp {
+        do {
+            let settled = try await authorizedTopUp(
+                userId: userId, intent: intent, request: request, idempotency: idempotency)
+            metrics.payment(kind: "topup", outcome: settled.response.data.status)
+            return settled
+        } catch let refused as APIError {
+            metrics.payment(kind: "topup", outcome: refused.code.rawValue)
+            throw refused
+        }
+    }
+
+    private func authorizedTopUp(
+        userId: String, intent: PaymentIntent, request: TopUpRequest, idempotency: IdempotencyTicket?
     ) async throws -> SettledTopUp {
         let (authorization, user) = try await authorize(userId: userId, intent: intent, request: request)
         let pending = try await debit(

@@ -58,14 +58,14 @@ struct LiveServer: Sendable {
             let clock = ManualClock()
             let port = AsyncStream<Int>.makeStream()
             let contract = ContractViolations()
-            let app = try await CountersignApp.build(
-                configuration: configuration, database: database, clock: clock.wallClock, supplier: supplier,
-                logger: TestDatabase.logger, outermost: ResponseContract(document: .repository, violations: contract),
-                onServerRunning: { channel in port.continuation.yield(channel.localAddress?.port ?? 0) }
-            )
             let services = try await CountersignApp.makeServices(
                 configuration: configuration, database: database, clock: clock.wallClock, supplier: supplier,
                 logger: TestDatabase.logger)
+            let app = CountersignApp.build(
+                services: services, logger: TestDatabase.logger,
+                outermost: ResponseContract(document: .repository, violations: contract),
+                onServerRunning: { channel in port.continuation.yield(channel.localAddress?.port ?? 0) }
+            )
             let group = ServiceGroup(configuration: .init(services: [app], logger: TestDatabase.logger))
             return try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }

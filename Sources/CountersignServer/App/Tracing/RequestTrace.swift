@@ -2,7 +2,7 @@ import Logging
 
 /// The trace id of the request the current task serves, for every log line written while it runs.
 package enum RequestTrace {
-    /// Set by `RequestLogMiddleware` for the span of one request.
+    /// Set by `RequestRecordMiddleware` for the span of one request.
     @TaskLocal package static var id: String?
 
     /// Adds `trace_id` to a log line written while a request runs; give it to `LoggingSystem.bootstrap`.
