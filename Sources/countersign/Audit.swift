@@ -3,8 +3,9 @@ import CountersignServer
 import Foundation
 import Logging
 
-/// `countersign audit`: checks the books (see `LedgerAudit`) and exits 0 when they hold, 1 on any
-/// breach, 2 when the store cannot be opened.
+/// `countersign audit`: checks the books (see `LedgerAudit`), records the outcome in `audit_runs`
+/// (the operator console shows the last), and exits 0 when they hold, 1 on any breach, 2 when the
+/// store cannot be opened.
 struct Audit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check the ledger's invariants; exit 1 on any breach, 2 if the store cannot be opened.")
@@ -19,7 +20,7 @@ struct Audit: AsyncParsableCommand {
             try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) {
                 services in
                 try await services.prepareStore()
-                let report = try await LedgerAudit().run(on: services.database, now: services.clock.nowMillis())
+                let (report, _) = try await services.operators.audit(via: "cli")
                 print(json ? try Self.json(report) : Self.table(report, engine: "\(services.database.engine)"))
                 if !report.passed { throw ExitCode(1) }
             }

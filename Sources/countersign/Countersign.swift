@@ -7,7 +7,8 @@ struct Countersign: AsyncParsableCommand {
         commandName: "countersign",
         abstract: "Payment authorization with device-bound keys: server, operator tools and the terminal app.",
         subcommands: [
-            Serve.self, Migrate.self, Wallet.self, Audit.self, Backup.self, Restore.self, WebAuthnCommand.self,
+            Serve.self, Migrate.self, Wallet.self, OperatorCommand.self, Audit.self, Backup.self, Restore.self,
+            WebAuthnCommand.self,
             Signup.self, Login.self, Logout.self, DeviceCommand.self, Dashboard.self, Send.self, AirtimeCommand.self,
             Sell.self, BidCommand.self, Buy.self, OrderCommand.self, Demo.self,
         ]

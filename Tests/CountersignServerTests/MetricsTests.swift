@@ -71,7 +71,7 @@ struct MetricsTests {
         let process = try ChildProcess(
             bench.path,
             [
-                "flows", "--clients", "2", "--warmup", "0.5", "--seconds", "3", "--max-flows", "600", "--json",
+                "flows", "--clients", "2", "--warmup", "0.5", "--seconds", "5", "--max-flows", "1000", "--json",
                 directory.appendingPathComponent("flows.json").path, "--metrics-address", "127.0.0.1:\(metricsPort)",
             ], environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" },
             outputPath: directory.appendingPathComponent("bench.log").path)
@@ -81,20 +81,22 @@ struct MetricsTests {
             while process.isRunning {
                 var request = HTTPClientRequest(url: "http://127.0.0.1:\(metricsPort)/metrics")
                 request.method = .GET
-                if let response = try? await http.execute(request, timeout: .seconds(2)), response.status == .ok {
+                if let response = try? await http.execute(request, timeout: .seconds(10)), response.status == .ok {
                     #expect(
                         response.headers.first(name: "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
                     let body = try await response.body.collect(upTo: 8 << 20)
                     scrapes.append(try Exposition(String(buffer: body)))
                 }
-                try await Task.sleep(for: .milliseconds(250))
+                try await Task.sleep(for: .milliseconds(100))
             }
             return scrapes
         }
         let log = (try? String(contentsOf: directory.appendingPathComponent("bench.log"), encoding: .utf8)) ?? ""
         #expect(process.waitUntilExit() == 0, "\(log)")
         let (first, last) = (try #require(scrapes.first, "no scrape answered: \(log)"), try #require(scrapes.last))
-        try #require(scrapes.count >= 4, "\(scrapes.count) scrapes")
+        // The scrapes start before the first flow and go on through five seconds of them; on a loaded
+        // machine a scrape can take a while, so only two are required.
+        try #require(scrapes.count >= 2, "\(scrapes.count) scrapes:\n\(log)")
         let moved: [(String, [String: String])] = [
             ("countersign_http_requests_total", ["route": "/user/topup", "status": "200"]),
             ("countersign_http_request_duration_seconds_count", ["route": "/biometric/auth/verify"]),

@@ -35,6 +35,8 @@ package struct AppServices: Sendable {
     package let workers = WorkerStatus()
     /// This server's metrics, which `/metrics` serves.
     package let metrics: ServerMetrics
+    /// Operator flags, the operator action log and the audit log.
+    package let operators: OperatorService
     let logger: Logger
 
     /// The background settlement of top-ups a stopped process left pending.
@@ -77,6 +79,7 @@ package struct AppServices: Sendable {
         webhookSecret: [UInt8], returnURLs: ReturnURLPolicy, webFiles: WebFiles?, metrics: ServerMetrics, logger: Logger
     ) async {
         self.metrics = metrics
+        self.operators = OperatorService(database: database, clock: clock, phoneRegion: configuration.phoneRegion)
         self.webFiles = webFiles
         self.webhookSignature = WebhookSignature(secret: webhookSecret)
         self.stripeWebhookSignature = configuration.stripe?.webhookSecret.map {

@@ -1,0 +1,99 @@
+import CountersignStore
+import Foundation
+
+/// One recorded operator action.
+package struct OperatorAction: Sendable, Equatable {
+    package let id: String
+    /// The operator who acted, or nil for the command line (which runs as whoever can read the store).
+    package let operatorId: String?
+    /// `cli` or `console`.
+    package let via: String
+    /// A stable name: `grant_operator`, `revoke_operator`, `fund_wallet`, `unlock_account`, `revoke_key`, `run_audit`.
+    package let action: String
+    package let targetUserId: String?
+    /// What was done, for people; never a secret.
+    package let detail: String
+    package let createdAt: Int64
+}
+
+/// One recorded ledger audit.
+package struct AuditRun: Sendable, Equatable {
+    package let id: String
+    package let passed: Bool
+    /// The names of the checks that failed.
+    package let failedChecks: [String]
+    /// The report as `countersign audit --json` prints it.
+    package let report: String
+    package let via: String
+    package let ranAt: Int64
+}
+
+/// Operator flags, the operator action log and the audit log, in SQL both engines share.
+package struct OperatorSQLRepository: Sendable {
+    package init() {}
+
+    /// Flags or unflags the user with `phone`; returns the user's id, or nil if no user has it.
+    package func setOperator(phone: String, _ isOperator: Bool, on sql: any SQLExecutor) async throws -> String? {
+        try await sql.first(
+            "UPDATE users SET is_operator = $1 WHERE phone = $2 RETURNING id",
+            [.integer(isOperator ? 1 : 0), .text(phone)]
+        )?.string("id")
+    }
+
+    /// Whether `userId` is an operator.
+    package func isOperator(userId: String, on sql: any SQLExecutor) async throws -> Bool {
+        try await sql.first("SELECT is_operator FROM users WHERE id = $1", [.text(userId)])?.int("is_operator") == 1
+    }
+
+    /// Appends an action to the log.
+    package func record(_ action: OperatorAction, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            """
+            INSERT INTO operator_actions (id, operator_id, via, action, target_user_id, detail, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            """,
+            [
+                .text(action.id), .text(action.operatorId), .text(action.via), .text(action.action),
+                .text(action.targetUserId), .text(action.detail), .integer(action.createdAt),
+            ])
+    }
+
+    /// The latest actions, newest first (at most `limit`, 1 to 200).
+    package func actions(limit: Int, on sql: any SQLExecutor) async throws -> [OperatorAction] {
+        try await sql.query(
+            """
+            SELECT id, operator_id, via, action, target_user_id, detail, created_at FROM operator_actions
+            ORDER BY created_at DESC, id DESC LIMIT $1
+            """, [.integer(Int64(min(max(limit, 1), 200)))]
+        ).map { row in
+            OperatorAction(
+                id: try row.string("id"), operatorId: try row.optionalString("operator_id"), via: try row.string("via"),
+                action: try row.string("action"), targetUserId: try row.optionalString("target_user_id"),
+                detail: try row.string("detail"), createdAt: try row.int("created_at"))
+        }
+    }
+
+    /// Records an audit's outcome.
+    package func record(_ run: AuditRun, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            "INSERT INTO audit_runs (id, passed, failed_checks, report, via, ran_at) VALUES ($1, $2, $3, $4, $5, $6)",
+            [
+                .text(run.id), .integer(run.passed ? 1 : 0), .text(run.failedChecks.joined(separator: ",")),
+                .text(run.report), .text(run.via), .integer(run.ranAt),
+            ])
+    }
+
+    /// The most recent audit, if any ran.
+    package func lastAudit(on sql: any SQLExecutor) async throws -> AuditRun? {
+        guard
+            let row = try await sql.first(
+                "SELECT id, passed, failed_checks, report, via, ran_at FROM audit_runs ORDER BY ran_at DESC, id DESC LIMIT 1"
+            )
+        else { return nil }
+        let failed = try row.string("failed_checks")
+        return AuditRun(
+            id: try row.string("id"), passed: try row.int("passed") == 1,
+            failedChecks: failed.isEmpty ? [] : failed.split(separator: ",").map(String.init),
+            report: try row.string("report"), via: try row.string("via"), ranAt: try row.int("ran_at"))
+    }
+}

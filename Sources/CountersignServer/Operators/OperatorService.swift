@@ -1,0 +1,65 @@
+import CountersignAPI
+import CountersignCore
+import CountersignStore
+import Foundation
+
+/// What operators do, each action appended to `operator_actions` in the transaction that does it.
+/// So far the command line's part: flagging operators and recording ledger audits. The console's
+/// API (search, a user's wallet and keys, unlock, revoke, fund) is the next step of issue 12.
+package struct OperatorService: Sendable {
+    let database: any Database
+    let clock: WallClock
+    let phoneRegion: PhoneRegion
+    let operators = OperatorSQLRepository()
+
+    package init(database: any Database, clock: WallClock, phoneRegion: PhoneRegion) {
+        (self.database, self.clock, self.phoneRegion) = (database, clock, phoneRegion)
+    }
+
+    /// Flags (or unflags) the user with `phone` as an operator, from the command line; returns their id.
+    package func setOperator(phone: String, _ isOperator: Bool) async throws -> String {
+        guard let number = PhoneNumber(phone, region: phoneRegion) else {
+            throw APIError(
+                .invalidPhone, "phone must be a phone number: +country code and number, or a national number.")
+        }
+        let (operators, now) = (self.operators, clock.nowMillis())
+        return try await database.transaction { sql in
+            guard let userId = try await operators.setOperator(phone: number.value, isOperator, on: sql) else {
+                throw APIError(.unknownUser, "No user has phone \(number.value).")
+            }
+            try await operators.record(
+                OperatorAction(
+                    id: Identifier.make("opa"), operatorId: nil, via: "cli",
+                    action: isOperator ? "grant_operator" : "revoke_operator", targetUserId: userId,
+                    detail: isOperator ? "made an operator" : "no longer an operator", createdAt: now),
+                on: sql)
+            return userId
+        }
+    }
+
+    /// Runs the ledger audit and records its outcome (`via`: `cli` or `console`).
+    package func audit(via: String) async throws -> (report: LedgerAuditReport, run: AuditRun) {
+        let now = clock.nowMillis()
+        let report = try await LedgerAudit().run(on: database, now: now)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let run = AuditRun(
+            id: Identifier.make("aud"), passed: report.passed, failedChecks: report.failures.map(\.name),
+            report: String(decoding: try encoder.encode(report), as: UTF8.self), via: via, ranAt: now)
+        let operators = self.operators
+        try await database.transaction { sql in try await operators.record(run, on: sql) }
+        return (report, run)
+    }
+
+    /// The latest recorded audit, if any.
+    package func lastAudit() async throws -> AuditRun? {
+        let operators = self.operators
+        return try await database.read { sql in try await operators.lastAudit(on: sql) }
+    }
+
+    /// The latest operator actions, newest first.
+    package func actions(limit: Int = 50) async throws -> [OperatorAction] {
+        let operators = self.operators
+        return try await database.read { sql in try await operators.actions(limit: limit, on: sql) }
+    }
+}
