@@ -4,7 +4,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import ServiceLifecycle
 import Synchronization
 
 /// A local fake of the part of Stripe's API the Stripe provider uses, for tests only (this machine
@@ -44,27 +43,9 @@ final class FakeStripe: Sendable {
         let router = Router()
         router.get("**", use: fake.handle)
         router.post("**", use: fake.handle)
-        let bound = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "fake-stripe"),
-            onServerRunning: { channel in bound.continuation.yield(channel.localAddress?.port ?? 0) },
-            logger: TestDatabase.logger
-        )
-        let group = ServiceGroup(configuration: .init(services: [app], logger: TestDatabase.logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var ports = bound.stream.makeAsyncIterator()
-            guard let port = await ports.next(), port > 0 else { throw TestFailure("the fake Stripe did not start") }
+        return try await LoopbackHTTPServer.run(router, name: "fake-stripe") { port in
             fake.port.withLock { $0 = port }
-            let result: Result<T, any Error>
-            do {
-                result = .success(try await body(fake))
-            } catch {
-                result = .failure(error)
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return try result.get()
+            return try await body(fake)
         }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import ServiceLifecycle
 import Synchronization
 
 /// A trace collector on 127.0.0.1: takes OTLP/HTTP JSON exports at `/v1/traces` (what
@@ -35,27 +34,9 @@ final class OTLPReceiver: Sendable {
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(string: "{}")))
         }
-        let bound = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "otlp"),
-            onServerRunning: { channel in bound.continuation.yield(channel.localAddress?.port ?? 0) },
-            logger: TestDatabase.logger
-        )
-        let group = ServiceGroup(configuration: .init(services: [app], logger: TestDatabase.logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var ports = bound.stream.makeAsyncIterator()
-            guard let port = await ports.next(), port > 0 else { throw TestFailure("the OTLP receiver did not start") }
+        return try await LoopbackHTTPServer.run(router, name: "otlp") { port in
             receiver.port.withLock { $0 = port }
-            let result: Result<T, any Error>
-            do {
-                result = .success(try await body(receiver))
-            } catch {
-                result = .failure(error)
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return try result.get()
+            return try await body(receiver)
         }
     }
 

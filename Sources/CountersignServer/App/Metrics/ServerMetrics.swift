@@ -13,9 +13,8 @@ package final class ServerMetrics: Sendable {
     /// The Prometheus registry the series live in.
     package let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    private let counters = Mutex<[HandleKey: CoreMetrics.Counter]>([:])
-    private let timers = Mutex<[HandleKey: CoreMetrics.Timer]>([:])
-    private let gauges = Mutex<[HandleKey: CoreMetrics.Gauge]>([:])
+    /// Every handle made, by series name and label values (counters, timers and gauges alike).
+    private let handles = Mutex<[HandleKey: AnyObject]>([:])
     private let streams: CoreMetrics.Meter
     private let totals = Mutex(MetricsHeadline())
 
@@ -124,32 +123,27 @@ package final class ServerMetrics: Sendable {
     }
 
     private func counter(_ name: String, _ labels: [(String, String)]) -> CoreMetrics.Counter {
-        let key = HandleKey(name: name, labels: labels.map(\.1))
-        return counters.withLock { made in
-            if let counter = made[key] { return counter }
-            let counter = CoreMetrics.Counter(label: name, dimensions: labels, factory: factory)
-            made[key] = counter
-            return counter
-        }
+        handle(name, labels) { CoreMetrics.Counter(label: name, dimensions: labels, factory: factory) }
     }
 
     private func timer(_ name: String, _ labels: [(String, String)]) -> CoreMetrics.Timer {
-        let key = HandleKey(name: name, labels: labels.map(\.1))
-        return timers.withLock { made in
-            if let timer = made[key] { return timer }
-            let timer = CoreMetrics.Timer(label: name, dimensions: labels, factory: factory)
-            made[key] = timer
-            return timer
-        }
+        handle(name, labels) { CoreMetrics.Timer(label: name, dimensions: labels, factory: factory) }
     }
 
     private func gauge(_ name: String, _ labels: [(String, String)]) -> CoreMetrics.Gauge {
+        handle(name, labels) { CoreMetrics.Gauge(label: name, dimensions: labels, factory: factory) }
+    }
+
+    /// The handle for `name` with `labels`, made by `make` the first time.
+    private func handle<Handle: AnyObject>(
+        _ name: String, _ labels: [(String, String)], make: () -> Handle
+    ) -> Handle {
         let key = HandleKey(name: name, labels: labels.map(\.1))
-        return gauges.withLock { made in
-            if let gauge = made[key] { return gauge }
-            let gauge = CoreMetrics.Gauge(label: name, dimensions: labels, factory: factory)
-            made[key] = gauge
-            return gauge
+        return handles.withLock { made in
+            if let handle = made[key] as? Handle { return handle }
+            let handle = make()
+            made[key] = handle
+            return handle
         }
     }
 }
