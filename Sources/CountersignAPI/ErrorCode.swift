@@ -232,6 +232,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case notSeller = "not_seller"
     /// An action only the buyer may take.
     case notBuyer = "not_buyer"
+    /// An operator console call by a user who is not an operator (`countersign operator grant`).
+    case notOperator = "not_operator"
     /// Checkout of a bid that is not accepted.
     case bidNotAccepted = "bid_not_accepted"
     /// A delivery choice the product does not offer.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CountersignClient
 import Foundation
 
 /// `countersign-bench flows`: whole payment flows against a real `countersign serve` child.
@@ -52,9 +53,16 @@ struct FlowsCommand: AsyncParsableCommand {
     var keepData = false
 
     @Option(
-        name: .customLong("metrics-address"),
-        help: "Have the server serve /metrics on this HOST:PORT, to scrape while the bench runs.")
-    var metricsAddress: String?
+        name: .customLong("metrics-port"),
+        help: "Have the server serve /metrics on 127.0.0.1:PORT, to scrape while the bench runs.")
+    var metricsPort: Int?
+
+    @Option(
+        name: .customLong("metrics-snapshots"),
+        help:
+            "With --metrics-port: write the server's /metrics just before the load (metrics-before.prom) and just after it (metrics-after.prom) into this directory."
+    )
+    var metricsSnapshots: String?
 
     /// Refuses loads that are unbounded or empty before anything starts.
     func validate() throws {
@@ -63,6 +71,12 @@ struct FlowsCommand: AsyncParsableCommand {
             throw ValidationError("--seconds must be in (0, 600], --warmup in [0, 60]")
         }
         guard maxFlows > 0 else { throw ValidationError("--max-flows must be positive") }
+        if let metricsPort, !(1...65_535).contains(metricsPort) {
+            throw ValidationError("--metrics-port must be 1…65535")
+        }
+        if metricsSnapshots != nil, metricsPort == nil {
+            throw ValidationError("--metrics-snapshots needs --metrics-port")
+        }
     }
 
     /// Measures, always cleans up the server and the scratch database, then prints and writes the report.
@@ -93,7 +107,7 @@ struct FlowsCommand: AsyncParsableCommand {
     private func measure(machine: MachineInfo, directory: String, databaseURL: String?) async throws -> FlowReport {
         let serverUnderTest = try ServerUnderTest.launch(
             executable: server ?? ServerUnderTest.siblingExecutable(),
-            dataDirectory: directory, databaseURL: databaseURL, metricsAddress: metricsAddress)
+            dataDirectory: directory, databaseURL: databaseURL, metricsAddress: metricsPort.map { "127.0.0.1:\($0)" })
         Console.say(
             "flows benchmark: \(clients) clients, \(warmup) s warm-up + \(seconds) s, \(databaseURL == nil ? "SQLite" : "PostgreSQL"), server pid \(serverUnderTest.process.pid) on \(serverUnderTest.baseURL) — \(machine.summary)"
         )
@@ -106,17 +120,32 @@ struct FlowsCommand: AsyncParsableCommand {
                 unkeyed: unkeyedTopUps)
             defer { flowClients.forEach { $0.executor.shutdown() } }
             Console.say("\(flowClients.count) users enrolled and funded; running")
+            try await snapshotMetrics("metrics-before.prom")
             let report = try await FlowLoad(
                 server: serverUnderTest, clients: flowClients, warmupSeconds: warmup, seconds: seconds,
                 maxFlows: maxFlows
             )
             .run(machine: machine)
+            try await snapshotMetrics("metrics-after.prom")
             serverUnderTest.stop()
             return report
         } catch {
             serverUnderTest.stop()
             throw error
         }
+    }
+
+    /// Writes the server's `/metrics` to `name` in `--metrics-snapshots`, when asked to.
+    private func snapshotMetrics(_ name: String) async throws {
+        guard let metricsSnapshots, let metricsPort else { return }
+        let executor = DedicatedThreadExecutor(name: "bench metrics scrape")
+        defer { executor.shutdown() }
+        let transport = LoopbackSocketTransport(port: metricsPort)
+        let response = try await executor.run {
+            try await transport.send(TransportRequest(method: "GET", path: "/metrics"))
+        }
+        guard response.status == 200 else { throw BenchError("GET /metrics answered \(response.status)") }
+        try Data(response.body).write(to: URL(fileURLWithPath: metricsSnapshots).appendingPathComponent(name))
     }
 
     /// A fresh 0700 directory under the temp dir for the SQLite file, secrets and the server log.

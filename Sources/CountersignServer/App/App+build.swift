@@ -145,6 +145,9 @@ package enum CountersignApp {
             stripeSignature: services.stripeWebhookSignature, clock: services.clock
         ).addRoutes(to: router.group())
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
+        OperatorController(
+            operators: services.operators, metrics: services.metrics, currency: services.configuration.currency
+        ).addRoutes(to: router.group().add(middleware: sessions))
         // The payer's browser, not a signed-in client: no session.
         if let simulator = services.simulatedPaymentProvider {
             SimulatedProviderController(simulator: simulator).addRoutes(to: router.group())

@@ -30,7 +30,7 @@ extension ErrorCode {
             .attestationFailed, .unsupportedAttestationFormat, .authorizationFailed, .invalidToken, .tokenExpired,
             .tokenReplayed:
             .unauthorized
-        case .originRefused, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer:
+        case .originRefused, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator:
             .forbidden
         case .notFound, .transferNotFound, .productNotFound, .bidNotFound, .addressNotFound, .orderNotFound,
             .unknownUser,

@@ -45,6 +45,20 @@ package struct OperatorSQLRepository: Sendable {
         try await sql.first("SELECT is_operator FROM users WHERE id = $1", [.text(userId)])?.int("is_operator") == 1
     }
 
+    /// The store's headline numbers at `now`: users, users locked now, and the sum of user wallets.
+    package func totals(currency: String, now: Int64, on sql: any SQLExecutor) async throws -> (
+        users: Int64, locked: Int64, walletFloat: Int64
+    ) {
+        let row = try await sql.first(
+            """
+            SELECT (SELECT COUNT(*) FROM users) AS users,
+                (SELECT COUNT(*) FROM users WHERE payment_locked_until > $1 OR pin_locked_until > $1) AS locked,
+                (SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM accounts
+                    WHERE user_id IS NOT NULL AND kind = 'wallet' AND currency = $2) AS wallet_float
+            """, [.integer(now), .text(currency)])
+        return (try row?.int("users") ?? 0, try row?.int("locked") ?? 0, try row?.int("wallet_float") ?? 0)
+    }
+
     /// Appends an action to the log.
     package func record(_ action: OperatorAction, on sql: any SQLExecutor) async throws {
         try await sql.execute(

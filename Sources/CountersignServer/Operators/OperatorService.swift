@@ -37,8 +37,11 @@ package struct OperatorService: Sendable {
         }
     }
 
-    /// Runs the ledger audit and records its outcome (`via`: `cli` or `console`).
-    package func audit(via: String) async throws -> (report: LedgerAuditReport, run: AuditRun) {
+    /// Runs the ledger audit and records its outcome (`via`: `cli` or `console`); from the console,
+    /// the operator who asked is recorded as an action too.
+    package func audit(via: String, operatorId: String? = nil) async throws -> (
+        report: LedgerAuditReport, run: AuditRun
+    ) {
         let now = clock.nowMillis()
         let report = try await LedgerAudit().run(on: database, now: now)
         let encoder = JSONEncoder()
@@ -47,8 +50,55 @@ package struct OperatorService: Sendable {
             id: Identifier.make("aud"), passed: report.passed, failedChecks: report.failures.map(\.name),
             report: String(decoding: try encoder.encode(report), as: UTF8.self), via: via, ranAt: now)
         let operators = self.operators
-        try await database.transaction { sql in try await operators.record(run, on: sql) }
+        try await database.transaction { sql in
+            try await operators.record(run, on: sql)
+            if let operatorId {
+                try await operators.record(
+                    OperatorAction(
+                        id: Identifier.make("opa"), operatorId: operatorId, via: via, action: "run_audit",
+                        targetUserId: nil,
+                        detail: run.passed ? "passed" : "failed: " + run.failedChecks.joined(separator: ", "),
+                        createdAt: now),
+                    on: sql)
+            }
+        }
         return (report, run)
+    }
+
+    /// 403 `not_operator` unless `userId` is an operator.
+    package func requireOperator(_ userId: String) async throws {
+        let operators = self.operators
+        guard try await database.read({ sql in try await operators.isOperator(userId: userId, on: sql) }) else {
+            throw APIError(.notOperator, "Only operators may use the operator console.")
+        }
+    }
+
+    /// The console's headline numbers: this process's `headline`, the store's totals, the last audit.
+    package func overview(headline: MetricsHeadline, currency: String) async throws -> OperatorOverview {
+        let (operators, now) = (self.operators, clock.nowMillis())
+        let (totals, last) = try await database.read { sql in
+            (try await operators.totals(currency: currency, now: now, on: sql), try await operators.lastAudit(on: sql))
+        }
+        return OperatorOverview(
+            requests: headline.requests, serverErrors: headline.serverErrors, lockouts: headline.lockouts,
+            rateLimited: headline.rateLimited, streamsOpen: headline.streamsOpen, users: totals.users,
+            lockedAccounts: totals.locked, walletFloat: totals.walletFloat, currency: currency,
+            lastAudit: last.map(Self.wire))
+    }
+
+    /// An audit run as the console shows it.
+    package static func wire(_ run: AuditRun) -> OperatorAuditRun {
+        OperatorAuditRun(
+            id: run.id, passed: run.passed, failedChecks: run.failedChecks, via: run.via,
+            ranAt: WallClock.iso8601(millis: run.ranAt))
+    }
+
+    /// An action as the console shows it.
+    package static func wire(_ action: OperatorAction) -> OperatorActionEntry {
+        OperatorActionEntry(
+            id: action.id, operatorId: action.operatorId, via: action.via, action: action.action,
+            targetUserId: action.targetUserId, detail: action.detail,
+            createdAt: WallClock.iso8601(millis: action.createdAt))
     }
 
     /// The latest recorded audit, if any.
