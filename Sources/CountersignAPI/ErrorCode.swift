@@ -234,6 +234,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case notBuyer = "not_buyer"
     /// An operator console call by a user who is not an operator (`countersign operator grant`).
     case notOperator = "not_operator"
+    /// An operator console action on the operator's own account.
+    case ownAccount = "own_account"
     /// Checkout of a bid that is not accepted.
     case bidNotAccepted = "bid_not_accepted"
     /// A delivery choice the product does not offer.

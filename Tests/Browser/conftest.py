@@ -8,6 +8,7 @@ Fixtures
 Helpers
   add_authenticator / set_user_verified / remove_authenticator   WebDriver's virtual authenticator
   sign_up, sign_in, enrol_passkey, unlock_with_pin, fund, api_signup, go, wait_for, wait_text, screenshot
+  server.grant_operator(phone)   `countersign operator grant` on the server's store
 
 Environment
   COUNTERSIGN_BIN       the server binary (default <repo>/.build/debug/countersign)
@@ -129,6 +130,13 @@ class Server:
         subprocess.run(
             [str(BIN), "wallet", "fund", "--data-dir", self.data_dir, "--phone", phone, "--amount", str(amount),
              "--reference", f"browser-test-{secrets.token_hex(6)}"],
+            check=True, capture_output=True, timeout=30,
+        )
+
+    def grant_operator(self, phone):
+        """Makes the user with `phone` an operator with the CLI (beside the live server, as `fund`)."""
+        subprocess.run(
+            [str(BIN), "operator", "grant", "--data-dir", self.data_dir, "--phone", phone],
             check=True, capture_output=True, timeout=30,
         )
 

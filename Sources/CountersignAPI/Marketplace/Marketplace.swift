@@ -45,13 +45,19 @@ public struct ProfileResponse: Codable, Sendable, Equatable {
     public var isMerchant: Bool
     /// Shipping addresses, oldest first; a buyer with none can only choose pickup.
     public var addresses: [AddressBody]
+    /// Whether the user may use the operator console (`countersign operator grant`).
+    public var isOperator: Bool
     /// A profile.
-    public init(userId: String, phone: String, name: String, isMerchant: Bool, addresses: [AddressBody]) {
+    public init(
+        userId: String, phone: String, name: String, isMerchant: Bool, addresses: [AddressBody],
+        isOperator: Bool = false
+    ) {
         self.userId = userId
         self.phone = phone
         self.name = name
         self.isMerchant = isMerchant
         self.addresses = addresses
+        self.isOperator = isOperator
     }
 }
 

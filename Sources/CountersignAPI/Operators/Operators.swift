@@ -70,6 +70,115 @@ public struct OperatorActionList: Codable, Sendable, Equatable {
     public init(actions: [OperatorActionEntry]) { self.actions = actions }
 }
 
+/// One user found by `GET /operator/users?phone=`.
+public struct OperatorUserSummary: Codable, Sendable, Equatable {
+    public var userId: String
+    public var phone: String
+    public var name: String
+    public var isOperator: Bool
+    /// Payments or the PIN locked now.
+    public var locked: Bool
+
+    public init(userId: String, phone: String, name: String, isOperator: Bool, locked: Bool) {
+        (self.userId, self.phone, self.name, self.isOperator, self.locked) = (userId, phone, name, isOperator, locked)
+    }
+}
+
+/// `GET /operator/users?phone=`: at most 20 users whose number starts with the prefix, by number.
+public struct OperatorUserList: Codable, Sendable, Equatable {
+    public var users: [OperatorUserSummary]
+    public init(users: [OperatorUserSummary]) { self.users = users }
+}
+
+/// A user's locks and failure counts, as the console shows them.
+public struct OperatorLockState: Codable, Sendable, Equatable {
+    /// Payments or the PIN locked now.
+    public var locked: Bool
+    /// Failed payment authorizations since the last success (the payment lock counts these).
+    public var failedPaymentAuths: Int64
+    /// When the payment lock ends (ISO 8601, UTC); nil unless locked now.
+    public var paymentLockedUntil: String?
+    /// Failed PIN checks since the last correct PIN (the PIN lock counts these).
+    public var failedPinAttempts: Int64
+    /// When the PIN lock ends (ISO 8601, UTC); nil unless locked now.
+    public var pinLockedUntil: String?
+
+    public init(
+        locked: Bool, failedPaymentAuths: Int64, paymentLockedUntil: String?, failedPinAttempts: Int64,
+        pinLockedUntil: String?
+    ) {
+        (self.locked, self.failedPaymentAuths, self.paymentLockedUntil) = (
+            locked, failedPaymentAuths, paymentLockedUntil
+        )
+        (self.failedPinAttempts, self.pinLockedUntil) = (failedPinAttempts, pinLockedUntil)
+    }
+}
+
+/// `GET /operator/users/{userId}`: a user's wallet, locks, live device keys and latest transactions.
+public struct OperatorUserDetail: Codable, Sendable, Equatable {
+    public var userId: String
+    public var phone: String
+    public var name: String
+    public var isOperator: Bool
+    /// When the account was made (ISO 8601, UTC).
+    public var createdAt: String
+    /// Wallet and cashback balances, minor units.
+    public var balance: Int64
+    public var cashback: Int64
+    public var currency: String
+    public var lock: OperatorLockState
+    /// Live device keys, oldest first (revoked keys are not listed).
+    public var keys: [CredentialSummary]
+    /// The latest 20 wallet transactions, newest first.
+    public var transactions: [TransactionSummary]
+
+    public init(
+        userId: String, phone: String, name: String, isOperator: Bool, createdAt: String, balance: Int64,
+        cashback: Int64, currency: String, lock: OperatorLockState, keys: [CredentialSummary],
+        transactions: [TransactionSummary]
+    ) {
+        (self.userId, self.phone, self.name, self.isOperator, self.createdAt) = (
+            userId, phone, name, isOperator, createdAt
+        )
+        (self.balance, self.cashback, self.currency, self.lock) = (balance, cashback, currency, lock)
+        (self.keys, self.transactions) = (keys, transactions)
+    }
+}
+
+/// The body of the console's unlock and revoke calls: the operator's own PIN, checked again for
+/// every action that changes an account (a stolen operator session alone changes nothing).
+public struct OperatorPinRequest: Codable, Sendable, Equatable {
+    public var pin: String
+    public init(pin: String) { self.pin = pin }
+}
+
+/// `POST /operator/users/{userId}/fund`: credit the wallet from the funding account (the ledger
+/// entry `countersign wallet fund` posts), with an `Idempotency-Key`.
+public struct OperatorFundRequest: Codable, Sendable, Equatable {
+    /// The operator's own PIN.
+    public var pin: String
+    /// Minor units, 1 to 100,000,000.
+    public var amount: Int64
+    public init(pin: String, amount: Int64) { (self.pin, self.amount) = (pin, amount) }
+}
+
+/// The answer to a funding.
+public struct OperatorFunding: Codable, Sendable, Equatable {
+    /// The funding's wallet transaction.
+    public var transactionId: String
+    public var userId: String
+    public var amount: Int64
+    public var currency: String
+    /// The wallet's balance after the funding (on a replay: the balance now).
+    public var balance: Int64
+
+    public init(transactionId: String, userId: String, amount: Int64, currency: String, balance: Int64) {
+        (self.transactionId, self.userId, self.amount, self.currency, self.balance) = (
+            transactionId, userId, amount, currency, balance
+        )
+    }
+}
+
 extension Endpoint {
     /// The console's headline numbers.
     package static let operatorOverview = Endpoint(.get, "/operator/overview")
@@ -77,4 +186,14 @@ extension Endpoint {
     package static let operatorActions = Endpoint(.get, "/operator/actions")
     /// Run the ledger audit now and record it.
     package static let operatorAudit = Endpoint(.post, "/operator/audit")
+    /// Users whose phone number starts with a prefix.
+    package static let operatorUsers = Endpoint(.get, "/operator/users")
+    /// One user's wallet, locks, keys and transactions.
+    package static let operatorUser = Endpoint(.get, "/operator/users/{userId}")
+    /// Clear a user's payment and PIN locks.
+    package static let operatorUnlock = Endpoint(.post, "/operator/users/{userId}/unlock")
+    /// Revoke one of a user's device keys.
+    package static let operatorRevokeKey = Endpoint(.post, "/operator/users/{userId}/keys/{credentialId}/revoke")
+    /// Credit a user's wallet.
+    package static let operatorFund = Endpoint(.post, "/operator/users/{userId}/fund")
 }

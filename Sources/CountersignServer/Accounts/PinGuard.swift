@@ -1,3 +1,4 @@
+import CountersignAPI
 import CountersignStore
 
 /// Every check of an account PIN — login, a PIN payment, the step-up before a new device key —
@@ -48,6 +49,22 @@ package struct PinGuard: Sendable {
         if correct { return .correct }
         if locked != nil { metrics.lockout(kind: "pin") }
         return .wrong(lockedFor: locked == nil ? nil : Int(lockSeconds))
+    }
+
+    /// A step-up: `check`, with every outcome but `correct` thrown as the API answers it: 401
+    /// `step_up_failed` for a wrong PIN, 423 `pin_locked` when locked (or this failure locked it).
+    package func confirm(_ pin: String, user: User) async throws {
+        let verdict: Verdict
+        do {
+            verdict = try await check(pin, user: user)
+        } catch let locked as PinLocked {
+            throw APIError.pinLocked(retryAfter: locked.retryAfter)
+        }
+        switch verdict {
+        case .correct: return
+        case .wrong(let lockedFor?): throw APIError.pinLocked(retryAfter: lockedFor)
+        case .wrong(nil): throw APIError(.stepUpFailed, "The PIN is incorrect.")
+        }
     }
 
     /// A check reserved this long ago without a verdict belonged to a process that died (or a task

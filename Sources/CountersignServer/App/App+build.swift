@@ -146,7 +146,8 @@ package enum CountersignApp {
         ).addRoutes(to: router.group())
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
         OperatorController(
-            operators: services.operators, metrics: services.metrics, currency: services.configuration.currency
+            operators: services.operators, console: services.operatorConsole, throttle: services.throttle,
+            metrics: services.metrics, currency: services.configuration.currency
         ).addRoutes(to: router.group().add(middleware: sessions))
         // The payer's browser, not a signed-in client: no session.
         if let simulator = services.simulatedPaymentProvider {

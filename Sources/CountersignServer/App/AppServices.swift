@@ -37,6 +37,8 @@ package struct AppServices: Sendable {
     package let metrics: ServerMetrics
     /// Operator flags, the operator action log and the audit log.
     package let operators: OperatorService
+    /// The operator console's work on users' accounts.
+    package let operatorConsole: OperatorConsole
     let logger: Logger
 
     /// The background settlement of top-ups a stopped process left pending.
@@ -154,9 +156,13 @@ package struct AppServices: Sendable {
             clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts,
             returnURLs: returnURLs, metrics: metrics
         )
-        self.wallets = WalletService(
+        let wallets = WalletService(
             database: database, users: users, ledger: ledger, transactions: transactions, clock: clock,
             currency: configuration.currency, phoneRegion: configuration.phoneRegion)
+        self.wallets = wallets
+        self.operatorConsole = OperatorConsole(
+            database: database, clock: clock, users: users, credentials: CredentialSQLRepository(), ledger: ledger,
+            transactions: transactions, wallets: wallets, pinGuard: pinGuard, currency: configuration.currency)
     }
 
     /// Migrates the schema and opens the system accounts; run before serving.

@@ -3,8 +3,9 @@ import HTTPTypes
 
 extension ErrorCode {
     /// The HTTP status every refusal with this code is sent with: the one place codes meet HTTP,
-    /// as openapi.yaml documents them. (One exception, also documented: revoking a device key the
-    /// user does not have is 404 `unknown_credential`; see `BiometricController.revokeCredential`.)
+    /// as openapi.yaml documents them. (One exception, also documented: revoking a device key that
+    /// is not there is 404 `unknown_credential`, by its owner or by an operator; see
+    /// `BiometricController.revokeCredential` and `OperatorController.revokeKey`.)
     package var status: HTTPResponse.Status {
         switch self {
         case .badRequest, .invalidJSON, .missingField, .invalidType, .invalidValue, .invalidPhone, .invalidName,
@@ -30,7 +31,7 @@ extension ErrorCode {
             .attestationFailed, .unsupportedAttestationFormat, .authorizationFailed, .invalidToken, .tokenExpired,
             .tokenReplayed:
             .unauthorized
-        case .originRefused, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator:
+        case .originRefused, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator, .ownAccount:
             .forbidden
         case .notFound, .transferNotFound, .productNotFound, .bidNotFound, .addressNotFound, .orderNotFound,
             .unknownUser,

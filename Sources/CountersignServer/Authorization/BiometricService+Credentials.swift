@@ -5,17 +5,7 @@ extension BiometricService {
     package func credentialList(userId: String) async throws -> CredentialList {
         let credentials = self.credentials
         let stored = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }
-        return CredentialList(
-            credentials: stored.map { credential in
-                CredentialSummary(
-                    id: credential.id, algorithm: Int(clamping: credential.algorithm),
-                    attestationFormat: credential.attestationFormat,
-                    attestationVerified: credential.attestationVerified, backupEligible: credential.backupEligible,
-                    transports: credential.transports, createdAt: WallClock.iso8601(millis: credential.createdAt),
-                    lastUsedAt: credential.lastUsedAt.map(WallClock.iso8601(millis:)),
-                    flagged: credential.flaggedAt != nil
-                )
-            })
+        return CredentialList(credentials: stored.map(\.summary))
     }
 
     /// Revokes one of the user's keys at once: it authorizes nothing from now on. `unknown_credential`

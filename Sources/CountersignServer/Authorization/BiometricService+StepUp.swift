@@ -51,18 +51,7 @@ extension BiometricService {
             throw APIError(.ambiguousStepUp, "Send a pin or an assertion, not both.")
         case (.some(let pin), nil):
             guard PinHasher.isWellFormed(pin) else { throw APIError(.invalidPin, "pin must be 4 to 6 digits.") }
-            let user = try await loadUser(userId)
-            let verdict: PinGuard.Verdict
-            do {
-                verdict = try await pinGuard.check(pin, user: user)
-            } catch let locked as PinLocked {
-                throw APIError.pinLocked(retryAfter: locked.retryAfter)
-            }
-            switch verdict {
-            case .correct: return
-            case .wrong(let lockedFor?): throw APIError.pinLocked(retryAfter: lockedFor)
-            case .wrong(nil): throw APIError(.stepUpFailed, "The PIN is incorrect.")
-            }
+            try await pinGuard.confirm(pin, user: try await loadUser(userId))
         case (nil, .some(let assertion)):
             _ = try await verifyAssertion(userId: userId, assertion, for: .stepUp)
         }

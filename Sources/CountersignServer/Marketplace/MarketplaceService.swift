@@ -30,7 +30,8 @@ package struct MarketplaceService: Sendable {
             return ProfileResponse(
                 userId: user.id, phone: user.phone, name: user.name,
                 isMerchant: try await marketplace.isMerchant(userId: userId, on: sql),
-                addresses: addresses.map(Self.body)
+                addresses: addresses.map(Self.body),
+                isOperator: try await OperatorSQLRepository().isOperator(userId: userId, on: sql)
             )
         }
     }

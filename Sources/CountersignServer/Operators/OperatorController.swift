@@ -1,10 +1,14 @@
 import CountersignAPI
+import HTTPTypes
 import Hummingbird
 
-/// `/operator/*`: the operator console's API, for signed-in operators only (403 `not_operator`).
-/// So far the read side and the audit: headline numbers, the action log, running the audit now.
+/// `/operator/*`: the operator console's API, for signed-in operators only (403 `not_operator`,
+/// checked against the store on every call, so a revoked operator stops at once): headline numbers,
+/// the action log, the ledger audit, and users' accounts (see `OperatorConsole` for the actions).
 package struct OperatorController {
     let operators: OperatorService
+    let console: OperatorConsole
+    let throttle: RequestThrottle
     let metrics: ServerMetrics
     let currency: String
 
@@ -12,6 +16,11 @@ package struct OperatorController {
         group.on(.operatorOverview, use: overview)
         group.on(.operatorActions, use: actions)
         group.on(.operatorAudit, use: audit)
+        group.on(.operatorUsers, use: users)
+        group.on(.operatorUser, use: user)
+        group.on(.operatorUnlock, use: unlock)
+        group.on(.operatorRevokeKey, use: revokeKey)
+        group.on(.operatorFund, use: fund)
     }
 
     /// `GET /operator/overview`.
@@ -27,14 +36,80 @@ package struct OperatorController {
     }
 
     /// `POST /operator/audit`: runs the ledger audit now, records it (and who asked) and answers the run.
+    /// The audit reads the whole ledger: throttled (`operator-audit`, per process, whoever asks).
     @Sendable func audit(_ request: Request, context: AppRequestContext) async throws -> OperatorAuditRun {
         let userId = try context.requireUser()
         try await operators.requireOperator(userId)
+        try throttle.check(request, context: context, account: [.operatorAudit], key: "store")
         let (_, run) = try await operators.audit(via: "console", operatorId: userId)
         return OperatorService.wire(run)
+    }
+
+    /// `GET /operator/users?phone=+316`: at most 20 users whose number starts so.
+    @Sendable func users(_ request: Request, context: AppRequestContext) async throws -> OperatorUserList {
+        try await operators.requireOperator(try context.requireUser())
+        return try await console.search(phonePrefix: request.uri.queryParameters["phone"].map(String.init) ?? "")
+    }
+
+    /// `GET /operator/users/{userId}`.
+    @Sendable func user(_ request: Request, context: AppRequestContext) async throws -> OperatorUserDetail {
+        try await operators.requireOperator(try context.requireUser())
+        return try await console.detail(userId: try context.parameters.require("userId"))
+    }
+
+    /// `POST /operator/users/{userId}/unlock {pin}` → the account after.
+    @Sendable func unlock(_ request: Request, context: AppRequestContext) async throws -> OperatorUserDetail {
+        var request = request
+        let (operatorId, target) = try await prepare(request, context: context)
+        let body = try await request.decodeJSON(as: OperatorPinRequest.self, context: context)
+        try await console.unlock(operatorId: operatorId, userId: target, pin: body.pin)
+        return try await console.detail(userId: target)
+    }
+
+    /// `POST /operator/users/{userId}/keys/{credentialId}/revoke {pin}` → the account after.
+    @Sendable func revokeKey(_ request: Request, context: AppRequestContext) async throws -> OperatorUserDetail {
+        var request = request
+        let (operatorId, target) = try await prepare(request, context: context)
+        let body = try await request.decodeJSON(as: OperatorPinRequest.self, context: context)
+        do {
+            try await console.revokeKey(
+                operatorId: operatorId, userId: target, credentialId: try context.parameters.require("credentialId"),
+                pin: body.pin)
+        } catch let error as APIError where error.code == .unknownCredential {
+            throw MissingResource(error: error)
+        }
+        return try await console.detail(userId: target)
+    }
+
+    /// `POST /operator/users/{userId}/fund {pin, amount}` with `Idempotency-Key` (400
+    /// `missing_idempotency_key` without): 201 with the funding, or 200 `Idempotent-Replayed: true`
+    /// with the one the key made.
+    @Sendable func fund(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<OperatorFunding>
+    {
+        var request = request
+        let (operatorId, target) = try await prepare(request, context: context)
+        let body = try await request.decodeJSON(as: OperatorFundRequest.self, context: context)
+        guard let key = try IdempotentRequest.key(in: request.headers) else {
+            throw APIError(.missingIdempotencyKey, "Funding a wallet needs an Idempotency-Key header.")
+        }
+        let (funding, replayed) = try await console.fund(
+            operatorId: operatorId, userId: target, amount: body.amount, pin: body.pin, key: key)
+        guard replayed else { return EditedResponse(status: .created, response: funding) }
+        return EditedResponse(status: .ok, headers: [.idempotentReplayed: "true"], response: funding)
+    }
+
+    /// An action's common part: an operator, within the PIN throttle; the operator and the target.
+    private func prepare(_ request: Request, context: AppRequestContext) async throws -> (String, String) {
+        let operatorId = try context.requireUser()
+        try await operators.requireOperator(operatorId)
+        try throttle.check(request, context: context, account: [.pinAccount], key: operatorId)
+        return (operatorId, try context.parameters.require("userId"))
     }
 }
 
 extension OperatorOverview: ResponseEncodable {}
+extension OperatorUserList: ResponseEncodable {}
+extension OperatorUserDetail: ResponseEncodable {}
+extension OperatorFunding: ResponseEncodable {}
 extension OperatorActionList: ResponseEncodable {}
 extension OperatorAuditRun: ResponseEncodable {}

@@ -28,6 +28,22 @@ package struct AuditRun: Sendable, Equatable {
     package let ranAt: Int64
 }
 
+/// A user's account as the operator console reads it: who, and the locks.
+package struct OperatorAccount: Sendable, Equatable {
+    package let id: String
+    package let phone: String
+    package let name: String
+    package let isOperator: Bool
+    package let createdAt: Int64
+    package let failedPaymentAuths: Int64
+    package let paymentLockedUntil: Int64
+    package let failedPinAttempts: Int64
+    package let pinLockedUntil: Int64
+
+    /// Payments or the PIN locked at `now`.
+    package func isLocked(at now: Int64) -> Bool { paymentLockedUntil > now || pinLockedUntil > now }
+}
+
 /// Operator flags, the operator action log and the audit log, in SQL both engines share.
 package struct OperatorSQLRepository: Sendable {
     package init() {}
@@ -57,6 +73,47 @@ package struct OperatorSQLRepository: Sendable {
                     WHERE user_id IS NOT NULL AND kind = 'wallet' AND currency = $2) AS wallet_float
             """, [.integer(now), .text(currency)])
         return (try row?.int("users") ?? 0, try row?.int("locked") ?? 0, try row?.int("wallet_float") ?? 0)
+    }
+
+    /// At most `limit` users whose phone number starts with `prefix` (digits after a `+`), by number.
+    package func search(phonePrefix prefix: String, limit: Int, now: Int64, on sql: any SQLExecutor) async throws
+        -> [OperatorAccount]
+    {
+        // The prefix is `+` and digits only (checked by the caller), so LIKE sees no wildcard in it.
+        try await sql.query(
+            "SELECT \(Self.accountColumns) FROM users WHERE phone LIKE $1 ORDER BY phone LIMIT $2",
+            [.text(prefix + "%"), .integer(Int64(limit))]
+        ).map(Self.account(from:))
+    }
+
+    /// One user's account as operators see it, or nil.
+    package func account(userId: String, on sql: any SQLExecutor) async throws -> OperatorAccount? {
+        try await sql.first("SELECT \(Self.accountColumns) FROM users WHERE id = $1", [.text(userId)]).map(
+            Self.account(from:))
+    }
+
+    /// Clears the user's payment and PIN failure counts and locks; the account as it was, or nil if
+    /// there is no such user. (PIN checks still being judged keep their reservation.)
+    package func unlock(userId: String, on sql: any SQLExecutor) async throws -> OperatorAccount? {
+        guard let before = try await account(userId: userId, on: sql) else { return nil }
+        try await sql.execute(
+            """
+            UPDATE users SET failed_payment_auths = 0, payment_locked_until = 0, failed_pin_attempts = 0,
+                pin_locked_until = 0 WHERE id = $1
+            """, [.text(userId)])
+        return before
+    }
+
+    static let accountColumns =
+        "id, phone, name, is_operator, created_at, failed_payment_auths, payment_locked_until, failed_pin_attempts, pin_locked_until"
+
+    static func account(from row: SQLRow) throws -> OperatorAccount {
+        OperatorAccount(
+            id: try row.string("id"), phone: try row.string("phone"), name: try row.string("name"),
+            isOperator: try row.int("is_operator") == 1, createdAt: try row.int("created_at"),
+            failedPaymentAuths: try row.int("failed_payment_auths"),
+            paymentLockedUntil: try row.int("payment_locked_until"),
+            failedPinAttempts: try row.int("failed_pin_attempts"), pinLockedUntil: try row.int("pin_locked_until"))
     }
 
     /// Appends an action to the log.

@@ -3,9 +3,10 @@ import CountersignCore
 import CountersignStore
 import Foundation
 
-/// What operators do, each action appended to `operator_actions` in the transaction that does it.
-/// So far the command line's part: flagging operators and recording ledger audits. The console's
-/// API (search, a user's wallet and keys, unlock, revoke, fund) is the next step of issue 12.
+/// Operators themselves: flagging them (the command line), the gate every console call passes, the
+/// ledger audit's runs, the console's headline numbers and the action log. The console's work on
+/// users' accounts is `OperatorConsole`. Each action is appended to `operator_actions` in the
+/// transaction that does it.
 package struct OperatorService: Sendable {
     let database: any Database
     let clock: WallClock

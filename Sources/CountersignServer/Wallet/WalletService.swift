@@ -64,36 +64,48 @@ package struct WalletService: Sendable {
             throw APIError(
                 .invalidPhone, "phone must be a phone number: +country code and number, or a national number.")
         }
-        guard (1...Self.maximumFunding).contains(amount) else {
-            throw APIError(.amountOutOfRange, "amount must be between 1 and \(Self.maximumFunding) minor units.")
-        }
-        let (users, ledger, transactions, currency, now) = (
-            self.users, self.ledger, self.transactions, self.currency, clock.nowMillis()
-        )
+        try Self.checkFunding(amount)
+        let (users, now) = (self.users, clock.nowMillis())
         return try await database.transaction { sql in
             guard let user = try await users.find(phone: phone.value, on: sql) else {
                 throw APIError(.unknownUser, "No user has phone \(phone.value).")
             }
-            let id = Identifier.make("fund")
-            // An operator's reference makes funding idempotent: the same reference never credits twice.
-            if let reference, try await transactions.find(type: "funding", externalReference: reference, on: sql) != nil
-            {
-                throw APIError(.duplicateReference, "A funding with reference \(reference) exists already.")
-            }
-            let wallet = ledger.accountId(userId: user.id, kind: .wallet, currency: currency)
-            try await ledger.post(
-                .transfer(
-                    kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet),
-                now: now, on: sql)
-            try await transactions.insert(
-                WalletTransaction(
-                    id: id, userId: user.id, type: "funding", status: "completed", amount: amount, currency: currency,
-                    productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0,
-                    cashbackEarned: 0, externalReference: reference, idempotencyKey: nil, failureCode: nil,
-                    createdAt: now, updatedAt: now
-                ), on: sql)
-            return (id, try await ledger.balance(accountId: wallet, on: sql))
+            return try await credit(userId: user.id, amount: amount, reference: reference, now: now, on: sql)
         }
+    }
+
+    /// 400 `amount_out_of_range` unless `amount` is a funding this server makes.
+    package static func checkFunding(_ amount: Int64) throws(APIError) {
+        guard (1...Self.maximumFunding).contains(amount) else {
+            throw APIError(.amountOutOfRange, "amount must be between 1 and \(Self.maximumFunding) minor units.")
+        }
+    }
+
+    /// The funding itself, in the caller's transaction: one ledger entry from the funding account to
+    /// the user's wallet and its completed `funding` wallet transaction; `wallet fund` and the
+    /// operator console both post exactly this. A `reference` already used is 409 `duplicate_reference`
+    /// (and the unique index on it refuses a concurrent second one at commit).
+    package func credit(userId: String, amount: Int64, reference: String?, now: Int64, on sql: any SQLExecutor)
+        async throws -> (transactionId: String, balance: Int64)
+    {
+        let id = Identifier.make("fund")
+        // An operator's reference makes funding idempotent: the same reference never credits twice.
+        if let reference, try await transactions.find(type: "funding", externalReference: reference, on: sql) != nil {
+            throw APIError(.duplicateReference, "A funding with reference \(reference) exists already.")
+        }
+        let wallet = ledger.accountId(userId: userId, kind: .wallet, currency: currency)
+        try await ledger.post(
+            .transfer(
+                kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet),
+            now: now, on: sql)
+        try await transactions.insert(
+            WalletTransaction(
+                id: id, userId: userId, type: "funding", status: "completed", amount: amount, currency: currency,
+                productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0,
+                cashbackEarned: 0, externalReference: reference, idempotencyKey: nil, failureCode: nil,
+                createdAt: now, updatedAt: now
+            ), on: sql)
+        return (id, try await ledger.balance(accountId: wallet, on: sql))
     }
 }
 

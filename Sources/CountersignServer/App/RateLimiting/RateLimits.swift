@@ -24,6 +24,8 @@ package struct RateLimits: Sendable, Equatable {
         /// Challenges issued (payment, step-up and registration options), per account and per address.
         case challengeAccount = "challenge-account"
         case challengeAddress = "challenge-address"
+        /// Ledger audits asked for from the operator console, per server process.
+        case operatorAudit = "operator-audit"
     }
 
     package var enabled = true
@@ -36,6 +38,8 @@ package struct RateLimits: Sendable, Equatable {
         .pinAccount: Limit(count: 20, seconds: 600),
         .challengeAccount: Limit(count: 60, seconds: 60),
         .challengeAddress: Limit(count: 300, seconds: 60),
+        // The audit reads every posting: a few a minute is plenty for people.
+        .operatorAudit: Limit(count: 5, seconds: 60),
     ]
 
     package init() {}

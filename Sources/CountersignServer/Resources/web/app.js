@@ -25,7 +25,7 @@
  * - `navigate(path)`: go to a route (`'/market'`); `navigate(path, {replace: true})` replaces history.
  * - `ui`: the ui.js module (h, money, showError, busy, setTitle, field, …).
  * - `user`: the signed-in profile (`GET /user/profile`: userId, phone, name, isMerchant,
- *   addresses) or null. `refreshUser()` reloads it.
+ *   addresses, isOperator) or null; the nav's operator link shows only for operators. `refreshUser()` reloads it.
  *
  * Routes come from ./screens/*.js and from ./market/routes.js (`export const routes = [...]`, loaded
  * with a dynamic import before the first route is shown).
@@ -43,6 +43,7 @@ import { routes as homeRoutes } from './screens/home.js';
 import { routes as keyRoutes } from './screens/keys.js';
 import { routes as airtimeRoutes } from './screens/airtime.js';
 import { routes as sendRoutes } from './screens/send.js';
+import { routes as operatorRoutes } from './screens/operator.js';
 
 /** @typedef {{path: string, title: string, auth?: boolean, render: Function}} Route */
 
@@ -70,7 +71,8 @@ const view = /** @type {HTMLElement} */ (document.getElementById('view'));
 const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
 
 /** @type {Route[]} */
-const allRoutes = [...authRoutes, ...lock.routes, ...homeRoutes, ...keyRoutes, ...airtimeRoutes, ...sendRoutes];
+const allRoutes = [...authRoutes, ...lock.routes, ...homeRoutes, ...keyRoutes, ...airtimeRoutes, ...sendRoutes,
+  ...operatorRoutes];
 
 /**
  * The marketplace's routes, loaded on their own so that a marketplace module that fails to load
@@ -177,6 +179,9 @@ api.onSignedOut = () => {
 
 function updateNav() {
   nav.hidden = !app.user;
+  for (const a of nav.querySelectorAll('[data-operator]')) {
+    /** @type {HTMLElement} */ (a).hidden = !app.user?.isOperator;
+  }
   const current = location.hash.replace(/^#/, '').split('?')[0] || '/';
   for (const a of nav.querySelectorAll('a')) {
     const target = (a.getAttribute('href') || '').replace(/^#/, '');

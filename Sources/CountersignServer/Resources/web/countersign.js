@@ -493,6 +493,53 @@ export class Countersign {
     return this.request('DELETE', `/biometric/credentials/${encodeURIComponent(id)}`);
   }
 
+  // --- operator console (operators only: 403 not_operator otherwise) ---------------------------
+
+  /** Headline numbers, store totals and the last ledger audit. */
+  operatorOverview() {
+    return this.request('GET', '/operator/overview');
+  }
+
+  /** The latest 50 operator actions, newest first. */
+  operatorActions() {
+    return this.request('GET', '/operator/actions');
+  }
+
+  /** Runs the ledger audit now (at most five a minute per server). */
+  operatorRunAudit() {
+    return this.request('POST', '/operator/audit');
+  }
+
+  /** @param {string} prefix `+` and 3 to 15 digits */
+  operatorSearchUsers(prefix) {
+    return this.request('GET', '/operator/users', { query: { phone: prefix } });
+  }
+
+  /** @param {string} userId */
+  operatorUser(userId) {
+    return this.request('GET', `/operator/users/${encodeURIComponent(userId)}`);
+  }
+
+  /** @param {string} userId @param {string} pin the operator's own PIN */
+  operatorUnlock(userId, pin) {
+    return this.request('POST', `/operator/users/${encodeURIComponent(userId)}/unlock`, { body: { pin } });
+  }
+
+  /** @param {string} userId @param {string} credentialId @param {string} pin the operator's own PIN */
+  operatorRevokeKey(userId, credentialId, pin) {
+    return this.request('POST',
+      `/operator/users/${encodeURIComponent(userId)}/keys/${encodeURIComponent(credentialId)}/revoke`, { body: { pin } });
+  }
+
+  /**
+   * Credits the user's wallet. Keep `idempotencyKey` for retries of the same funding: the server
+   * credits once per key.
+   * @param {string} userId @param {{pin: string, amount: number}} body @param {{idempotencyKey: string}} opts
+   */
+  operatorFund(userId, body, { idempotencyKey }) {
+    return this.request('POST', `/operator/users/${encodeURIComponent(userId)}/fund`, { body, idempotencyKey });
+  }
+
   // --- wallet ---------------------------------------------------------------------------------
 
   /** Balance and cashback. */

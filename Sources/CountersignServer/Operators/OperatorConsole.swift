@@ -1,0 +1,215 @@
+import CountersignAPI
+import CountersignCore
+import CountersignStore
+
+/// The operator console's work on users' accounts: finding them, reading one, and the three actions
+/// that change one (unlock, revoke a device key, fund the wallet).
+///
+/// Every action takes the operator's own PIN, checked again by `PinGuard` (one count of failures with
+/// the operator's logins and payments, so guessing locks the operator out): a stolen operator session
+/// alone reads accounts but changes none. No operator acts on their own account (403 `own_account`).
+/// Each action is appended to `operator_actions` in the transaction that does it, so the log never
+/// misses an action nor names one that did not happen.
+package struct OperatorConsole: Sendable {
+    let database: any Database
+    let clock: WallClock
+    let users: any UserRepository
+    let credentials: any CredentialRepository
+    let ledger: any LedgerRepository
+    let transactions: any WalletTransactionRepository
+    let wallets: WalletService
+    let pinGuard: PinGuard
+    let currency: String
+    let operators = OperatorSQLRepository()
+
+    /// The most users one search answers.
+    package static let searchLimit = 20
+    /// The most transactions a user's detail lists.
+    package static let transactionLimit = 20
+
+    /// Users whose number starts with `prefix`: `+` and 3 to 15 digits (400 `invalid_phone`), at most
+    /// `searchLimit`, by number. Three digits at least, so one search is not a dump of the users.
+    package func search(phonePrefix prefix: String) async throws -> OperatorUserList {
+        let digits = prefix.utf8.dropFirst()
+        guard prefix.utf8.first == UInt8(ascii: "+"), (3...15).contains(digits.count),
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else {
+            throw APIError(.invalidPhone, "phone must be + and 3 to 15 digits: the start of a number.")
+        }
+        let (operators, now) = (self.operators, clock.nowMillis())
+        let found = try await database.read { sql in
+            try await operators.search(phonePrefix: prefix, limit: Self.searchLimit, now: now, on: sql)
+        }
+        return OperatorUserList(
+            users: found.map {
+                OperatorUserSummary(
+                    userId: $0.id, phone: $0.phone, name: $0.name, isOperator: $0.isOperator,
+                    locked: $0.isLocked(at: now))
+            })
+    }
+
+    /// A user's wallet, locks, live device keys and latest transactions; 404 `unknown_user`.
+    package func detail(userId: String) async throws -> OperatorUserDetail {
+        let (operators, credentials, ledger, transactions, currency, now) = (
+            self.operators, self.credentials, self.ledger, self.transactions, self.currency, clock.nowMillis()
+        )
+        return try await database.read { sql in
+            guard let account = try await operators.account(userId: userId, on: sql) else {
+                throw Self.unknownUser
+            }
+            return OperatorUserDetail(
+                userId: account.id, phone: account.phone, name: account.name, isOperator: account.isOperator,
+                createdAt: WallClock.iso8601(millis: account.createdAt),
+                balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql),
+                cashback: try await ledger.balance(userId: userId, kind: .cashback, currency: currency, on: sql),
+                currency: currency,
+                lock: OperatorLockState(
+                    locked: account.isLocked(at: now), failedPaymentAuths: account.failedPaymentAuths,
+                    paymentLockedUntil: account.paymentLockedUntil > now
+                        ? WallClock.iso8601(millis: account.paymentLockedUntil) : nil,
+                    failedPinAttempts: account.failedPinAttempts,
+                    pinLockedUntil: account.pinLockedUntil > now
+                        ? WallClock.iso8601(millis: account.pinLockedUntil) : nil),
+                keys: try await credentials.list(userId: userId, on: sql).map(\.summary),
+                transactions: try await transactions.list(
+                    userId: userId, before: nil, limit: Self.transactionLimit, on: sql
+                ).map(\.summary))
+        }
+    }
+
+    /// Clears `userId`'s payment and PIN locks and failure counts.
+    package func unlock(operatorId: String, userId: String, pin: String) async throws {
+        try await confirm(operatorId: operatorId, pin: pin, target: userId)
+        let (operators, now) = (self.operators, clock.nowMillis())
+        try await database.transaction { sql in
+            guard let before = try await operators.unlock(userId: userId, on: sql) else { throw Self.unknownUser }
+            let state = before.isLocked(at: now) ? "was locked" : "was not locked"
+            try await operators.record(
+                Self.action(
+                    "unlock_account", operatorId: operatorId, target: userId, now: now,
+                    detail:
+                        "\(state); cleared \(before.failedPaymentAuths) payment and \(before.failedPinAttempts) PIN failures"
+                ), on: sql)
+        }
+    }
+
+    /// Revokes one of `userId`'s device keys; 404 `unknown_credential` if the user has no live key
+    /// with that id.
+    package func revokeKey(operatorId: String, userId: String, credentialId: String, pin: String) async throws {
+        try await confirm(operatorId: operatorId, pin: pin, target: userId)
+        let (operators, credentials, now) = (self.operators, self.credentials, clock.nowMillis())
+        try await database.transaction { sql in
+            guard try await operators.account(userId: userId, on: sql) != nil else { throw Self.unknownUser }
+            guard try await credentials.revoke(id: credentialId, userId: userId, now: now, on: sql) else {
+                throw APIError(.unknownCredential, "The user has no live device key with that id.")
+            }
+            try await operators.record(
+                Self.action(
+                    "revoke_key", operatorId: operatorId, target: userId, now: now,
+                    detail: "revoked device key \(credentialId)"), on: sql)
+        }
+    }
+
+    /// Credits `amount` to `userId`'s wallet: the ledger entry `countersign wallet fund` posts. The
+    /// operator's `key` makes it idempotent: the funding's reference is `console:<operator>:<key>`, so a
+    /// retry (or a parallel copy) answers the funding made (`replayed`), with the balance now; the same
+    /// key for another user or amount is 422 `idempotency_key_reused`.
+    package func fund(operatorId: String, userId: String, amount: Int64, pin: String, key: String) async throws -> (
+        funding: OperatorFunding, replayed: Bool
+    ) {
+        try WalletService.checkFunding(amount)
+        try Self.refuseOwn(operatorId: operatorId, target: userId)
+        let reference = "console:\(operatorId):\(key)"
+        // A key already used answers before the PIN is judged, as a top-up's does: a retry answers
+        // the same whatever PIN it carries (no PIN oracle), and costs no PIN attempt. It tells a stolen
+        // session nothing the console's reads do not.
+        if let made = try await existingFunding(reference: reference, userId: userId, amount: amount) {
+            return (made, true)
+        }
+        try await confirm(operatorId: operatorId, pin: pin, target: userId)
+        let (operators, wallets, currency, now) = (self.operators, self.wallets, self.currency, clock.nowMillis())
+        do {
+            let (transactionId, balance) = try await database.transaction { sql in
+                guard try await operators.account(userId: userId, on: sql) != nil else { throw Self.unknownUser }
+                let credited = try await wallets.credit(
+                    userId: userId, amount: amount, reference: reference, now: now, on: sql)
+                try await operators.record(
+                    Self.action(
+                        "fund_wallet", operatorId: operatorId, target: userId, now: now,
+                        detail: "credited \(amount) \(currency) (\(credited.transactionId))"), on: sql)
+                return credited
+            }
+            return (
+                OperatorFunding(
+                    transactionId: transactionId, userId: userId, amount: amount, currency: currency, balance: balance),
+                false
+            )
+        } catch let error as APIError where error.code == .duplicateReference {
+            // A copy with the same key committed between our look and our transaction (SQLite).
+            return (try await replay(reference: reference, userId: userId, amount: amount), true)
+        } catch DatabaseError.constraintViolation {
+            // A copy with the same key committed first; the unique reference refused ours (PostgreSQL).
+            return (try await replay(reference: reference, userId: userId, amount: amount), true)
+        }
+    }
+
+    /// The funding with `reference`, as a replay answers it; nil if none. 422 if it was another request.
+    private func existingFunding(reference: String, userId: String, amount: Int64) async throws -> OperatorFunding? {
+        let (transactions, ledger, currency) = (self.transactions, self.ledger, self.currency)
+        return try await database.read { sql in
+            guard let made = try await transactions.find(type: "funding", externalReference: reference, on: sql) else {
+                return nil
+            }
+            guard made.userId == userId, made.amount == amount else { throw IdempotentRequest.reused }
+            return OperatorFunding(
+                transactionId: made.id, userId: userId, amount: amount, currency: currency,
+                balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql))
+        }
+    }
+
+    private func replay(reference: String, userId: String, amount: Int64) async throws -> OperatorFunding {
+        guard let made = try await existingFunding(reference: reference, userId: userId, amount: amount) else {
+            throw IdempotentRequest.inFlight
+        }
+        return made
+    }
+
+    /// The checks every action makes before it changes anything: not the operator's own account
+    /// (403), a well-formed PIN (400), and the operator's PIN (401 / 423).
+    private func confirm(operatorId: String, pin: String, target: String) async throws {
+        try Self.refuseOwn(operatorId: operatorId, target: target)
+        guard PinHasher.isWellFormed(pin) else { throw APIError(.invalidPin, "pin must be 4 to 6 digits.") }
+        let users = self.users
+        guard let user = try await database.read({ sql in try await users.find(id: operatorId, on: sql) }) else {
+            throw APIError.unauthenticated
+        }
+        try await pinGuard.confirm(pin, user: user)
+    }
+
+    private static func refuseOwn(operatorId: String, target: String) throws(APIError) {
+        guard operatorId != target else {
+            throw APIError(.ownAccount, "Operators may not act on their own account; ask another operator.")
+        }
+    }
+
+    private static func action(_ name: String, operatorId: String, target: String, now: Int64, detail: String)
+        -> OperatorAction
+    {
+        OperatorAction(
+            id: Identifier.make("opa"), operatorId: operatorId, via: "console", action: name, targetUserId: target,
+            detail: detail, createdAt: now)
+    }
+
+    static let unknownUser = APIError(.unknownUser, "No user has that id.")
+}
+
+extension StoredCredential {
+    /// The key as its owner's list and the operator console show it.
+    var summary: CredentialSummary {
+        CredentialSummary(
+            id: id, algorithm: Int(clamping: algorithm), attestationFormat: attestationFormat,
+            attestationVerified: attestationVerified, backupEligible: backupEligible, transports: transports,
+            createdAt: WallClock.iso8601(millis: createdAt), lastUsedAt: lastUsedAt.map(WallClock.iso8601(millis:)),
+            flagged: flaggedAt != nil)
+    }
+}
