@@ -173,7 +173,7 @@ struct MetricsTests {
             #expect(await !stream.wait { !$0.isEmpty }.isEmpty)
             #expect(try Self.scrape(server).total("countersign_sse_streams_open") == 1)
             stream.close()
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(60)
             while try Self.scrape(server).total("countersign_sse_streams_open") != 0, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }

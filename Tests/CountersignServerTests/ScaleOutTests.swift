@@ -129,7 +129,7 @@ struct ScaleOutTests {
     static func awaitDocument(_ client: APIClient, token: String, id: String, until done: (TransferDocument) -> Bool)
         async throws -> TransferDocument
     {
-        let deadline = ContinuousClock.now + .seconds(15)
+        let deadline = ContinuousClock.now + .seconds(60)
         while true {
             let document = try await client.get("/transfers/\(id)", token: token).decode(TransferDocument.self)
             if done(document) || ContinuousClock.now >= deadline { return document }

@@ -59,9 +59,12 @@ struct TransferStreamShutdownTests {
             throw error
         }
         let shutdownTook = ContinuousClock.now - stream.1
-        #expect(await stream.0.waitForEnd(timeout: .seconds(1)), "the server ended the stream")
+        #expect(await stream.0.waitForEnd(timeout: .seconds(10)), "the server ended the stream")
         stream.0.close()
         try await streamHTTP.shutdown()
-        #expect(shutdownTook < .seconds(15), "shutdown waited \(shutdownTook) for the open stream")
+        // Not a speed target: a shutdown that waited for the stream would wait for ever (its client
+        // never leaves), so any generous bound tells the two apart; 15 s was once too tight for a
+        // machine with other work on both cores.
+        #expect(shutdownTook < .seconds(60), "shutdown waited \(shutdownTook) for the open stream")
     }
 }

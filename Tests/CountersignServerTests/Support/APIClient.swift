@@ -44,7 +44,11 @@ struct APIClient: Sendable {
     let http: HTTPClient
 
     /// The SDK's transport to this server; a one-shot request may take up to `timeout`.
-    func transport(timeout: TimeAmount = .seconds(30)) -> any HTTPTransport {
+    /// A request that takes `timeout` is a hang, not a slow machine: two minutes (30 s once failed the
+    /// 200 concurrent top-ups on a machine with other work on both cores).
+    static let defaultTimeout: TimeAmount = .seconds(120)
+
+    func transport(timeout: TimeAmount = Self.defaultTimeout) -> any HTTPTransport {
         AsyncHTTPClientTransport(baseURL: baseURL, client: http, timeout: timeout)
     }
 
@@ -55,7 +59,7 @@ struct APIClient: Sendable {
 
     func send(
         _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, raw: [UInt8]? = nil, token: String? = nil,
-        headers extra: [(String, String)] = [], timeout: TimeAmount = .seconds(30)
+        headers extra: [(String, String)] = [], timeout: TimeAmount = Self.defaultTimeout
     ) async throws -> APIResponse {
         var request = TransportRequest(method: method.rawValue, path: path)
         if let token { request.headers["Authorization"] = "Bearer \(token)" }
@@ -71,7 +75,9 @@ struct APIClient: Sendable {
             body: Data(response.body))
     }
 
-    func get(_ path: String, token: String? = nil, timeout: TimeAmount = .seconds(30)) async throws -> APIResponse {
+    func get(_ path: String, token: String? = nil, timeout: TimeAmount = Self.defaultTimeout) async throws
+        -> APIResponse
+    {
         try await send(.GET, path, token: token, timeout: timeout)
     }
     func post(_ path: String, _ json: (any Encodable)? = nil, token: String? = nil, headers: [(String, String)] = [])
