@@ -66,6 +66,11 @@ struct AuditTests {
         ]
     }
 
+    /// Changes the first row (by id) of `table` that matches `condition`.
+    static func updateFirst(_ table: String, set assignments: String, where condition: String) -> [String] {
+        ["UPDATE \(table) SET \(assignments) WHERE id = (SELECT MIN(id) FROM \(table) WHERE \(condition))"]
+    }
+
     /// A balanced entry between two system accounts (no cached balance moves).
     static func systemEntry(kind: String, reference: String, createdAt: String = "0") -> [String] {
         [
@@ -91,9 +96,7 @@ struct AuditTests {
     static let breaches: [Breach] = [
         Breach(
             description: "a posting changed", check: "entries_balanced",
-            statements: [
-                "UPDATE postings SET amount = amount - 1 WHERE id = (SELECT MIN(id) FROM postings WHERE account_id LIKE 'sys:funding:%')"
-            ]),
+            statements: updateFirst("postings", set: "amount = amount - 1", where: "account_id LIKE 'sys:funding:%'")),
         Breach(
             description: "a drifted cached balance", check: "balances_match_postings",
             statements: ["UPDATE accounts SET balance = balance + 1 WHERE id = (\(aWallet))"]),
@@ -113,7 +116,8 @@ struct AuditTests {
                 "UPDATE accounts SET balance = -5 WHERE id = (SELECT account_id FROM postings WHERE id = 'pst_neg_1')",
             ], withoutBalanceConstraint: true),
         Breach(
-            description: "an entry left without postings", check: "entries_balanced",
+            // The empty entry is a top-up's cashback, so the top-up's cashback is not credited either.
+            description: "an entry left without postings", checks: ["entries_balanced", "top_ups_have_entries"],
             statements: Array(deleteEntry(entryOf("cashback")).dropLast())),
         Breach(
             description: "a completed top-up without its debit", check: "top_ups_have_entries",
@@ -125,6 +129,15 @@ struct AuditTests {
             description: "a failed top-up without its reversal", check: "top_ups_have_entries",
             statements: deleteEntry(entryOf("topup_reversal"))),
         Breach(
+            description: "a top-up that says more than its debit took", check: "top_ups_have_entries",
+            statements: updateFirst(
+                "wallet_transactions", set: "amount = amount + 1", where: "type = 'topup' AND status = 'completed'")),
+        Breach(
+            description: "a completed top-up's cashback that differs from its entry", check: "top_ups_have_entries",
+            statements: updateFirst(
+                "wallet_transactions", set: "cashback_earned = cashback_earned + 1",
+                where: "type = 'topup' AND status = 'completed'")),
+        Breach(
             description: "a funding booked twice", check: "fundings_have_entries",
             statements: duplicateEntry(entryOf("funding"))),
         Breach(
@@ -135,10 +148,12 @@ struct AuditTests {
             description: "a transfer booked twice", checks: ["transfers_have_entries", "transfers_have_wallet_lines"],
             statements: duplicateEntry(entryOf("transfer"))),
         Breach(
+            description: "a transfer whose entry took other than its amount and fees", check: "transfers_have_entries",
+            statements: updateFirst(
+                "transfers", set: "total_fees = COALESCE(total_fees, 0) + 1", where: "status = 'SUCCESS'")),
+        Breach(
             description: "a funding line that says more than its entry credited", check: "fundings_have_entries",
-            statements: [
-                "UPDATE wallet_transactions SET amount = amount + 1 WHERE id = (SELECT MIN(id) FROM wallet_transactions WHERE type = 'funding')"
-            ]),
+            statements: updateFirst("wallet_transactions", set: "amount = amount + 1", where: "type = 'funding'")),
         Breach(
             description: "a successful transfer without the payee's line", check: "transfers_have_wallet_lines",
             statements: [
@@ -147,9 +162,7 @@ struct AuditTests {
         Breach(
             description: "a payer's transfer line that differs from what left the wallet",
             check: "transfers_have_wallet_lines",
-            statements: [
-                "UPDATE wallet_transactions SET amount = amount - 1 WHERE id = (SELECT MIN(id) FROM wallet_transactions WHERE type = 'transfer_out')"
-            ]),
+            statements: updateFirst("wallet_transactions", set: "amount = amount - 1", where: "type = 'transfer_out'")),
         Breach(
             description: "a transfer line for a transfer that never happened", check: "transfers_have_wallet_lines",
             statements: [
@@ -161,6 +174,11 @@ struct AuditTests {
         Breach(
             description: "an order payment booked twice", check: "order_payments_have_entries",
             statements: duplicateEntry(entryOf("order_payment"))),
+        Breach(
+            description: "an order whose payment held other than its price and shipping",
+            check: "order_payments_have_entries",
+            statements: updateFirst(
+                "orders", set: "shipping = shipping + 1, total = total + 1", where: "status = 'COMPLETED'")),
         Breach(
             description: "a completed order without its release", check: "order_payments_have_entries",
             statements: deleteEntry(entryOf("order_release"))),
@@ -199,14 +217,24 @@ struct AuditTests {
             ]),
     ]
 
-    /// A pending top-up of 500 made at `createdAt` (SQL), with its debit between system accounts.
+    /// A pending top-up of 500 made at `createdAt` (SQL) by the owner of a wallet holding that much,
+    /// with its debit from that wallet.
     static func pendingTopUp(createdAt: String) -> [String] {
-        [
+        let wallet = "SELECT MIN(id) FROM accounts WHERE kind = 'wallet' AND balance >= 500"
+        return [
             """
             INSERT INTO wallet_transactions (id, user_id, type, status, amount, currency, created_at, updated_at)
-            SELECT 'tx_pending', MIN(id), 'topup', 'pending', 500, 'NGN', \(createdAt), \(createdAt) FROM users
+            SELECT 'tx_pending', user_id, 'topup', 'pending', 500, 'NGN', \(createdAt), \(createdAt) FROM accounts
+            WHERE id = (\(wallet))
+            """,
+            "INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES ('ltx_pending', 'topup', 'tx_pending', \(createdAt))",
             """
-        ] + systemEntry(kind: "topup", reference: "tx_pending", createdAt: createdAt)
+            INSERT INTO postings (id, ledger_transaction_id, account_id, amount, created_at)
+            SELECT 'pst_pending_1', 'ltx_pending', id, -500, 0 FROM accounts WHERE id = (\(wallet))
+            UNION ALL SELECT 'pst_pending_2', 'ltx_pending', 'sys:supplier_clearing:NGN', 500, 0
+            """,
+            "UPDATE accounts SET balance = balance - 500 WHERE id = (SELECT account_id FROM postings WHERE id = 'pst_pending_1')",
+        ]
     }
 
     /// Every kind of entry and idempotency key the audit checks, made through the API.

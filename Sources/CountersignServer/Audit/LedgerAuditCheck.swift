@@ -58,10 +58,13 @@ package struct LedgerAuditCheck: Sendable {
         "no_negative_balances", "no user account is below zero or allowed to go there",
         "SELECT id FROM accounts WHERE user_id IS NOT NULL AND (balance < 0 OR may_go_negative <> 0)")
 
+    // A top-up's user pays its amount in the debit (from wallet and cashback), earns its
+    // `cashback_earned` once completed, and gets the amount back if it failed.
     static let topUpsHaveEntries = LedgerAuditCheck(
         "top_ups_have_entries",
-        "every top-up has exactly one debit, one cashback if completed with cashback, one reversal if failed",
+        "every top-up has exactly one debit of its amount, its cashback if completed with cashback, its reversal if failed",
         """
+        WITH \(userPostings("charged", kinds: ["topup", "cashback", "topup_reversal"]))
         SELECT w.id AS id FROM wallet_transactions w
         LEFT JOIN (
             SELECT reference, SUM(CASE WHEN kind = 'topup' THEN 1 ELSE 0 END) AS debits,
@@ -69,34 +72,43 @@ package struct LedgerAuditCheck: Sendable {
                 SUM(CASE WHEN kind = 'topup_reversal' THEN 1 ELSE 0 END) AS reversals
             FROM ledger_transactions WHERE kind IN ('topup', 'cashback', 'topup_reversal') GROUP BY reference
         ) e ON e.reference = w.id
+        LEFT JOIN charged c ON c.reference = w.id AND c.user_id = w.user_id
         WHERE w.type = 'topup' AND (
             COALESCE(e.debits, 0) <> 1
             OR COALESCE(e.cashbacks, 0) <> CASE WHEN w.status = 'completed' AND w.cashback_earned > 0 THEN 1 ELSE 0 END
-            OR COALESCE(e.reversals, 0) <> CASE WHEN w.status = 'failed' THEN 1 ELSE 0 END)
+            OR COALESCE(e.reversals, 0) <> CASE WHEN w.status = 'failed' THEN 1 ELSE 0 END
+            OR COALESCE(c.topup, 0) <> -w.amount
+            OR COALESCE(c.cashback, 0) <> CASE WHEN w.status = 'completed' THEN w.cashback_earned ELSE 0 END
+            OR COALESCE(c.topup_reversal, 0) <> CASE WHEN w.status = 'failed' THEN w.amount ELSE 0 END)
         """)
 
     static let fundingsHaveEntries = LedgerAuditCheck(
         "fundings_have_entries",
         "every operator funding has exactly one funding entry, crediting its user exactly its amount",
         """
-        WITH credited AS (
-            SELECT l.reference, a.user_id, SUM(p.amount) AS amount FROM ledger_transactions l
-            JOIN postings p ON p.ledger_transaction_id = l.id JOIN accounts a ON a.id = p.account_id
-            WHERE l.kind = 'funding' AND a.user_id IS NOT NULL GROUP BY l.reference, a.user_id)
+        WITH \(userPostings("credited", kinds: ["funding"]))
         SELECT w.id AS id FROM wallet_transactions w
         LEFT JOIN (SELECT reference, COUNT(*) AS n FROM ledger_transactions WHERE kind = 'funding' GROUP BY reference) e
             ON e.reference = w.id
         LEFT JOIN credited c ON c.reference = w.id AND c.user_id = w.user_id
-        WHERE w.type = 'funding' AND (COALESCE(e.n, 0) <> 1 OR COALESCE(c.amount, 0) <> w.amount)
+        WHERE w.type = 'funding' AND (COALESCE(e.n, 0) <> 1 OR COALESCE(c.funding, 0) <> w.amount)
         """)
 
+    // The payer pays the amount and the fees; the payee receives the amount.
     static let transfersHaveEntries = LedgerAuditCheck(
-        "transfers_have_entries", "every successful transfer has exactly one transfer entry",
+        "transfers_have_entries",
+        "every successful transfer has exactly one transfer entry, taking its amount and fees from the payer and giving its amount to the payee",
         """
+        WITH \(userPostings("moved", kinds: ["transfer"]))
         SELECT t.id AS id FROM transfers t
         LEFT JOIN (SELECT reference, COUNT(*) AS n FROM ledger_transactions WHERE kind = 'transfer' GROUP BY reference) e
             ON e.reference = t.id
-        WHERE t.status = 'SUCCESS' AND COALESCE(e.n, 0) <> 1
+        LEFT JOIN moved payer_side ON payer_side.reference = t.id AND payer_side.user_id = t.payer_id
+        LEFT JOIN moved payee_side ON payee_side.reference = t.id AND payee_side.user_id = t.payee_id
+        WHERE t.status = 'SUCCESS' AND (
+            COALESCE(e.n, 0) <> 1
+            OR COALESCE(payer_side.transfer, 0) <> -(t.amount + COALESCE(t.total_fees, 0))
+            OR COALESCE(payee_side.transfer, 0) <> t.amount)
         """)
 
     // A successful transfer's two history lines (`wallet_transactions`, `external_reference` the
@@ -107,10 +119,7 @@ package struct LedgerAuditCheck: Sendable {
         "transfers_have_wallet_lines",
         "every successful transfer has one transfer_out line of its payer and one transfer_in line of its payee, matching their postings",
         """
-        WITH moved AS (
-            SELECT l.reference, a.user_id, SUM(p.amount) AS amount FROM ledger_transactions l
-            JOIN postings p ON p.ledger_transaction_id = l.id JOIN accounts a ON a.id = p.account_id
-            WHERE l.kind = 'transfer' AND a.user_id IS NOT NULL GROUP BY l.reference, a.user_id),
+        WITH \(userPostings("moved", kinds: ["transfer"])),
         lines AS (
             SELECT external_reference,
                 SUM(CASE WHEN type = 'transfer_out' THEN 1 ELSE 0 END) AS outs,
@@ -127,26 +136,48 @@ package struct LedgerAuditCheck: Sendable {
         WHERE t.status = 'SUCCESS' AND (
             COALESCE(w.outs, 0) <> 1 OR COALESCE(w.ins, 0) <> 1
             OR COALESCE(w.payer, '') <> t.payer_id OR COALESCE(w.payee, '') <> COALESCE(t.payee_id, '')
-            OR -COALESCE(payer_side.amount, 0) <> w.paid OR COALESCE(payee_side.amount, 0) <> w.received)
+            OR -COALESCE(payer_side.transfer, 0) <> w.paid OR COALESCE(payee_side.transfer, 0) <> w.received)
         UNION ALL
         SELECT w.id AS id FROM wallet_transactions w LEFT JOIN transfers t ON t.id = w.external_reference
         WHERE w.type IN ('transfer_out', 'transfer_in') AND COALESCE(t.status, '') <> 'SUCCESS'
         """)
 
+    // The seller's escrow holds the price and shipping from the payment until the release moves
+    // them on (the payment-method fee is the marketplace's).
     static let orderPaymentsHaveEntries = LedgerAuditCheck(
         "order_payments_have_entries",
-        "every paid order has exactly one payment entry, and one release once completed",
+        "every paid order has exactly one payment entry holding its price and shipping in the seller's escrow, and one release of them once completed",
         """
+        WITH \(userPostings("held", kinds: ["order_payment", "order_release"], accountKind: "escrow"))
         SELECT o.id AS id FROM orders o
         LEFT JOIN (
             SELECT reference, SUM(CASE WHEN kind = 'order_payment' THEN 1 ELSE 0 END) AS payments,
                 SUM(CASE WHEN kind = 'order_release' THEN 1 ELSE 0 END) AS releases
             FROM ledger_transactions WHERE kind IN ('order_payment', 'order_release') GROUP BY reference
         ) e ON e.reference = o.id
+        LEFT JOIN held h ON h.reference = o.id AND h.user_id = o.seller_id
         WHERE o.status IN ('PAID', 'SHIPPED', 'COMPLETED') AND (
             COALESCE(e.payments, 0) <> 1
-            OR COALESCE(e.releases, 0) <> CASE WHEN o.status = 'COMPLETED' THEN 1 ELSE 0 END)
+            OR COALESCE(e.releases, 0) <> CASE WHEN o.status = 'COMPLETED' THEN 1 ELSE 0 END
+            OR COALESCE(h.order_payment, 0) <> o.subtotal + o.shipping
+            OR COALESCE(h.order_release, 0) <> CASE WHEN o.status = 'COMPLETED' THEN -(o.subtotal + o.shipping) ELSE 0 END)
         """)
+
+    /// `name AS (…)`, for a `WITH`: per entry reference and user, what that user's accounts (only
+    /// those of `accountKind`, if given) were posted in entries of each of `kinds`, one column per
+    /// kind, named after it.
+    static func userPostings(_ name: String, kinds: [String], accountKind: String? = nil) -> String {
+        let columns = kinds.map { "SUM(CASE WHEN l.kind = '\($0)' THEN p.amount ELSE 0 END) AS \($0)" }
+        let accounts = accountKind.map { " AND a.kind = '\($0)'" } ?? ""
+        return """
+            \(name) AS (
+                SELECT l.reference, a.user_id, \(columns.joined(separator: ", "))
+                FROM ledger_transactions l
+                JOIN postings p ON p.ledger_transaction_id = l.id JOIN accounts a ON a.id = p.account_id
+                WHERE l.kind IN (\(kinds.map { "'\($0)'" }.joined(separator: ", "))) AND a.user_id IS NOT NULL\(accounts)
+                GROUP BY l.reference, a.user_id)
+            """
+    }
 
     // The other direction: an entry of an unknown kind, or one whose business object is missing
     // or never reached the state that writes such an entry. (A missing object makes the condition
