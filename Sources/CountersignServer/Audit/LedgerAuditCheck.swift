@@ -166,7 +166,7 @@ package struct LedgerAuditCheck: Sendable {
     /// `name AS (…)`, for a `WITH`: per entry reference and user, what that user's accounts (only
     /// those of `accountKind`, if given) were posted in entries of each of `kinds`, one column per
     /// kind, named after it.
-    static func userPostings(_ name: String, kinds: [String], accountKind: String? = nil) -> String {
+    private static func userPostings(_ name: String, kinds: [String], accountKind: String? = nil) -> String {
         let columns = kinds.map { "SUM(CASE WHEN l.kind = '\($0)' THEN p.amount ELSE 0 END) AS \($0)" }
         let accounts = accountKind.map { " AND a.kind = '\($0)'" } ?? ""
         return """
