@@ -57,6 +57,32 @@ struct ReplayTests {
         }
     }
 
+    @Test("a token dies with the key that earned it: revoked or flagged, it pays nothing", arguments: TestEngines.all)
+    func tokenOfRevokedKey(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser()
+            let token = try await server.authorize(user)
+            let credentialId = Base64URL.encode(try #require(user.device).credentialId)
+            let revoked = try await server.client.send(
+                .DELETE, "/biometric/credentials/\(credentialId)", token: user.token)
+            #expect(revoked.status == 204, "\(revoked.text)")
+            let paid = try await server.topUp(user, token: token)
+            #expect(paid.status == 401 && paid.errorCode == "unknown_credential", "\(paid.text)")
+            #expect(try await server.wallet(user).balance == 100_000)
+
+            let other = try await server.fundedUser()
+            let flaggedToken = try await server.authorize(other)
+            try await server.database.transaction { sql in
+                try await sql.execute(
+                    "UPDATE credentials SET flagged_at = 1, flagged_reason = 'test' WHERE user_id = $1",
+                    [.text(other.userId)])
+            }
+            let refused = try await server.topUp(other, token: flaggedToken)
+            #expect(refused.status == 401 && refused.errorCode == "credential_flagged", "\(refused.text)")
+            #expect(try await server.wallet(other).balance == 100_000)
+        }
+    }
+
     @Test("a token is bound to amount, product and recipient", arguments: TestEngines.all)
     func intentMismatch(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in

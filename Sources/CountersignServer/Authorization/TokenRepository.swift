@@ -1,23 +1,49 @@
 import CountersignStore
 
-/// Verification tokens that have been spent: a token's `jti` may pay once.
+/// What spending a verification token came to.
+package enum TokenSpend: Sendable, Equatable {
+    /// Spent now: the payment may go ahead.
+    case spent
+    /// Spent before: a token pays once.
+    case replayed
+    /// The key that signed was revoked (or is not the user's) since the token was issued.
+    case keyRevoked
+    /// The key that signed was disabled by a security check since the token was issued.
+    case keyFlagged
+}
+
+/// Verification tokens that have been spent: a token's `jti` may pay once, and only while the key
+/// that earned it is live.
 package protocol ConsumedTokenRepository: Sendable {
-    /// Records the jti as spent; returns false if it was spent already.
-    func consume(jti: String, userId: String, expiresAt: Int64, now: Int64, on sql: any SQLExecutor) async throws
-        -> Bool
+    /// Records the jti as spent if `credentialId`, the key that signed for it, is still `userId`'s,
+    /// unrevoked and unflagged.
+    func consume(
+        jti: String, userId: String, credentialId: String, expiresAt: Int64, now: Int64, on sql: any SQLExecutor
+    ) async throws -> TokenSpend
 }
 
 /// `ConsumedTokenRepository` in shared SQL.
 package struct ConsumedTokenSQLRepository: ConsumedTokenRepository {
     package init() {}
 
-    package func consume(jti: String, userId: String, expiresAt: Int64, now: Int64, on sql: any SQLExecutor)
-        async throws -> Bool
-    {
+    package func consume(
+        jti: String, userId: String, credentialId: String, expiresAt: Int64, now: Int64, on sql: any SQLExecutor
+    ) async throws -> TokenSpend {
+        // An UPDATE, not a SELECT: it takes the key's row lock, so a revocation committing meanwhile
+        // is seen (PostgreSQL re-reads the row) and the two cannot both succeed.
+        let key = try await sql.first(
+            """
+            UPDATE credentials SET flagged_at = flagged_at
+            WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING flagged_at
+            """,
+            [.text(credentialId), .text(userId)]
+        )
+        guard let key else { return .keyRevoked }
+        guard try key.optionalInt("flagged_at") == nil else { return .keyFlagged }
         let rows = try await sql.query(
             "INSERT INTO consumed_tokens (jti, user_id, consumed_at, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (jti) DO NOTHING RETURNING jti",
             [.text(jti), .text(userId), .integer(now), .integer(expiresAt)]
         )
-        return !rows.isEmpty
+        return rows.isEmpty ? .replayed : .spent
     }
 }

@@ -32,13 +32,19 @@ extension TopUpService {
                     claimId = id
                 }
                 if case .token(let claims) = authorization {
-                    guard
-                        try await consumedTokens.consume(
-                            jti: claims.jti, userId: userId,
-                            expiresAt: claims.exp.multipliedReportingOverflow(by: 1000).overflow
-                                ? .max : claims.exp * 1000, now: now, on: sql)
-                    else {
-                        throw APIError(.tokenReplayed, "This verification token has already been used.")
+                    let spend = try await consumedTokens.consume(
+                        jti: claims.jti, userId: userId, credentialId: claims.cid,
+                        expiresAt: claims.exp.multipliedReportingOverflow(by: 1000).overflow ? .max : claims.exp * 1000,
+                        now: now, on: sql)
+                    switch spend {
+                    case .spent: break
+                    case .replayed: throw APIError(.tokenReplayed, "This verification token has already been used.")
+                    case .keyRevoked:
+                        throw APIError(.unknownCredential, "The key that authorized this payment has been revoked.")
+                    case .keyFlagged:
+                        throw APIError(
+                            .credentialFlagged,
+                            "The key that authorized this payment was disabled after a security check.")
                     }
                 }
                 var cashbackUsed: Int64 = 0
