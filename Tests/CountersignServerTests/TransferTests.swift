@@ -323,12 +323,57 @@ struct TransferTests {
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+            // The payer's own race is not an attack: the rest are told the transfer moved on, and
+            // nothing counts towards the payment lock or disables the key.
+            #expect(statuses.filter { $0 == 409 }.count == 7, "\(statuses)")
             let final = try await server.awaitTransfer(payer, id: document.id) { $0.status.isFinal }
             #expect(final.status == .success)
             #expect(try await server.wallet(payee).balance == 10_000)
             #expect(try await server.wallet(payer).balance == 100_000 - 11_050)
+            try await Self.expectKeyUnharmed(server, payer, payee)
             try await LedgerAudit.check(server.database)
         }
+    }
+
+    @Test(
+        "two distinct valid assertions racing for one transfer: one authorizes, the key stays usable",
+        arguments: TestEngines.all)
+    func distinctAssertionsRace(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let payer = try await server.fundedUser(balance: 100_000)
+            let payee = try await server.signup()
+            let document = try await server.quotedTransfer(payer, to: payee.phone)
+            // The device signs twice: the second assertion's counter is ahead of the first's.
+            let bodies = [try server.transferAssertion(payer, document), try server.transferAssertion(payer, document)]
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<6 {
+                    let body = bodies[index % 2]
+                    group.addTask { try await server.authorizeTransfer(payer, document, body: body).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == 409 }.count == 5, "\(statuses)")
+            _ = try await server.awaitTransfer(payer, id: document.id) { $0.status.isFinal }
+            try await Self.expectKeyUnharmed(server, payer, payee)
+        }
+    }
+
+    /// No failure counted against `payer`, their key not flagged, and a next transfer authorizes.
+    static func expectKeyUnharmed(_ server: LiveServer, _ payer: TestUser, _ payee: TestUser) async throws {
+        let state = try await server.database.read { sql in
+            try await sql.first(
+                """
+                SELECT u.failed_payment_auths, (SELECT COUNT(*) FROM credentials c
+                    WHERE c.user_id = u.id AND c.flagged_at IS NOT NULL) AS flagged
+                FROM users u WHERE u.id = $1
+                """, [.text(payer.userId)])
+        }
+        #expect(try state?.int("failed_payment_auths") == 0)
+        #expect(try state?.int("flagged") == 0)
+        let next = try await server.quotedTransfer(payer, to: payee.phone, amount: 1_000)
+        let authorized = try await server.authorizeTransfer(payer, next)
+        #expect(authorized.status == 200, "\(authorized.text)")
     }
 
     @Test("bad requests are 4xx with a code and write nothing", arguments: TestEngines.all)

@@ -94,8 +94,13 @@ extension BiometricService {
             // A failed attempt spends the challenge too, and counts towards the lock unless the
             // request was merely malformed.
             let response = try await database.transaction { sql -> APIError in
-                _ = try await challenges.consume(
-                    challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql)
+                // Spent meanwhile: a concurrent copy of this request won, and moved the counter
+                // this one now finds behind. The owner's own race: nothing is counted or flagged.
+                guard
+                    try await challenges.consume(
+                        challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql)
+                        != nil
+                else { return APIError(.invalidChallenge, "The challenge is unknown, expired or already used.") }
                 if refusal.isMalformedInput { return APIError(refusal) }
                 if refusal.code == .signCountRegression {
                     try await credentials.flag(id: credential.id, reason: refusal.code.rawValue, now: now, on: sql)

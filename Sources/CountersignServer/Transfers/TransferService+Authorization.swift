@@ -60,28 +60,36 @@ extension TransferService {
             throw APIError(refusal)
         }
         if let credential, let verified, refusal == nil {
-            let authorized = try await database.transaction { sql -> Transfer? in
-                guard
-                    try await credentials.recordUse(
-                        id: credential.id, signCount: Int64(verified.signCount),
-                        backupState: verified.flags.backupState, now: now, on: sql)
-                else {
-                    return nil
+            do {
+                let authorized = try await database.transaction { sql -> Transfer? in
+                    // The transfer first: a concurrent copy of this authorization (the payer's own
+                    // retry) loses here and is answered as a spent challenge is, counting nothing.
+                    var next = current.moved(to: .authorized, now: now)
+                    next.authorizedBy = credential.id
+                    guard try await commit(next, transfers: transfers, on: sql) else { return nil }
+                    guard
+                        try await credentials.recordUse(
+                            id: credential.id, signCount: Int64(verified.signCount),
+                            backupState: verified.flags.backupState, now: now, on: sql)
+                    else { throw CounterOvertaken() }
+                    if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: payerId, on: sql) }
+                    return next
                 }
-                var next = current.moved(to: .authorized, now: now)
-                next.authorizedBy = credential.id
-                guard try await commit(next, transfers: transfers, on: sql) else { throw Self.invalidState(current) }
-                if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: payerId, on: sql) }
-                return next
-            }
-            if let authorized {
+                guard let authorized else { throw try await spent(payerId: payerId, id: id) }
                 feed.signal(id)
                 return authorized
+            } catch is CounterOvertaken {
+                // Another assertion, for another challenge, moved the counter past ours: a cloned key.
+                try await biometric.flag(credential, reason: WebAuthnError.Code.signCountRegression.rawValue, now: now)
             }
-            // Another assertion moved the counter past ours meanwhile: a replay or a cloned key.
-            try await biometric.flag(credential, reason: WebAuthnError.Code.signCountRegression.rawValue, now: now)
         }
         throw try await fail(current, credential: credential, refusal: refusal, now: now)
+    }
+
+    /// The answer to an authorization that lost a race with another for the same transfer: the
+    /// transfer's state now, as a later retry would be told.
+    private func spent(payerId: String, id: String) async throws -> APIError {
+        Self.invalidState(try await transfer(payerId: payerId, id: id))
     }
 
     /// Ends the transfer in `FAILED`, flags a credential whose counter went back, counts the
@@ -94,15 +102,21 @@ extension TransferService {
             to: .failed, now: now,
             failure: TransferFailure(
                 code: "authorization_failed", message: "The device signature did not authorize this transfer."))
-        let answer = try await database.transaction { sql -> APIError in
-            _ = try await commit(failed, transfers: transfers, on: sql)
+        let answer = try await database.transaction { sql -> APIError? in
+            // Moved on meanwhile: a concurrent copy of this authorization won (its counter is why
+            // ours looks replayed). Not an attack on the payer's key: nothing is flagged or counted.
+            guard try await commit(failed, transfers: transfers, on: sql) else { return nil }
             if let credential, refusal?.code == .signCountRegression {
                 try await credentials.flag(
                     id: credential.id, reason: WebAuthnError.Code.signCountRegression.rawValue, now: now, on: sql)
             }
             return try await lock.recordFailure(userId: current.payerId, failure: APIError.authorizationFailed, on: sql)
         }
+        guard let answer else { return try await spent(payerId: current.payerId, id: current.id) }
         feed.signal(current.id)
         return answer
     }
 }
+
+/// Inside the authorizing transaction: the key's counter was already past this assertion's.
+private struct CounterOvertaken: Error {}
