@@ -57,6 +57,10 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case pinChecksBusy = "pin_checks_busy"
     /// A passkey sign-in assertion that does not check out (never says why).
     case passkeySignInFailed = "passkey_sign_in_failed"
+    /// The PIN is blocked after repeated locks: only an operator lifts it.
+    case pinResetRequired = "pin_reset_required"
+    /// The server's PIN hashing is at capacity: nothing was judged; `retryAfter` says when to retry.
+    case serverBusy = "server_busy"
 
     // MARK: Device keys (WebAuthn)
 

@@ -102,11 +102,14 @@ public struct OperatorLockState: Codable, Sendable, Equatable {
     public var failedPinAttempts: Int64
     /// When the PIN lock ends (ISO 8601, UTC); nil unless locked now.
     public var pinLockedUntil: String?
+    /// The PIN is blocked after repeated locks: only an unlock lifts it.
+    public var pinBlocked: Bool
 
     public init(
         locked: Bool, failedPaymentAuths: Int64, paymentLockedUntil: String?, failedPinAttempts: Int64,
-        pinLockedUntil: String?
+        pinLockedUntil: String?, pinBlocked: Bool = false
     ) {
+        self.pinBlocked = pinBlocked
         (self.locked, self.failedPaymentAuths, self.paymentLockedUntil) = (
             locked, failedPaymentAuths, paymentLockedUntil
         )

@@ -28,13 +28,19 @@ package protocol UserRepository: Sendable {
     func resetPaymentFailures(userId: String, on sql: any SQLExecutor) async throws
     /// Counts one more PIN check before it is judged, in one statement so concurrent checks cannot
     /// overtake the count: refused while the PIN is locked, or while `threshold` checks are counted
-    /// already (failed, or still being judged since `staleBefore`). A lapsed lock starts a new count.
+    /// already (failed, or still being judged since `staleBefore`). A lapsed lock starts a new count;
+    /// a blocked PIN is never reserved.
     func reservePinAttempt(userId: String, threshold: Int64, now: Int64, staleBefore: Int64, on sql: any SQLExecutor)
         async throws -> PinReservation
-    /// A reserved check's verdict: a correct PIN clears the count; a wrong one adds to it and, at
-    /// `threshold` failures, locks the PIN until `lockUntil`. Returns the lock's end if it is locked.
-    func recordPinVerdict(userId: String, correct: Bool, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor)
-        async throws -> Int64?
+    /// A reserved check's verdict. A correct PIN clears the count and the lock level, unless a lock
+    /// was set meanwhile (a lock once set ends only by its expiry or an operator); a wrong one adds to
+    /// the count and, at `threshold` failures, locks the PIN until `schedule`'s time for the next
+    /// level, or blocks it past the last.
+    func recordPinVerdict(
+        userId: String, correct: Bool, threshold: Int64, now: Int64, schedule: PinLockSchedule, on sql: any SQLExecutor
+    ) async throws -> PinVerdictRecord
+    /// A reserved check abandoned unjudged (the hashing pool refused it): it stops counting.
+    func releasePinAttempt(userId: String, on sql: any SQLExecutor) async throws
 }
 
 /// `UserRepository` in SQL shared by SQLite and PostgreSQL.
@@ -90,40 +96,75 @@ package struct UserSQLRepository: UserRepository {
             UPDATE users SET
                 failed_pin_attempts = \(failures), pin_locked_until = 0,
                 pin_checks_in_flight = \(inFlight) + 1, pin_checks_started_at = $3
-            WHERE id = $1 AND pin_locked_until <= $3 AND \(failures) + \(inFlight) < $2
+            WHERE id = $1 AND pin_blocked = 0 AND pin_locked_until <= $3 AND \(failures) + \(inFlight) < $2
             RETURNING pin_checks_in_flight
             """,
             [.text(userId), .integer(threshold), .integer(now), .integer(staleBefore)]
         )
         if reserved != nil { return .reserved }
-        let lockedUntil =
-            try await sql.first("SELECT pin_locked_until FROM users WHERE id = $1", [.text(userId)])?.int(
-                "pin_locked_until") ?? 0
+        let row = try await sql.first("SELECT pin_locked_until, pin_blocked FROM users WHERE id = $1", [.text(userId)])
+        if try row?.int("pin_blocked") ?? 0 != 0 { return .blocked }
+        let lockedUntil = try row?.int("pin_locked_until") ?? 0
         return lockedUntil > now ? .locked(until: lockedUntil) : .busy
     }
 
     package func recordPinVerdict(
-        userId: String, correct: Bool, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor
-    ) async throws -> Int64? {
+        userId: String, correct: Bool, threshold: Int64, now: Int64, schedule: PinLockSchedule, on sql: any SQLExecutor
+    ) async throws -> PinVerdictRecord {
         let remaining = "CASE WHEN pin_checks_in_flight > 0 THEN pin_checks_in_flight - 1 ELSE 0 END"
         if correct {
-            try await sql.execute(
-                "UPDATE users SET failed_pin_attempts = 0, pin_locked_until = 0, pin_checks_in_flight = \(remaining) WHERE id = $1",
-                [.text(userId)]
+            let cleared = try await sql.first(
+                """
+                UPDATE users SET failed_pin_attempts = 0, pin_lock_level = 0, pin_locked_until = 0,
+                    pin_checks_in_flight = \(remaining)
+                WHERE id = $1 AND pin_blocked = 0 AND pin_locked_until <= $2 RETURNING id
+                """,
+                [.text(userId), .integer(now)]
             )
-            return nil
+            if cleared != nil { return .cleared }
+            // Locked by other verdicts since this check was reserved: the lock stands.
+            let row = try await sql.first(
+                "UPDATE users SET pin_checks_in_flight = \(remaining) WHERE id = $1 RETURNING pin_locked_until, pin_blocked",
+                [.text(userId)])
+            return try Self.lockRecord(row) ?? .cleared
         }
+        // SET reads the row as it was: this failure locks when it reaches the threshold and no lock
+        // is set yet; the lock's length follows the level, and the last level blocks.
+        let locks = "failed_pin_attempts + 1 >= $2 AND pin_locked_until = 0 AND pin_blocked = 0"
         let row = try await sql.first(
             """
             UPDATE users SET
                 failed_pin_attempts = failed_pin_attempts + 1, pin_checks_in_flight = \(remaining),
-                pin_locked_until = CASE WHEN failed_pin_attempts + 1 >= $2 AND pin_locked_until = 0 THEN $3 ELSE pin_locked_until END
-            WHERE id = $1 RETURNING pin_locked_until
+                pin_lock_level = CASE WHEN \(locks) THEN pin_lock_level + 1 ELSE pin_lock_level END,
+                pin_blocked = CASE WHEN \(locks) AND pin_lock_level + 1 >= $6 THEN 1 ELSE pin_blocked END,
+                pin_locked_until = CASE WHEN \(locks)
+                    THEN CASE WHEN pin_lock_level = 0 THEN $3 WHEN pin_lock_level = 1 THEN $4 ELSE $5 END
+                    ELSE pin_locked_until END
+            WHERE id = $1 RETURNING pin_locked_until, pin_blocked
             """,
-            [.text(userId), .integer(threshold), .integer(lockUntil)]
+            [
+                .text(userId), .integer(threshold), .integer(schedule.until(level: 1, now: now)),
+                .integer(schedule.until(level: 2, now: now)), .integer(schedule.until(level: 3, now: now)),
+                .integer(PinLockSchedule.blockingLevel),
+            ]
         )
-        let lockedUntil = try row?.int("pin_locked_until") ?? 0
-        return lockedUntil == 0 ? nil : lockedUntil
+        return try Self.lockRecord(row) ?? .counted
+    }
+
+    package func releasePinAttempt(userId: String, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            """
+            UPDATE users SET pin_checks_in_flight = CASE WHEN pin_checks_in_flight > 0 THEN pin_checks_in_flight - 1 ELSE 0 END
+            WHERE id = $1
+            """, [.text(userId)])
+    }
+
+    /// `.blocked` or `.locked` as `row` (`pin_locked_until`, `pin_blocked`) says; nil when neither.
+    private static func lockRecord(_ row: SQLRow?) throws -> PinVerdictRecord? {
+        guard let row else { return nil }
+        if try row.int("pin_blocked") != 0 { return .blocked }
+        let until = try row.int("pin_locked_until")
+        return until == 0 ? nil : .locked(until: until)
     }
 
     /// One statement, so concurrent failures cannot both read the old count (no lost increments).

@@ -90,7 +90,9 @@ package struct AppServices: Sendable {
         let users = UserSQLRepository()
         let ledger = LedgerSQLRepository()
         let transactions = WalletTransactionSQLRepository()
-        let pins = PinHasher(pepper: pepper, rounds: configuration.pinHashRounds)
+        let pins = PinHasher(
+            pepper: pepper, rounds: configuration.pinHashRounds,
+            pool: PinHashPool(limit: configuration.pinHashQueueLimit, clock: clock))
         let tokens = await VerificationTokens(secret: tokenSecret)
         let intents = IntentValidator(currency: configuration.currency, phoneRegion: configuration.phoneRegion)
         let lock = PaymentLock(
@@ -98,8 +100,8 @@ package struct AppServices: Sendable {
             lockSeconds: configuration.paymentLockSeconds, metrics: metrics)
         let pinGuard = PinGuard(
             database: database, users: users, pins: pins, clock: clock,
-            threshold: configuration.paymentFailureThreshold, lockSeconds: configuration.paymentLockSeconds,
-            metrics: metrics)
+            threshold: configuration.paymentFailureThreshold,
+            schedule: PinLockSchedule(base: configuration.paymentLockSeconds), metrics: metrics)
         let relyingParty = configuration.relyingParty
         self.configuration = configuration
         self.throttle = RequestThrottle(

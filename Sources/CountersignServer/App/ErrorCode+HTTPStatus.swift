@@ -55,7 +55,7 @@ extension ErrorCode {
             .addressRequired, .noRoute, .totalsUnavailable, .cardNotOwned, .invalidCardNumber, .invalidExpiry,
             .unsupportedTestCard, .cardEntryNotSupported, .cardDeclined, .invalidRequest:
             .unprocessableContent
-        case .loginLocked, .pinLocked, .paymentLocked:
+        case .loginLocked, .pinLocked, .paymentLocked, .pinResetRequired:
             .locked
         case .rateLimited, .pinChecksBusy:
             .tooManyRequests
@@ -63,7 +63,7 @@ extension ErrorCode {
             .internalServerError
         case .paymentMismatch, .paymentProviderUnavailable:
             .badGateway
-        case .databaseUnavailable:
+        case .databaseUnavailable, .serverBusy:
             .serviceUnavailable
         }
     }

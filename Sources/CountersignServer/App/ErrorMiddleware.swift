@@ -26,6 +26,8 @@ package struct ErrorMiddleware: RouterMiddleware {
             throw error
         } catch is PinChecksBusy {
             throw APIError.pinChecksBusy
+        } catch is PinHashRefused {
+            throw APIError.serverBusy
         } catch let failure as VerificationFailure {
             return try context.responseEncoder.response(to: failure, from: request, context: context)
         } catch let error as HTTPError {

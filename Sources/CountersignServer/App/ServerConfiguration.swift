@@ -1,4 +1,5 @@
 import CountersignCore
+import NIOCore
 import WebAuthn
 
 /// Everything the server needs to run, resolved from flags, then environment, then defaults.
@@ -39,6 +40,9 @@ package struct ServerConfiguration: Sendable {
     package var paymentLockSeconds: Int64 = 15 * 60
     /// PBKDF2-SHA256 rounds for PINs. 210,000 is OWASP's floor; tests lower it for speed.
     package var pinHashRounds = 210_000
+    /// PIN hashes admitted at once, running or waiting; past it, 503 `server_busy`. At 0.1 s a hash
+    /// on each core, 32 a core wait at most about 3 s.
+    package var pinHashQueueLimit = 32 * System.coreCount
     /// The wallet currency.
     package var currency = "NGN"
     /// How phone numbers written without a country code are read (`--phone-region`).

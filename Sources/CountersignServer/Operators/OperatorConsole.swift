@@ -69,7 +69,8 @@ package struct OperatorConsole: Sendable {
                         ? WallClock.iso8601(millis: account.paymentLockedUntil) : nil,
                     failedPinAttempts: account.failedPinAttempts,
                     pinLockedUntil: account.pinLockedUntil > now
-                        ? WallClock.iso8601(millis: account.pinLockedUntil) : nil),
+                        ? WallClock.iso8601(millis: account.pinLockedUntil) : nil,
+                    pinBlocked: account.pinBlocked),
                 keys: try await credentials.list(userId: userId, on: sql).map(\.summary),
                 transactions: try await transactions.list(
                     userId: userId, before: nil, limit: Self.transactionLimit, on: sql

@@ -39,9 +39,11 @@ package struct OperatorAccount: Sendable, Equatable {
     package let paymentLockedUntil: Int64
     package let failedPinAttempts: Int64
     package let pinLockedUntil: Int64
+    /// The PIN blocked after repeated locks: only an unlock lifts it.
+    package let pinBlocked: Bool
 
     /// Payments or the PIN locked at `now`.
-    package func isLocked(at now: Int64) -> Bool { paymentLockedUntil > now || pinLockedUntil > now }
+    package func isLocked(at now: Int64) -> Bool { paymentLockedUntil > now || pinLockedUntil > now || pinBlocked }
 }
 
 /// Operator flags, the operator action log and the audit log, in SQL both engines share.
@@ -68,7 +70,8 @@ package struct OperatorSQLRepository: Sendable {
         let row = try await sql.first(
             """
             SELECT (SELECT COUNT(*) FROM users) AS users,
-                (SELECT COUNT(*) FROM users WHERE payment_locked_until > $1 OR pin_locked_until > $1) AS locked,
+                (SELECT COUNT(*) FROM users
+                    WHERE payment_locked_until > $1 OR pin_locked_until > $1 OR pin_blocked <> 0) AS locked,
                 (SELECT CAST(COALESCE(SUM(balance), 0) AS BIGINT) FROM accounts
                     WHERE user_id IS NOT NULL AND kind = 'wallet' AND currency = $2) AS wallet_float
             """, [.integer(now), .text(currency)])
@@ -99,13 +102,13 @@ package struct OperatorSQLRepository: Sendable {
         try await sql.execute(
             """
             UPDATE users SET failed_payment_auths = 0, payment_locked_until = 0, failed_pin_attempts = 0,
-                pin_locked_until = 0 WHERE id = $1
+                pin_locked_until = 0, pin_lock_level = 0, pin_blocked = 0 WHERE id = $1
             """, [.text(userId)])
         return before
     }
 
     static let accountColumns =
-        "id, phone, name, is_operator, created_at, failed_payment_auths, payment_locked_until, failed_pin_attempts, pin_locked_until"
+        "id, phone, name, is_operator, created_at, failed_payment_auths, payment_locked_until, failed_pin_attempts, pin_locked_until, pin_blocked"
 
     static func account(from row: SQLRow) throws -> OperatorAccount {
         OperatorAccount(
@@ -113,7 +116,8 @@ package struct OperatorSQLRepository: Sendable {
             isOperator: try row.int("is_operator") == 1, createdAt: try row.int("created_at"),
             failedPaymentAuths: try row.int("failed_payment_auths"),
             paymentLockedUntil: try row.int("payment_locked_until"),
-            failedPinAttempts: try row.int("failed_pin_attempts"), pinLockedUntil: try row.int("pin_locked_until"))
+            failedPinAttempts: try row.int("failed_pin_attempts"), pinLockedUntil: try row.int("pin_locked_until"),
+            pinBlocked: try row.int("pin_blocked") != 0)
     }
 
     /// Appends an action to the log.

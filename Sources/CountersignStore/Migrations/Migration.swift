@@ -18,7 +18,7 @@ package enum Migrator {
         Migration0007BidExpiry.migration, Migration0008Hardening.migration, Migration0009ClaimOwners.migration,
         Migration0010PasskeySignIn.migration, Migration0011MarketplaceLists.migration,
         Migration0012TransferIdempotency.migration,
-        Migration0013Operators.migration,
+        Migration0013Operators.migration, Migration0014PinLockEscalation.migration,
     ]
 
     /// Brings `database` up to date and returns the versions it applied.

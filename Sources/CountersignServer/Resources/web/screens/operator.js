@@ -190,7 +190,8 @@ async function renderUser(view, params, _query, app) {
       ['User id', h('code', null, u.userId)],
     ])));
     const l = u.lock;
-    const until = [l.pinLockedUntil && `PIN locked until ${ui.dateTime(l.pinLockedUntil)}`,
+    const until = [l.pinBlocked && 'PIN blocked after repeated locks (unlock to lift it)',
+      !l.pinBlocked && l.pinLockedUntil && `PIN locked until ${ui.dateTime(l.pinLockedUntil)}`,
       l.paymentLockedUntil && `payments locked until ${ui.dateTime(l.paymentLockedUntil)}`].filter(Boolean);
     lockState.replaceChildren(
       h('p', { id: 'lock-status', className: l.locked ? 'bad' : '' }, l.locked ? `Locked: ${until.join('; ')}.` : 'Not locked.'),
