@@ -43,27 +43,59 @@ struct OperatorConsoleTests {
             #expect(one.users.first?.locked == false && one.users.first?.isOperator == false)
 
             // Every test user shares this start: the answer stops at 20, ordered by number.
-            let many = try await server.client.get("/operator/users?phone=%2B234803", token: admin.token).decode(
+            let many = try await server.client.get("/operator/users?phone=%2B23480300", token: admin.token).decode(
                 OperatorUserList.self)
             #expect(many.users.count == 20)
             #expect(many.users.map(\.phone) == many.users.map(\.phone).sorted())
 
-            let none = try await server.client.get("/operator/users?phone=%2B999999", token: admin.token).decode(
+            let none = try await server.client.get("/operator/users?phone=%2B99999999", token: admin.token).decode(
                 OperatorUserList.self)
             #expect(none.users.isEmpty)
 
             for bad in [
-                "", "?phone=", "?phone=%2B23", "?phone=2348031", "?phone=%2B234a", "?phone=%2B%25",
+                "", "?phone=", "?phone=%2B23", "?phone=%2B2348031", "?phone=2348031234", "?phone=%2B234a",
+                "?phone=%2B%25",
                 "?phone=%2B1234567890123456", "?phone=%2B234_",
             ] {
                 let refused = try await server.client.get("/operator/users\(bad)", token: admin.token)
                 #expect(refused.status == 400 && refused.errorCode == "invalid_phone", "\(bad): \(refused.text)")
             }
             // Reading needs no PIN, but an operator: a user is refused.
-            let refused = try await server.client.get("/operator/users?phone=%2B234803", token: made[0].token)
+            let refused = try await server.client.get("/operator/users?phone=%2B23480300", token: made[0].token)
             #expect(refused.status == 403 && refused.errorCode == "not_operator")
+            // Every search is an operator action on record, with what was asked and how many came back.
+            let searches = try await server.database.read { sql in
+                try await sql.query(
+                    "SELECT detail FROM operator_actions WHERE operator_id = $1 AND action = 'search_users'",
+                    [.text(admin.userId)])
+            }
+            #expect(searches.count == 3, "the three searches that answered")
+            #expect(try searches.contains { try $0.string("detail") == "searched +23480300: 20 found" })
             let unknown = try await server.client.get("/operator/users/usr_nobody", token: admin.token)
             #expect(unknown.status == 404 && unknown.errorCode == "unknown_user")
+        }
+    }
+
+    @Test("searches are limited per operator: a walk over number prefixes meets 429", arguments: TestEngines.all)
+    func searchLimited(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(
+            engine,
+            configure: {
+                $0.rateLimits = RateLimits()
+                $0.rateLimits.limits[.operatorSearch] = .init(count: 3, seconds: 600)
+            }
+        ) { server in
+            let admin = try await Self.makeOperator(server)
+            for digit in 0..<3 {
+                let answer = try await server.client.get("/operator/users?phone=%2B2348030\(digit)", token: admin.token)
+                #expect(answer.status == 200, "\(answer.text)")
+            }
+            let limited = try await server.client.get("/operator/users?phone=%2B23480303", token: admin.token)
+            #expect(limited.status == 429 && limited.errorCode == "rate_limited", "\(limited.text)")
+            #expect(limited.headers.first(name: "Retry-After") != nil)
+            // Another operator has a count of their own.
+            let other = try await Self.makeOperator(server)
+            #expect(try await server.client.get("/operator/users?phone=%2B23480303", token: other.token).status == 200)
         }
     }
 

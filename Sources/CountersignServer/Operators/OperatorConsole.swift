@@ -24,21 +24,31 @@ package struct OperatorConsole: Sendable {
 
     /// The most users one search answers.
     package static let searchLimit = 20
+    /// The fewest digits a search gives: a country code, a network and more.
+    package static let searchDigits = 8
     /// The most transactions a user's detail lists.
     package static let transactionLimit = 20
 
-    /// Users whose number starts with `prefix`: `+` and 3 to 15 digits (400 `invalid_phone`), at most
-    /// `searchLimit`, by number. Three digits at least, so one search is not a dump of the users.
-    package func search(phonePrefix prefix: String) async throws -> OperatorUserList {
+    /// Users whose number starts with `prefix`: `+` and 8 to 15 digits (400 `invalid_phone`), at most
+    /// `searchLimit`, by number. Eight digits at least and a rate limit per operator, so listing every
+    /// user by walking prefixes takes many searches; each is recorded as an operator action.
+    package func search(operatorId: String, phonePrefix prefix: String) async throws -> OperatorUserList {
         let digits = prefix.utf8.dropFirst()
-        guard prefix.utf8.first == UInt8(ascii: "+"), (3...15).contains(digits.count),
+        guard prefix.utf8.first == UInt8(ascii: "+"), (Self.searchDigits...15).contains(digits.count),
             digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else {
-            throw APIError(.invalidPhone, "phone must be + and 3 to 15 digits: the start of a number.")
+            throw APIError(
+                .invalidPhone, "phone must be + and \(Self.searchDigits) to 15 digits: the start of a number.")
         }
         let (operators, now) = (self.operators, clock.nowMillis())
-        let found = try await database.read { sql in
-            try await operators.search(phonePrefix: prefix, limit: Self.searchLimit, now: now, on: sql)
+        let found = try await database.transaction { sql in
+            let found = try await operators.search(phonePrefix: prefix, limit: Self.searchLimit, now: now, on: sql)
+            try await operators.record(
+                OperatorAction(
+                    id: Identifier.make("opa"), operatorId: operatorId, via: "console", action: "search_users",
+                    targetUserId: nil, detail: "searched \(prefix): \(found.count) found", createdAt: now),
+                on: sql)
+            return found
         }
         return OperatorUserList(
             users: found.map {

@@ -45,10 +45,14 @@ package struct OperatorController {
         return OperatorService.wire(run)
     }
 
-    /// `GET /operator/users?phone=+316`: at most 20 users whose number starts so.
+    /// `GET /operator/users?phone=+3161234`: at most 20 users whose number starts so; limited per
+    /// operator (`operator-search`) and recorded.
     @Sendable func users(_ request: Request, context: AppRequestContext) async throws -> OperatorUserList {
-        try await operators.requireOperator(try context.requireUser())
-        return try await console.search(phonePrefix: request.uri.queryParameters["phone"].map(String.init) ?? "")
+        let operatorId = try context.requireUser()
+        try await operators.requireOperator(operatorId)
+        try throttle.check(request, context: context, account: [.operatorSearch], key: operatorId)
+        return try await console.search(
+            operatorId: operatorId, phonePrefix: request.uri.queryParameters["phone"].map(String.init) ?? "")
     }
 
     /// `GET /operator/users/{userId}`.

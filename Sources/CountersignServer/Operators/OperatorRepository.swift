@@ -8,7 +8,8 @@ package struct OperatorAction: Sendable, Equatable {
     package let operatorId: String?
     /// `cli` or `console`.
     package let via: String
-    /// A stable name: `grant_operator`, `revoke_operator`, `fund_wallet`, `unlock_account`, `revoke_key`, `run_audit`.
+    /// A stable name: `grant_operator`, `revoke_operator`, `fund_wallet`, `unlock_account`, `revoke_key`,
+    /// `run_audit`, `search_users`.
     package let action: String
     package let targetUserId: String?
     /// What was done, for people; never a secret.
@@ -95,7 +96,7 @@ package struct OperatorSQLRepository: Sendable {
             Self.account(from:))
     }
 
-    /// Clears the user's payment and PIN failure counts and locks; the account as it was, or nil if
+    /// Clears the user's payment and PIN failure counts, locks, lock level and block; the account as it was, or nil if
     /// there is no such user. (PIN checks still being judged keep their reservation.)
     package func unlock(userId: String, on sql: any SQLExecutor) async throws -> OperatorAccount? {
         guard let before = try await account(userId: userId, on: sql) else { return nil }

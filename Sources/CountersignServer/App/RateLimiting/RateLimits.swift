@@ -26,6 +26,8 @@ package struct RateLimits: Sendable, Equatable {
         case challengeAddress = "challenge-address"
         /// Ledger audits asked for from the operator console, per server process.
         case operatorAudit = "operator-audit"
+        /// User searches from the operator console, per operator.
+        case operatorSearch = "operator-search"
     }
 
     package var enabled = true
@@ -40,6 +42,8 @@ package struct RateLimits: Sendable, Equatable {
         .challengeAddress: Limit(count: 300, seconds: 60),
         // The audit reads every posting: a few a minute is plenty for people.
         .operatorAudit: Limit(count: 5, seconds: 60),
+        // A person looks up a few customers; walking number prefixes to list them all needs many.
+        .operatorSearch: Limit(count: 30, seconds: 600),
     ]
 
     package init() {}

@@ -48,8 +48,8 @@ async function renderConsole(view, _params, query, app) {
     h('h2', { id: 'audit-h' }, 'Ledger audit'), auditResult, runAudit);
 
   const phone = ui.field('Phone number starts with', {
-    id: 'search-phone', inputMode: 'tel', autocomplete: 'off', placeholder: '+234803',
-    hint: '+ and at least 3 digits; up to 20 users are shown.', value: query.get('phone') ?? '',
+    id: 'search-phone', inputMode: 'tel', autocomplete: 'off', placeholder: '+2348031234',
+    hint: '+ and at least 8 digits; up to 20 users are shown. Each search is recorded.', value: query.get('phone') ?? '',
   });
   const results = h('ul', { className: 'list', id: 'search-results' });
   const searchForm = h('form', { className: 'card', id: 'search-form', novalidate: true, 'aria-labelledby': 'search-h' },
