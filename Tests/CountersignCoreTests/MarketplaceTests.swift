@@ -92,9 +92,12 @@ struct CheckoutTotalsTests {
         #expect(badCountry.problem != nil)
     }
 
-    @Test("country codes: two letters, upper-cased")
+    @Test("country codes: two letters ISO 3166-1 assigns, upper-cased")
     func countries() {
         #expect(Country("nl")?.code == "NL")
+        #expect(Country("ng")?.code == "NG")
+        // User-assigned and unassigned pairs name no country.
+        for code in ["ZZ", "XX", "AA", "QM", "XK", "EU", "UK"] { #expect(Country(code) == nil, "\(code)") }
         #expect(Country("NLD") == nil)
         #expect(Country("N1") == nil)
         #expect(Country("") == nil)

@@ -27,6 +27,11 @@ struct MarketplaceTests {
                 AddressBody(name: "Ada", line1: "Dam 1", city: "Amsterdam", postalCode: "1012", country: "Netherlands"),
                 token: user.token)
             #expect(bad.status == 400 && bad.errorCode == "invalid_country")
+            let unassigned = try await server.client.post(
+                "/user/addresses",
+                AddressBody(name: "Ada", line1: "Dam 1", city: "Amsterdam", postalCode: "1012", country: "ZZ"),
+                token: user.token)
+            #expect(unassigned.status == 400 && unassigned.errorCode == "invalid_country")
             let added = try await server.client.post(
                 "/user/addresses",
                 AddressBody(name: "Ada", line1: "Dam 1", city: "Amsterdam", postalCode: "1012", country: "nl"),
@@ -201,6 +206,10 @@ struct MarketplaceTests {
                 ),
                 (
                     .init(title: "x", askingPrice: 100, shipFromCountry: "XYZ", pickup: true, shippingMethods: []), 400,
+                    "invalid_country"
+                ),
+                (
+                    .init(title: "x", askingPrice: 100, shipFromCountry: "ZZ", pickup: true, shippingMethods: []), 400,
                     "invalid_country"
                 ),
                 (
