@@ -376,6 +376,26 @@ struct TransferTests {
         #expect(authorized.status == 200, "\(authorized.text)")
     }
 
+    @Test(
+        "a retry with the same key that writes the payee's number in E.164 is the same request",
+        arguments: TestEngines.all)
+    func retryWithNumberRewritten(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let payer = try await server.fundedUser(balance: 100_000)
+            let payee = try await server.signup()
+            let key = UUID().uuidString
+            let first = try await server.createTransfer(payer, to: payee.phone, key: key)
+            #expect(first.status == 201, "\(first.text)")
+            let international = "+234" + payee.phone.dropFirst()
+            let retry = try await server.createTransfer(payer, to: international, key: key)
+            #expect(retry.status == 200, "\(retry.text)")
+            #expect(retry.headers.first(name: "Idempotent-Replayed") == "true")
+            #expect(try retry.decode(TransferDocument.self).id == first.decode(TransferDocument.self).id)
+            let other = try await server.createTransfer(payer, to: international, amount: 20_000, key: key)
+            #expect(other.status == 422 && other.errorCode == "idempotency_key_reused", "\(other.text)")
+        }
+    }
+
     @Test("bad requests are 4xx with a code and write nothing", arguments: TestEngines.all)
     func badInput(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in

@@ -33,8 +33,7 @@ package struct TransferController {
         // Each transfer is issued a challenge once quoted.
         try throttle.check(
             request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: userId)
-        let idempotent = IdempotentRequest(key: key, canonical: Array(try TransferSQLRepository.json(body).utf8))
-        let (transfer, replayed) = try await transfers.create(payerId: userId, body, idempotent: idempotent)
+        let (transfer, replayed) = try await transfers.create(payerId: userId, body, idempotencyKey: key)
         context.responseEncoder.observe(transfer.document)
         var response = try Self.json(transfer.document, status: replayed ? .ok : .created)
         if replayed { response.headers[HTTPField.Name.idempotentReplayed] = "true" }

@@ -26,8 +26,9 @@ package struct TransferService: Sendable {
     /// Creates a transfer in `PENDING_PAYEE_LOOKUP`. A retry with the same key and request returns
     /// the transfer the first call made, as it is now (`replayed`); the same key with another request
     /// (or used before for a top-up) is 422. The key is claimed and completed in the transaction that
-    /// inserts the transfer, so it never stays in flight.
-    package func create(payerId: String, _ request: CreateTransferRequest, idempotent: IdempotentRequest) async throws
+    /// inserts the transfer, so it never stays in flight. The request is fingerprinted as it is read
+    /// (the payee's number in E.164), so a retry that writes the same number another way is the same.
+    package func create(payerId: String, _ request: CreateTransferRequest, idempotencyKey: String) async throws
         -> (transfer: Transfer, replayed: Bool)
     {
         guard let payee = PhoneNumber(request.payeePhone, region: configuration.phoneRegion) else {
@@ -50,6 +51,10 @@ package struct TransferService: Sendable {
                     "note must be at most \(Self.maximumNoteLength) characters, without control characters.")
             }
         }
+        var normalized = request
+        normalized.payeePhone = payee.value
+        let idempotent = IdempotentRequest(
+            key: idempotencyKey, canonical: Array(try TransferSQLRepository.json(normalized).utf8))
         let payer = try await biometric.loadUser(payerId)
         guard payer.phone != payee.value else { throw APIError(.selfTransfer, "You cannot send money to yourself.") }
         let (credentials, transfers, idempotency, now) = (
