@@ -12,12 +12,19 @@ struct OrderPaymentTests {
     static func order(_ server: LiveServer, method: PaymentMethodKind) async throws -> (
         buyer: TestUser, order: OrderResponse
     ) {
-        let (_, buyer, bid, _) = try await OrderTests.acceptedBid(server)
+        let (buyer, order, _) = try await orderWithSeller(server, method: method)
+        return (buyer, order)
+    }
+
+    static func orderWithSeller(_ server: LiveServer, method: PaymentMethodKind) async throws -> (
+        buyer: TestUser, order: OrderResponse, seller: TestUser
+    ) {
+        let (seller, buyer, bid, _) = try await OrderTests.acceptedBid(server)
         let order = try await server.client.post(
             "/orders", CheckoutTotalsRequest(bidId: bid.id, delivery: "pickup", paymentMethod: method),
             token: buyer.token
         ).decode(OrderResponse.self)
-        return (buyer, order)
+        return (buyer, order, seller)
     }
 
     static func card(_ server: LiveServer, _ user: TestUser, _ number: String) async throws -> String {
@@ -118,12 +125,16 @@ struct OrderPaymentTests {
     @Test("iDEAL: redirect, the payer authorizes on the hosted page, the poll sees PAID", arguments: TestEngines.all)
     func idealRedirect(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
-            let (buyer, order) = try await Self.order(server, method: .ideal)
+            let (buyer, order, seller) = try await Self.orderWithSeller(server, method: .ideal)
             let started = try await server.client.post(
                 "/orders/\(order.id)/pay", PayOrderRequest(returnURL: "https://app.example/return"), token: buyer.token
             ).decode(OrderPaymentResponse.self)
             #expect(started.orderStatus == .paymentPending && started.paymentStatus == "requires_action")
             let redirect = try #require(started.redirectURL)
+            // The seller sees the payment pending, but not the buyer's page to act on.
+            let sellerView = try await server.client.get("/orders/\(order.id)/payment", token: seller.token).decode(
+                OrderPaymentResponse.self)
+            #expect(sellerView.orderStatus == .paymentPending && sellerView.redirectURL == nil)
             let path = try #require(URLComponents(string: redirect)?.path)
             #expect(
                 try await server.client.get("/orders/\(order.id)/payment", token: buyer.token).decode(

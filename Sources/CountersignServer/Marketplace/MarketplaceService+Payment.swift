@@ -49,10 +49,14 @@ extension MarketplaceService {
         return try await refresh(started)
     }
 
-    /// `GET /orders/{id}/payment`: the provider's current word on the order's payment, applied.
+    /// `GET /orders/{id}/payment`: the provider's current word on the order's payment, applied. The
+    /// seller sees where the payment stands, never the buyer's `redirectURL`: with a real provider it
+    /// is the buyer's own 3-D Secure or bank page.
     package func payment(userId: String, orderId: String) async throws -> OrderPaymentResponse {
         let order = try await visibleOrder(userId: userId, orderId: orderId)
-        return try await refresh(order)
+        var answer = try await refresh(order)
+        if userId != order.buyerId { answer.redirectURL = nil }
+        return answer
     }
 
     /// Orders left `PAYMENT_PENDING` since before `updatedBefore` (a payer who never came back, a
