@@ -5,7 +5,8 @@ import Foundation
 /// A copy is made with `VACUUM INTO` on a connection of its own: it reads one snapshot, which WAL
 /// lets the server keep writing past, so the copy is the database as of one commit, whatever runs
 /// meanwhile. Copies hold PIN hashes and device keys: they are written 0600, through a temporary
-/// name, fsynced, and renamed into place, so a half-written copy never carries the final name.
+/// name, fsynced, and then given the final name (never replacing a file), so a half-written copy
+/// never carries it.
 package enum SQLiteBackup {
     /// What a copy holds: `PRAGMA integrity_check`'s findings (empty when sound) and its migrations.
     package struct Inspection: Sendable {
@@ -18,9 +19,7 @@ package enum SQLiteBackup {
         guard FileManager.default.fileExists(atPath: source) else {
             throw DatabaseError.engine("no database at \(source)")
         }
-        guard !FileManager.default.fileExists(atPath: destination) else {
-            throw DatabaseError.engine("\(destination) exists already; a backup never overwrites a file")
-        }
+        try refuseTaken(destination)
         let partial = try makePrivateFile(near: destination)
         do {
             let connection = try SQLiteConnectionHandle(path: source)
@@ -28,11 +27,48 @@ package enum SQLiteBackup {
             // VACUUM INTO takes an empty file: the one just made 0600.
             _ = try connection.query("VACUUM INTO $1", [.text(partial)])
             try sync(partial)
-            try moveIntoPlace(partial, destination)
+            try publish(partial, as: destination)
         } catch {
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }
+    }
+
+    /// Gives the finished copy at `partial` the name `destination`, never replacing what holds it.
+    ///
+    /// The check before the copy cannot be the guard: a file can appear at `destination` while
+    /// `VACUUM INTO` runs, and `rename()` would replace it, as it replaces a symbolic link (even a
+    /// dangling one). `link()` fails with EEXIST instead, whatever holds the name, so the copy gets
+    /// a second name only if it was free; the temporary name is then removed.
+    package static func publish(_ partial: String, as destination: String) throws {
+        try refuseTaken(destination)
+        guard link(partial, destination) == 0 else {
+            let error = errno
+            if error == EEXIST {
+                throw DatabaseError.engine(
+                    "\(destination) appeared while the copy was made; a backup never overwrites a file")
+            }
+            throw DatabaseError.engine("cannot link \(partial) to \(destination): errno \(error)")
+        }
+        guard unlink(partial) == 0 else {
+            throw DatabaseError.engine(
+                "the backup is at \(destination), but \(partial) could not be removed: errno \(errno)")
+        }
+        try syncDirectory(of: destination)
+    }
+
+    /// Refuses a `destination` that exists, as a file, a directory or a symbolic link (dangling or not).
+    private static func refuseTaken(_ destination: String) throws {
+        var status = stat()
+        guard lstat(destination, &status) == 0 else {
+            guard errno == ENOENT else { throw DatabaseError.engine("cannot examine \(destination): errno \(errno)") }
+            return
+        }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            throw DatabaseError.engine(
+                "\(destination) is a symbolic link; a backup never writes through one or replaces it: name a new file")
+        }
+        throw DatabaseError.engine("\(destination) exists already; a backup never overwrites a file")
     }
 
     /// Opens the copy at `path` read-only in effect (nothing is written) and checks it.
@@ -114,8 +150,12 @@ package enum SQLiteBackup {
         guard rename(partial, destination) == 0 else {
             throw DatabaseError.engine("cannot rename \(partial) to \(destination): errno \(errno)")
         }
-        try sync(
-            (destination as NSString).deletingLastPathComponent.isEmpty
-                ? "." : (destination as NSString).deletingLastPathComponent)
+        try syncDirectory(of: destination)
+    }
+
+    /// Makes a new name in `path`'s directory durable.
+    private static func syncDirectory(of path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        try sync(directory.isEmpty ? "." : directory)
     }
 }
