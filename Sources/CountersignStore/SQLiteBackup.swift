@@ -8,10 +8,12 @@ import Foundation
 /// name, fsynced, and then given the final name (never replacing a file), so a half-written copy
 /// never carries it.
 package enum SQLiteBackup {
-    /// What a copy holds: `PRAGMA integrity_check`'s findings (empty when sound) and its migrations.
+    /// What a copy holds: `PRAGMA integrity_check`'s findings (empty when sound), its migrations, and
+    /// how its schema differs from the one those migrations make (empty when it is that one).
     package struct Inspection: Sendable {
         package let problems: [String]
         package let migrations: [Int]
+        package let schemaDifferences: [String]
     }
 
     /// Writes a consistent copy of the database at `source` to `destination`, which must not exist.
@@ -77,26 +79,39 @@ package enum SQLiteBackup {
         let connection = try SQLiteConnectionHandle(path: path)
         defer { connection.close() }
         try connection.execute("PRAGMA query_only=ON")
+        // Nothing in the file is trusted yet: its views and triggers may not call functions.
+        try connection.execute("PRAGMA trusted_schema=OFF")
         let findings = try connection.query("PRAGMA integrity_check", []).compactMap {
             try $0.optionalString("integrity_check")
         }
         let migrations = try connection.query("SELECT version FROM schema_migrations ORDER BY version", []).map {
             Int(try $0.int("version"))
         }
-        return Inspection(problems: findings == ["ok"] ? [] : findings, migrations: migrations)
+        let recorded = Set(migrations)
+        let known = Set(Migrator.all.map(\.version))
+        let expected = try SQLiteSchema.made(by: Migrator.all.filter { recorded.contains($0.version) })
+        let differences =
+            migrations.filter { !known.contains($0) }.map { "migration \($0), which this build does not know" }
+            + (try SQLiteSchema(connection).differences(from: expected))
+        return Inspection(
+            problems: findings == ["ok"] ? [] : findings, migrations: migrations, schemaDifferences: differences)
     }
 
     /// Puts the copy at `backup` in place of the database at `path`, moving the current file (and
     /// its WAL and shared-memory files, which belong to it) aside first; returns where it went, nil
-    /// when there was nothing to keep.
+    /// when there was nothing to keep. `verify` is given the copy about to be put in place, before
+    /// anything is moved: the file checked is the file restored, even if `backup` changes meanwhile.
     /// The caller makes sure no server has the database open.
-    package static func restore(from backup: String, to path: String, now: Date = Date()) throws -> String? {
+    package static func restore(
+        from backup: String, to path: String, now: Date = Date(), verify: (String) throws -> Void
+    ) throws -> String? {
         let partial = try makePrivateFile(near: path)
         do {
             try FileManager.default.removeItem(atPath: partial)
             try FileManager.default.copyItem(atPath: backup, toPath: partial)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: partial)
             try sync(partial)
+            try verify(partial)
         } catch {
             try? FileManager.default.removeItem(atPath: partial)
             throw error
