@@ -5,12 +5,15 @@ import Foundation
 /// A copy is made with `VACUUM INTO` on a connection of its own: it reads one snapshot, which WAL
 /// lets the server keep writing past, so the copy is the database as of one commit, whatever runs
 /// meanwhile. Copies hold PIN hashes and device keys: they are written 0600, through a temporary
-/// name, fsynced, and renamed into place, so a half-written copy never carries the final name.
+/// name, fsynced, and then given the final name (never replacing a file), so a half-written copy
+/// never carries it.
 package enum SQLiteBackup {
-    /// What a copy holds: `PRAGMA integrity_check`'s findings (empty when sound) and its migrations.
+    /// What a copy holds: `PRAGMA integrity_check`'s findings (empty when sound), its migrations, and
+    /// how its schema differs from the one those migrations make (empty when it is that one).
     package struct Inspection: Sendable {
         package let problems: [String]
         package let migrations: [Int]
+        package let schemaDifferences: [String]
     }
 
     /// Writes a consistent copy of the database at `source` to `destination`, which must not exist.
@@ -18,9 +21,7 @@ package enum SQLiteBackup {
         guard FileManager.default.fileExists(atPath: source) else {
             throw DatabaseError.engine("no database at \(source)")
         }
-        guard !FileManager.default.fileExists(atPath: destination) else {
-            throw DatabaseError.engine("\(destination) exists already; a backup never overwrites a file")
-        }
+        try refuseTaken(destination)
         let partial = try makePrivateFile(near: destination)
         do {
             let connection = try SQLiteConnectionHandle(path: source)
@@ -28,11 +29,48 @@ package enum SQLiteBackup {
             // VACUUM INTO takes an empty file: the one just made 0600.
             _ = try connection.query("VACUUM INTO $1", [.text(partial)])
             try sync(partial)
-            try moveIntoPlace(partial, destination)
+            try publish(partial, as: destination)
         } catch {
             try? FileManager.default.removeItem(atPath: partial)
             throw error
         }
+    }
+
+    /// Gives the finished copy at `partial` the name `destination`, never replacing what holds it.
+    ///
+    /// The check before the copy cannot be the guard: a file can appear at `destination` while
+    /// `VACUUM INTO` runs, and `rename()` would replace it, as it replaces a symbolic link (even a
+    /// dangling one). `link()` fails with EEXIST instead, whatever holds the name, so the copy gets
+    /// a second name only if it was free; the temporary name is then removed.
+    package static func publish(_ partial: String, as destination: String) throws {
+        try refuseTaken(destination)
+        guard link(partial, destination) == 0 else {
+            let error = errno
+            if error == EEXIST {
+                throw DatabaseError.engine(
+                    "\(destination) appeared while the copy was made; a backup never overwrites a file")
+            }
+            throw DatabaseError.engine("cannot link \(partial) to \(destination): errno \(error)")
+        }
+        guard unlink(partial) == 0 else {
+            throw DatabaseError.engine(
+                "the backup is at \(destination), but \(partial) could not be removed: errno \(errno)")
+        }
+        try syncDirectory(of: destination)
+    }
+
+    /// Refuses a `destination` that exists, as a file, a directory or a symbolic link (dangling or not).
+    private static func refuseTaken(_ destination: String) throws {
+        var status = stat()
+        guard lstat(destination, &status) == 0 else {
+            guard errno == ENOENT else { throw DatabaseError.engine("cannot examine \(destination): errno \(errno)") }
+            return
+        }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            throw DatabaseError.engine(
+                "\(destination) is a symbolic link; a backup never writes through one or replaces it: name a new file")
+        }
+        throw DatabaseError.engine("\(destination) exists already; a backup never overwrites a file")
     }
 
     /// Opens the copy at `path` read-only in effect (nothing is written) and checks it.
@@ -41,26 +79,39 @@ package enum SQLiteBackup {
         let connection = try SQLiteConnectionHandle(path: path)
         defer { connection.close() }
         try connection.execute("PRAGMA query_only=ON")
+        // Nothing in the file is trusted yet: its views and triggers may not call functions.
+        try connection.execute("PRAGMA trusted_schema=OFF")
         let findings = try connection.query("PRAGMA integrity_check", []).compactMap {
             try $0.optionalString("integrity_check")
         }
         let migrations = try connection.query("SELECT version FROM schema_migrations ORDER BY version", []).map {
             Int(try $0.int("version"))
         }
-        return Inspection(problems: findings == ["ok"] ? [] : findings, migrations: migrations)
+        let recorded = Set(migrations)
+        let known = Set(Migrator.all.map(\.version))
+        let expected = try SQLiteSchema.made(by: Migrator.all.filter { recorded.contains($0.version) })
+        let differences =
+            migrations.filter { !known.contains($0) }.map { "migration \($0), which this build does not know" }
+            + (try SQLiteSchema(connection).differences(from: expected))
+        return Inspection(
+            problems: findings == ["ok"] ? [] : findings, migrations: migrations, schemaDifferences: differences)
     }
 
     /// Puts the copy at `backup` in place of the database at `path`, moving the current file (and
     /// its WAL and shared-memory files, which belong to it) aside first; returns where it went, nil
-    /// when there was nothing to keep.
+    /// when there was nothing to keep. `verify` is given the copy about to be put in place, before
+    /// anything is moved: the file checked is the file restored, even if `backup` changes meanwhile.
     /// The caller makes sure no server has the database open.
-    package static func restore(from backup: String, to path: String, now: Date = Date()) throws -> String? {
+    package static func restore(
+        from backup: String, to path: String, now: Date = Date(), verify: (String) throws -> Void
+    ) throws -> String? {
         let partial = try makePrivateFile(near: path)
         do {
             try FileManager.default.removeItem(atPath: partial)
             try FileManager.default.copyItem(atPath: backup, toPath: partial)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: partial)
             try sync(partial)
+            try verify(partial)
         } catch {
             try? FileManager.default.removeItem(atPath: partial)
             throw error
@@ -114,8 +165,12 @@ package enum SQLiteBackup {
         guard rename(partial, destination) == 0 else {
             throw DatabaseError.engine("cannot rename \(partial) to \(destination): errno \(errno)")
         }
-        try sync(
-            (destination as NSString).deletingLastPathComponent.isEmpty
-                ? "." : (destination as NSString).deletingLastPathComponent)
+        try syncDirectory(of: destination)
+    }
+
+    /// Makes a new name in `path`'s directory durable.
+    private static func syncDirectory(of path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        try sync(directory.isEmpty ? "." : directory)
     }
 }

@@ -410,7 +410,7 @@ struct TransferTests {
                 (1_000, "not-a-phone", "NGN", nil, 400, "invalid_phone"),
                 (1_000, payee.phone, "EUR", nil, 422, "unsupported_currency"),
                 (1_000, payee.phone, "NGN", String(repeating: "x", count: 141), 400, "invalid_note"),
-                (1_000, payee.phone, "NGN", "line\u{7}bell", 400, "invalid_note"),
+                (1_000, payee.phone, "NGN", "line\u{7}bell", 400, "invalid_value"),
                 (1_000, payer.phone, "NGN", nil, 422, "self_transfer"),
             ]
             for (amount, phone, currency, note, status, code) in cases {

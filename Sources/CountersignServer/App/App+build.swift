@@ -119,6 +119,7 @@ package enum CountersignApp {
         router.add(middleware: BrowserPolicyMiddleware(origins: origins))
         router.add(middleware: ErrorMiddleware(routes: routes))
         if let files = services.webFiles { router.add(middleware: WebFilesMiddleware(files: files)) }
+        router.add(middleware: QueryTextMiddleware())
         let sessions = SessionMiddleware(accounts: services.accounts, cookie: cookie, origins: origins)
         SystemController(
             database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode,

@@ -184,8 +184,12 @@ package struct BiometricService: Sendable {
     /// The `challenge` member of clientDataJSON, to find the stored challenge it answers. The
     /// verifier then checks the whole document.
     static func challenge(in clientDataJSON: [UInt8]) throws(APIError) -> String {
-        guard let parsed = try? CollectedClientData(json: clientDataJSON), parsed.challenge.utf8.count <= 256 else {
-            throw APIError(.malformedClientData, "clientDataJSON must be JSON with a challenge.")
+        // Every challenge is issued as base64url: anything else answers none, and must not reach the
+        // lookup (PostgreSQL cannot even compare a NUL).
+        guard let parsed = try? CollectedClientData(json: clientDataJSON), parsed.challenge.utf8.count <= 256,
+            let bytes = Base64URL.decode(parsed.challenge), !bytes.isEmpty
+        else {
+            throw APIError(.malformedClientData, "clientDataJSON must be JSON with a base64url challenge.")
         }
         return parsed.challenge
     }

@@ -36,10 +36,12 @@ package struct PaymentWebhookEvent: Decodable, Sendable {
 extension MarketplaceService {
     /// Applies a verified webhook: the order named in the intent's metadata is refreshed from the
     /// provider, under the same guards as a poll, so duplicates, out-of-order events and a poll racing
-    /// it settle the order once. Events about unknown orders are acknowledged and ignored.
+    /// it settle the order once. Events about unknown orders are acknowledged and ignored, and so are
+    /// those whose order id cannot be one (too long, or with a control character, which PostgreSQL
+    /// could not even compare).
     package func handleWebhook(_ event: PaymentWebhookEvent) async throws {
         guard event.type.hasPrefix("payment_intent."), let orderId = event.data.object.metadata?.orderId,
-            orderId.utf8.count <= 64
+            orderId.utf8.count <= 64, !ControlCharacters.appear(in: orderId)
         else { return }
         let orders = self.orders
         guard let order = try await database.read({ sql in try await orders.find(id: orderId, on: sql) }) else {

@@ -35,7 +35,10 @@ package struct PaymentWebhookController {
                 header: request.headers.value(named: "Countersign-Signature"), body: bytes, nowMillis: clock.nowMillis()
             )
         }
-        let event = try JSONBody.decode(PaymentWebhookEvent.self, from: body)
+        // A signed event from the provider, not a client's text: members it holds and we never read
+        // (a payer's address, an error message) may have line breaks, and a refused event would be
+        // sent again for days. The one member used as text, the order id, is checked where it is read.
+        let event = try JSONBody.decode(PaymentWebhookEvent.self, from: body, refusingControlCharacters: false)
         try await marketplace.handleWebhook(event)
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],

@@ -12,7 +12,8 @@ extension Request {
         }
     }
 
-    /// Decodes a JSON body, turning every decoding failure into a 400 that names the field.
+    /// Decodes a JSON body, turning every decoding failure into a 400 that names the field, and
+    /// refusing control characters in its strings (`ControlCharacters`).
     package mutating func decodeJSON<T: Decodable>(as type: T.Type, context: AppRequestContext) async throws -> T {
         try JSONBody.decode(type, from: try await jsonBodyBytes(context: context))
     }
@@ -37,15 +38,22 @@ package enum JSONBody {
         return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
     }
 
-    package static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+    /// `buffer` decoded as `T`; a control character in any of its strings is refused unless
+    /// `refusingControlCharacters` is false (a provider's signed document, not a client's text).
+    package static func decode<T: Decodable>(
+        _ type: T.Type, from buffer: ByteBuffer, refusingControlCharacters: Bool = true
+    ) throws -> T {
         guard buffer.readableBytes > 0 else { throw APIError(.invalidJSON, "The request body must be a JSON object.") }
+        let value: T
         do {
-            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+            value = try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
             throw describe(error, body: buffer)
         } catch {
             throw APIError(.invalidJSON, "The request body is not valid JSON.")
         }
+        if refusingControlCharacters { try ControlCharacters.refuse(inJSON: buffer.readableBytesView) }
+        return value
     }
 
     static func describe(_ error: DecodingError, body: ByteBuffer) -> APIError {

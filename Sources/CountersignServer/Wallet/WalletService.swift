@@ -50,9 +50,17 @@ package struct WalletService: Sendable {
         guard cursor.utf8.allSatisfy({ Self.base64URLAlphabet.contains($0) }) else {
             throw APIError(.invalidCursor, "cursor must be base64url.")
         }
-        guard let bytes = Base64URL.decode(cursor), let text = String(validating: bytes, as: UTF8.self),
-            let separator = text.firstIndex(of: "|"), let createdAt = Int64(text[..<separator])
-        else { throw APIError(.unknownCursor, "cursor must be a nextCursor from an earlier page.") }
+        guard let bytes = Base64URL.decode(cursor), let text = String(validating: bytes, as: UTF8.self) else {
+            throw APIError(.unknownCursor, "cursor must be a nextCursor from an earlier page.")
+        }
+        // The id in it is compared with stored ids, as text: the rule for text clients send holds
+        // (`ControlCharacters`; PostgreSQL cannot compare a NUL).
+        guard !ControlCharacters.appear(in: text) else {
+            throw APIError(.invalidCursor, "cursor must not decode to control characters.")
+        }
+        guard let separator = text.firstIndex(of: "|"), let createdAt = Int64(text[..<separator]) else {
+            throw APIError(.unknownCursor, "cursor must be a nextCursor from an earlier page.")
+        }
         return (createdAt, String(text[text.index(after: separator)...]))
     }
 

@@ -21,13 +21,15 @@ package enum Migrator {
         Migration0013Operators.migration, Migration0014PinLockEscalation.migration,
     ]
 
+    /// The table that records which migrations a database has: made before the first migration.
+    package static let createSchemaMigrations =
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
+
     /// Brings `database` up to date and returns the versions it applied.
     @discardableResult
     package static func migrate(_ database: any Database, logger: Logger) async throws -> [Int] {
         try await database.transaction { sql in
-            try await sql.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
-            )
+            try await sql.execute(createSchemaMigrations)
         }
         var applied: [Int] = []
         for migration in all {
