@@ -82,6 +82,9 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case unknownCredential = "unknown_credential"
     /// A credential disabled after a security check (a signature counter that went back).
     case credentialFlagged = "credential_flagged"
+    /// A synced passkey (backup eligible at registration, backed up at payment) where the operator
+    /// accepts only device-bound keys (`--synced-passkeys deny`).
+    case syncedPasskeyRefused = "synced_passkey_refused"
     /// A passkey payment or transfer by a user with no device key yet.
     case noRegisteredCredential = "no_registered_credential"
     /// clientDataJSON is not a JSON object with the required members.

@@ -103,6 +103,7 @@ package struct BiometricService: Sendable {
         case .failure(let error):
             throw APIError(error, message: "Registration failed: \(error.message)")
         }
+        try configuration.passkeyPolicy.checkRegistration(flags: verified.flags)
         let credential = StoredCredential(
             id: Base64URL.encode(verified.credentialId), userId: userId,
             publicKey: Base64URL.encode(verified.credentialPublicKey),
