@@ -1,8 +1,10 @@
 import CountersignAPI
+import Foundation
 import WebAuthn
 
 /// What the operator accepts a passkey to prove: whether a synced passkey may authorize payments
-/// (`--synced-passkeys`).
+/// (`--synced-passkeys`), and which authenticator models may register (`--authenticator-allow`,
+/// `--authenticator-deny`).
 package struct PasskeyPolicy: Sendable, Equatable {
     /// Whether keys that may be copied to other devices (WebAuthn §6.1.3 backup eligible, "synced
     /// passkeys") are accepted.
@@ -15,9 +17,37 @@ package struct PasskeyPolicy: Sendable, Equatable {
     }
 
     package var syncedPasskeys = SyncedPasskeys.allow
+    /// When not empty, only these models (AAGUIDs), attested, may register.
+    package var authenticatorAllow: Set<UUID> = []
+    /// Models (AAGUIDs) refused when attested.
+    package var authenticatorDeny: Set<UUID> = []
 
-    package init(syncedPasskeys: SyncedPasskeys = .allow) {
+    package init(
+        syncedPasskeys: SyncedPasskeys = .allow, authenticatorAllow: Set<UUID> = [], authenticatorDeny: Set<UUID> = []
+    ) {
         self.syncedPasskeys = syncedPasskeys
+        self.authenticatorAllow = authenticatorAllow
+        self.authenticatorDeny = authenticatorDeny
+    }
+
+    /// Applies the model lists to a registration's AAGUID. Only an attested AAGUID (see
+    /// `AuthenticatorTrust`) is a fact: the deny list refuses attested models on it and lets
+    /// claims through (a claim proves nothing either way); a non-empty allow list refuses every
+    /// claim and every attested model not on it.
+    func checkAuthenticator(aaguid: [UInt8], attested: Bool) throws(APIError) {
+        let model = AuthenticatorMetadata.text(aaguid: aaguid).flatMap(UUID.init(uuidString:))
+        if attested, let model, authenticatorDeny.contains(model) {
+            throw APIError(.authenticatorNotAllowed, "This server does not accept this authenticator model.")
+        }
+        guard !authenticatorAllow.isEmpty else { return }
+        guard attested, let model else {
+            throw APIError(
+                .authenticatorNotAllowed,
+                "This server accepts only listed authenticator models, proven by an attestation it can verify.")
+        }
+        guard authenticatorAllow.contains(model) else {
+            throw APIError(.authenticatorNotAllowed, "This server does not accept this authenticator model.")
+        }
     }
 
     /// Refuses a registration the policy does not admit: under `deny`, a backup-eligible key.
