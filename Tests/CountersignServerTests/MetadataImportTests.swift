@@ -1,8 +1,11 @@
 import CountersignCodec
 import CountersignServer
 import CountersignStore
+import Crypto
+import CryptoExtras
 import Foundation
 import Testing
+import X509
 
 /// `countersign mds import`: a FIDO metadata BLOB is stored only when its chain leads to the pinned root,
 /// its signature verifies and its nextUpdate is not past. The tests pin a root of their own.
@@ -58,6 +61,23 @@ struct MetadataImportTests {
             #expect(revoked?.isCompromised == true)
             #expect(certified?.isCompromised == false)
         }
+    }
+
+    @Test("an RS256 BLOB, signed by an RSA leaf as FIDO's is, is accepted")
+    func rs256() async throws {
+        let signer = try Signer()
+        let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let leaf = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(rsa.publicKey),
+            notValidBefore: Date() - 3_600, notValidAfter: Date() + 86_400,
+            issuer: signer.intermediate.certificate.subject,
+            subject: try TestIdentity.name("Test MDS RSA signer"), signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions { Critical(KeyUsage(digitalSignature: true)) },
+            issuerPrivateKey: .init(signer.intermediate.key))
+        let chain = [TestIdentity.der(leaf), signer.intermediate.der]
+        let jwt = try TestMetadataBLOB.jwt(payload: Self.payload(), signer: rsa, chain: chain)
+        let blob = try await MetadataBLOBVerifier(rootPEM: signer.root.pem).verify(jwt, now: Date())
+        #expect(blob.entries.count == 2)
     }
 
     /// What each bad BLOB is refused with; nothing is stored.

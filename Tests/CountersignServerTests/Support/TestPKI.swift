@@ -1,5 +1,6 @@
 import CountersignCodec
 import Crypto
+import CryptoExtras
 import Foundation
 import SwiftASN1
 import X509
@@ -9,7 +10,9 @@ struct TestIdentity {
     let key: P256.Signing.PrivateKey
     let certificate: Certificate
 
-    var der: [UInt8] {
+    var der: [UInt8] { Self.der(certificate) }
+
+    static func der(_ certificate: Certificate) -> [UInt8] {
         var serializer = DER.Serializer()
         try! serializer.serialize(certificate)
         return serializer.serializedBytes
@@ -114,14 +117,26 @@ enum TestMetadataBLOB {
 
     /// The compact JWS of `payload`, signed by `signer` with `chain` (leaf first) in x5c.
     static func jwt(payload: [UInt8], signer: P256.Signing.PrivateKey, chain: [[UInt8]]) throws -> String {
+        try jwt(payload: payload, alg: "ES256", chain: chain) { Array(try signer.signature(for: $0).rawRepresentation) }
+    }
+
+    /// The same signed RS256 (RSASSA-PKCS1-v1_5, SHA-256), as the FIDO service signs its BLOB.
+    static func jwt(payload: [UInt8], signer: _RSA.Signing.PrivateKey, chain: [[UInt8]]) throws -> String {
+        try jwt(payload: payload, alg: "RS256", chain: chain) {
+            Array(try signer.signature(for: $0, padding: .insecurePKCS1v1_5).rawRepresentation)
+        }
+    }
+
+    static func jwt(payload: [UInt8], alg: String, chain: [[UInt8]], sign: ([UInt8]) throws -> [UInt8]) throws
+        -> String
+    {
         let header: [String: Any] = [
-            "alg": "ES256", "typ": "JWT", "x5c": chain.map { Data($0).base64EncodedString() },
+            "alg": alg, "typ": "JWT", "x5c": chain.map { Data($0).base64EncodedString() },
         ]
         let signingInput =
             Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]))) + "."
             + Base64URL.encode(payload)
-        let signature = try signer.signature(for: Array(signingInput.utf8)).rawRepresentation
-        return signingInput + "." + Base64URL.encode(Array(signature))
+        return signingInput + "." + Base64URL.encode(try sign(Array(signingInput.utf8)))
     }
 
     /// Today plus `days` in the BLOB's date form.
