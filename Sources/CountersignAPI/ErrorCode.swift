@@ -82,6 +82,16 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case unknownCredential = "unknown_credential"
     /// A credential disabled after a security check (a signature counter that went back).
     case credentialFlagged = "credential_flagged"
+    /// A synced passkey (backup eligible at registration, backed up at payment) where the operator
+    /// accepts only device-bound keys (`--synced-passkeys deny`).
+    case syncedPasskeyRefused = "synced_passkey_refused"
+    /// An authenticator model the operator's lists refuse (`--authenticator-allow`,
+    /// `--authenticator-deny`), or one whose model is not attested where an allow list applies.
+    case authenticatorNotAllowed = "authenticator_not_allowed"
+    /// An authenticator model the FIDO Metadata Service reports revoked or compromised.
+    case authenticatorCompromised = "authenticator_compromised"
+    /// An attestation chain that does not lead to a root the metadata lists for its model.
+    case attestationUntrusted = "attestation_untrusted"
     /// A passkey payment or transfer by a user with no device key yet.
     case noRegisteredCredential = "no_registered_credential"
     /// clientDataJSON is not a JSON object with the required members.

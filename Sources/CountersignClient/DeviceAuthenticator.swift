@@ -16,6 +16,41 @@ public struct DeviceAuthenticator: Sendable {
         case packed
     }
 
+    /// An attestation key and its certificate chain (DER, leaf first), for `packed` basic attestation: what an
+    /// authenticator model's vendor provisions. The leaf must certify the model's AAGUID to verify.
+    public struct AttestationCertificate: Sendable {
+        /// The attestation private key the leaf certifies.
+        public let privateKey: P256.Signing.PrivateKey
+        /// The x5c chain, DER, leaf first.
+        public let chain: [[UInt8]]
+
+        /// Creates an attestation identity.
+        public init(privateKey: P256.Signing.PrivateKey, chain: [[UInt8]]) {
+            self.privateKey = privateKey
+            self.chain = chain
+        }
+    }
+
+    /// The backup flags an authenticator reports (WebAuthn §6.1.3): BE whether the key may be synced, BS
+    /// whether it is now.
+    public struct BackupFlags: Sendable, Equatable {
+        /// BE: the key may be backed up (a synced passkey).
+        public var eligible: Bool
+        /// BS: the key is backed up now.
+        public var state: Bool
+
+        /// Creates flags; BS without BE is invalid and a verifier refuses it.
+        public init(eligible: Bool, state: Bool) {
+            self.eligible = eligible
+            self.state = state
+        }
+
+        /// A device-bound key: neither flag.
+        public static let deviceBound = BackupFlags(eligible: false, state: false)
+
+        var byte: UInt8 { (eligible ? 0x08 : 0) | (state ? 0x10 : 0) }
+    }
+
     /// The RP ID credentials are scoped to.
     public let rpId: String
     /// The origin written into clientDataJSON.
@@ -51,23 +86,38 @@ public struct DeviceAuthenticator: Sendable {
             ]))
     }
 
-    /// The pieces of a RegistrationResponseJSON: clientDataJSON and an attestation object with `none` or `packed` self attestation.
-    public func makeRegistration(challenge: [UInt8], userVerified: Bool = true, attestation: Attestation = .none) -> (
-        clientDataJSON: [UInt8], attestationObject: [UInt8]
-    ) {
+    /// The pieces of a RegistrationResponseJSON: clientDataJSON and an attestation object with `none` or `packed`
+    /// attestation: self attestation, or basic attestation by `certificate` when one is given. `aaguid` is the
+    /// model the authenticator claims (zero by default: a software authenticator has no certified model).
+    public func makeRegistration(
+        challenge: [UInt8], userVerified: Bool = true, attestation: Attestation = .none,
+        backup: BackupFlags = .deviceBound, aaguid: [UInt8] = [UInt8](repeating: 0, count: 16),
+        certificate: AttestationCertificate? = nil
+    ) -> (clientDataJSON: [UInt8], attestationObject: [UInt8]) {
+        precondition(aaguid.count == 16, "an AAGUID is 16 bytes")
         let clientDataJSON = clientData(type: "webauthn.create", challenge: challenge)
-        // WebAuthn §6.5.1: aaguid (zero: a software authenticator has no certified model), length, ID, COSE key.
-        var authData = header(flags: 0x41 | (userVerified ? 0x04 : 0), signCount: counter.current)
-        authData += [UInt8](repeating: 0, count: 16)
+        // WebAuthn §6.5.1: aaguid, length, ID, COSE key.
+        var authData = header(flags: 0x41 | (userVerified ? 0x04 : 0) | backup.byte, signCount: counter.current)
+        authData += aaguid
         authData += [UInt8(credentialId.count >> 8), UInt8(credentialId.count & 0xFF)] + credentialId
         authData += credentialPublicKeyCOSE
         let statement: CBORValue
         switch attestation {
         case .none: statement = .map([])
         case .packed:
-            statement = .map([
-                CBORPair(.text("alg"), .int(-7)), CBORPair(.text("sig"), .bytes(sign(authData, clientDataJSON))),
-            ])
+            if let certificate {
+                // WebAuthn §8.2: basic attestation, signed by the attestation key, its chain in x5c.
+                let signed = authData + SHA256.hash(data: clientDataJSON)
+                let signature = Array(try! certificate.privateKey.signature(for: signed).derRepresentation)
+                statement = .map([
+                    CBORPair(.text("alg"), .int(-7)), CBORPair(.text("sig"), .bytes(signature)),
+                    CBORPair(.text("x5c"), .array(certificate.chain.map { .bytes($0) })),
+                ])
+            } else {
+                statement = .map([
+                    CBORPair(.text("alg"), .int(-7)), CBORPair(.text("sig"), .bytes(sign(authData, clientDataJSON))),
+                ])
+            }
         }
         // CTAP2 canonical key order: shorter text keys first.
         let object = CBOREncoder.encode(
@@ -79,11 +129,12 @@ public struct DeviceAuthenticator: Sendable {
     }
 
     /// An assertion: the counter rises by one, and the signature is DER ECDSA over authenticatorData || SHA-256(clientDataJSON).
-    public func makeAssertion(challenge: [UInt8], userVerified: Bool = true) -> (
+    /// `backup` is what the key reports now (a synced platform key sets BS once it is backed up).
+    public func makeAssertion(challenge: [UInt8], userVerified: Bool = true, backup: BackupFlags = .deviceBound) -> (
         clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8]
     ) {
         let clientDataJSON = clientData(type: "webauthn.get", challenge: challenge)
-        let authData = header(flags: 0x01 | (userVerified ? 0x04 : 0), signCount: counter.increment())
+        let authData = header(flags: 0x01 | (userVerified ? 0x04 : 0) | backup.byte, signCount: counter.increment())
         return (clientDataJSON, authData, sign(authData, clientDataJSON))
     }
 

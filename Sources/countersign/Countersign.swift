@@ -8,7 +8,7 @@ struct Countersign: AsyncParsableCommand {
         abstract: "Payment authorization with device-bound keys: server, operator tools and the terminal app.",
         subcommands: [
             Serve.self, Migrate.self, Wallet.self, OperatorCommand.self, Audit.self, Backup.self, Restore.self,
-            WebAuthnCommand.self,
+            WebAuthnCommand.self, MetadataCommand.self,
             Signup.self, Login.self, Logout.self, DeviceCommand.self, Dashboard.self, Send.self, AirtimeCommand.self,
             Sell.self, BidCommand.self, Buy.self, OrderCommand.self, Demo.self,
         ]

@@ -80,6 +80,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("verified-attestation-only"), help: .hidden)
     var verifiedAttestationOnly = false
 
+    @OptionGroup var passkeys: PasskeyPolicyOptions
+
     @Option(name: .customLong("user-verification"), help: "required (default) or preferred.")
     var userVerification: String?
 
@@ -242,6 +244,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--accept-unverified-attestation contradicts --verified-attestation-only")
         }
         configuration.acceptUnverifiedAttestation = acceptUnverifiedAttestation
+        configuration.passkeyPolicy = try passkeys.policy()
         if let userVerification {
             guard ["required", "preferred"].contains(userVerification) else {
                 throw ValidationError("--user-verification must be required or preferred")

@@ -147,7 +147,8 @@ struct CommandLineTests {
         let flags = [
             ("--bid-hours", "0"), ("--accepted-bid-hours", "721"), ("--buy-now-minutes", "4"), ("--session-days", "0"),
             ("--session-idle-minutes", "1"), ("--phone-region", "XX"), ("--return-origin", "javascript:"),
-            ("--return-origin", "shop.example"),
+            ("--return-origin", "shop.example"), ("--synced-passkeys", "sometimes"),
+            ("--authenticator-allow", "yubikey"), ("--authenticator-deny", "cb69481e8ff7403993ec0a2729a154a"),
         ]
         for (flag, value) in flags {
             let result = try Self.run(

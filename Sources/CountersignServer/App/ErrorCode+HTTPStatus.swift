@@ -31,7 +31,8 @@ extension ErrorCode {
             .attestationFailed, .unsupportedAttestationFormat, .authorizationFailed, .invalidToken, .tokenExpired,
             .tokenReplayed:
             .unauthorized
-        case .originRefused, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator, .ownAccount:
+        case .originRefused, .syncedPasskeyRefused, .authenticatorNotAllowed, .authenticatorCompromised,
+            .attestationUntrusted, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator, .ownAccount:
             .forbidden
         case .notFound, .transferNotFound, .productNotFound, .bidNotFound, .addressNotFound, .orderNotFound,
             .unknownUser,

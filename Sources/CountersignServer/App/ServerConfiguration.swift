@@ -21,6 +21,8 @@ package struct ServerConfiguration: Sendable {
     /// Whether registered attestation formats the verifier cannot check (android-safetynet, compound) are
     /// accepted as unverified. Off by default: a payments server should not store claims it cannot check.
     package var acceptUnverifiedAttestation = false
+    /// What a passkey must prove to be registered and to authorize payments (`--synced-passkeys`).
+    package var passkeyPolicy = PasskeyPolicy()
     /// `required` (the default: a payment needs the biometric) or `preferred`.
     package var userVerification = "required"
     /// How long a challenge lives, in milliseconds (announced as `timeout`).

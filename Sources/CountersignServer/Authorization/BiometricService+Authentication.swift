@@ -113,6 +113,7 @@ extension BiometricService {
         guard case .success(let verified) = result else { throw APIError.authorizationFailed }
         // One transaction on success: spend the challenge (a concurrent replay of the same
         // assertion loses here), advance the counter, clear the failure count.
+        let policy = configuration.passkeyPolicy
         let outcome = try await database.transaction { sql -> APIError? in
             guard
                 try await challenges.consume(
@@ -127,6 +128,9 @@ extension BiometricService {
             else {
                 return APIError(.signCountRegression, "Signature verification failed.")
             }
+            // The use and its backup state are recorded first: a refusal by policy is not a
+            // failed authentication, and counts nothing towards the lock.
+            if purpose == .payment, let refusal = policy.paymentRefusal(flags: verified.flags) { return refusal }
             if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: userId, on: sql) }
             return nil
         }

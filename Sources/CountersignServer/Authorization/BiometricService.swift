@@ -22,6 +22,8 @@ package struct BiometricService: Sendable {
     let registrationVerifier: RegistrationVerifier
     let assertionVerifier: AssertionVerifier
     let metrics: ServerMetrics
+    /// The imported FIDO metadata registration consults (`countersign mds import`).
+    let metadata = MetadataSQLRepository()
 
     /// Algorithms offered at registration, in order of preference; registration refuses any other.
     static let offeredAlgorithms: [COSEAlgorithm] = [.es256, .edDSA, .es384, .es512, .rs256]
@@ -103,6 +105,12 @@ package struct BiometricService: Sendable {
         case .failure(let error):
             throw APIError(error, message: "Registration failed: \(error.message)")
         }
+        try configuration.passkeyPolicy.checkRegistration(flags: verified.flags)
+        let metadata = self.metadata
+        let aaguid = AuthenticatorMetadata.text(aaguid: verified.aaguid) ?? ""
+        let entry = try await database.read { sql in try await metadata.find(aaguid: aaguid, on: sql) }
+        let attested = try AuthenticatorTrust.evaluate(verified, metadata: entry)
+        try configuration.passkeyPolicy.checkAuthenticator(aaguid: verified.aaguid, attested: attested)
         let credential = StoredCredential(
             id: Base64URL.encode(verified.credentialId), userId: userId,
             publicKey: Base64URL.encode(verified.credentialPublicKey),

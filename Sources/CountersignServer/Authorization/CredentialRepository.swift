@@ -32,6 +32,9 @@ package protocol CredentialRepository: Sendable {
     /// past `signCount` first (a concurrent replay or a cloned key).
     func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64, on sql: any SQLExecutor) async throws
         -> Bool
+    /// Records the backup-state flag an assertion carried without recording a use (a payment its
+    /// policy refused, whose challenge stays open).
+    func recordBackupState(id: String, backupState: Bool, on sql: any SQLExecutor) async throws
     func flag(id: String, reason: String, now: Int64, on sql: any SQLExecutor) async throws
     /// Revokes the user's credential; false if they have no such live credential. A revoked
     /// credential is neither found nor listed, and authorizes nothing.
@@ -87,6 +90,12 @@ package struct CredentialSQLRepository: CredentialRepository {
             [.text(id), .integer(signCount), .bool(backupState), .integer(now)]
         )
         return !rows.isEmpty
+    }
+
+    package func recordBackupState(id: String, backupState: Bool, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            "UPDATE credentials SET backup_state = $2 WHERE id = $1 AND revoked_at IS NULL",
+            [.text(id), .bool(backupState)])
     }
 
     package func flag(id: String, reason: String, now: Int64, on sql: any SQLExecutor) async throws {

@@ -61,6 +61,17 @@ extension TransferService {
         }
         if let credential, let verified, refusal == nil {
             do {
+                try configuration.passkeyPolicy.checkPayment(flags: verified.flags)
+            } catch {
+                // Refused by policy, not a failed signature: the key's backup state is recorded,
+                // the transfer stays open for another key, and nothing counts towards the lock.
+                try await database.transaction { sql in
+                    try await credentials.recordBackupState(
+                        id: credential.id, backupState: verified.flags.backupState, on: sql)
+                }
+                throw error
+            }
+            do {
                 let authorized = try await database.transaction { sql -> Transfer? in
                     // The transfer first: a concurrent copy of this authorization (the payer's own
                     // retry) loses here and is answered as a spent challenge is, counting nothing.

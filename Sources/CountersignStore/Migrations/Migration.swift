@@ -19,6 +19,7 @@ package enum Migrator {
         Migration0010PasskeySignIn.migration, Migration0011MarketplaceLists.migration,
         Migration0012TransferIdempotency.migration,
         Migration0013Operators.migration, Migration0014PinLockEscalation.migration,
+        Migration0015AuthenticatorMetadata.migration,
     ]
 
     /// The table that records which migrations a database has: made before the first migration.
