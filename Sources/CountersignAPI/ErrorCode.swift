@@ -61,6 +61,33 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case pinResetRequired = "pin_reset_required"
     /// The server's PIN hashing is at capacity: nothing was judged; `retryAfter` says when to retry.
     case serverBusy = "server_busy"
+    /// A PIN among the most common ones (or a run or repetition of digits), refused when it is chosen.
+    case weakPin = "weak_pin"
+    /// Two letters that ISO 3166-1 assigns to no country (`ZZ`, `XX`, `AA`).
+    case unknownCountry = "unknown_country"
+    /// After a PIN reset by code alone, PIN payments and PIN step-ups wait out a cooling-off;
+    /// `retryAfter` says how long.
+    case pinCoolingOff = "pin_cooling_off"
+
+    // MARK: Phone numbers and devices
+
+    /// A device the account does not know signs in (or a key is bound) with the PIN alone: send a
+    /// code sent to the number as well (`POST /auth/phone/verifications`).
+    case phoneCodeRequired = "phone_code_required"
+    /// The one-time code is not the one sent; a verification allows five tries in all.
+    case invalidCode = "invalid_code"
+    /// The verification is unknown, expired, used, out of tries or for another purpose or number:
+    /// ask for a new code.
+    case codeExpired = "code_expired"
+    /// Changing to the number the account already has.
+    case samePhone = "same_phone"
+    /// A key or device bound with the PIN and a code is in its cooling-off: no further key can be
+    /// bound that way, nor by a step-up from it, until it ends (`retryAfter`).
+    case deviceCoolingOff = "device_cooling_off"
+    /// A device or key in its cooling-off may pay at most the new-device limit at once.
+    case newDeviceLimit = "new_device_limit"
+    /// A remembered device the user does not have (`DELETE /account/devices/{id}`).
+    case unknownDevice = "unknown_device"
 
     // MARK: Device keys (WebAuthn)
 

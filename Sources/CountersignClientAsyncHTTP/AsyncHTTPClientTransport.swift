@@ -61,8 +61,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     private func headers(of response: HTTPClientResponse) -> [String: String] {
         var headers: [String: String] = [:]
+        // A field sent more than once (two `Set-Cookie`s) is combined with ", " (RFC 9110 §5.3),
+        // so none is lost.
         for (name, value) in response.headers {
-            headers[name.lowercased()] = value
+            headers[name.lowercased(), default: ""] += (headers[name.lowercased()] == nil ? "" : ", ") + value
         }
         return headers
     }

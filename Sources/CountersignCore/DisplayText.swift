@@ -22,4 +22,13 @@ public enum DisplayText {
         }
         return result
     }
+
+    /// The first word of `name` and the initials of the rest (`Ada L.` for "Ada Lovelace"), sanitized:
+    /// what a payer is shown of a payee before the money moves.
+    public static func partialName(_ name: String) -> String {
+        let words = sanitized(name).split(separator: " ")
+        guard let first = words.first else { return "" }
+        let initials = words.dropFirst().compactMap { $0.first.map { "\($0)." } }
+        return ([String(first)] + initials).joined(separator: " ")
+    }
 }

@@ -172,6 +172,25 @@ struct Serve: AsyncParsableCommand {
     )
     var requireLivePayments = false
 
+    @Flag(
+        name: .customLong("require-live-sms"),
+        help:
+            "Refuse to start unless text messages go to Twilio: never the SMS simulator (env COUNTERSIGN_REQUIRE_LIVE_SMS=1)."
+    )
+    var requireLiveSMS = false
+
+    @Option(
+        name: .customLong("new-device-hours"),
+        help:
+            "How long a device signed in to with the PIN and a code, or a key bound that way, stays new: it pays at most --new-device-max-amount at once, and no other key can be bound with the PIN and a code meanwhile (default 24)."
+    )
+    var newDeviceHours: Int?
+
+    @Option(
+        name: .customLong("new-device-max-amount"),
+        help: "The most a new device or key may pay at once, in minor units of the wallet currency (default 500000).")
+    var newDeviceMaxAmount: Int64?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
     var logLevel: String?
 
@@ -311,6 +330,28 @@ struct Serve: AsyncParsableCommand {
                 "--require-live-payments: payments would go to \(configuration.stripe.map(String.init(describing:)) ?? "the payment simulator"); configure a live Stripe key (STRIPE_SECRET_KEY=sk_live_…)"
             )
         }
+        do {
+            configuration.twilio = try TwilioConfiguration.fromEnvironment(environment)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        if !configuration.smsIsLive, requireLiveSMS || environment["COUNTERSIGN_REQUIRE_LIVE_SMS"] == "1" {
+            throw ValidationError(
+                "--require-live-sms: text messages would go to \(configuration.twilio.map(String.init(describing:)) ?? "the SMS simulator, whose codes anyone can read at /sim/sms"); set TWILIO_ACCOUNT_SID, TWILIO_API_KEY_SID, TWILIO_API_KEY_SECRET and TWILIO_FROM (or TWILIO_MESSAGING_SERVICE_SID)"
+            )
+        }
+        if let newDeviceHours {
+            guard (0...24 * 30).contains(newDeviceHours) else {
+                throw ValidationError("--new-device-hours must be 0 to 720")
+            }
+            configuration.newDeviceSeconds = Int64(newDeviceHours) * 3600
+        }
+        if let newDeviceMaxAmount {
+            guard (0...1_000_000_000_000).contains(newDeviceMaxAmount) else {
+                throw ValidationError("--new-device-max-amount must be 0 to 1000000000000 minor units")
+            }
+            configuration.newDeviceMaxAmount = newDeviceMaxAmount
+        }
         configuration.marketplaceTimeouts = try marketplaceTimeouts()
         let format = logFormat ?? environment["COUNTERSIGN_LOG_FORMAT"] ?? "auto"
         guard ["auto", "json", "text"].contains(format) else {
@@ -343,12 +384,18 @@ struct Serve: AsyncParsableCommand {
                 "address": "\(configuration.host):\(configuration.port)", "store": "\(database.engine)",
                 "rpId": "\(configuration.rpId)", "origins": "\(configuration.relyingParty.origins.sorted())",
                 "payments": "\(configuration.stripe.map(String.init(describing:)) ?? "simulator")",
+                "sms": "\(configuration.twilio.map(String.init(describing:)) ?? "simulator")",
                 "traces": "\(traces == nil ? "off" : "OTLP")",
                 "metrics": "\(configuration.metricsAddress.map { "\($0.host):\($0.port)" } ?? "off")",
             ])
         if configuration.stripe == nil {
             logger.warning(
                 "TEST MODE: payments go to the built-in simulator, whose hosted page lets any payer mark their own order paid. Never take real orders like this: configure Stripe, and --require-live-payments"
+            )
+        }
+        if configuration.twilio == nil {
+            logger.warning(
+                "TEST MODE: text messages go to the built-in SMS simulator, which sends nothing and shows every one-time code at GET /sim/sms. Never let real users sign up like this: configure Twilio, and --require-live-sms"
             )
         }
         if let stripe = configuration.stripe, stripe.webhookSecret == nil {

@@ -24,7 +24,7 @@ struct BackupTests {
                 databaseURL: nil, dataDirectory: dataDirectory, http: http, extra: ["--no-rate-limits"])
             let phone = "0806" + String(Int.random(in: 1_000_000..<9_999_999))
             let session = try await server.client.post(
-                "/auth/signup", SignupRequest(phone: phone, name: "Backup test", pin: "1234")
+                "/auth/signup", try await server.client.signupBody(phone: phone, name: "Backup test", pin: "4827")
             ).decode(SessionResponse.self)
             let funded = try CommandLineTests.run(
                 ["wallet", "fund", "--phone", phone, "--amount", "5000000"] + store, environment: noPostgres)
@@ -41,7 +41,7 @@ struct BackupTests {
                                     "/user/topup",
                                     TopUpRequest(
                                         amount: 100, productCode: "AIRTIME_MTN", recipientPhone: "08012345678",
-                                        supplierSlug: nil, useCashback: nil, verificationToken: nil, pin: "1234"),
+                                        supplierSlug: nil, useCashback: nil, verificationToken: nil, pin: "4827"),
                                     token: session.sessionToken, headers: [("Idempotency-Key", UUID().uuidString)])
                                 if answer.status == 200 { progress.paid.add(1, ordering: .relaxed) }
                             }

@@ -32,41 +32,41 @@ struct BadInputTests {
                 ("{", 400, "invalid_json"),
                 ("", 400, "invalid_json"),
                 ("[1,2]", 400, "invalid_type"),
-                (#"{"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"1234"}"#, 400, "missing_field"),
+                (#"{"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"4827"}"#, 400, "missing_field"),
                 (
-                    #"{"amount":"500","productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"1234"}"#, 400,
+                    #"{"amount":"500","productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"4827"}"#, 400,
                     "invalid_type"
                 ),
                 (
-                    #"{"amount":5.5,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"1234"}"#, 400,
+                    #"{"amount":5.5,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"4827"}"#, 400,
                     "invalid_value"
                 ),
                 (
-                    #"{"amount":1e30,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"1234"}"#, 400,
+                    #"{"amount":1e30,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"4827"}"#, 400,
                     "invalid_value"
                 ),
                 (
-                    #"{"amount":0,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"1234"}"#, 400,
+                    #"{"amount":0,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"4827"}"#, 400,
                     "invalid_amount"
                 ),
                 (
-                    #"{"amount":-500,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"1234"}"#, 400,
+                    #"{"amount":-500,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"4827"}"#, 400,
                     "invalid_amount"
                 ),
                 (
-                    #"{"amount":9223372036854775807,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"1234"}"#,
+                    #"{"amount":9223372036854775807,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"4827"}"#,
                     400, "amount_out_of_range"
                 ),
                 (
-                    #"{"amount":500,"productCode":"AIRTIME_XYZ","recipientPhone":"08012345678","pin":"1234"}"#, 400,
+                    #"{"amount":500,"productCode":"AIRTIME_XYZ","recipientPhone":"08012345678","pin":"4827"}"#, 400,
                     "unknown_product"
                 ),
                 (
-                    #"{"amount":500,"productCode":"AIRTIME_MTN","supplierSlug":"glo","recipientPhone":"08012345678","pin":"1234"}"#,
+                    #"{"amount":500,"productCode":"AIRTIME_MTN","supplierSlug":"glo","recipientPhone":"08012345678","pin":"4827"}"#,
                     422, "supplier_mismatch"
                 ),
                 (
-                    #"{"amount":500,"productCode":"AIRTIME_MTN","recipientPhone":"call me","pin":"1234"}"#, 400,
+                    #"{"amount":500,"productCode":"AIRTIME_MTN","recipientPhone":"call me","pin":"4827"}"#, 400,
                     "invalid_phone"
                 ),
                 (
@@ -82,7 +82,7 @@ struct BadInputTests {
                     "invalid_pin"
                 ),
                 (
-                    #"{"amount":500,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"1234","verificationToken":"x"}"#,
+                    #"{"amount":500,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"4827","verificationToken":"x"}"#,
                     400, "ambiguous_authorization"
                 ),
             ]
@@ -92,7 +92,7 @@ struct BadInputTests {
             }
             let huge =
                 Array(
-                    #"{"amount":500,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"1234","pad":""#
+                    #"{"amount":500,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"4827","pad":""#
                         .utf8) + Array(repeating: UInt8(ascii: "a"), count: 70_000) + Array(#""}"#.utf8)
             try await Self.expectRefused(
                 server, "/user/topup", raw: huge, token: user.token, status: 413, code: "body_too_large")

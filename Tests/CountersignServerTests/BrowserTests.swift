@@ -95,7 +95,7 @@ struct BrowserTests {
 
     /// The cookie a response sets, as `name=value`.
     static func cookie(_ response: APIResponse) throws -> (pair: String, attributes: String) {
-        let header = try #require(response.headers.first(name: "Set-Cookie"))
+        let header = try #require(response.headers["Set-Cookie"].first { $0.contains("countersign_session=") })
         let parts = header.split(separator: ";", maxSplits: 1)
         return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
     }
@@ -107,7 +107,7 @@ struct BrowserTests {
         try await LiveServer.run(engine) { server in
             let phone = TestPhones.next()
             let signup = try await server.client.post(
-                "/auth/signup", SignupRequest(phone: phone, name: "Ada", pin: "1234"))
+                "/auth/signup", try await server.client.signupBody(phone: phone, name: "Ada", pin: "4827"))
             let (pair, attributes) = try Self.cookie(signup)
             let token = try signup.decode(SessionResponse.self).sessionToken
             #expect(pair == "countersign_session=\(token)")
@@ -123,7 +123,18 @@ struct BrowserTests {
                 try await server.client.send(.GET, "/user/wallet", headers: [("Cookie", "countersign_session=forged")])
                     .status == 401)
 
-            let login = try await server.client.post("/auth/login", LoginRequest(phone: phone, pin: "1234"))
+            // The device cookie: long-lived, HttpOnly, SameSite=Strict, and not the session.
+            let device = try #require(
+                signup.headers["Set-Cookie"].first { $0.hasPrefix("countersign_device=") })
+            let deviceToken = try #require(try signup.decode(SessionResponse.self).deviceToken)
+            #expect(device.hasPrefix("countersign_device=\(deviceToken);"))
+            #expect(device.contains("HttpOnly") && device.contains("SameSite=Strict") && device.contains("Max-Age="))
+            #expect(deviceToken != token)
+            // A browser that held a session signs in with the PIN alone, by its device cookie.
+            let login = try await server.client.send(
+                .POST, "/auth/login", json: LoginRequest(phone: phone, pin: "4827"),
+                headers: [("Cookie", String(device.split(separator: ";")[0]))])
+            #expect(login.status == 200, "\(login.text)")
             let (loginPair, _) = try Self.cookie(login)
             #expect(loginPair == "countersign_session=\(try login.decode(SessionResponse.self).sessionToken)")
 
@@ -140,7 +151,7 @@ struct BrowserTests {
     func secureCookie() async throws {
         try await LiveServer.run(.sqlite, configure: { $0.publicBaseURL = "https://pay.example" }) { server in
             let signup = try await server.client.post(
-                "/auth/signup", SignupRequest(phone: TestPhones.next(), name: "Ada", pin: "1234"))
+                "/auth/signup", try await server.client.signupBody(phone: TestPhones.next(), name: "Ada", pin: "4827"))
             let (pair, attributes) = try Self.cookie(signup)
             #expect(pair.hasPrefix("__Host-countersign_session="))
             #expect(attributes.contains("Secure"))

@@ -22,8 +22,10 @@ struct BuyCommandTests {
             server, _ in
             let api = server.client
             let buyerPhone = TestPhones.next()
-            let buyer = try await api.post("/auth/signup", SignupRequest(phone: buyerPhone, name: "Buyer", pin: "1234"))
-                .decode(SessionResponse.self)
+            let buyer = try await api.post(
+                "/auth/signup", try await api.signupBody(phone: buyerPhone, name: "Buyer", pin: "4827")
+            )
+            .decode(SessionResponse.self)
             let address = try await api.post(
                 "/user/addresses",
                 AddressBody(name: "B", line1: "Dam 1", city: "Amsterdam", postalCode: "1012", country: "NL"),
@@ -42,7 +44,10 @@ struct BuyCommandTests {
             }
             let asSeller = { (arguments: [String]) in try run(arguments + ["--profile", root + "/seller"]) }
             #expect(
-                try asSeller(["signup", "--phone", TestPhones.next(), "--name", "Seller", "--pin", "1234"]).status == 0)
+                try asSeller([
+                    "signup", "--phone", TestPhones.next(), "--name", "Seller", "--pin", "4827",
+                    "--code-from-simulator",
+                ]).status == 0)
             var products: [String] = []
             for title in ["Chair", "Table", "Lamp", "Rug", "Desk"] {
                 let listed = try asSeller([
@@ -57,7 +62,7 @@ struct BuyCommandTests {
             #expect(
                 refusedListing.status == 1 && refusedListing.output.contains("invalid_amount"),
                 "\(refusedListing.output)")
-            #expect(try run(["login", "--phone", buyerPhone, "--pin", "1234"]).status == 0)
+            #expect(try run(["login", "--phone", buyerPhone, "--pin", "4827", "--code-from-simulator"]).status == 0)
             let fast = ["--poll-seconds", "0"]
 
             let card = try run(

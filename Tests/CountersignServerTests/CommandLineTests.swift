@@ -95,7 +95,7 @@ struct CommandLineTests {
 
             let phone = "0805" + String(Int.random(in: 1_000_000..<9_999_999))
             let session = try await client.post(
-                "/auth/signup", SignupRequest(phone: phone, name: "Operator test", pin: "1234")
+                "/auth/signup", try await client.signupBody(phone: phone, name: "Operator test", pin: "4827")
             ).decode(SessionResponse.self)
             let funded = try run(
                 ["wallet", "fund", "--phone", phone, "--amount", "250000"] + store, environment: environment)
@@ -116,6 +116,27 @@ struct CommandLineTests {
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
             #expect(server.stop() == 0, "SIGTERM shuts down gracefully: \(server.output)")
         }
+    }
+
+    @Test(
+        "--require-live-sms refuses to start on the SMS simulator; a half-set Twilio configuration names what is missing"
+    )
+    func requireLiveSMS() throws {
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-live-sms-\(UUID().uuidString)"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        let simulator = try Self.run(
+            ["serve", "--data-dir", dataDirectory, "--require-live-sms"],
+            environment: ["DATABASE_URL": "", "TWILIO_ACCOUNT_SID": ""])
+        #expect(
+            simulator.status != 0 && simulator.output.contains("--require-live-sms")
+                && simulator.output.contains("SMS simulator"), "\(simulator.output)")
+        let partial = try Self.run(
+            ["serve", "--data-dir", dataDirectory],
+            environment: ["DATABASE_URL": "", "TWILIO_ACCOUNT_SID": "AC" + String(repeating: "0", count: 32)])
+        #expect(partial.status != 0 && partial.output.contains("TWILIO_API_KEY_SID"), "\(partial.output)")
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory + "/countersign.sqlite"), "nothing was created")
     }
 
     @Test("--require-live-payments refuses to start on the simulator or a Stripe test key, before it opens a store")

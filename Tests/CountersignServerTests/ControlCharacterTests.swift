@@ -58,7 +58,7 @@ struct ControlCharacterTests {
                 token: seller.token, code: "invalid_value")
             try await Self.expectRefused(
                 server, "/auth/signup",
-                try Self.json(SignupRequest(phone: TestPhones.next(), name: "A\u{0}da", pin: "1234")),
+                try Self.json(SignupRequest(verificationId: "pv_x", code: "123456", name: "A\u{0}da", pin: "4827")),
                 token: nil, code: "invalid_value")
             try await Self.expectRefused(
                 server, "/auth/login", try Self.json(LoginRequest(phone: "\u{0}" + seller.phone, pin: seller.pin)),

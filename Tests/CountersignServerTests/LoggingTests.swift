@@ -16,7 +16,7 @@ struct LoggingTests {
             server, fund in
             let phone = "0807" + String(Int.random(in: 1_000_000..<9_999_999))
             let session = try await server.client.post(
-                "/auth/signup", SignupRequest(phone: phone, name: "Log test", pin: pin)
+                "/auth/signup", try await server.client.signupBody(phone: phone, name: "Log test", pin: pin)
             ).decode(SessionResponse.self)
             try fund(phone, 10_000)
             let paid = try await server.client.post(

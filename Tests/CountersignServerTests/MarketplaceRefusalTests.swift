@@ -140,7 +140,7 @@ struct MarketplaceRefusalTests {
                 (
                     "a card that is not a card",
                     try await api.post(
-                        "/payment-methods/cards", AddCardRequest(number: "1234", expMonth: 12, expYear: 2030),
+                        "/payment-methods/cards", AddCardRequest(number: "4827", expMonth: 12, expYear: 2030),
                         token: buyer.token), 422, "invalid_card_number"
                 ),
             ]

@@ -97,7 +97,8 @@ struct OpenAPITests {
                 let token =
                     logouts.contains(route)
                     ? try await server.client.post(
-                        Endpoint.login.path(), LoginRequest(phone: user.phone, pin: user.pin)
+                        Endpoint.login.path(),
+                        LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken)
                     ).decode(SessionResponse.self).sessionToken
                     : user.token
                 let probe = operation.path.replacingOccurrences(
@@ -162,6 +163,9 @@ struct OpenAPITests {
             let services = try await CountersignApp.makeServices(
                 configuration: configuration, database: database, logger: TestDatabase.logger)
             try await services.prepareStore()
+            // The one background service a request waits on: codes reach the SMS simulator through it.
+            let dispatcher = Task { try await services.smsDispatcher.run() }
+            defer { dispatcher.cancel() }
             let router = CountersignApp.makeRouter(services, outermost: contract)
             try await body(router, Application(router: router, logger: TestDatabase.logger))
         }

@@ -11,7 +11,7 @@ import WebAuthn
 struct OperatorConsoleTests {
     /// An operator (PIN 2468) on `server`.
     static func makeOperator(_ server: LiveServer) async throws -> TestUser {
-        let admin = try await server.signup(pin: "2468", name: "Operator")
+        let admin = try await server.signup(pin: "3816", name: "Operator")
         _ = try await server.services.operators.setOperator(phone: admin.phone, true)
         return admin
     }
@@ -111,6 +111,10 @@ struct OperatorConsoleTests {
             let wallet = try await server.wallet(user)
             #expect(detail.balance == wallet.balance && detail.cashback == wallet.cashback)
             #expect(detail.currency == "NGN" && !detail.isOperator)
+            // The number's proof and the account's security events, for support.
+            #expect(detail.phoneVerified)
+            #expect(detail.events.map(\.kind).contains(.signedUp), "\(detail.events)")
+            #expect(detail.events.map(\.kind).contains(.keyBound), "\(detail.events)")
             #expect(
                 detail.keys.count == 1 && detail.keys.first?.id == user.device.map { Base64URL.encode($0.credentialId) }
             )
@@ -139,18 +143,18 @@ struct OperatorConsoleTests {
             #expect(noPin.status == 400 && noPin.errorCode == "missing_field", "\(noPin.text)")
             let malformed = try await server.client.post(path, OperatorPinRequest(pin: "12a4"), token: admin.token)
             #expect(malformed.status == 400 && malformed.errorCode == "invalid_pin")
-            let wrong = try await server.client.post(path, OperatorPinRequest(pin: "1357"), token: admin.token)
+            let wrong = try await server.client.post(path, OperatorPinRequest(pin: "5092"), token: admin.token)
             #expect(wrong.status == 401 && wrong.errorCode == "step_up_failed", "\(wrong.text)")
             #expect(try await Self.detail(server, admin, user.userId).lock.locked)
             // Not the operator's own account, and not for users who are not operators.
             let own = try await server.client.post(
-                "/operator/users/\(admin.userId)/unlock", OperatorPinRequest(pin: "2468"), token: admin.token)
+                "/operator/users/\(admin.userId)/unlock", OperatorPinRequest(pin: "3816"), token: admin.token)
             #expect(own.status == 403 && own.errorCode == "own_account")
             let byUser = try await server.client.post(path, OperatorPinRequest(pin: user.pin), token: user.token)
             #expect(byUser.status == 403 && byUser.errorCode == "not_operator")
             #expect(try await Self.actions(server, admin).map(\.action) == ["grant_operator"])
 
-            let unlocked = try await server.client.post(path, OperatorPinRequest(pin: "2468"), token: admin.token)
+            let unlocked = try await server.client.post(path, OperatorPinRequest(pin: "3816"), token: admin.token)
                 .decode(OperatorUserDetail.self)
             #expect(
                 !unlocked.lock.locked && unlocked.lock.failedPinAttempts == 0 && unlocked.lock.pinLockedUntil == nil)
@@ -159,9 +163,9 @@ struct OperatorConsoleTests {
             #expect(logged.first?.action == "unlock_account" && logged.first?.targetUserId == user.userId)
             #expect(logged.first?.operatorId == admin.userId && logged.first?.via == "console")
             #expect(logged.first?.detail.contains("was locked") == true, "\(logged.first?.detail ?? "")")
-            #expect(logged.allSatisfy { !$0.detail.contains("2468") && !$0.detail.contains(user.pin) })
+            #expect(logged.allSatisfy { !$0.detail.contains("3816") && !$0.detail.contains(user.pin) })
             let unknown = try await server.client.post(
-                "/operator/users/usr_nobody/unlock", OperatorPinRequest(pin: "2468"), token: admin.token)
+                "/operator/users/usr_nobody/unlock", OperatorPinRequest(pin: "3816"), token: admin.token)
             #expect(unknown.status == 404 && unknown.errorCode == "unknown_user")
         }
     }
@@ -180,7 +184,7 @@ struct OperatorConsoleTests {
                     try await server.client.post(path, OperatorPinRequest(pin: "0000"), token: admin.token).status)
             }
             #expect(statuses == [401, 401, 401, 401, 423], "\(statuses)")
-            let right = try await server.client.post(path, OperatorPinRequest(pin: "2468"), token: admin.token)
+            let right = try await server.client.post(path, OperatorPinRequest(pin: "3816"), token: admin.token)
             #expect(
                 right.status == 423 && right.errorCode == "pin_locked"
                     && right.headers.first(name: "Retry-After") != nil)
@@ -200,24 +204,24 @@ struct OperatorConsoleTests {
             let otherKey = Base64URL.encode(try #require(other.device?.credentialId))
 
             let wrong = try await server.client.post(
-                "/operator/users/\(user.userId)/keys/\(key)/revoke", OperatorPinRequest(pin: "1111"), token: admin.token
+                "/operator/users/\(user.userId)/keys/\(key)/revoke", OperatorPinRequest(pin: "7351"), token: admin.token
             )
             #expect(wrong.status == 401 && wrong.errorCode == "step_up_failed")
             // Another user's key under this user's id is not found, and stays live.
             let mismatched = try await server.client.post(
-                "/operator/users/\(user.userId)/keys/\(otherKey)/revoke", OperatorPinRequest(pin: "2468"),
+                "/operator/users/\(user.userId)/keys/\(otherKey)/revoke", OperatorPinRequest(pin: "3816"),
                 token: admin.token)
             #expect(mismatched.status == 404 && mismatched.errorCode == "unknown_credential", "\(mismatched.text)")
             #expect(try await Self.detail(server, admin, other.userId).keys.count == 1)
 
             let after = try await server.client.post(
-                "/operator/users/\(user.userId)/keys/\(key)/revoke", OperatorPinRequest(pin: "2468"), token: admin.token
+                "/operator/users/\(user.userId)/keys/\(key)/revoke", OperatorPinRequest(pin: "3816"), token: admin.token
             ).decode(OperatorUserDetail.self)
             #expect(after.keys.isEmpty)
             let options = try await server.authOptions(user, amount: 1_000)
             #expect(options.status == 422 && options.errorCode == "no_registered_credential", "\(options.text)")
             let again = try await server.client.post(
-                "/operator/users/\(user.userId)/keys/\(key)/revoke", OperatorPinRequest(pin: "2468"), token: admin.token
+                "/operator/users/\(user.userId)/keys/\(key)/revoke", OperatorPinRequest(pin: "3816"), token: admin.token
             )
             #expect(again.status == 404 && again.errorCode == "unknown_credential")
             let logged = try await Self.actions(server, admin)
@@ -234,18 +238,18 @@ struct OperatorConsoleTests {
             let admin = try await Self.makeOperator(server)
             let user = try await server.signup()
             let path = "/operator/users/\(user.userId)/fund"
-            let body = OperatorFundRequest(pin: "2468", amount: 12_345)
+            let body = OperatorFundRequest(pin: "3816", amount: 12_345)
 
             let noKey = try await server.client.post(path, body, token: admin.token)
             #expect(noKey.status == 400 && noKey.errorCode == "missing_idempotency_key")
             for amount: Int64 in [0, -1, WalletService.maximumFunding + 1, .max, .min] {
                 let refused = try await server.client.post(
-                    path, OperatorFundRequest(pin: "2468", amount: amount), token: admin.token,
+                    path, OperatorFundRequest(pin: "3816", amount: amount), token: admin.token,
                     headers: [("Idempotency-Key", "bad-\(amount)")])
                 #expect(refused.status == 400 && refused.errorCode == "amount_out_of_range", "\(amount)")
             }
             let overflow = try await server.client.send(
-                .POST, path, raw: Array(#"{"pin":"2468","amount":9223372036854775808}"#.utf8), token: admin.token,
+                .POST, path, raw: Array(#"{"pin":"3816","amount":9223372036854775808}"#.utf8), token: admin.token,
                 headers: [("Idempotency-Key", "overflow")])
             #expect(overflow.status == 400, "\(overflow.text)")
 
@@ -279,21 +283,21 @@ struct OperatorConsoleTests {
 
             // The same key for another amount or user is a reuse; a new key is a second funding.
             let reused = try await server.client.post(
-                path, OperatorFundRequest(pin: "2468", amount: 1), token: admin.token,
+                path, OperatorFundRequest(pin: "3816", amount: 1), token: admin.token,
                 headers: [("Idempotency-Key", "fund-1")])
             #expect(reused.status == 422 && reused.errorCode == "idempotency_key_reused")
             let second = try await server.client.post(
-                path, OperatorFundRequest(pin: "2468", amount: 655), token: admin.token,
+                path, OperatorFundRequest(pin: "3816", amount: 655), token: admin.token,
                 headers: [("Idempotency-Key", "fund-2")]
             ).decode(OperatorFunding.self)
             #expect(second.balance == 13_000)
             // Wrong PIN and own account move nothing.
             let wrong = try await server.client.post(
-                path, OperatorFundRequest(pin: "1111", amount: 500), token: admin.token,
+                path, OperatorFundRequest(pin: "7351", amount: 500), token: admin.token,
                 headers: [("Idempotency-Key", "fund-3")])
             #expect(wrong.status == 401)
             let own = try await server.client.post(
-                "/operator/users/\(admin.userId)/fund", OperatorFundRequest(pin: "2468", amount: 500),
+                "/operator/users/\(admin.userId)/fund", OperatorFundRequest(pin: "3816", amount: 500),
                 token: admin.token,
                 headers: [("Idempotency-Key", "fund-4")])
             #expect(own.status == 403 && own.errorCode == "own_account")

@@ -79,7 +79,7 @@ struct OperatorTests {
                 }
                 let phone = "0806" + String(Int.random(in: 1_000_000..<9_999_999))
                 let session = try await server.client.post(
-                    "/auth/signup", SignupRequest(phone: phone, name: "Op", pin: "1234")
+                    "/auth/signup", try await server.client.signupBody(phone: phone, name: "Op", pin: "4827")
                 ).decode(SessionResponse.self)
                 let granted = try CommandLineTests.run(
                     ["operator", "grant", "--phone", phone] + store, environment: environment)

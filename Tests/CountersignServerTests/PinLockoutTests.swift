@@ -32,13 +32,15 @@ struct PinLockoutTests {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
             let statuses = try await Self.parallel(30) {
-                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999"))
+                try await server.client.post(
+                    "/auth/login", LoginRequest(phone: user.phone, pin: "9999", deviceToken: user.deviceToken))
             }
             // The rest are refused unjudged: 429 while the five are in flight, 423 once they locked.
             #expect(statuses.filter { $0 == 401 }.count == 5, "\(statuses.sorted())")
             #expect(statuses.filter { $0 == 423 || $0 == 429 }.count == 25, "\(statuses.sorted())")
             #expect(try await Self.pinAttempts(server, user) == 5)
-            let right = try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin))
+            let right = try await server.client.post(
+                "/auth/login", LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken))
             #expect(right.status == 423 && right.errorCode == "login_locked")
             #expect(right.headers.first(name: "Retry-After").flatMap(Int.init).map { (1...900).contains($0) } == true)
         }
@@ -70,7 +72,8 @@ struct PinLockoutTests {
             #expect(paid.status == 200, "\(paid.text)")
             let fifth = try await server.topUp(user, pin: "9999")
             #expect(fifth.status == 423 && fifth.errorCode == "payment_locked", "\(fifth.text)")
-            let login = try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin))
+            let login = try await server.client.post(
+                "/auth/login", LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken))
             #expect(login.status == 423 && login.errorCode == "login_locked")
         }
     }
@@ -81,7 +84,9 @@ struct PinLockoutTests {
             let user = try await server.fundedUser()
             for _ in 0..<2 {
                 #expect(
-                    try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status
+                    try await server.client.post(
+                        "/auth/login", LoginRequest(phone: user.phone, pin: "9999", deviceToken: user.deviceToken)
+                    ).status
                         == 401)
             }
             for _ in 0..<2 { #expect(try await server.topUp(user, pin: "9999").status == 401) }
@@ -91,13 +96,17 @@ struct PinLockoutTests {
                 stepUp.status == 423 && stepUp.errorCode == "pin_locked",
                 "the fifth failure, in a third place, locks: \(stepUp.text)")
             #expect(
-                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                try await server.client.post(
+                    "/auth/login", LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken)
+                ).status
                     == 423)
             #expect(try await server.topUp(user, pin: user.pin).status == 423)
 
             server.clock.advance(seconds: 15 * 60 + 1)
             #expect(
-                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                try await server.client.post(
+                    "/auth/login", LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken)
+                ).status
                     == 200)
         }
     }
@@ -116,25 +125,34 @@ struct PinLockoutTests {
                     [.text(user.userId), .integer(now)]
                 )
             }
-            let busy = try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin))
+            let busy = try await server.client.post(
+                "/auth/login", LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken))
             #expect(
                 busy.status == 429 && busy.errorCode == "pin_checks_busy"
                     && busy.headers.first(name: "Retry-After") == "1")
             server.clock.advance(seconds: 11)
             #expect(
-                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                try await server.client.post(
+                    "/auth/login", LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken)
+                ).status
                     == 200)
             // Judged failures are not forgotten that way: they count until a correct PIN.
             for _ in 0..<4 {
                 #expect(
-                    try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status
+                    try await server.client.post(
+                        "/auth/login", LoginRequest(phone: user.phone, pin: "9999", deviceToken: user.deviceToken)
+                    ).status
                         == 401)
             }
             server.clock.advance(seconds: 60)
             #expect(
-                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status == 401)
+                try await server.client.post(
+                    "/auth/login", LoginRequest(phone: user.phone, pin: "9999", deviceToken: user.deviceToken)
+                ).status == 401)
             #expect(
-                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                try await server.client.post(
+                    "/auth/login", LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken)
+                ).status
                     == 423)
         }
     }
@@ -145,19 +163,27 @@ struct PinLockoutTests {
             let user = try await server.signup()
             for _ in 0..<4 {
                 #expect(
-                    try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status
+                    try await server.client.post(
+                        "/auth/login", LoginRequest(phone: user.phone, pin: "9999", deviceToken: user.deviceToken)
+                    ).status
                         == 401)
             }
             #expect(
-                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                try await server.client.post(
+                    "/auth/login", LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken)
+                ).status
                     == 200)
             for _ in 0..<4 {
                 #expect(
-                    try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: "9999")).status
+                    try await server.client.post(
+                        "/auth/login", LoginRequest(phone: user.phone, pin: "9999", deviceToken: user.deviceToken)
+                    ).status
                         == 401)
             }
             #expect(
-                try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin)).status
+                try await server.client.post(
+                    "/auth/login", LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken)
+                ).status
                     == 200)
         }
     }

@@ -18,7 +18,7 @@ struct RateLimitTests {
 
     static func signup(_ server: LiveServer, forwardedFor: String? = nil) async throws -> APIResponse {
         try await server.client.post(
-            "/auth/signup", SignupRequest(phone: TestPhones.next(), name: "Ada", pin: "1234"),
+            "/auth/signup", try await server.client.signupBody(phone: TestPhones.next(), name: "Ada", pin: "4827"),
             headers: forwardedFor.map { [("X-Forwarded-For", $0)] } ?? []
         )
     }
@@ -63,7 +63,7 @@ struct RateLimitTests {
             let user = try await server.signup()
             for address in ["203.0.113.1", "203.0.113.2"] {
                 let login = try await server.client.post(
-                    "/auth/login", LoginRequest(phone: user.phone, pin: user.pin),
+                    "/auth/login", LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken),
                     headers: [("X-Forwarded-For", address)])
                 #expect(login.status == 200)
             }

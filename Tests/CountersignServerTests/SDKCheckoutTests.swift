@@ -2,6 +2,7 @@ import CountersignAPI
 import CountersignClient
 import CountersignClientAsyncHTTP
 import CountersignCore
+import CountersignHarness
 import CountersignServer
 import CountersignStore
 import Foundation
@@ -58,8 +59,8 @@ struct SDKCheckoutTests {
             let transport = AsyncHTTPClientTransport(baseURL: server.client.baseURL, client: server.client.http)
             let seller = CountersignAPIClient(transport: transport)
             let buyer = CountersignAPIClient(transport: transport)
-            try await seller.signup(SignupRequest(phone: TestPhones.next(), name: "Sam", pin: "2468"))
-            try await buyer.signup(SignupRequest(phone: TestPhones.next(), name: "Ada", pin: "1357"))
+            try await EnrolledUser.signup(seller, phone: TestPhones.next(), name: "Sam", pin: "3816")
+            try await EnrolledUser.signup(buyer, phone: TestPhones.next(), name: "Ada", pin: "5092")
             _ = try await buyer.addAddress(
                 AddressBody(name: "Ada", line1: "Dam 1", city: "Amsterdam", postalCode: "1012", country: "NL"))
             _ = try await buyer.addCard(
@@ -108,7 +109,7 @@ struct SDKCheckoutTests {
             #expect(try await buyer.order(bidId: tableBid.id)?.status == .canceled)
             #expect(try await buyer.product(id: tableBid.productId).available)
             let rival = CountersignAPIClient(transport: transport)
-            try await rival.signup(SignupRequest(phone: TestPhones.next(), name: "Bo", pin: "9753"))
+            try await EnrolledUser.signup(rival, phone: TestPhones.next(), name: "Bo", pin: "9753")
             #expect(try await rival.buyNow(productId: tableBid.productId).status == .accepted)
         }
     }

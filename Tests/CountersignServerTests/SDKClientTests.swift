@@ -2,6 +2,7 @@ import CountersignAPI
 import CountersignClient
 import CountersignClientAsyncHTTP
 import CountersignCore
+import CountersignHarness
 import CountersignServer
 import CountersignStore
 import Testing
@@ -39,8 +40,8 @@ struct SDKClientTests {
             let client = CountersignAPIClient(
                 transport: AsyncHTTPClientTransport(baseURL: server.client.baseURL, client: server.client.http))
             let phone = TestPhones.next()
-            try await client.signup(SignupRequest(phone: phone, name: "Ada", pin: "2468"))
-            let options = try await client.registrationOptions(stepUp: RegistrationOptionsRequest(pin: "2468"))
+            try await EnrolledUser.signup(client, phone: phone, name: "Ada", pin: "3816")
+            let options = try await client.registrationOptions(stepUp: RegistrationOptionsRequest(pin: "3816"))
             let device = DeviceAuthenticator(rpId: options.rp.id, origin: LiveServer.origin)
             let registered = try await client.registerCredential(
                 device.registrationResponse(challenge: try #require(Base64URL.decode(options.challenge))))
@@ -59,7 +60,7 @@ struct SDKClientTests {
             let byPIN = AirtimePayment(
                 client: client, authenticator: FixedAuthenticator(result: .failure(.cancelled)),
                 signer: DeviceSigner(device: device))
-            let second = try #require(try await byPIN.pay(intent) { _ in "2468" })
+            let second = try #require(try await byPIN.pay(intent) { _ in "3816" })
             #expect(second.authorization == .pin(reason: .localAuth(.cancelled)))
             #expect(try await client.wallet().balance == 9_000)
             #expect(try await client.transactions(limit: 1).transactions.count == 1)

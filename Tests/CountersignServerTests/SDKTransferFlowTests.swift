@@ -2,6 +2,7 @@ import CountersignAPI
 import CountersignClient
 import CountersignClientAsyncHTTP
 import CountersignCore
+import CountersignHarness
 import CountersignServer
 import CountersignStore
 import Foundation
@@ -18,12 +19,12 @@ struct SDKTransferFlowTests {
         func requestPIN(reason: String, attempt: Int) async -> String? { pin }
     }
 
-    /// A registered device: its key sealed in a temp directory under the local PIN "4321".
+    /// A registered device: its key sealed in a temp directory under the local PIN "6193".
     static func enrol(_ client: CountersignAPIClient, keyDirectory: String) async throws -> DeviceKeySigner {
-        let options = try await client.registrationOptions(stepUp: RegistrationOptionsRequest(pin: "2468"))
+        let options = try await client.registrationOptions(stepUp: RegistrationOptionsRequest(pin: "3816"))
         let store = FileDeviceKeyStore(directory: keyDirectory, iterations: 1_000)
-        _ = try store.create(rpId: options.rp.id, origin: LiveServer.origin, pin: "4321")
-        let device = try store.load(pin: "4321")
+        _ = try store.create(rpId: options.rp.id, origin: LiveServer.origin, pin: "6193")
+        let device = try store.load(pin: "6193")
         _ = try await client.registerCredential(
             device.registrationResponse(challenge: try #require(Base64URL.decode(options.challenge))))
         return DeviceKeySigner(authenticator: device)
@@ -32,7 +33,7 @@ struct SDKTransferFlowTests {
     static func localAuth(_ script: [BiometricOutcome], pin: String?) -> FallbackLocalAuthenticator {
         FallbackLocalAuthenticator(
             sensor: SimulatedBiometricSensor(script: script),
-            pinVerifier: LocalPINVerifier(pin: "4321", iterations: 1_000), pinPrompt: FixedPIN(pin: pin)
+            pinVerifier: LocalPINVerifier(pin: "6193", iterations: 1_000), pinPrompt: FixedPIN(pin: pin)
         )
     }
 
@@ -47,8 +48,8 @@ struct SDKTransferFlowTests {
             let payer = CountersignAPIClient(transport: transport)
             let payee = CountersignAPIClient(transport: transport)
             let (payerPhone, payeePhone) = (TestPhones.next(), TestPhones.next())
-            try await payer.signup(SignupRequest(phone: payerPhone, name: "Ada", pin: "2468"))
-            try await payee.signup(SignupRequest(phone: payeePhone, name: "Bola", pin: "1357"))
+            try await EnrolledUser.signup(payer, phone: payerPhone, name: "Ada", pin: "3816")
+            try await EnrolledUser.signup(payee, phone: payeePhone, name: "Bola", pin: "5092")
             let signer = try await Self.enrol(payer, keyDirectory: keyDirectory)
             try fund(payerPhone, 100_000)
             let repository = TransactionRepository(client: payer)
@@ -123,7 +124,7 @@ struct SDKTransferFlowTests {
             let client = CountersignAPIClient(
                 transport: AsyncHTTPClientTransport(baseURL: server.client.baseURL, client: server.client.http))
             let phone = TestPhones.next()
-            try await client.signup(SignupRequest(phone: phone, name: "Ada", pin: "2468"))
+            try await EnrolledUser.signup(client, phone: phone, name: "Ada", pin: "3816")
             let signer = try await Self.enrol(client, keyDirectory: keyDirectory)
             try fund(phone, 10_000)
             let intent = AuthenticationOptionsRequest(
@@ -142,7 +143,7 @@ struct SDKTransferFlowTests {
             // No biometric, no device PIN entered: the device path gives way to the account PIN.
             let fallback = AirtimePayment(
                 client: client, authenticator: Self.localAuth([.unavailable], pin: nil), signer: signer)
-            let second = try #require(try await fallback.pay(intent) { _ in "2468" })
+            let second = try #require(try await fallback.pay(intent) { _ in "3816" })
             #expect(second.authorization == .pin(reason: .localAuth(.cancelled)))
             #expect(second.topUp.success && second.topUp.data.balance == 9_000)
             #expect(try await client.wallet() == WalletResponse(balance: 9_000, cashback: 10, currency: "NGN"))

@@ -52,8 +52,9 @@ struct ScaleOutTests {
         let payeePhone = TestPhones.next()
         let payer = try await EnrolledUser.enroll(
             over: a.transport(), phone: payerPhone, name: "Ada", origin: LiveServer.origin)
-        _ = try await b.post("/auth/signup", SignupRequest(phone: payeePhone, name: "Bola", pin: "1234")).decode(
-            SessionResponse.self)
+        let payeeSignup = try await b.post(
+            "/auth/signup", try await b.signupBody(phone: payeePhone, name: "Bola", pin: "4827")
+        ).decode(SessionResponse.self)
         let device = payer.device
         let funded = try CommandLineTests.run([
             "wallet", "fund", "--phone", payerPhone, "--amount", "1000000", "--data-dir", dataDirectory,
@@ -109,8 +110,9 @@ struct ScaleOutTests {
                 ])
         }
         // Each payment moved once: 12 × (10,000 + 1,050 fees).
-        let payeeSession = try await a.post("/auth/login", LoginRequest(phone: payeePhone, pin: "1234")).decode(
-            SessionResponse.self)
+        let payeeSession = try await a.post(
+            "/auth/login", LoginRequest(phone: payeePhone, pin: "4827", deviceToken: payeeSignup.deviceToken)
+        ).decode(SessionResponse.self)
         #expect(
             try await a.get("/user/wallet", token: payer.sessionToken).decode(WalletResponse.self).balance == 1_000_000
                 - 12 * 11_050)

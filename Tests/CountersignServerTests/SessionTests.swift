@@ -13,8 +13,10 @@ struct SessionTests {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
             let bystander = try await server.signup()
-            let second = try await server.client.post("/auth/login", LoginRequest(phone: user.phone, pin: user.pin))
-                .decode(SessionResponse.self)
+            let second = try await server.client.post(
+                "/auth/login", LoginRequest(phone: user.phone, pin: user.pin, deviceToken: user.deviceToken)
+            )
+            .decode(SessionResponse.self)
             #expect(try await server.client.get("/user/wallet", token: second.sessionToken).status == 200)
 
             #expect(try await server.client.post("/auth/logout-all", token: user.token).status == 204)

@@ -81,7 +81,9 @@ struct SideDoorTests {
         arguments: TestEngines.all)
     func onlyJSON(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
-            let body = Array(#"{"phone":"08055501234","name":"Eve","pin":"1234"}"#.utf8)
+            let body = Array(
+                try JSONEncoder().encode(
+                    try await server.client.signupBody(phone: "08055501234", name: "Eve", pin: "4827")))
             for contentType in [
                 "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
                 "application/jsonp",
@@ -96,7 +98,7 @@ struct SideDoorTests {
             let topUp = try await server.client.send(
                 .POST, "/user/topup",
                 raw: Array(
-                    #"{"amount":500,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"1234"}"#.utf8),
+                    #"{"amount":500,"productCode":"AIRTIME_MTN","recipientPhone":"08012345678","pin":"4827"}"#.utf8),
                 token: user.token, headers: [("Content-Type", "text/plain;charset=UTF-8")]
             )
             #expect(topUp.status == 415)

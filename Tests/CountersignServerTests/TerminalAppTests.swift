@@ -52,26 +52,29 @@ struct TerminalAppTests {
         ]
         let run = { (arguments: [String]) in try CommandLineTests.run(arguments, environment: client) }
 
-        let signup = try run(["signup", "--phone", ada, "--name", "Ada", "--pin", "1234"])
+        let signup = try run(["signup", "--phone", ada, "--name", "Ada", "--pin", "4827", "--code-from-simulator"])
         #expect(signup.status == 0, "\(signup.output)")
         #expect(try permissions(adaProfile) == 0o700)
         #expect(try permissions(adaProfile + "/session.json") == 0o600)
-        let payee = try run(["signup", "--phone", bola, "--name", "Bola", "--pin", "4321", "--profile", root + "/bola"])
+        let payee = try run([
+            "signup", "--phone", bola, "--name", "Bola", "--pin", "6193", "--code-from-simulator", "--profile",
+            root + "/bola",
+        ])
         #expect(payee.status == 0, "\(payee.output)")
 
-        let register = try run(["device", "register", "--pin", "1234", "--local-pin", "2468"])
+        let register = try run(["device", "register", "--pin", "4827", "--local-pin", "3816", "--code-from-simulator"])
         #expect(register.status == 0, "\(register.output)")
         #expect(register.output.contains("origin http://localhost:\(port)"))
         #expect(try permissions(adaProfile + "/device-key.json") == 0o600)
         let funded = try run(["wallet", "fund", "--phone", ada, "--amount", "500000", "--data-dir", root + "/server"])
         #expect(funded.status == 0, "\(funded.output)")
 
-        let unanswered = try run(["send", "--to", bola, "--amount", "100000", "--local-pin", "2468"])
+        let unanswered = try run(["send", "--to", bola, "--amount", "100000", "--local-pin", "3816"])
         #expect(unanswered.status != 0)
         #expect(unanswered.output.contains("pass --yes or --no"), "\(unanswered.output)")
 
         let sent = try run([
-            "send", "--to", bola, "--amount", "100000", "--yes", "--biometric", "approve", "--local-pin", "2468",
+            "send", "--to", bola, "--amount", "100000", "--yes", "--biometric", "approve", "--local-pin", "3816",
         ])
         #expect(sent.status == 0, "\(sent.output)")
         for line in [
@@ -95,13 +98,13 @@ struct TerminalAppTests {
 
         let byBiometric = try run([
             "airtime", "--to", bola, "--amount", "50000", "--network", "mtn", "--biometric", "approve", "--local-pin",
-            "2468",
+            "3816",
         ])
         #expect(byBiometric.status == 0, "\(byBiometric.output)")
         #expect(
             byBiometric.output.contains("Top-up complete (biometric)")
                 && byBiometric.output.contains("balance        NGN 3,485.00"), "\(byBiometric.output)")
-        let byPIN = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "glo", "--pin", "1234"])
+        let byPIN = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "glo", "--pin", "4827"])
         #expect(byPIN.status == 0, "\(byPIN.output)")
         #expect(
             byPIN.output.contains("biometric unavailable") && byPIN.output.contains("Top-up complete (account PIN)"),
@@ -121,7 +124,7 @@ struct TerminalAppTests {
         let afterLogout = try run(["dashboard"])
         #expect(afterLogout.status != 0)
         #expect(afterLogout.output.contains("not logged in"))
-        #expect(try run(["login", "--phone", ada, "--pin", "1234"]).status == 0)
+        #expect(try run(["login", "--phone", ada, "--pin", "4827", "--code-from-simulator"]).status == 0)
         #expect(try run(["dashboard"]).output.contains("Balance   NGN 2,985.00"))
 
         #expect(server.stop() == 0, "\(server.output)")

@@ -3,6 +3,7 @@ import CountersignClient
 import CountersignClientURLSession
 import CountersignCodec
 import CountersignCore
+import CountersignHarness
 import CountersignServer
 import Foundation
 import Testing
@@ -17,7 +18,7 @@ struct URLSessionTransportTests {
         try await LiveServer.run(.sqlite) { server in
             let client = CountersignAPIClient(transport: URLSessionTransport(baseURL: server.client.baseURL + "/"))
             let phone = TestPhones.next()
-            try await client.signup(SignupRequest(phone: phone, name: "Ada", pin: "2468"))
+            try await EnrolledUser.signup(client, phone: phone, name: "Ada", pin: "3816")
             #expect(client.sessionToken != nil)
             _ = try await server.services.wallets.fund(phone: phone, amount: 10_000, reference: nil)
             #expect(try await client.wallet() == WalletResponse(balance: 10_000, cashback: 0, currency: "NGN"))
@@ -50,10 +51,10 @@ struct URLSessionTransportTests {
             let payer = CountersignAPIClient(transport: transport)
             let payee = CountersignAPIClient(transport: transport)
             let (payerPhone, payeePhone) = (TestPhones.next(), TestPhones.next())
-            try await payer.signup(SignupRequest(phone: payerPhone, name: "Ada", pin: "2468"))
-            try await payee.signup(SignupRequest(phone: payeePhone, name: "Bola", pin: "1357"))
+            try await EnrolledUser.signup(payer, phone: payerPhone, name: "Ada", pin: "3816")
+            try await EnrolledUser.signup(payee, phone: payeePhone, name: "Bola", pin: "5092")
             // Money moves only from a payer with a device key.
-            let options = try await payer.registrationOptions(stepUp: RegistrationOptionsRequest(pin: "2468"))
+            let options = try await payer.registrationOptions(stepUp: RegistrationOptionsRequest(pin: "3816"))
             let device = DeviceAuthenticator(rpId: options.rp.id, origin: LiveServer.origin)
             let registration = device.makeRegistration(challenge: try #require(Base64URL.decode(options.challenge)))
             let id = Base64URL.encode(device.credentialId)

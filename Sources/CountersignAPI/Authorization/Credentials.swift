@@ -2,17 +2,26 @@
 /// is not enough (a stolen bearer token must not be able to add the thief's key): the account PIN,
 /// or an assertion from a key the user already has, answering `POST /biometric/step-up/options`.
 public struct RegistrationOptionsRequest: Codable, Sendable {
-    /// The account PIN (counted towards the PIN lockout).
+    /// The account PIN (counted towards the PIN lockout), with `verificationId` and `code`: a code
+    /// sent to the account's number (purpose `bind-device`). Within ten minutes of a sign-in that
+    /// proved the number with a code (signup, or login on a new device), the PIN alone will do.
     public var pin: String?
+    public var verificationId: String?
+    public var code: String?
     /// An assertion from one of the user's keys over a step-up challenge.
     public var assertion: AuthenticationResponseJSON?
     /// True for a passkey usable with Secure Payment Confirmation: the options then carry the
     /// `payment` extension and require a discoverable credential with user verification on a
     /// platform authenticator.
     public var payment: Bool?
-    /// A step-up with the PIN or with an assertion.
-    public init(pin: String? = nil, assertion: AuthenticationResponseJSON? = nil, payment: Bool? = nil) {
+    /// A step-up with the PIN (and a code) or with an assertion.
+    public init(
+        pin: String? = nil, verificationId: String? = nil, code: String? = nil,
+        assertion: AuthenticationResponseJSON? = nil, payment: Bool? = nil
+    ) {
         self.pin = pin
+        self.verificationId = verificationId
+        self.code = code
         self.assertion = assertion
         self.payment = payment
     }
@@ -68,11 +77,15 @@ public struct CredentialSummary: Codable, Sendable, Equatable {
     public var lastUsedAt: String?
     /// Set when a security check disabled it (a sign-count regression).
     public var flagged: Bool
+    /// Bound with the PIN and a code rather than by another key: until then (ISO 8601) it pays at
+    /// most the new-device limit (`GET /account/security`).
+    public var coolingOffUntil: String?
     /// A value with every field given.
     public init(
         id: String, algorithm: Int, attestationFormat: String, attestationVerified: Bool, backupEligible: Bool,
-        transports: [String], createdAt: String, lastUsedAt: String?, flagged: Bool
+        transports: [String], createdAt: String, lastUsedAt: String?, flagged: Bool, coolingOffUntil: String? = nil
     ) {
+        self.coolingOffUntil = coolingOffUntil
         self.id = id
         self.algorithm = algorithm
         self.attestationFormat = attestationFormat

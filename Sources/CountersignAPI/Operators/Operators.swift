@@ -134,12 +134,17 @@ public struct OperatorUserDetail: Codable, Sendable, Equatable {
     public var keys: [CredentialSummary]
     /// The latest 20 wallet transactions, newest first.
     public var transactions: [TransactionSummary]
+    /// Whether a code proved the number (accounts opened before codes are unproven until a login).
+    public var phoneVerified: Bool
+    /// The latest 20 security events: new devices, keys bound, PIN resets, number changes.
+    public var events: [AccountEvent]
 
     public init(
         userId: String, phone: String, name: String, isOperator: Bool, createdAt: String, balance: Int64,
         cashback: Int64, currency: String, lock: OperatorLockState, keys: [CredentialSummary],
-        transactions: [TransactionSummary]
+        transactions: [TransactionSummary], phoneVerified: Bool = true, events: [AccountEvent] = []
     ) {
+        (self.phoneVerified, self.events) = (phoneVerified, events)
         (self.userId, self.phone, self.name, self.isOperator, self.createdAt) = (
             userId, phone, name, isOperator, createdAt
         )

@@ -1,18 +1,24 @@
 import CountersignAPI
 import CountersignCore
+import HTTPTypes
 import Hummingbird
 
-/// `/auth`: signup, login (PIN or passkey) and logout.
+/// `/auth`: codes to phone numbers, signup, login (PIN or passkey), PIN reset and logout.
 package struct AuthController {
     let accounts: AccountService
     let biometric: BiometricService
+    let verifications: PhoneVerifications
     let throttle: RequestThrottle
     /// The web app's copy of the session: set with every new session, cleared at logout.
     let cookie: SessionCookie
+    /// The browser's device token, set when a device is first remembered.
+    let deviceCookie: DeviceCookie
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>, sessions: SessionMiddleware) {
+        group.on(.phoneVerification, use: phoneVerification)
         group.on(.signup, use: signup)
         group.on(.login, use: login)
+        group.on(.pinReset, use: pinReset)
         group.on(.passkeySignInOptions, use: passkeyOptions)
         group.on(.passkeySignIn, use: passkeyVerify)
         let signedIn = group.group().add(middleware: sessions)
@@ -20,18 +26,42 @@ package struct AuthController {
         signedIn.on(.logoutEverywhere, use: logoutEverywhere)
     }
 
-    /// `POST /auth/signup` → 201 `{userId, sessionToken}`.
+    /// `POST /auth/phone/verifications {phone, purpose}` → 202 `{verificationId, expiresIn,
+    /// resendAfter}`, the same whether or not the number has an account. Limited per number (and one
+    /// per `sms-resend` window), per client address, per signed-in account and per calling code.
+    @Sendable func phoneVerification(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        PhoneVerificationResponse
+    > {
+        var request = request
+        let body = try await request.decodeJSON(as: PhoneVerificationRequest.self, context: context)
+        guard let phone = PhoneNumber(body.phone, region: accounts.configuration.phoneRegion) else {
+            throw APIError(
+                .invalidPhone, "phone must be a phone number: +country code and number, or a national number.")
+        }
+        // A signed-in user asking (for a change of number) is counted as themselves too.
+        let userId = try await signedInUser(request)
+        try throttle.check(request, context: context, address: [.smsAddress], account: [.smsNumber], key: phone.value)
+        // Asking again for the same thing: once per window (a code for another purpose may go at once).
+        try throttle.check(
+            request, context: context, account: [.smsResend], key: "\(phone.value) \(body.purpose.rawValue)")
+        if let userId { try throttle.check(request, context: context, account: [.smsAccount], key: userId) }
+        let answer = try await verifications.request(phone: phone, purpose: body.purpose, sessionUserId: userId)
+        return .init(status: .accepted, response: answer)
+    }
+
+    /// `POST /auth/signup {verificationId, code, name, pin}` → 201 `{userId, sessionToken, deviceToken}`.
     @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
         SessionResponse
     > {
         try throttle.check(request, context: context, address: [.signupAddress])
         var request = request
         let body = try await request.decodeJSON(as: SignupRequest.self, context: context)
-        let session = try await accounts.signup(body)
-        return .init(status: .created, headers: [.setCookie: cookie.setting(session.sessionToken)], response: session)
+        let session = try await accounts.signup(body, device: device(request, body.deviceToken))
+        return .init(status: .created, headers: cookies(session), response: session)
     }
 
-    /// `POST /auth/login` → 200 `{userId, sessionToken}`.
+    /// `POST /auth/login` → 200 `{userId, sessionToken, deviceToken?}`; 401 `phone_code_required`
+    /// from a device the account does not know, without a code.
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse>
     {
         var request = request
@@ -39,8 +69,23 @@ package struct AuthController {
         let phone =
             PhoneNumber(body.phone, region: accounts.configuration.phoneRegion)?.value ?? String(body.phone.prefix(32))
         try throttle.check(request, context: context, address: [.loginAddress], account: [.loginPhone], key: phone)
-        let session = try await accounts.login(body)
-        return .init(headers: [.setCookie: cookie.setting(session.sessionToken)], response: session)
+        let session = try await accounts.login(body, device: device(request, body.deviceToken))
+        return .init(headers: cookies(session), response: session)
+    }
+
+    /// `POST /auth/pin/reset {verificationId, code, newPin, assertion?}` → 200 a new session; every
+    /// other session ends.
+    @Sendable func pinReset(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        SessionResponse
+    > {
+        try throttle.check(request, context: context, address: [.loginAddress])
+        var request = request
+        let body = try await request.decodeJSON(as: PinResetRequest.self, context: context)
+        var asserted: String?
+        if let assertion = body.assertion { asserted = try await biometric.signIn(assertion) }
+        let session = try await accounts.resetPin(
+            body, assertedUserId: asserted, device: device(request, body.deviceToken))
+        return .init(headers: cookies(session), response: session)
     }
 
     /// `POST /auth/passkey/options` → request options for signing in with a passkey.
@@ -58,8 +103,37 @@ package struct AuthController {
         try throttle.check(request, context: context, address: [.loginAddress])
         var request = request
         let body = try await request.decodeJSON(as: AuthenticationResponseJSON.self, context: context)
-        let session = try await accounts.openSession(userId: try await biometric.signIn(body))
-        return .init(headers: [.setCookie: cookie.setting(session.sessionToken)], response: session)
+        let session = try await accounts.openSession(
+            userId: try await biometric.signIn(body), proof: "passkey", device: device(request, nil))
+        return .init(headers: cookies(session), response: session)
+    }
+
+    /// The device a request comes from: the body's token, else the device cookie.
+    func device(_ request: Request, _ bodyToken: String?) -> DeviceContext {
+        DeviceContext(
+            token: bodyToken ?? deviceCookie.token(in: request.headers), userAgent: request.headers[.userAgent])
+    }
+
+    /// The session cookie, and the device cookie when the device is newly remembered.
+    func cookies(_ session: SessionResponse) -> HTTPFields {
+        var fields = HTTPFields()
+        fields.append(HTTPField(name: .setCookie, value: cookie.setting(session.sessionToken)))
+        if let deviceToken = session.deviceToken {
+            fields.append(HTTPField(name: .setCookie, value: deviceCookie.setting(deviceToken)))
+        }
+        return fields
+    }
+
+    /// The user of the request's session, if it carries a live one (bearer token or cookie).
+    func signedInUser(_ request: Request) async throws -> String? {
+        let token: String? =
+            if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
+                String(header.dropFirst("Bearer ".count))
+            } else {
+                cookie.token(in: request.headers)
+            }
+        guard let token, token.utf8.count <= 128 else { return nil }
+        return try await accounts.userId(forToken: token)
     }
 
     /// `POST /auth/logout` → 204; the session's token stops working at once.

@@ -30,13 +30,14 @@ package struct SessionMiddleware: RouterMiddleware {
         } else {
             throw APIError.unauthenticated
         }
-        guard token.utf8.count <= 128, let userId = try await accounts.userId(forToken: token) else {
+        guard token.utf8.count <= 128, let session = try await accounts.session(forToken: token) else {
             throw APIError.unauthenticated
         }
         var context = context
-        context.userId = userId
-        context.record.setUserId(userId)
+        context.userId = session.userId
+        context.record.setUserId(session.userId)
         context.sessionToken = token
+        context.session = session
         return try await next(request, context)
     }
 }

@@ -4,11 +4,34 @@ import CountersignStore
 package struct LiveSession: Sendable, Equatable {
     package let userId: String
     package let lastSeenAt: Int64
+    /// How it was opened: `device` (the PIN on a remembered device), `code` (the PIN and a code on a
+    /// new device), `signup`, `passkey`, `reset`, or `pin` for sessions from before devices were
+    /// remembered.
+    package var proof = "pin"
+    package var createdAt: Int64 = 0
+    /// The remembered device it runs on.
+    package var deviceId: String? = nil
+    /// A new device's cooling-off: until then payments from this session are limited.
+    package var coolingUntil: Int64 = 0
+}
+
+/// How a new session was opened, and on which remembered device.
+package struct SessionOrigin: Sendable, Equatable {
+    package let proof: String
+    package let deviceId: String?
+    package let coolingUntil: Int64
+    package init(proof: String, deviceId: String?, coolingUntil: Int64 = 0) {
+        self.proof = proof
+        self.deviceId = deviceId
+        self.coolingUntil = coolingUntil
+    }
 }
 
 /// Bearer sessions, stored by the SHA-256 of their token.
 package protocol SessionRepository: Sendable {
-    func create(tokenHash: String, userId: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor) async throws
+    func create(
+        tokenHash: String, userId: String, origin: SessionOrigin, now: Int64, expiresAt: Int64, on sql: any SQLExecutor
+    ) async throws
     /// The session if it is live: unrevoked, before its expiry, and seen after `idleBefore`.
     func find(tokenHash: String, now: Int64, idleBefore: Int64, on sql: any SQLExecutor) async throws -> LiveSession?
     /// Records that the session was used at `now`.
@@ -16,18 +39,26 @@ package protocol SessionRepository: Sendable {
     func revoke(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws
     /// Revokes every live session of the user ("log out everywhere"); returns how many.
     func revokeAll(userId: String, now: Int64, on sql: any SQLExecutor) async throws -> Int
+    /// Revokes every live session of the user on the remembered device `deviceId`.
+    func revokeAll(userId: String, deviceId: String, now: Int64, on sql: any SQLExecutor) async throws
 }
 
 /// `SessionRepository` in shared SQL.
 package struct SessionSQLRepository: SessionRepository {
     package init() {}
 
-    package func create(tokenHash: String, userId: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor)
-        async throws
-    {
+    package func create(
+        tokenHash: String, userId: String, origin: SessionOrigin, now: Int64, expiresAt: Int64, on sql: any SQLExecutor
+    ) async throws {
         try await sql.execute(
-            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $3)",
-            [.text(tokenHash), .text(userId), .integer(now), .integer(expiresAt)]
+            """
+            INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at, proof, device_id, cooling_until)
+            VALUES ($1, $2, $3, $4, $3, $5, $6, $7)
+            """,
+            [
+                .text(tokenHash), .text(userId), .integer(now), .integer(expiresAt), .text(origin.proof),
+                .text(origin.deviceId), .integer(origin.coolingUntil),
+            ]
         )
     }
 
@@ -36,11 +67,17 @@ package struct SessionSQLRepository: SessionRepository {
     {
         guard
             let row = try await sql.first(
-                "SELECT user_id, last_seen_at FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3",
+                """
+                SELECT user_id, last_seen_at, proof, created_at, device_id, cooling_until FROM sessions
+                WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3
+                """,
                 [.text(tokenHash), .integer(now), .integer(idleBefore)]
             )
         else { return nil }
-        return LiveSession(userId: try row.string("user_id"), lastSeenAt: try row.int("last_seen_at"))
+        return LiveSession(
+            userId: try row.string("user_id"), lastSeenAt: try row.int("last_seen_at"), proof: try row.string("proof"),
+            createdAt: try row.int("created_at"), deviceId: try row.optionalString("device_id"),
+            coolingUntil: try row.int("cooling_until"))
     }
 
     package func touch(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws {
@@ -53,6 +90,12 @@ package struct SessionSQLRepository: SessionRepository {
         try await sql.execute(
             "UPDATE sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL",
             [.text(tokenHash), .integer(now)])
+    }
+
+    package func revokeAll(userId: String, deviceId: String, now: Int64, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            "UPDATE sessions SET revoked_at = $3 WHERE user_id = $1 AND device_id = $2 AND revoked_at IS NULL",
+            [.text(userId), .text(deviceId), .integer(now)])
     }
 
     package func revokeAll(userId: String, now: Int64, on sql: any SQLExecutor) async throws -> Int {

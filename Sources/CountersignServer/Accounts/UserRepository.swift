@@ -10,15 +10,30 @@ package struct User: Sendable, Equatable {
     package let userHandle: String
     package let failedPaymentAuths: Int64
     package let paymentLockedUntil: Int64
+    /// When a code proved the number; nil for accounts opened before numbers were proven.
+    package var phoneVerifiedAt: Int64? = nil
+    /// After a PIN reset by code alone, PIN payments and step-ups are refused until then.
+    package var pinCoolingUntil: Int64 = 0
 }
 
 /// Users and their failure counters.
 package protocol UserRepository: Sendable {
-    /// Inserts a user; throws `APIError` `phone_taken` if the phone is registered already.
+    /// Inserts a user whose number a code proved at `now`; throws `APIError` `phone_taken` if the
+    /// phone is registered already.
     func create(
         id: String, phone: String, name: String, pinHash: String, userHandle: String, now: Int64,
         on sql: any SQLExecutor
     ) async throws -> User
+    /// Records that a code proved the user's number.
+    func markVerified(userId: String, now: Int64, on sql: any SQLExecutor) async throws
+    /// Takes the number from an account that never proved it (someone else just did): the account
+    /// keeps its money but can no longer be reached by the number. Returns its id, if there was one.
+    func releaseUnverified(phone: String, now: Int64, on sql: any SQLExecutor) async throws -> String?
+    /// Sets a new PIN and clears every PIN count, lock and block; PIN payments and step-ups wait
+    /// until `coolingUntil` (0: at once).
+    func resetPin(userId: String, pinHash: String, coolingUntil: Int64, on sql: any SQLExecutor) async throws
+    /// Moves the user to another, proven number; false if it is taken meanwhile.
+    func changePhone(userId: String, to phone: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool
     func find(id: String, on sql: any SQLExecutor) async throws -> User?
     func find(phone: String, on sql: any SQLExecutor) async throws -> User?
     /// Counts one more failed payment authorization; when it reaches `threshold` the counter
@@ -53,13 +68,50 @@ package struct UserSQLRepository: UserRepository {
     ) async throws -> User {
         let rows = try await sql.query(
             """
-            INSERT INTO users (id, phone, name, pin_hash, user_handle, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+            INSERT INTO users (id, phone, name, pin_hash, user_handle, created_at, phone_verified_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $6)
             ON CONFLICT (phone) DO NOTHING RETURNING *
             """,
             [.text(id), .text(phone), .text(name), .text(pinHash), .text(userHandle), .integer(now)]
         )
         guard let row = rows.first else { throw APIError(.phoneTaken, "That phone number is already registered.") }
         return try Self.user(from: row)
+    }
+
+    package func markVerified(userId: String, now: Int64, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            "UPDATE users SET phone_verified_at = $2 WHERE id = $1 AND phone_verified_at IS NULL",
+            [.text(userId), .integer(now)])
+    }
+
+    package func releaseUnverified(phone: String, now: Int64, on sql: any SQLExecutor) async throws -> String? {
+        // The number becomes a tombstone no phone number can equal (`released:` and the id).
+        try await sql.first(
+            "UPDATE users SET phone = 'released:' || id WHERE phone = $1 AND phone_verified_at IS NULL RETURNING id",
+            [.text(phone)]
+        )?.string("id")
+    }
+
+    package func resetPin(userId: String, pinHash: String, coolingUntil: Int64, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            """
+            UPDATE users SET pin_hash = $2, pin_cooling_until = $3, failed_pin_attempts = 0, pin_locked_until = 0,
+                pin_lock_level = 0, pin_blocked = 0, failed_payment_auths = 0, payment_locked_until = 0
+            WHERE id = $1
+            """,
+            [.text(userId), .text(pinHash), .integer(coolingUntil)])
+    }
+
+    package func changePhone(userId: String, to phone: String, now: Int64, on sql: any SQLExecutor) async throws
+        -> Bool
+    {
+        try await sql.first(
+            """
+            UPDATE users SET phone = $2, phone_verified_at = $3 WHERE id = $1
+                AND NOT EXISTS (SELECT 1 FROM users other WHERE other.phone = $2)
+            RETURNING id
+            """,
+            [.text(userId), .text(phone), .integer(now)]) != nil
     }
 
     package func find(id: String, on sql: any SQLExecutor) async throws -> User? {
@@ -190,7 +242,9 @@ package struct UserSQLRepository: UserRepository {
             id: try row.string("id"), phone: try row.string("phone"), name: try row.string("name"),
             pinHash: try row.string("pin_hash"), userHandle: try row.string("user_handle"),
             failedPaymentAuths: try row.int("failed_payment_auths"),
-            paymentLockedUntil: try row.int("payment_locked_until")
+            paymentLockedUntil: try row.int("payment_locked_until"),
+            phoneVerifiedAt: try row.optionalInt("phone_verified_at"),
+            pinCoolingUntil: try row.int("pin_cooling_until")
         )
     }
 }

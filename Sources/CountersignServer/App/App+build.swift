@@ -21,7 +21,7 @@ package enum CountersignApp {
     /// The services the HTTP layer and the operator commands share.
     package static func makeServices(
         configuration: ServerConfiguration, database: any Database, clock: WallClock = .system,
-        supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(), logger: Logger
+        supplier: any AirtimeSupplier = SimulatedAirtimeSupplier(), smsSender: (any SMSSender)? = nil, logger: Logger
     ) async throws -> AppServices {
         let traced = configuration.exportedTraceId != nil
         let metrics = ServerMetrics()
@@ -45,7 +45,8 @@ package enum CountersignApp {
         return await AppServices(
             configuration: configuration, database: database, clock: clock, supplier: supplier, pepper: pepper,
             tokenSecret: tokenSecret,
-            webhookSecret: webhookSecret, returnURLs: returnURLs, webFiles: webFiles, metrics: metrics, logger: logger
+            webhookSecret: webhookSecret, returnURLs: returnURLs, webFiles: webFiles, metrics: metrics,
+            smsSender: smsSender, logger: logger
         )
     }
 
@@ -123,12 +124,17 @@ package enum CountersignApp {
         let sessions = SessionMiddleware(accounts: services.accounts, cookie: cookie, origins: origins)
         SystemController(
             database: services.database, paymentsInTestMode: services.configuration.paymentsInTestMode,
+            smsInTestMode: services.simulatedSMS != nil,
             workers: services.workers
         )
         .addRoutes(to: router)
         AuthController(
-            accounts: services.accounts, biometric: services.biometric, throttle: services.throttle, cookie: cookie
+            accounts: services.accounts, biometric: services.biometric, verifications: services.verifications,
+            throttle: services.throttle, cookie: cookie,
+            deviceCookie: DeviceCookie(configuration: services.configuration)
         ).addRoutes(to: router.group(), sessions: sessions)
+        AccountController(accounts: services.accounts, biometric: services.biometric).addRoutes(
+            to: router.group().add(middleware: sessions))
         BiometricController(biometric: services.biometric, throttle: services.throttle).addRoutes(
             to: router.group().add(middleware: sessions))
         WalletController(
@@ -153,6 +159,11 @@ package enum CountersignApp {
         // The payer's browser, not a signed-in client: no session.
         if let simulator = services.simulatedPaymentProvider {
             SimulatedProviderController(simulator: simulator).addRoutes(to: router.group())
+        }
+        // What a phone would have received, while the SMS provider is the simulator (test mode).
+        if let simulator = services.simulatedSMS {
+            SimulatedSMSController(simulator: simulator, phoneRegion: services.configuration.phoneRegion).addRoutes(
+                to: router.group())
         }
         routes.load(router.routes)
         return router

@@ -10,6 +10,8 @@ package struct AppRequestContext: RequestContext {
     package var userId: String?
     /// The bearer token the session was found by (for logout).
     package var sessionToken: String?
+    /// The session itself: how it was opened, and its new-device cooling-off.
+    package var session: LiveSession?
     /// The peer of the connection: the client, or a proxy in front of it (see `ClientAddress`).
     package let peerAddress: SocketAddress?
     /// The request's trace id and signed-in user, seen by middleware outside the session's (the

@@ -39,6 +39,12 @@ package struct AppServices: Sendable {
     package let operators: OperatorService
     /// The operator console's work on users' accounts.
     package let operatorConsole: OperatorConsole
+    /// Sends text messages in the background: one-time codes and security notices.
+    package let smsDispatcher: SMSDispatcher
+    /// The SMS simulator when it is the provider (test mode), for `GET /sim/sms`.
+    package let simulatedSMS: SimulatedSMSSender?
+    /// One-time codes that prove a phone number.
+    package let verifications: PhoneVerifications
     let logger: Logger
 
     /// The background settlement of top-ups a stopped process left pending.
@@ -78,7 +84,8 @@ package struct AppServices: Sendable {
     init(
         configuration: ServerConfiguration, database: any Database, clock: WallClock, supplier: any AirtimeSupplier,
         pepper: [UInt8], tokenSecret: [UInt8],
-        webhookSecret: [UInt8], returnURLs: ReturnURLPolicy, webFiles: WebFiles?, metrics: ServerMetrics, logger: Logger
+        webhookSecret: [UInt8], returnURLs: ReturnURLPolicy, webFiles: WebFiles?, metrics: ServerMetrics,
+        smsSender: (any SMSSender)?, logger: Logger
     ) async {
         self.metrics = metrics
         self.operators = OperatorService(database: database, clock: clock, phoneRegion: configuration.phoneRegion)
@@ -103,6 +110,20 @@ package struct AppServices: Sendable {
             threshold: configuration.paymentFailureThreshold,
             schedule: PinLockSchedule(base: configuration.paymentLockSeconds), metrics: metrics)
         let relyingParty = configuration.relyingParty
+        let liveSMS: (any SMSSender)? =
+            smsSender ?? configuration.twilio.map { TwilioSMSSender(configuration: $0, logger: logger) }
+        let simulatedSMS = liveSMS == nil ? SimulatedSMSSender(database: database, clock: clock) : nil
+        self.simulatedSMS = simulatedSMS
+        let smsDispatcher = SMSDispatcher(
+            sender: liveSMS ?? simulatedSMS ?? SimulatedSMSSender(database: database, clock: clock), logger: logger,
+            metrics: metrics)
+        self.smsDispatcher = smsDispatcher
+        let verifications = PhoneVerifications(
+            database: database, users: users, pepper: pepper, clock: clock, configuration: configuration,
+            dispatcher: smsDispatcher, metrics: metrics)
+        self.verifications = verifications
+        let newDeviceLimit = NewDeviceLimit(
+            maxAmount: configuration.newDeviceMaxAmount, currency: configuration.currency, clock: clock)
         self.configuration = configuration
         self.throttle = RequestThrottle(
             limiter: RateLimiter(limits: configuration.rateLimits, clock: clock),
@@ -113,7 +134,7 @@ package struct AppServices: Sendable {
         self.logger = logger
         self.accounts = AccountService(
             database: database, users: users, sessions: SessionSQLRepository(), ledger: ledger, pins: pins,
-            pinGuard: pinGuard, clock: clock, configuration: configuration)
+            pinGuard: pinGuard, clock: clock, configuration: configuration, verifications: verifications)
         let biometric = BiometricService(
             database: database, users: users, credentials: CredentialSQLRepository(),
             challenges: ChallengeSQLRepository(),
@@ -122,7 +143,8 @@ package struct AppServices: Sendable {
             registrationVerifier: RegistrationVerifier(
                 relyingParty: relyingParty,
                 attestationPolicy: configuration.acceptUnverifiedAttestation ? .verifiedOrUnverifiable : .verifiedOnly),
-            assertionVerifier: AssertionVerifier(relyingParty: relyingParty), metrics: metrics
+            assertionVerifier: AssertionVerifier(relyingParty: relyingParty), metrics: metrics,
+            verifications: verifications, newDeviceLimit: newDeviceLimit
         )
         self.biometric = biometric
         self.transfers = TransferService(
@@ -137,7 +159,7 @@ package struct AppServices: Sendable {
             consumedTokens: ConsumedTokenSQLRepository(),
             idempotencyKeys: IdempotencySQLRepository(),
             tokens: tokens, pinGuard: pinGuard, lock: lock, intents: intents, supplier: supplier, clock: clock,
-            logger: logger, metrics: metrics
+            logger: logger, metrics: metrics, newDeviceLimit: newDeviceLimit
         )
         var paymentProvider: any PaymentProvider
         if let stripe = configuration.stripe {

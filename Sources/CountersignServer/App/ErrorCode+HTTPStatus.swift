@@ -29,14 +29,15 @@ extension ErrorCode {
             .unsupportedAlgorithm,
             .unexpectedAlgorithm, .badSignature, .signCountRegression, .credentialIdMismatch, .missingCredentialData,
             .attestationFailed, .unsupportedAttestationFormat, .authorizationFailed, .invalidToken, .tokenExpired,
-            .tokenReplayed:
+            .tokenReplayed, .phoneCodeRequired, .invalidCode, .codeExpired:
             .unauthorized
         case .originRefused, .syncedPasskeyRefused, .authenticatorNotAllowed, .authenticatorCompromised,
-            .attestationUntrusted, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator, .ownAccount:
+            .attestationUntrusted, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator, .ownAccount,
+            .pinCoolingOff, .deviceCoolingOff, .newDeviceLimit:
             .forbidden
         case .notFound, .transferNotFound, .productNotFound, .bidNotFound, .addressNotFound, .orderNotFound,
             .unknownUser,
-            .paymentMethodNotFound, .paymentIntentNotFound, .resourceMissing:
+            .paymentMethodNotFound, .paymentIntentNotFound, .resourceMissing, .unknownDevice:
             .notFound
         case .methodNotAllowed:
             .methodNotAllowed
@@ -54,7 +55,8 @@ extension ErrorCode {
             .unsupportedCurrency, .selfTransfer, .unknownShippingMethod, .noDeliveryMethod, .ownProduct,
             .deliveryUnavailable,
             .addressRequired, .noRoute, .totalsUnavailable, .cardNotOwned, .invalidCardNumber, .invalidExpiry,
-            .unsupportedTestCard, .cardEntryNotSupported, .cardDeclined, .invalidRequest:
+            .unsupportedTestCard, .cardEntryNotSupported, .cardDeclined, .invalidRequest, .samePhone, .weakPin,
+            .unknownCountry:
             .unprocessableContent
         case .loginLocked, .pinLocked, .paymentLocked, .pinResetRequired:
             .locked

@@ -40,6 +40,11 @@ package struct ServerConfiguration: Sendable {
     /// Consecutive failed payment authentications before the lock, and its length.
     package var paymentFailureThreshold: Int64 = 5
     package var paymentLockSeconds: Int64 = 15 * 60
+    /// How long a device or key bound with the PIN and a code (not by another key) is in its
+    /// cooling-off, in seconds (`--new-device-hours`), and the most it may pay at once meanwhile, in
+    /// minor units (`--new-device-max-amount`).
+    package var newDeviceSeconds: Int64 = 24 * 3600
+    package var newDeviceMaxAmount: Int64 = 500_000
     /// PBKDF2-SHA256 rounds for PINs. 210,000 is OWASP's floor; tests lower it for speed.
     package var pinHashRounds = 210_000
     /// PIN hashes admitted at once, running or waiting; past it, 503 `server_busy`. At 0.1 s a hash
@@ -92,6 +97,10 @@ package struct ServerConfiguration: Sendable {
     /// Stripe, when a secret key is configured (`STRIPE_SECRET_KEY` or `--stripe-secret-key-file`);
     /// nil means the built-in payment simulator.
     package var stripe: StripeConfiguration?
+    /// Twilio, when `TWILIO_ACCOUNT_SID` is set (with the API key and a sender); nil means the SMS simulator.
+    package var twilio: TwilioConfiguration?
+    /// Whether text messages reach real phones: Twilio over https, never the simulator.
+    package var smsIsLive: Bool { twilio?.baseURL.hasPrefix("https://") ?? false }
     /// The current span's trace id, set when `countersign serve` exports traces (OTLP): then every
     /// request gets a span, and the store, the airtime supplier and the payment provider get spans
     /// inside it (`RequestSpanMiddleware`). Nil: no spans, and each request a random trace id.

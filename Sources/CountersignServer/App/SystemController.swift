@@ -8,6 +8,8 @@ package struct SystemController {
     let database: any Database
     /// Whether payments are pretend (the simulator, or Stripe's test mode): `/health` says so.
     let paymentsInTestMode: Bool
+    /// Whether the SMS provider is the simulator (its messages readable at `GET /sim/sms`).
+    let smsInTestMode: Bool
     /// The background workers, for readiness.
     let workers: WorkerStatus
 
@@ -31,7 +33,8 @@ package struct SystemController {
             body: .init(
                 byteBuffer: ByteBuffer(
                     string:
-                        #"{"status":"ok","database":"\#(database.engine)","paymentsTestMode":\#(paymentsInTestMode)}"#))
+                        #"{"status":"ok","database":"\#(database.engine)","paymentsTestMode":\#(paymentsInTestMode),"smsTestMode":\#(smsInTestMode)}"#
+                ))
         )
     }
 

@@ -34,7 +34,7 @@ package struct BiometricController {
             request, context: context, address: [.challengeAddress],
             account: [.challengeAccount] + (body.pin == nil ? [] : [.pinAccount]), key: userId
         )
-        return try await biometric.registrationOptions(userId: userId, stepUp: body)
+        return try await biometric.registrationOptions(userId: userId, stepUp: body, session: context.session)
     }
 
     /// `POST /biometric/step-up/options` → request options for an assertion that authorizes adding a key.
@@ -94,7 +94,8 @@ package struct BiometricController {
         try throttle.check(
             request, context: context, address: [.challengeAddress], account: [.challengeAccount],
             key: try context.requireUser())
-        return try await biometric.authenticationOptions(userId: try context.requireUser(), intent)
+        return try await biometric.authenticationOptions(
+            userId: try context.requireUser(), intent, session: context.session)
     }
 
     /// `POST /biometric/auth/options` with the intent as a JSON body.
@@ -106,7 +107,8 @@ package struct BiometricController {
         try throttle.check(
             request, context: context, address: [.challengeAddress], account: [.challengeAccount],
             key: try context.requireUser())
-        return try await biometric.authenticationOptions(userId: try context.requireUser(), intent)
+        return try await biometric.authenticationOptions(
+            userId: try context.requireUser(), intent, session: context.session)
     }
 
     /// `POST /biometric/auth/verify` → `{verified, verificationToken, expiresIn, message}`.

@@ -22,6 +22,9 @@ package struct BiometricService: Sendable {
     let registrationVerifier: RegistrationVerifier
     let assertionVerifier: AssertionVerifier
     let metrics: ServerMetrics
+    let verifications: PhoneVerifications
+    let newDeviceLimit: NewDeviceLimit
+    let events = AccountEventSQLRepository()
     /// The imported FIDO metadata registration consults (`countersign mds import`).
     let metadata = MetadataSQLRepository()
 
@@ -32,17 +35,17 @@ package struct BiometricService: Sendable {
     /// `payment: true` they carry Secure Payment Confirmation's `payment` extension, which browsers
     /// accept only for a discoverable credential with user verification on a platform authenticator
     /// (Chromium: NotSupportedError otherwise), so all three are required too.
-    package func registrationOptions(userId: String, stepUp: RegistrationOptionsRequest) async throws
-        -> RegistrationOptionsResponse
+    package func registrationOptions(userId: String, stepUp: RegistrationOptionsRequest, session: LiveSession?)
+        async throws -> RegistrationOptionsResponse
     {
-        try await checkStepUp(userId: userId, stepUp)
+        let binding = try await checkStepUp(userId: userId, stepUp, session: session)
         let user = try await loadUser(userId)
         let challenge = Base64URL.encode(SecureRandom.bytes(32))
         let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
         let forPayments = stepUp.payment == true
         let userVerification = forPayments ? "required" : configuration.userVerification
         let stored = StoredChallenge(
-            challenge: challenge, userId: userId, purpose: .registration, intent: nil, intentDigest: nil,
+            challenge: challenge, userId: userId, purpose: .registration, intent: binding.intent, intentDigest: nil,
             userVerification: userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
         let existing = try await database.transaction { sql in
@@ -111,7 +114,8 @@ package struct BiometricService: Sendable {
         let entry = try await database.read { sql in try await metadata.find(aaguid: aaguid, on: sql) }
         let attested = try AuthenticatorTrust.evaluate(verified, metadata: entry)
         try configuration.passkeyPolicy.checkAuthenticator(aaguid: verified.aaguid, attested: attested)
-        let credential = StoredCredential(
+        let binding = KeyBinding(intent: stored.intent)
+        var newCredential = StoredCredential(
             id: Base64URL.encode(verified.credentialId), userId: userId,
             publicKey: Base64URL.encode(verified.credentialPublicKey),
             algorithm: Int64(verified.algorithm.rawValue), signCount: Int64(verified.signCount),
@@ -120,17 +124,31 @@ package struct BiometricService: Sendable {
             attestationFormat: verified.attestationFormat, attestationVerified: verified.attestationVerified,
             flaggedAt: nil
         )
-        let credentials = self.credentials
+        newCredential.boundBy = binding.boundBy
+        newCredential.coolingUntil = binding.coolingUntil
+        let (credentials, events, credential) = (self.credentials, self.events, newCredential)
         try await database.transaction { sql in
             try await credentials.insert(credential, aaguid: Base64URL.encode(verified.aaguid), now: now, on: sql)
+            try await events.record(
+                userId: userId, kind: .keyBound,
+                detail: binding.coolingUntil > now
+                    ? "A device key was added with the PIN and a code; it pays little until its cooling-off ends."
+                    : "A device key was added.", now: now, on: sql)
+        }
+        if binding.boundBy == "pin-code" {
+            let user = try await loadUser(userId)
+            verifications.notify(
+                user.phone,
+                "A new device key was added to your Countersign account. If this was not you, reset your PIN and remove the key in Security.",
+                kind: "key_bound")
         }
         return RegistrationVerifyResponse(verified: true, credentialId: credential.id)
     }
 
     /// Request options for authorizing `intent`: the challenge is `SHA-256(nonce ‖ canonical intent)`.
-    package func authenticationOptions(userId: String, _ request: AuthenticationOptionsRequest) async throws
-        -> AuthenticationOptionsResponse
-    {
+    package func authenticationOptions(
+        userId: String, _ request: AuthenticationOptionsRequest, session: LiveSession? = nil
+    ) async throws -> AuthenticationOptionsResponse {
         let intent = try intents.airtime(
             amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone,
             supplierSlug: request.supplierSlug)
@@ -146,10 +164,19 @@ package struct BiometricService: Sendable {
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
         // Read outside the writer: only the challenge insert needs a write transaction.
-        let usable = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }.filter {
+        let live = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }.filter {
             $0.flaggedAt == nil
         }
+        guard !live.isEmpty else {
+            throw APIError(.noRegisteredCredential, "Register a device key first, or pay with your PIN.")
+        }
+        // Before any gesture: a new device (or only new keys) over the limit is refused now, and a
+        // key still in its cooling-off is not offered for an amount over it.
+        try newDeviceLimit.check(amount: intent.amount, session: session)
+        let usable = live.filter { (try? newDeviceLimit.check(amount: intent.amount, session: nil, key: $0)) != nil }
         guard !usable.isEmpty else {
+            try newDeviceLimit.check(
+                amount: intent.amount, session: nil, key: live.max { $0.coolingUntil < $1.coolingUntil })
             throw APIError(.noRegisteredCredential, "Register a device key first, or pay with your PIN.")
         }
         try await database.transaction { sql in try await challenges.insert(stored, now: now, on: sql) }

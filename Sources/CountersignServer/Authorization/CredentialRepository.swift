@@ -20,6 +20,11 @@ package struct StoredCredential: Sendable, Equatable {
     /// When it was registered and last used (milliseconds); 0 and nil before it is stored.
     package var createdAt: Int64 = 0
     package var lastUsedAt: Int64?
+    /// How the key was bound: `key` (a step-up by another key), `pin-code` (the PIN and a code),
+    /// `signup` (right after the number was proven), `pin` (before codes existed).
+    package var boundBy = "pin"
+    /// Bound without another key: until then (milliseconds) it pays at most the new-device limit.
+    package var coolingUntil: Int64 = 0
 }
 
 /// Credentials by user.
@@ -51,8 +56,8 @@ package struct CredentialSQLRepository: CredentialRepository {
         let rows = try await sql.query(
             """
             INSERT INTO credentials (id, user_id, public_key, algorithm, sign_count, backup_eligible, backup_state, transports,
-                attestation_format, attestation_verified, aaguid, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                attestation_format, attestation_verified, aaguid, created_at, bound_by, cooling_until)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
             ON CONFLICT (id) DO NOTHING RETURNING id
             """,
             [
@@ -60,7 +65,8 @@ package struct CredentialSQLRepository: CredentialRepository {
                 .integer(credential.algorithm),
                 .integer(credential.signCount), .bool(credential.backupEligible), .bool(credential.backupState),
                 .text(credential.transports.joined(separator: ",")), .text(credential.attestationFormat),
-                .bool(credential.attestationVerified), .text(aaguid), .integer(now),
+                .bool(credential.attestationVerified), .text(aaguid), .integer(now), .text(credential.boundBy),
+                .integer(credential.coolingUntil),
             ]
         )
         guard !rows.isEmpty else { throw APIError(.credentialExists, "That credential is already registered.") }
@@ -123,7 +129,8 @@ package struct CredentialSQLRepository: CredentialRepository {
             attestationFormat: try row.string("attestation_format"),
             attestationVerified: try row.bool("attestation_verified"),
             flaggedAt: try row.optionalInt("flagged_at"), createdAt: try row.int("created_at"),
-            lastUsedAt: try row.optionalInt("last_used_at")
+            lastUsedAt: try row.optionalInt("last_used_at"), boundBy: try row.string("bound_by"),
+            coolingUntil: try row.int("cooling_until")
         )
     }
 }

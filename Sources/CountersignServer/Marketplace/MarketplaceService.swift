@@ -43,6 +43,12 @@ package struct MarketplaceService: Sendable {
     }
 
     package func addAddress(userId: String, _ body: AddressBody) async throws -> AddressBody {
+        // Shown to a seller: no bidi overrides, zero-width or line-breaking characters.
+        var body = body
+        (body.name, body.line1, body.city, body.postalCode) = (
+            DisplayText.sanitized(body.name), DisplayText.sanitized(body.line1), DisplayText.sanitized(body.city),
+            DisplayText.sanitized(body.postalCode)
+        )
         let fields: [(String, String, ErrorCode)] = [
             ("name", body.name, .invalidName), ("line1", body.line1, .invalidLine1), ("city", body.city, .invalidCity),
             ("postalCode", body.postalCode, .invalidPostalCode),
@@ -53,7 +59,9 @@ package struct MarketplaceService: Sendable {
             }
         }
         guard let country = Country(body.country) else {
-            throw APIError(.invalidCountry, "country must be an ISO 3166-1 alpha-2 code, e.g. NL.")
+            throw Country.isWellFormed(body.country)
+                ? APIError(.unknownCountry, "\(body.country) is no country's ISO 3166-1 code.")
+                : APIError(.invalidCountry, "country must be an ISO 3166-1 alpha-2 code, e.g. NL.")
         }
         let address = Address(
             id: Identifier.make("adr"), userId: userId, name: body.name, line1: body.line1, city: body.city,
@@ -64,6 +72,9 @@ package struct MarketplaceService: Sendable {
     }
 
     package func createProduct(sellerId: String, _ request: CreateProductRequest) async throws -> ProductResponse {
+        // Shown to every buyer: no bidi overrides, zero-width or line-breaking characters.
+        var request = request
+        request.title = DisplayText.sanitized(request.title)
         guard !request.title.isEmpty, request.title.unicodeScalars.count <= 200 else {
             throw APIError(.invalidTitle, "title must be 1 to 200 characters.")
         }
@@ -71,7 +82,9 @@ package struct MarketplaceService: Sendable {
             throw APIError(.invalidAmount, "askingPrice must be between 1 and \(Self.maximumAmount) minor units.")
         }
         guard let shipFrom = Country(request.shipFromCountry) else {
-            throw APIError(.invalidCountry, "shipFromCountry must be an ISO 3166-1 alpha-2 code.")
+            throw Country.isWellFormed(request.shipFromCountry)
+                ? APIError(.unknownCountry, "\(request.shipFromCountry) is no country's ISO 3166-1 code.")
+                : APIError(.invalidCountry, "shipFromCountry must be an ISO 3166-1 alpha-2 code.")
         }
         let methods = Array(Set(request.shippingMethods)).sorted()
         if let unknown = methods.first(where: { rates.shippingMethod($0) == nil }) {

@@ -84,7 +84,9 @@ package struct OperatorConsole: Sendable {
                 keys: try await credentials.list(userId: userId, on: sql).map(\.summary),
                 transactions: try await transactions.list(
                     userId: userId, before: nil, limit: Self.transactionLimit, on: sql
-                ).map(\.summary))
+                ).map(\.summary),
+                phoneVerified: account.phoneVerified,
+                events: try await AccountEventSQLRepository().list(userId: userId, limit: 20, on: sql))
         }
     }
 
@@ -95,6 +97,9 @@ package struct OperatorConsole: Sendable {
         try await database.transaction { sql in
             guard let before = try await operators.unlock(userId: userId, on: sql) else { throw Self.unknownUser }
             let state = before.isLocked(at: now) ? "was locked" : "was not locked"
+            try await AccountEventSQLRepository().record(
+                userId: userId, kind: .unlockedByOperator,
+                detail: "An operator lifted the locks on the PIN and payments.", now: now, on: sql)
             try await operators.record(
                 Self.action(
                     "unlock_account", operatorId: operatorId, target: userId, now: now,
@@ -221,6 +226,7 @@ extension StoredCredential {
             id: id, algorithm: Int(clamping: algorithm), attestationFormat: attestationFormat,
             attestationVerified: attestationVerified, backupEligible: backupEligible, transports: transports,
             createdAt: WallClock.iso8601(millis: createdAt), lastUsedAt: lastUsedAt.map(WallClock.iso8601(millis:)),
-            flagged: flaggedAt != nil)
+            flagged: flaggedAt != nil, coolingOffUntil: coolingUntil > 0 ? WallClock.iso8601(millis: coolingUntil) : nil
+        )
     }
 }

@@ -42,6 +42,8 @@ package struct OperatorAccount: Sendable, Equatable {
     package let pinLockedUntil: Int64
     /// The PIN blocked after repeated locks: only an unlock lifts it.
     package let pinBlocked: Bool
+    /// A code proved the number.
+    package var phoneVerified = true
 
     /// Payments or the PIN locked at `now`.
     package func isLocked(at now: Int64) -> Bool { paymentLockedUntil > now || pinLockedUntil > now || pinBlocked }
@@ -109,7 +111,7 @@ package struct OperatorSQLRepository: Sendable {
     }
 
     static let accountColumns =
-        "id, phone, name, is_operator, created_at, failed_payment_auths, payment_locked_until, failed_pin_attempts, pin_locked_until, pin_blocked"
+        "id, phone, name, is_operator, created_at, failed_payment_auths, payment_locked_until, failed_pin_attempts, pin_locked_until, pin_blocked, phone_verified_at"
 
     static func account(from row: SQLRow) throws -> OperatorAccount {
         OperatorAccount(
@@ -118,7 +120,7 @@ package struct OperatorSQLRepository: Sendable {
             failedPaymentAuths: try row.int("failed_payment_auths"),
             paymentLockedUntil: try row.int("payment_locked_until"),
             failedPinAttempts: try row.int("failed_pin_attempts"), pinLockedUntil: try row.int("pin_locked_until"),
-            pinBlocked: try row.int("pin_blocked") != 0)
+            pinBlocked: try row.int("pin_blocked") != 0, phoneVerified: try row.optionalInt("phone_verified_at") != nil)
     }
 
     /// Appends an action to the log.

@@ -32,8 +32,10 @@ package struct TransferController {
         let body = try await request.decodeJSON(as: CreateTransferRequest.self, context: context)
         // Each transfer is issued a challenge once quoted.
         try throttle.check(
-            request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: userId)
-        let (transfer, replayed) = try await transfers.create(payerId: userId, body, idempotencyKey: key)
+            request, context: context, address: [.challengeAddress], account: [.challengeAccount, .transferAccount],
+            key: userId)
+        let (transfer, replayed) = try await transfers.create(
+            payerId: userId, body, idempotencyKey: key, session: context.session)
         context.responseEncoder.observe(transfer.document)
         var response = try Self.json(transfer.document, status: replayed ? .ok : .created)
         if replayed { response.headers[HTTPField.Name.idempotentReplayed] = "true" }
@@ -83,7 +85,7 @@ package struct TransferController {
         var request = request
         let body = try await request.decodeJSON(as: AuthenticationResponseJSON.self, context: context)
         return try await transfers.authorize(
-            payerId: try context.requireUser(), id: try context.parameters.require("id"), body
+            payerId: try context.requireUser(), id: try context.parameters.require("id"), body, session: context.session
         ).document
     }
 

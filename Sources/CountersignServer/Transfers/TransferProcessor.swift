@@ -159,9 +159,17 @@ package struct TransferProcessor: Service {
                 current, now: now, code: "payee_not_found",
                 message: "No Countersign wallet is registered to \(current.payeePhone).")
         }
+        // An account that never proved its number may be a squatter's: nothing is sent to it.
+        guard payee.phoneVerifiedAt != nil else {
+            return Self.failed(
+                current, now: now, code: "payee_unverified",
+                message:
+                    "\(current.payeePhone) has not confirmed its number on Countersign yet: ask them to sign in once.")
+        }
         var next = current.moved(to: .pendingQuote, now: now)
         next.payeeId = payee.id
-        next.payeeName = DisplayText.sanitized(payee.name)
+        // Enough to recognise a friend, not a directory of names by number: the whole name once paid.
+        next.payeeName = DisplayText.partialName(payee.name)
         return next
     }
 
@@ -251,7 +259,11 @@ package struct TransferProcessor: Service {
                     failureCode: nil, createdAt: now, updatedAt: now
                 ), on: sql)
         }
-        return current.moved(to: .success, now: now)
+        var done = current.moved(to: .success, now: now)
+        if let payee = try await transfers.users.find(id: payeeId, on: sql) {
+            done.payeeName = DisplayText.sanitized(payee.name)
+        }
+        return done
     }
 
     private static func failed(_ current: Transfer, now: Int64, code: String, message: String) -> Transfer {

@@ -10,7 +10,9 @@ extension TransferService {
     /// credential that is not the payer's, or over another challenge ends the transfer in `FAILED`
     /// (a refused authorization is never retried on the same quote) and counts towards the payment
     /// lock. A lapsed quote ends it in `EXPIRED`.
-    package func authorize(payerId: String, id: String, _ body: AuthenticationResponseJSON) async throws -> Transfer {
+    package func authorize(
+        payerId: String, id: String, _ body: AuthenticationResponseJSON, session: LiveSession? = nil
+    ) async throws -> Transfer {
         let assertion = try DecodedAssertion(body)
 
         let current = try await transfer(payerId: payerId, id: id)
@@ -33,6 +35,12 @@ extension TransferService {
 
         let credential = try await database.read { sql in
             try await credentials.find(id: assertion.credentialId, on: sql)
+        }
+        // A key or device still in its cooling-off pays at most the new-device limit; the transfer
+        // stays open for a key that may.
+        if let credential, credential.userId == payerId {
+            try biometric.newDeviceLimit.check(
+                amount: current.quote?.total ?? current.amount, session: session, key: credential)
         }
         let refusal: WebAuthnError?
         var verified: VerifiedAssertion?

@@ -28,9 +28,9 @@ package struct TransferService: Sendable {
     /// (or used before for a top-up) is 422. The key is claimed and completed in the transaction that
     /// inserts the transfer, so it never stays in flight. The request is fingerprinted as it is read
     /// (the payee's number in E.164), so a retry that writes the same number another way is the same.
-    package func create(payerId: String, _ request: CreateTransferRequest, idempotencyKey: String) async throws
-        -> (transfer: Transfer, replayed: Bool)
-    {
+    package func create(
+        payerId: String, _ request: CreateTransferRequest, idempotencyKey: String, session: LiveSession? = nil
+    ) async throws -> (transfer: Transfer, replayed: Bool) {
         guard let payee = PhoneNumber(request.payeePhone, region: configuration.phoneRegion) else {
             throw APIError(
                 .invalidPhone, "payeePhone must be a phone number: +country code and number, or a national number.")
@@ -51,6 +51,8 @@ package struct TransferService: Sendable {
                     "note must be at most \(Self.maximumNoteLength) characters, without control characters.")
             }
         }
+        // A new device over the limit is told before a quote, not after the signature.
+        try biometric.newDeviceLimit.check(amount: request.amount, session: session)
         var normalized = request
         normalized.payeePhone = payee.value
         let idempotent = IdempotentRequest(
@@ -69,7 +71,8 @@ package struct TransferService: Sendable {
         let transfer = Transfer(
             id: Identifier.make("tr"), payerId: payerId, payeeId: nil, payeePhone: payee.value, payeeName: nil,
             amount: request.amount,
-            currency: request.currency, note: request.note, status: .pendingPayeeLookup, quote: nil,
+            currency: request.currency, note: request.note.map(DisplayText.sanitized), status: .pendingPayeeLookup,
+            quote: nil,
             quoteExpiresAt: nil, challenge: nil,
             failure: nil, authorizedBy: nil, sequence: 1, idempotencyKey: idempotent.key,
             requestHash: idempotent.fingerprint,

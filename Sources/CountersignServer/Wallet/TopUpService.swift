@@ -22,6 +22,8 @@ package struct TopUpService: Sendable {
     let clock: WallClock
     let logger: Logger
     let metrics: ServerMetrics
+    let newDeviceLimit: NewDeviceLimit
+    let credentials = CredentialSQLRepository()
 
     /// How the payment was authorized, once checked.
     enum Authorization {
@@ -51,11 +53,12 @@ package struct TopUpService: Sendable {
     /// transaction and completed with the response in the settlement's, the same commits as the
     /// money; `IdempotencyKeyTaken` if another request holds it by then.
     package func topUp(
-        userId: String, intent: PaymentIntent, request: TopUpRequest, idempotency: IdempotencyTicket? = nil
+        userId: String, intent: PaymentIntent, request: TopUpRequest, session: LiveSession? = nil,
+        idempotency: IdempotencyTicket? = nil
     ) async throws -> SettledTopUp {
         do {
             let settled = try await authorizedTopUp(
-                userId: userId, intent: intent, request: request, idempotency: idempotency)
+                userId: userId, intent: intent, request: request, session: session, idempotency: idempotency)
             metrics.payment(kind: "topup", outcome: settled.response.data.status)
             return settled
         } catch let refused as APIError {
@@ -65,9 +68,11 @@ package struct TopUpService: Sendable {
     }
 
     private func authorizedTopUp(
-        userId: String, intent: PaymentIntent, request: TopUpRequest, idempotency: IdempotencyTicket?
+        userId: String, intent: PaymentIntent, request: TopUpRequest, session: LiveSession?,
+        idempotency: IdempotencyTicket?
     ) async throws -> SettledTopUp {
-        let (authorization, user) = try await authorize(userId: userId, intent: intent, request: request)
+        let (authorization, user) = try await authorize(
+            userId: userId, intent: intent, request: request, session: session)
         let pending = try await debit(
             userId: userId, intent: intent, useCashback: request.useCashback ?? false, authorization: authorization,
             clearFailures: user.failedPaymentAuths > 0, idempotency: idempotency
@@ -86,9 +91,9 @@ package struct TopUpService: Sendable {
         return try await settle(pending, outcome: outcome)
     }
 
-    private func authorize(userId: String, intent: PaymentIntent, request: TopUpRequest) async throws -> (
-        Authorization, User
-    ) {
+    private func authorize(userId: String, intent: PaymentIntent, request: TopUpRequest, session: LiveSession?)
+        async throws -> (Authorization, User)
+    {
         let users = self.users
         guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else {
             throw APIError.unauthenticated
@@ -104,8 +109,13 @@ package struct TopUpService: Sendable {
             guard claims.dig == Base64URL.encode(intent.digest) else {
                 throw APIError(.intentMismatch, "The verification token was issued for a different payment.")
             }
+            let credentials = self.credentials
+            let key = try await database.read { sql in try await credentials.find(id: claims.cid, on: sql) }
+            try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
             return (.token(claims), user)
         }
+        try newDeviceLimit.check(amount: intent.amount, session: session)
+        try AccountService.ensurePinUsable(user, now: clock.nowMillis())
         try await lock.checkPIN(request.pin ?? "", user: user, guard: pinGuard)
         return (.pin, user)
     }

@@ -34,7 +34,9 @@ package struct WalletController {
         if body.pin != nil { try throttle.check(request, context: context, account: [.pinAccount], key: userId) }
         let intent = try topUps.validate(body)
         guard let key = try IdempotentRequest.key(in: request.headers) else {
-            return Self.json(try await topUps.topUp(userId: userId, intent: intent, request: body), context: context)
+            return Self.json(
+                try await topUps.topUp(userId: userId, intent: intent, request: body, session: context.session),
+                context: context)
         }
         let idempotent = IdempotentRequest(
             key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: body.useCashback ?? false))
@@ -50,7 +52,7 @@ package struct WalletController {
         do {
             return Self.json(
                 try await topUps.topUp(
-                    userId: userId, intent: intent, request: body,
+                    userId: userId, intent: intent, request: body, session: context.session,
                     idempotency: IdempotencyTicket(key: key, requestHash: fingerprint, owner: instance.id)),
                 context: context)
         } catch let taken as IdempotencyKeyTaken {

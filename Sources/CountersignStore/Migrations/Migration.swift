@@ -19,7 +19,7 @@ package enum Migrator {
         Migration0010PasskeySignIn.migration, Migration0011MarketplaceLists.migration,
         Migration0012TransferIdempotency.migration,
         Migration0013Operators.migration, Migration0014PinLockEscalation.migration,
-        Migration0015AuthenticatorMetadata.migration,
+        Migration0015PhoneAndDevices.migration, Migration0016AuthenticatorMetadata.migration,
     ]
 
     /// The table that records which migrations a database has: made before the first migration.

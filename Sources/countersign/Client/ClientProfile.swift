@@ -12,11 +12,19 @@ struct ClientProfile {
         var sessionToken: String
     }
 
+    /// What lets this terminal sign in to `phone`'s account again with the PIN alone; it outlives
+    /// logouts (`device.json`, 0600).
+    struct RememberedDevice: Codable {
+        var phone: String
+        var deviceToken: String
+    }
+
     let directory: String
     /// PBKDF2 rounds for the key file and the local PIN hash (the SDK's default outside the demo).
     var iterations = 100_000
 
     var sessionPath: String { directory + "/session.json" }
+    var devicePath: String { directory + "/device.json" }
     var localPINPath: String { directory + "/local-pin" }
     var softLockFlagPath: String { directory + "/unlocked" }
     var keyStore: FileDeviceKeyStore { FileDeviceKeyStore(directory: directory, iterations: iterations) }
@@ -55,6 +63,19 @@ struct ClientProfile {
     }
 
     /// Forgets the session and the soft-lock flag; the device key stays registered.
+    /// The device token this terminal keeps for `phone`'s account, if any.
+    func deviceToken(for phone: String) -> String? {
+        FileManager.default.contents(atPath: devicePath)
+            .flatMap { try? JSONDecoder().decode(RememberedDevice.self, from: $0) }
+            .flatMap { $0.phone == phone ? $0.deviceToken : nil }
+    }
+
+    /// Keeps `token` as this terminal's device token for `phone` (nil keeps what is there).
+    func rememberDevice(phone: String, token: String?) throws {
+        guard let token else { return }
+        try write(try JSONEncoder().encode(RememberedDevice(phone: phone, deviceToken: token)), to: devicePath)
+    }
+
     func clearSession() {
         for path in [sessionPath, softLockFlagPath] { try? FileManager.default.removeItem(atPath: path) }
     }

@@ -12,6 +12,7 @@ struct DeviceCommand: AsyncParsableCommand {
             abstract: "Create the device key and register it with the server.")
 
         @OptionGroup var client: ClientOptions
+        @OptionGroup var codes: PhoneCodeOptions
 
         @Option(name: .customLong("pin"), help: "The account PIN: adding a device key needs it (step-up).")
         var accountPIN: String?
@@ -37,7 +38,8 @@ struct DeviceCommand: AsyncParsableCommand {
             }
             let origin = origin ?? DeviceRegistration.defaultOrigin(for: client.serverURL(session))
             let verified = try await DeviceRegistration.register(
-                api: api, profile: profile, accountPIN: accountPIN, localPIN: pin, origin: origin)
+                api: api, profile: profile, accountPIN: accountPIN, localPIN: pin, origin: origin, phone: session.phone,
+                codes: codes)
             print("Device registered for \(session.phone): credential \(verified.credentialId), origin \(origin)")
             print("The key is sealed under the local PIN in \(profile.keyStore.filePath)")
         }

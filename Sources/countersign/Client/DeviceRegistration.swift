@@ -6,10 +6,13 @@ import WebAuthn
 /// Creates this terminal's device key and registers it with the server: registration options →
 /// a fresh P-256 key sealed under the local PIN → `DeviceAuthenticator.registrationResponse` → verify.
 enum DeviceRegistration {
-    /// Registers a new key for the logged-in user of `api`, stepping up with the account PIN; the
-    /// key file and the local PIN hash go into `profile`. A key that the server refuses is deleted again.
+    /// Registers a new key for the logged-in user of `api`, stepping up with the account PIN and,
+    /// when the server asks for it (a session that did not just prove the number), a code sent to
+    /// `phone` from `codes`; the key file and the local PIN hash go into `profile`. A key that the
+    /// server refuses is deleted again.
     static func register(
-        api: CountersignAPIClient, profile: ClientProfile, accountPIN: String, localPIN: String, origin: String
+        api: CountersignAPIClient, profile: ClientProfile, accountPIN: String, localPIN: String, origin: String,
+        phone: String, codes: PhoneCodeOptions?
     ) async throws -> RegistrationVerifyResponse {
         let store = profile.keyStore
         guard !store.exists() else {
@@ -17,7 +20,18 @@ enum DeviceRegistration {
         }
         let options: RegistrationOptionsResponse
         do {
-            options = try await api.registrationOptions(stepUp: RegistrationOptionsRequest(pin: accountPIN))
+            do {
+                options = try await api.registrationOptions(stepUp: RegistrationOptionsRequest(pin: accountPIN))
+            } catch let error as CountersignClientError where error.errorCode == .phoneCodeRequired {
+                guard let codes else { throw error }
+                print("Adding a device key with the PIN needs a code sent to your number too.")
+                let code = try await codes.obtain(api: api, phone: phone, purpose: .bindDevice)
+                options = try await api.registrationOptions(
+                    stepUp: RegistrationOptionsRequest(
+                        pin: accountPIN, verificationId: code.verificationId, code: code.code))
+            }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure("the server refused the step-up: \(Formatting.error(error))")
         }

@@ -15,10 +15,10 @@ enum DemoScenarios {
     static func run(server: EmbeddedServer, directory: String) async throws -> [DemoCheck] {
         print("── Setting up ──")
         let ada = try await DemoUser.create(
-            name: "Ada", phone: "08030000001", accountPIN: "1234", localPIN: "2468", server: server,
+            name: "Ada", phone: "08030000001", accountPIN: "4827", localPIN: "2468", server: server,
             directory: directory + "/ada")
         let bola = try await DemoUser.create(
-            name: "Bola", phone: "08030000002", accountPIN: "4321", localPIN: "1357", server: server,
+            name: "Bola", phone: "08030000002", accountPIN: "6193", localPIN: "1357", server: server,
             directory: directory + "/bola")
         let (_, funded) = try await server.services.wallets.fund(
             phone: ada.phone, amount: 500_000, reference: "demo-funding")

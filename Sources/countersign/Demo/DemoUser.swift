@@ -21,12 +21,19 @@ struct DemoUser: Sendable {
         let profile = ClientProfile(directory: directory, iterations: 10_000)
         try profile.prepare()
         let api = CountersignAPIClient(transport: AsyncHTTPClientTransport(baseURL: server.baseURL))
-        let session = try await api.signup(SignupRequest(phone: phone, name: name, pin: accountPIN))
+        // The code a phone would receive, read from the embedded server's SMS simulator.
+        let before = try await api.simulatedMessages(to: phone).messages.count
+        let verification = try await api.requestCode(phone: phone, purpose: .signup)
+        let code = try await api.simulatedCode(to: phone, after: before)
+        let session = try await api.signup(
+            SignupRequest(verificationId: verification.verificationId, code: code, name: name, pin: accountPIN))
         try profile.save(.init(server: server.baseURL, phone: phone, sessionToken: session.sessionToken))
+        try profile.rememberDevice(phone: phone, token: session.deviceToken)
         let registered = try await DeviceRegistration.register(
-            api: api, profile: profile, accountPIN: accountPIN, localPIN: localPIN, origin: server.origin)
+            api: api, profile: profile, accountPIN: accountPIN, localPIN: localPIN, origin: server.origin,
+            phone: phone, codes: nil)
         print(
-            "  \(name) (\(phone)) signed up; device key \(registered.credentialId.prefix(12))… registered for \(server.origin)"
+            "  \(name) (\(phone)) proved the number with the SMS code \(code), signed up; device key \(registered.credentialId.prefix(12))… registered for \(server.origin)"
         )
         return DemoUser(
             name: name, phone: phone, accountPIN: accountPIN, localPIN: localPIN, profile: profile, api: api)

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
+import CountersignAPI
 import CountersignClient
 import CountersignClientAsyncHTTP
+import CountersignHarness
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -70,9 +72,13 @@ struct APIClient: Sendable {
             request.body = try json.map { Array(try JSONEncoder().encode($0)) } ?? raw
         }
         let response = try await transport(timeout: timeout).send(request)
-        return APIResponse(
-            status: response.status, headers: HTTPHeaders(response.headers.map { ($0.key, $0.value) }),
-            body: Data(response.body))
+        // The transport combines repeated fields with ", "; Set-Cookie's are taken apart again (ours
+        // hold no comma).
+        let fields = response.headers.flatMap { name, value in
+            name == "set-cookie"
+                ? value.components(separatedBy: ", ").map { (name, $0) } : [(name, value)]
+        }
+        return APIResponse(status: response.status, headers: HTTPHeaders(fields), body: Data(response.body))
     }
 
     func get(_ path: String, token: String? = nil, timeout: TimeAmount = Self.defaultTimeout) async throws
@@ -99,4 +105,12 @@ func withHTTPClient<T: Sendable>(_ body: (HTTPClient) async throws -> T) async t
     }
     try await http.shutdown()
     return try result.get()
+}
+
+extension APIClient {
+    /// A signup body for `phone` with a code asked for and read from the SMS simulator.
+    func signupBody(phone: String, name: String, pin: String) async throws -> SignupRequest {
+        let code = try await EnrolledUser.simulatedCode(sdk(), phone: phone, purpose: .signup)
+        return SignupRequest(verificationId: code.verificationId, code: code.code, name: name, pin: pin)
+    }
 }

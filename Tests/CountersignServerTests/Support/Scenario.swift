@@ -12,16 +12,27 @@ struct TestUser: Sendable {
     let phone: String
     let pin: String
     let userId: String
-    let token: String
+    var token: String
     var device: DeviceAuthenticator?
+    /// What lets this device sign in again with the PIN alone.
+    var deviceToken: String? = nil
 }
 
 extension LiveServer {
-    /// Signs a user up through the SDK.
-    func signup(phone: String = TestPhones.next(), pin: String = "1234", name: String = "Ada") async throws -> TestUser
+    /// Signs a user up through the SDK, with a code read from the SMS simulator.
+    func signup(phone: String = TestPhones.next(), pin: String = "4827", name: String = "Ada") async throws -> TestUser
     {
-        let session = try await client.sdk().signup(SignupRequest(phone: phone, name: name, pin: pin))
-        return TestUser(phone: phone, pin: pin, userId: session.userId, token: session.sessionToken)
+        let session = try await EnrolledUser.signup(client.sdk(), phone: phone, name: name, pin: pin)
+        return TestUser(
+            phone: phone, pin: pin, userId: session.userId, token: session.sessionToken,
+            deviceToken: session.deviceToken)
+    }
+
+    /// A code for `purpose` sent to `phone`, read from the SMS simulator.
+    func code(_ phone: String, _ purpose: VerificationPurpose, token: String? = nil) async throws -> (
+        verificationId: String, code: String
+    ) {
+        try await EnrolledUser.simulatedCode(client.sdk(token: token), phone: phone, purpose: purpose)
     }
 
     /// Registers a software device key for `user` through the SDK, stepping up with the PIN.
@@ -40,7 +51,7 @@ extension LiveServer {
         _ = try await services.wallets.fund(phone: enrolled.phone, amount: balance, reference: nil)
         return TestUser(
             phone: enrolled.phone, pin: enrolled.pin, userId: enrolled.userId, token: enrolled.sessionToken,
-            device: enrolled.device)
+            device: enrolled.device, deviceToken: enrolled.deviceToken)
     }
 
     /// `GET /biometric/auth/options` for an intent.

@@ -104,6 +104,17 @@ package final class ServerMetrics: Sendable {
         timer("countersign_db_duration_seconds", labels).recordNanoseconds(duration.nanoseconds)
     }
 
+    /// A text message handled by the SMS dispatcher: `kind` says what it was (`code.signup`,
+    /// `notice.key_bound`, …), `outcome` `sent`, `failed` or `dropped` (the queue was full).
+    func sms(kind: String, outcome: String) {
+        counter("countersign_sms_total", [("kind", kind), ("outcome", outcome)]).increment()
+    }
+
+    /// A one-time code judged: `purpose` as asked, `outcome` `accepted` or the refusal's code.
+    func codeCheck(purpose: String, outcome: String) {
+        counter("countersign_code_checks_total", [("purpose", purpose), ("outcome", outcome)]).increment()
+    }
+
     /// A live transfer stream (server-sent events) opened; `streamClosed` when it ends.
     func streamOpened() {
         streams.increment()

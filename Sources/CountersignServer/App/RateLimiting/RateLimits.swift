@@ -28,6 +28,16 @@ package struct RateLimits: Sendable, Equatable {
         case operatorAudit = "operator-audit"
         /// User searches from the operator console, per operator.
         case operatorSearch = "operator-search"
+        /// One-time codes by SMS: per number (and, for one purpose, one per `sms-resend` window), per client
+        /// address, per signed-in account, and per country calling code (counted in the database,
+        /// across every server process: SMS pumping fraud sends codes to costly destinations).
+        case smsNumber = "sms-number"
+        case smsResend = "sms-resend"
+        case smsAddress = "sms-address"
+        case smsAccount = "sms-account"
+        case smsCountry = "sms-country"
+        /// Transfers started per account: each looks a number's holder up.
+        case transferAccount = "transfer-account"
     }
 
     package var enabled = true
@@ -44,6 +54,15 @@ package struct RateLimits: Sendable, Equatable {
         .operatorAudit: Limit(count: 5, seconds: 60),
         // A person looks up a few customers; walking number prefixes to list them all needs many.
         .operatorSearch: Limit(count: 30, seconds: 600),
+        // A person asks for a code, perhaps again: five an hour is plenty, one every 30 seconds.
+        .smsNumber: Limit(count: 5, seconds: 3600),
+        .smsResend: Limit(count: 1, seconds: 30),
+        .smsAddress: Limit(count: 20, seconds: 3600),
+        .smsAccount: Limit(count: 10, seconds: 3600),
+        // Per calling code per hour, for the whole service: raise it for a country with many users.
+        .smsCountry: Limit(count: 1_000, seconds: 3600),
+        // Each transfer names a number's holder (partly): a few an hour is what people send.
+        .transferAccount: Limit(count: 30, seconds: 3600),
     ]
 
     package init() {}

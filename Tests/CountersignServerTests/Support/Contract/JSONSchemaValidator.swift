@@ -28,7 +28,7 @@ struct JSONSchemaValidator {
         "maxItems",
         "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
         "allOf",
-        "anyOf", "oneOf", "not", "nullable",
+        "anyOf", "oneOf", "not", "nullable", "propertyNames",
     ])
 
     /// The ways `value` breaks `schema`, each with the JSON path (`$.data.amount`) where it does; empty when it conforms.
@@ -74,7 +74,9 @@ struct JSONSchemaValidator {
         for name in required where members[name] == nil {
             found.append("\(path): the required member `\(name)` is missing")
         }
+        let names = schema["propertyNames"] as? [String: Any]
         for (name, member) in members.sorted(by: { $0.key < $1.key }) {
+            if let names { found += violations(of: .string(name), against: names, at: "\(path) (the name `\(name)`)") }
             let absent = nullMeansAbsent && member == .null && !required.contains(name)
             if let property = properties[name] as? [String: Any] {
                 if !absent { found += violations(of: member, against: property, at: "\(path).\(name)") }

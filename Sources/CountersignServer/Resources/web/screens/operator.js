@@ -166,7 +166,10 @@ async function renderUser(view, params, _query, app) {
   const transactions = h('ul', { className: 'list', id: 'user-transactions' });
   const txCard = h('section', { className: 'card', 'aria-labelledby': 'user-tx-h' },
     h('h2', { id: 'user-tx-h' }, 'Latest transactions'), transactions);
-  view.append(summary, pinCard, lockCard, keysCard, fundForm, txCard,
+  const events = h('ul', { className: 'list', id: 'user-events' });
+  const eventsCard = h('section', { className: 'card', 'aria-labelledby': 'user-events-h' },
+    h('h2', { id: 'user-events-h' }, 'Security activity'), events);
+  view.append(summary, pinCard, lockCard, keysCard, fundForm, txCard, eventsCard,
     h('p', null, ui.link('/operator', 'Back to the console')));
   if (own) {
     ui.showNotice(view, 'This is your own account: another operator must make changes to it.');
@@ -182,7 +185,7 @@ async function renderUser(view, params, _query, app) {
   function show(u) {
     ui.setTitle(view, u.name);
     summary.replaceChildren(h('section', { className: 'card' }, ui.details([
-      ['Phone', u.phone],
+      ['Phone', h('span', { id: 'user-phone' }, `${u.phone} · ${u.phoneVerified ? 'proven by a code' : 'not proven yet (no transfers in)'}`)],
       ['Wallet', h('span', { id: 'user-balance' }, ui.money(u.balance, u.currency))],
       ['Cashback', ui.money(u.cashback, u.currency)],
       ['Joined', ui.dateTime(u.createdAt)],
@@ -214,6 +217,9 @@ async function renderUser(view, params, _query, app) {
         h('div', { className: 'tx-sub' }, `${ui.dateTime(t.timestamp)} · by ${t.authorizedBy}`)),
       h('div', { className: 'tx-amount' }, ui.money(t.amount, t.currency)))));
     if (u.transactions.length === 0) transactions.replaceChildren(h('li', { className: 'muted' }, 'No transactions yet.'));
+    events.replaceChildren(...(u.events ?? []).map((/** @type {any} */ e) => h('li', { className: 'tx', dataset: { kind: e.kind } },
+      h('div', { className: 'tx-main' }, h('div', null, e.detail), h('div', { className: 'tx-sub' }, ui.dateTime(e.at))))));
+    if (!u.events?.length) events.replaceChildren(h('li', { className: 'muted' }, 'Nothing yet.'));
   }
 
   /** The operator's PIN, or null after saying what is wrong with it. @param {Element} where */

@@ -1,9 +1,9 @@
 /// FIDO Metadata Service entries (`countersign mds import`): one row per authenticator model
 /// (AAGUID, lowercase UUID text), its status reports and attestation roots as the verified BLOB
 /// gave them, JSON. Each import replaces every row; `blob_number` is the BLOB's serial `no`.
-enum Migration0015AuthenticatorMetadata {
+enum Migration0016AuthenticatorMetadata {
     static let migration = Migration(
-        version: 15, name: "authenticator_metadata",
+        version: 16, name: "authenticator_metadata",
         statements: [
             """
             CREATE TABLE authenticator_metadata (

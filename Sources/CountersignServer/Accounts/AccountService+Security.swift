@@ -1,0 +1,60 @@
+import CountersignAPI
+import CountersignStore
+
+extension AccountService {
+    /// `GET /account/security`: what protects the account now.
+    package func security(userId: String, session: LiveSession?) async throws -> AccountSecurityResponse {
+        let (users, credentials, now) = (self.users, CredentialSQLRepository(), clock.nowMillis())
+        let (user, keys) = try await database.read { sql in
+            (try await users.find(id: userId, on: sql), try await credentials.list(userId: userId, on: sql))
+        }
+        guard let user else { throw APIError.unauthenticated }
+        let pin = try await database.read { sql in
+            try await sql.first("SELECT pin_locked_until, pin_blocked FROM users WHERE id = $1", [.text(userId)])
+        }
+        let lockedUntil = try pin?.int("pin_locked_until") ?? 0
+        let cooling = max(
+            session?.coolingUntil ?? 0, keys.filter { $0.flaggedAt == nil }.map(\.coolingUntil).max() ?? 0)
+        return AccountSecurityResponse(
+            phone: user.phone, phoneVerified: user.phoneVerifiedAt != nil,
+            pinLockedUntil: lockedUntil > now ? WallClock.iso8601(millis: lockedUntil) : nil,
+            pinResetRequired: try pin?.int("pin_blocked") ?? 0 != 0,
+            pinCoolingOffUntil: user.pinCoolingUntil > now ? WallClock.iso8601(millis: user.pinCoolingUntil) : nil,
+            deviceCoolingOffUntil: cooling > now ? WallClock.iso8601(millis: cooling) : nil,
+            newDeviceMaxAmount: configuration.newDeviceMaxAmount, currency: configuration.currency)
+    }
+
+    /// `GET /account/devices`: the devices that may sign in with the PIN alone.
+    package func devices(userId: String, currentDeviceId: String?) async throws -> RememberedDeviceList {
+        let devices = self.devices
+        let list = try await database.read { sql in try await devices.list(userId: userId, on: sql) }
+        return RememberedDeviceList(
+            devices: list.map {
+                RememberedDevice(
+                    id: $0.id, label: $0.label, createdAt: WallClock.iso8601(millis: $0.createdAt),
+                    lastUsedAt: WallClock.iso8601(millis: $0.lastUsedAt), current: $0.id == currentDeviceId)
+            })
+    }
+
+    /// `DELETE /account/devices/{id}`: forgets a device and ends its sessions; 404 `unknown_device`.
+    package func forgetDevice(userId: String, deviceId: String) async throws {
+        let (devices, events, now) = (self.devices, self.events, clock.nowMillis())
+        try await database.transaction { sql in
+            guard try await devices.revoke(id: deviceId, userId: userId, now: now, on: sql) else {
+                throw APIError(.unknownDevice, "You have no remembered device with that id.")
+            }
+            try await sessions.revokeAll(userId: userId, deviceId: deviceId, now: now, on: sql)
+            try await events.record(
+                userId: userId, kind: .deviceForgotten, detail: "A device was forgotten and signed out.", now: now,
+                on: sql)
+        }
+        sessionSignals.sessionsEnded(userId: userId)
+    }
+
+    /// `GET /account/activity`: the latest 50 security events, newest first.
+    package func activity(userId: String) async throws -> AccountActivity {
+        let events = self.events
+        return AccountActivity(
+            events: try await database.read { sql in try await events.list(userId: userId, limit: 50, on: sql) })
+    }
+}
