@@ -82,6 +82,41 @@ struct ControlCharacterTests {
         }
     }
 
+    @Test("members the endpoint does not read are ignored, whatever they hold", arguments: TestEngines.all)
+    func unknownMembersIgnored(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let seller = try await server.signup()
+            let body =
+                #"{"title":"Lamp","askingPrice":2500,"shipFromCountry":"NL","pickup":true,"shippingMethods":[],"#
+                + #""extra\u0001":{"x":"a\u0000b"}}"#
+            let created = try await server.client.send(.POST, "/products", raw: Array(body.utf8), token: seller.token)
+            #expect(created.status == 201, "\(created.text)")
+        }
+    }
+
+    @Test(
+        "bidi overrides and zero-width characters are taken out of titles, addresses and notes others see",
+        arguments: TestEngines.all)
+    func formatCharactersRemoved(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let seller = try await server.signup()
+            let created = try await server.client.post(
+                "/products",
+                CreateProductRequest(
+                    title: "Lamp \u{202E}gpj.exe\u{200B}", askingPrice: 2_500, shipFromCountry: "NL", pickup: true,
+                    shippingMethods: []), token: seller.token)
+            #expect(created.status == 201, "\(created.text)")
+            #expect(try created.decode(ProductResponse.self).title == "Lamp gpj.exe")
+            let address = try await server.client.post(
+                "/user/addresses",
+                AddressBody(
+                    name: "B\u{202E}ob", line1: "Dam 1", city: "Amster\u{200D}dam", postalCode: "1012", country: "NL"),
+                token: seller.token)
+            let stored = try address.decode(AddressBody.self)
+            #expect(stored.name == "Bob" && stored.city == "Amsterdam", "\(address.text)")
+        }
+    }
+
     @Test(
         "the card of an order's payment: a NUL in paymentMethodId is 400 invalid_value, and no provider is called",
         arguments: TestEngines.all)

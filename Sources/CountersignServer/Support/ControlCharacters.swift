@@ -2,7 +2,8 @@ import CountersignAPI
 import Foundation
 
 /// The rule for text clients send: no control characters (Unicode category Cc: U+0000–U+001F,
-/// U+007F–U+009F) in any JSON string of a body or any query parameter; 400 `invalid_value` naming
+/// U+007F–U+009F) in any JSON string of a body the endpoint reads (members it does not know are
+/// ignored, as the spec allows them) or any query parameter; 400 `invalid_value` naming
 /// the field. Every such string is stored or compared as text, and PostgreSQL cannot hold U+0000 at
 /// all (it answered 500 where SQLite stored it). Tab and line feed are refused too: no field of
 /// the API is multi-line, and a title or address line with a line break in it only misleads

@@ -52,7 +52,15 @@ package enum JSONBody {
         } catch {
             throw APIError(.invalidJSON, "The request body is not valid JSON.")
         }
-        if refusingControlCharacters { try ControlCharacters.refuse(inJSON: buffer.readableBytesView) }
+        // Only what the endpoint reads is judged: members it does not know are ignored, whatever they
+        // hold (the spec allows them). The scan is one pass; a hit re-encodes the decoded value.
+        if refusingControlCharacters, ControlCharacters.holdsControl(json: Array(buffer.readableBytesView)) {
+            if let known = value as? any Encodable, let encoded = try? JSONEncoder().encode(known) {
+                try ControlCharacters.refuse(inJSON: encoded)
+            } else {
+                try ControlCharacters.refuse(inJSON: buffer.readableBytesView)
+            }
+        }
         return value
     }
 
