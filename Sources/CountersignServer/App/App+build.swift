@@ -91,6 +91,8 @@ package enum CountersignApp {
                 services.workers.tracking(services.transferProcessor, as: "transferProcessor"),
                 services.workers.tracking(services.transferChangeListener, as: "transferChangeListener"),
                 services.workers.tracking(services.pendingOrderSweeper, as: "pendingOrderSweeper"),
+                services.workers.tracking(services.smsDispatcher, as: "smsDispatcher"),
+                services.workers.tracking(services.storePurger, as: "storePurger"),
             ] + (metricsListener.map { [$0] } ?? []),
             onServerRunning: onServerRunning,
             logger: logger

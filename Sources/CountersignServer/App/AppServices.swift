@@ -76,6 +76,12 @@ package struct AppServices: Sendable {
             logger: logger)
     }
 
+    /// Deletes spent challenges, tokens, codes and ended sessions every ten minutes.
+    package var storePurger: StorePurger {
+        StorePurger(
+            database: database, clock: clock, storeReadiness: storeReadiness, interval: .seconds(600), logger: logger)
+    }
+
     /// Brings transfer changes committed by other processes (PostgreSQL) to this one's streams.
     package var transferChangeListener: TransferChangeListener {
         TransferChangeListener(database: database, feed: transfers.feed, logger: logger)
