@@ -21,15 +21,5 @@ package struct DeviceCookie: Sendable {
     }
 
     /// The device token in a request's `Cookie` headers, if there is one.
-    func token(in headers: HTTPFields) -> String? {
-        for header in headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let trimmed = pair.drop { $0 == " " }
-                guard trimmed.hasPrefix(name + "=") else { continue }
-                let value = trimmed.dropFirst(name.count + 1)
-                return value.isEmpty ? nil : String(value)
-            }
-        }
-        return nil
-    }
+    func token(in headers: HTTPFields) -> String? { headers.cookie(named: name) }
 }

@@ -25,8 +25,13 @@ package struct SessionCookie: Sendable {
     }
 
     /// The session token in a request's `Cookie` headers, if there is one.
-    func token(in headers: HTTPFields) -> String? {
-        for header in headers[values: .cookie] {
+    func token(in headers: HTTPFields) -> String? { headers.cookie(named: name) }
+}
+
+extension HTTPFields {
+    /// The value of the cookie `name` in the `Cookie` headers, if it is there and not empty.
+    func cookie(named name: String) -> String? {
+        for header in self[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let trimmed = pair.drop { $0 == " " }
                 guard trimmed.hasPrefix(name + "=") else { continue }
