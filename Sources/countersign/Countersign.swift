@@ -9,7 +9,8 @@ struct Countersign: AsyncParsableCommand {
         subcommands: [
             Serve.self, Migrate.self, Wallet.self, OperatorCommand.self, Audit.self, Backup.self, Restore.self,
             WebAuthnCommand.self, MetadataCommand.self,
-            Signup.self, Login.self, Logout.self, DeviceCommand.self, Dashboard.self, Send.self, AirtimeCommand.self,
+            Signup.self, Login.self, Logout.self, PinCommand.self, AccountCommand.self, DeviceCommand.self,
+            Dashboard.self, Send.self, AirtimeCommand.self,
             Sell.self, BidCommand.self, Buy.self, OrderCommand.self, Demo.self,
         ]
     )

@@ -124,8 +124,25 @@ struct TerminalAppTests {
         let afterLogout = try run(["dashboard"])
         #expect(afterLogout.status != 0)
         #expect(afterLogout.output.contains("not logged in"))
-        #expect(try run(["login", "--phone", ada, "--pin", "4827", "--code-from-simulator"]).status == 0)
+        let login = try run(["login", "--phone", ada, "--pin", "4827", "--code-from-simulator"])
+        #expect(
+            login.status == 0 && !login.output.contains("A code was sent"), "a remembered terminal: \(login.output)")
         #expect(try run(["dashboard"]).output.contains("Balance   NGN 2,985.00"))
+
+        // The account's security from the terminal: a PIN reset by code, then a change of number.
+        let shown = try run(["account", "show"])
+        #expect(shown.output.contains("proven by a code"), "\(shown.output)")
+        let newNumber = "0809" + String(Int.random(in: 1_000_000..<9_999_999))
+        let moved = try run(["account", "phone", "--to", newNumber, "--pin", "4827", "--code-from-simulator"])
+        #expect(moved.status == 0 && moved.output.contains("no longer reaches it"), "\(moved.output)")
+        // A PIN step-up is refused while a PIN reset by code alone is recent, so the move came first.
+        let reset = try run(["pin", "reset", "--phone", newNumber, "--new-pin", "7093", "--code-from-simulator"])
+        #expect(reset.status == 0 && reset.output.contains("PIN payments and PIN step-ups wait"), "\(reset.output)")
+        let waiting = try run(["airtime", "--to", bola, "--amount", "500", "--network", "glo", "--pin", "7093"])
+        #expect(waiting.status != 0 && waiting.output.contains("pin_cooling_off"), "\(waiting.output)")
+        let activity = try run(["account", "activity"])
+        #expect(
+            activity.output.contains("Number changed") && activity.output.contains("PIN reset"), "\(activity.output)")
 
         #expect(server.stop() == 0, "\(server.output)")
     }
