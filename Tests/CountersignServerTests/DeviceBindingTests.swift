@@ -43,8 +43,8 @@ struct DeviceBindingTests {
             let newKey = try #require(keys.first { $0.id == Base64URL.encode(device.credentialId) })
             #expect(newKey.coolingOffUntil != nil)
             // The number is told.
-            let sms = try await server.client.sdk().simulatedMessages(to: user.phone).messages
-            #expect(sms.first?.body.contains("new device key") == true, "\(sms.map(\.body))")
+            let sms = try await server.messages(to: user.phone, containing: "new device key")
+            #expect(sms.contains { $0.body.contains("new device key") }, "\(sms.map(\.body))")
             // No further key by the PIN and a code while it is new.
             let second = try await server.code(user.phone, .bindDevice)
             let refused = try await server.client.post(
@@ -74,6 +74,27 @@ struct DeviceBindingTests {
             let later = try await server.authOptions(onNewKey, amount: limit + 100).decode(
                 AuthenticationOptionsResponse.self)
             #expect(later.allowCredentials.map(\.id).contains(newKey.id))
+        }
+    }
+
+    @Test("an open app hears of a new key at once: the account's event stream", arguments: TestEngines.all)
+    func eventStream(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser()
+            let stream = try await EventStreamClient.open(server.client, path: "/account/events", token: user.token)
+            defer { stream.close() }
+            #expect(stream.status == 200 && stream.contentType?.hasPrefix("text/event-stream") == true)
+            // Someone with the PIN and a code to the number binds a key from another session.
+            let elsewhere = try await Self.newDeviceSession(server, user)
+            let code = try await server.code(user.phone, .bindDevice)
+            _ = try await server.client.sdk(token: elsewhere.sessionToken).registerDevice(
+                stepUp: RegistrationOptionsRequest(pin: user.pin, verificationId: code.verificationId, code: code.code),
+                origin: LiveServer.origin)
+            let heard = await stream.wait(timeout: .seconds(30)) { events in
+                events.contains { $0.data.contains(#""kind":"key_bound""#) }
+            }
+            #expect(heard.contains { $0.data.contains(#""kind":"new_device_sign_in""#) }, "\(heard.map(\.data))")
+            #expect(heard.contains { $0.data.contains(#""kind":"key_bound""#) }, "\(heard.map(\.data))")
         }
     }
 
@@ -182,8 +203,8 @@ struct DeviceBindingTests {
             #expect(changed.status == 200, "\(changed.text)")
             #expect(try changed.decode(AccountSecurityResponse.self).phone == "+234" + newNumber.dropFirst())
             // The old number is told, and money sent to it no longer arrives here.
-            let told = try await server.client.sdk().simulatedMessages(to: user.phone).messages
-            #expect(told.first?.body.contains("moved to another number") == true)
+            let told = try await server.messages(to: user.phone, containing: "moved to another number")
+            #expect(told.contains { $0.body.contains("moved to another number") })
             let payer = try await server.fundedUser()
             let toOld = try await server.quotedTransfer(payer, to: user.phone)
             #expect(toOld.status == .failed && toOld.error?.code == "payee_not_found")

@@ -65,8 +65,8 @@ struct PhoneVerificationTests {
                 AccountActivity.self)
             #expect(activity.events.map(\.kind).contains(.newDeviceSignIn))
             // The holder's phone heard of the new sign-in.
-            let notices = try await server.client.sdk().simulatedMessages(to: phone).messages
-            #expect(notices.first?.body.contains("new device") == true)
+            let notices = try await server.messages(to: phone, containing: "new device")
+            #expect(notices.contains { $0.body.contains("new device") })
         }
     }
 
@@ -93,10 +93,9 @@ struct PhoneVerificationTests {
             #expect(known.errorCode == "phone_code_required" && unknown.errorCode == "phone_code_required")
             #expect(try await PinLockoutTests.pinAttempts(server, user) == 0)
             // The holder heard of the signup attempt, and no code reached the unknown number for login.
-            try await Task.sleep(for: .milliseconds(200))
-            let warned = try await server.client.sdk().simulatedMessages(to: user.phone).messages
+            let warned = try await server.messages(to: user.phone, containing: "tried to open a Countersign account")
             #expect(warned.contains { $0.body.contains("tried to open a Countersign account") })
-            let sent = try await server.client.sdk().simulatedMessages(to: nobody).messages
+            let sent = try await server.messages(to: nobody, containing: "to open your Countersign account")
             #expect(sent.count == 1, "only the signup code: \(sent.map(\.body))")
         }
     }

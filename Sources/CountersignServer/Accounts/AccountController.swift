@@ -13,6 +13,20 @@ package struct AccountController {
         group.on(.listDevices, use: devices)
         group.on(.revokeDevice, use: forgetDevice)
         group.on(.accountActivity, use: activity)
+        group.on(.accountEvents, use: events)
+    }
+
+    /// `GET /account/events`: the account's security events as Server-Sent Events, as they happen.
+    @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let lastEventId = request.headers[.lastEventID].flatMap { $0.utf8.count <= 64 && !$0.isEmpty ? $0 : nil }
+        let stream = AccountEventStream(
+            accounts: accounts, userId: try context.requireUser(), token: context.sessionToken ?? "",
+            lastEventId: lastEventId, pollSeconds: min(max(accounts.configuration.streamFallbackSeconds, 1), 15),
+            maxSeconds: accounts.configuration.streamMaxSeconds)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"],
+            body: ResponseBody { writer in try await stream.write(to: &writer) })
     }
 
     /// `GET /account/security`.

@@ -28,6 +28,19 @@ extension LiveServer {
             deviceToken: session.deviceToken)
     }
 
+    /// The SMS simulator's messages to `phone` once one holds `text` (messages leave through a
+    /// queue), newest first; whatever is there after 30 s otherwise.
+    func messages(to phone: String, containing text: String) async throws -> [SimulatedSMSList.Message] {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            let messages = try await client.sdk().simulatedMessages(to: phone).messages
+            if messages.contains(where: { $0.body.contains(text) }) || ContinuousClock.now >= deadline {
+                return messages
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// A code for `purpose` sent to `phone`, read from the SMS simulator.
     func code(_ phone: String, _ purpose: VerificationPurpose, token: String? = nil) async throws -> (
         verificationId: String, code: String
