@@ -5,8 +5,8 @@
  *
  *   import { Countersign } from './countersign.js';
  *   const cs = new Countersign();                          // same origin, session cookie
- *   await cs.login({ phone: '08012345678', pin: '1234' });
- *   await cs.registerPasskey({ pin: '1234' });             // step-up, create, verify
+ *   await cs.login({ phone: '08012345678', pin: '4827' }); // a known browser; else add a code
+ *   await cs.registerPasskey({ pin: '4827' });             // step-up, create, verify
  *   const receipt = await cs.buyAirtimeWithPasskey(
  *     { amount: 50000, productCode: 'AIRTIME_MTN', recipientPhone: '08012345678' });
  *
@@ -304,6 +304,11 @@ export class CountersignError extends Error {
 }
 
 /** @typedef {{amount: number, productCode: string, recipientPhone: string, supplierSlug?: string}} AirtimeIntent */
+/** @typedef {'signup' | 'login' | 'bind-device' | 'recover' | 'change-phone'} VerificationPurpose */
+/** @typedef {{pin?: string, verificationId?: string, code?: string, assertion?: object}} StepUp */
+/** @typedef {{phone: string, phoneVerified: boolean, pinLockedUntil?: string | null, pinResetRequired: boolean,
+ *   pinCoolingOffUntil?: string | null, deviceCoolingOffUntil?: string | null, newDeviceMaxAmount: number,
+ *   currency: string}} AccountSecurity */
 /** @typedef {{id: string, status: string, payeePhone: string, payeeName?: string, amount: number,
  *   currency: string, note?: string, quote?: any, challenge?: any, error?: {code: string, message: string},
  *   sequence: number, createdAt: string, updatedAt: string}} TransferDocument */
@@ -389,14 +394,56 @@ export class Countersign {
 
   // --- auth -----------------------------------------------------------------------------------
 
-  /** @param {{phone: string, name: string, pin: string}} body */
+  /**
+   * Sends a 6-digit code by SMS to `phone`, for one purpose only. The answer is the same whether or
+   * not the number has an account; send `verificationId` back with the code. Ask again (a new id)
+   * after `resendAfter` seconds; a code works for `expiresIn` seconds.
+   * @param {{phone: string, purpose: VerificationPurpose}} body
+   * @returns {Promise<{verificationId: string, expiresIn: number, resendAfter: number}>}
+   */
+  requestCode(body) {
+    return this.request('POST', '/auth/phone/verifications', { body });
+  }
+
+  /** The server's health; `smsTestMode` is true while its SMS simulator stands in for real texts. */
+  health() {
+    return this.request('GET', '/health');
+  }
+
+  /**
+   * Test mode only (404 otherwise): what the SMS simulator "sent" to `phone`, newest first.
+   * @param {string} phone
+   * @returns {Promise<{messages: Array<{to: string, body: string, sentAt: string}>}>}
+   */
+  simulatedMessages(phone) {
+    return this.request('GET', '/sim/sms', { query: { phone } });
+  }
+
+  /**
+   * Opens an account on a number a code proved (purpose `signup`). Weak PINs are refused (400 `weak_pin`).
+   * @param {{verificationId: string, code: string, name: string, pin: string}} body
+   */
   signup(body) {
     return this.request('POST', '/auth/signup', { body });
   }
 
-  /** @param {{phone: string, pin: string}} body */
+  /**
+   * Signs in with phone and PIN. A browser that never held a session of the user is refused with 401
+   * `phone_code_required`: ask for a code (purpose `login`) and send it with the PIN.
+   * @param {{phone: string, pin: string, verificationId?: string, code?: string}} body
+   */
   login(body) {
     return this.request('POST', '/auth/login', { body });
+  }
+
+  /**
+   * A forgotten PIN: a code (purpose `recover`) sets a new one and starts a session; every other
+   * session ends. With the code alone PIN payments wait until the cooling-off ends; an assertion
+   * from one of the user's keys (over `passkeyLoginOptions()`) lifts that.
+   * @param {{verificationId: string, code: string, newPin: string, assertion?: object}} body
+   */
+  resetPin(body) {
+    return this.request('POST', '/auth/pin/reset', { body });
   }
 
   /** Ends this session (and clears the session cookie). */
@@ -441,8 +488,9 @@ export class Countersign {
   }
 
   /**
-   * Creation options, after a step-up: `{pin}` or `{assertion}`.
-   * @param {{pin?: string, assertion?: object, payment?: boolean}} stepUp
+   * Creation options, after a step-up: `{pin}` (only soon after a session a code opened),
+   * `{pin, verificationId, code}` with a `bind-device` code, or `{assertion}`.
+   * @param {StepUp & {payment?: boolean}} stepUp
    */
   registrationOptions(stepUp) {
     return this.request('POST', '/biometric/register/options', { body: stepUp });
@@ -457,15 +505,16 @@ export class Countersign {
    * Registers a passkey on this device: step-up (PIN, or else a signature from an existing key)
    * → creation options → `navigator.credentials.create` → verify. Asks for a discoverable credential.
    * With `payment: true` the server asks for a passkey usable with Secure Payment Confirmation
-   * (the `payment` extension; it needs a platform authenticator).
-   * @param {{pin?: string, signal?: AbortSignal, payment?: boolean}} [opts]
+   * (the `payment` extension; it needs a platform authenticator). A PIN alone is refused with 401
+   * `phone_code_required` unless a code opened the session lately: then pass a `bind-device` code too.
+   * @param {{pin?: string, verificationId?: string, code?: string, signal?: AbortSignal, payment?: boolean}} [opts]
    * @returns {Promise<{verified: boolean, credentialId: string}>}
    */
-  async registerPasskey({ pin, signal, payment = false } = {}) {
-    /** @type {{pin?: string, assertion?: object}} */
+  async registerPasskey({ pin, verificationId, code, signal, payment = false } = {}) {
+    /** @type {StepUp} */
     let stepUp;
     if (pin) {
-      stepUp = { pin };
+      stepUp = verificationId && code ? { pin, verificationId, code } : { pin };
     } else {
       const options = await this.stepUpOptions();
       stepUp = { assertion: await getAssertion(options, { signal }) };
@@ -491,6 +540,47 @@ export class Countersign {
   /** @param {string} id credential id (base64url) */
   revokeCredential(id) {
     return this.request('DELETE', `/biometric/credentials/${encodeURIComponent(id)}`);
+  }
+
+  // --- the account's security -----------------------------------------------------------------
+
+  /**
+   * The number and whether a code proved it, PIN locks and cooling-offs, and the new-device limit.
+   * @returns {Promise<AccountSecurity>}
+   */
+  accountSecurity() {
+    return this.request('GET', '/account/security');
+  }
+
+  /**
+   * The devices that may sign in with the PIN alone (newest use first; `current` is this one).
+   * @returns {Promise<{devices: Array<{id: string, label: string, createdAt: string, lastUsedAt: string, current: boolean}>}>}
+   */
+  devices() {
+    return this.request('GET', '/account/devices');
+  }
+
+  /** Forgets a remembered device and ends its sessions. @param {string} id */
+  forgetDevice(id) {
+    return this.request('DELETE', `/account/devices/${encodeURIComponent(id)}`);
+  }
+
+  /**
+   * The latest security events, newest first.
+   * @returns {Promise<{events: Array<{id: string, kind: string, detail: string, at: string}>}>}
+   */
+  activity() {
+    return this.request('GET', '/account/activity');
+  }
+
+  /**
+   * Moves the account to another number: a `change-phone` code sent to the new number, and a step-up,
+   * the PIN with a `change-phone` code sent to the current number (or an assertion).
+   * @param {{verificationId: string, code: string, stepUp: StepUp}} body
+   * @returns {Promise<AccountSecurity>}
+   */
+  changePhone(body) {
+    return this.request('POST', '/account/phone', { body });
   }
 
   // --- operator console (operators only: 403 not_operator otherwise) ---------------------------
