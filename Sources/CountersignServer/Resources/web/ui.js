@@ -224,6 +224,30 @@ export function field(label, inputAttrs = {}) {
 }
 
 /**
+ * Shows `message` under a field made by {@link field} (role="alert", linked to the input with
+ * aria-describedby, the input marked aria-invalid); `fieldError(field, null)` clears it.
+ * @param {HTMLElement & {input: HTMLInputElement}} wrap
+ * @param {string | null} message
+ */
+export function fieldError(wrap, message) {
+  const input = wrap.input;
+  const id = `${input.id}-error`;
+  wrap.querySelector(':scope > .field-error')?.remove();
+  const described = (input.getAttribute('aria-describedby') || '').split(' ').filter((d) => d && d !== id);
+  if (!message) {
+    input.removeAttribute('aria-invalid');
+    if (described.length) input.setAttribute('aria-describedby', described.join(' '));
+    else input.removeAttribute('aria-describedby');
+    return null;
+  }
+  const box = h('p', { className: 'field-error', id, role: 'alert' }, message);
+  wrap.append(box);
+  input.setAttribute('aria-invalid', 'true');
+  input.setAttribute('aria-describedby', [...described, id].join(' '));
+  return box;
+}
+
+/**
  * A PIN input (digits only, masked, 4 to 6 digits).
  * @param {string} label
  * @param {Record<string, any>} [attrs]
