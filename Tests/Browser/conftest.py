@@ -7,8 +7,10 @@ Fixtures
                    except those declared with `allow_console(browser, pattern)`
 Helpers
   add_authenticator / set_user_verified / remove_authenticator   WebDriver's virtual authenticator
-  sign_up, sign_in, enrol_passkey, unlock_with_pin, fund, api_signup, go, wait_for, wait_text, screenshot
+  sign_up, sign_in, enrol_passkey, unlock_with_pin, fund, api_signup, api_login, go, wait_for, wait_text, screenshot
+  enter_code(browser, server, step, phone)   a code step of the app: Send code, the code from /sim/sms, typed in
   server.grant_operator(phone)   `countersign operator grant` on the server's store
+  server.code(phone, purpose)    (verificationId, code): a code asked for from the test, read from the SMS simulator
 
 Environment
   COUNTERSIGN_BIN       the server binary (default <repo>/.build/debug/countersign)
@@ -30,6 +32,7 @@ import subprocess
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -51,8 +54,10 @@ CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 
 WAIT = 15  # seconds for any one expected change on a page
 
-PIN = "1234"
-LOCAL_PIN = "2468"
+# Signup refuses weak PINs (1234, runs, repeats, the commonest ones): these are not weak.
+PIN = "4827"
+OTHER_PIN = "5931"
+LOCAL_PIN = "2468"  # this browser's soft-lock PIN: kept in the page only, no server policy
 
 
 # ------------------------------------------------------------------------------------------------
@@ -122,6 +127,34 @@ class Server:
                 self.process.wait()
         self.log.close()
         shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    # --- the SMS simulator (the server is in test mode: /sim/sms) --------------------------------
+
+    def messages(self, phone):
+        """What the SMS simulator sent to `phone`, newest first: [{to, body, sentAt}]."""
+        status, body = self.api("GET", "/sim/sms?phone=" + urllib.parse.quote(phone))
+        assert status == 200, (status, body)
+        return body["messages"]
+
+    def new_code(self, phone, before, timeout=10):
+        """The code of the first message to `phone` not among `before` (messages seen earlier): the
+        simulator gets it from a queue, so it may take a moment."""
+        seen = {(m["body"], m["sentAt"]) for m in before}
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for m in self.messages(phone):
+                match = re.match(r"(\d{6})\b", m["body"])
+                if match and (m["body"], m["sentAt"]) not in seen:
+                    return match.group(1)
+            time.sleep(0.1)
+        raise AssertionError(f"no new code sent to {phone} within {timeout}s: {self.messages(phone)}")
+
+    def code(self, phone, purpose, token=None):
+        """Asks for a code (as the signed-in user of `token`, for `change-phone`); (verificationId, code)."""
+        before = self.messages(phone)
+        status, body = self.api("POST", "/auth/phone/verifications", {"phone": phone, "purpose": purpose}, token=token)
+        assert status == 202, (status, body)
+        return body["verificationId"], self.new_code(phone, before)
 
     # --- operator and API helpers ---------------------------------------------------------------
 
@@ -193,11 +226,33 @@ def fund(server, phone, amount):
     server.fund(phone, amount)
 
 
+# The device token each phone signed up with from the test: a login with it needs no code.
+_device_tokens = {}
+
+
 def api_signup(server, phone, name="Payee", pin=PIN):
-    """Signs up a user from the test, not the browser; returns the session token."""
-    status, body = server.api("POST", "/auth/signup", {"phone": phone, "name": name, "pin": pin})
+    """Signs up a user from the test, not the browser (a signup code read from the SMS simulator);
+    returns the session token."""
+    verification_id, code = server.code(phone, "signup")
+    status, body = server.api("POST", "/auth/signup",
+                              {"verificationId": verification_id, "code": code, "name": name, "pin": pin})
     assert status == 201, (status, body)
+    _device_tokens[phone] = body.get("deviceToken")
     return body["sessionToken"]
+
+
+def api_login(server, phone, pin=PIN, with_code=None):
+    """A login from the test; returns (status, body). A phone signed up with `api_signup` signs in as
+    that known device (PIN alone); any other asks for a login code first (or pass `with_code`)."""
+    request = {"phone": phone, "pin": pin}
+    token = _device_tokens.get(phone)
+    if with_code is None:
+        with_code = not token
+    if with_code:
+        request["verificationId"], request["code"] = server.code(phone, "login")
+    elif token:
+        request["deviceToken"] = token
+    return server.api("POST", "/auth/login", request)
 
 
 _phones = set()
@@ -401,11 +456,24 @@ def naira(minor):
 # --- flows ----------------------------------------------------------------------------------------
 
 
+def enter_code(browser, server, step, phone, send=True):
+    """A code step of the app (`step` is its id, e.g. 'signup-sms'): presses Send code, reads the code
+    from the SMS simulator and types it in. Returns the code."""
+    before = server.messages(phone)
+    if send:
+        click(browser, f"#{step}-send")
+    code = server.new_code(phone, before)
+    fill(browser, f"#{step}-code", code)
+    return code
+
+
 def sign_up(browser, server, phone, name="Ada Obi", pin=PIN, local_pin=LOCAL_PIN):
-    """Creates an account in the app and sets this browser's local PIN; ends on the dashboard."""
+    """Creates an account in the app (the number proven by a code) and sets this browser's local PIN;
+    ends on the dashboard."""
     go(browser, server, "/signup")
-    fill(browser, "#signup-name", name)
     fill(browser, "#signup-phone", phone)
+    enter_code(browser, server, "signup-sms", phone)
+    fill(browser, "#signup-name", name)
     fill(browser, "#signup-pin", pin)
     fill(browser, "#signup-pin2", pin)
     click(browser, "#signup-submit")
@@ -421,10 +489,33 @@ def set_local_pin(browser, local_pin=LOCAL_PIN):
 
 
 def sign_in(browser, server, phone, pin=PIN):
+    """Signs in with phone and PIN; where this browser is new to the account, with a code as well.
+    Returns whether a code was needed."""
     go(browser, server, "/signin")
     fill(browser, "#signin-phone", phone)
     fill(browser, "#signin-pin", pin)
     click(browser, "#signin-submit")
+
+    def settled(driver):
+        if not driver.execute_script("return location.hash").startswith("#/signin"):
+            return "in"
+        send = driver.find_elements(By.CSS_SELECTOR, "#signin-sms-send")
+        if send and send[0].is_displayed():
+            return "code"
+        if driver.find_elements(By.CSS_SELECTOR, "#signin-form .error"):
+            return "refused"
+        return False
+
+    try:
+        outcome = WebDriverWait(browser, WAIT).until(settled)
+    except TimeoutException:
+        raise AssertionError(f"sign-in did not go on; page says:\n{page_text(browser)}") from None
+    if outcome != "code":
+        return False
+    allow_console(browser, r"/auth/login .*401")  # phone_code_required: the app asks for the code
+    enter_code(browser, server, "signin-sms", phone)
+    click(browser, "#signin-submit")
+    return True
 
 
 def enrol_passkey(browser, server, pin=PIN):

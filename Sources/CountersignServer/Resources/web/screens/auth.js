@@ -1,18 +1,23 @@
 // @ts-check
-/** Sign up and sign in: phone and PIN, or a passkey (discoverable credential). */
+/**
+ * Sign up and sign in. Signing up proves the number with an SMS code first. Signing in takes phone
+ * and PIN in a browser that held a session of the user before (the server's device cookie), and a
+ * code besides anywhere else (401 `phone_code_required`); or a passkey (discoverable credential).
+ */
 import * as ui from '../ui.js';
+import { codeStep, CODE_ERRORS } from './code-step.js';
 
 const { h } = ui;
 
 /** @param {URLSearchParams} query */
-function nextOf(query) {
+export function nextOf(query) {
   const next = query.get('next') || '/';
   // Only app routes: never an absolute URL.
   return next.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 
 /** @param {any} error */
-function isAbort(error) {
+export function isAbort(error) {
   return error && (error.name === 'AbortError' || error.name === 'NotAllowedError');
 }
 
@@ -34,9 +39,18 @@ async function renderSignIn(view, _params, query, app) {
     placeholder: '080 1234 5678',
   });
   const pin = ui.pinField('PIN', { id: 'signin-pin', autocomplete: 'current-password' });
+  // Shown when the server does not know this browser: a code to the number proves it is the user.
+  const code = codeStep(app, {
+    id: 'signin-sms', purpose: 'login', phone: () => phone.input.value,
+    intro: 'This browser has not signed in to your account before. We text a code to your number to make sure it is you.',
+  });
+  const codeBox = h('div', { className: 'code-box', hidden: true }, code.element);
   const form = h('form', { className: 'card', id: 'signin-form', novalidate: true },
-    phone, pin,
+    phone, pin, codeBox,
     h('button', { type: 'submit', className: 'btn primary', id: 'signin-submit' }, 'Sign in'));
+  phone.input.addEventListener('input', () => {
+    if (code.sent) code.reset();
+  });
   const passkeyButton = ui.button('Sign in with a passkey', () => passkeySignIn(), { id: 'signin-passkey', kind: 'secondary' });
   const passkeyBox = h('section', { className: 'card', 'aria-labelledby': 'pk-h' },
     h('h2', { id: 'pk-h' }, 'Have a passkey?'),
@@ -69,16 +83,34 @@ async function renderSignIn(view, _params, query, app) {
       (phone.input.value.trim() ? pin.input : phone.input).focus();
       return;
     }
+    /** @type {{verificationId?: string, code?: string}} */
+    let proof = {};
+    if (!codeBox.hidden) {
+      const p = code.proof();
+      if (!p) return;
+      proof = p;
+    }
     const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
     try {
       await ui.busy(submit, async () => {
-        await app.api.login({ phone: phone.input.value.trim(), pin: pin.input.value });
+        await app.api.login({ phone: phone.input.value.trim(), pin: pin.input.value, ...proof });
         await stopConditional();
         await done(null);
       });
     } catch (error) {
-      pin.input.value = '';
       const e = /** @type {any} */ (error);
+      if (e && e.code === 'phone_code_required') {
+        // Not a wrong PIN: this browser needs a code too. The PIN stays for the retry.
+        codeBox.hidden = false;
+        ui.showNotice(form, 'Sign in with a code: this browser is new to your account.');
+        /** @type {HTMLElement} */ (code.element.querySelector('button:not([hidden])'))?.focus();
+        return;
+      }
+      if (e && CODE_ERRORS.includes(e.code)) {
+        code.refuse(e.message);
+        return;
+      }
+      pin.input.value = '';
       ui.showError(form, e && e.status === 423 && e.retryAfter
         ? Object.assign(new Error(`Too many wrong PINs. Try again ${ui.inDuration(e.retryAfter)}.`), { code: e.code, traceId: e.traceId })
         : error);
@@ -126,10 +158,12 @@ async function renderSignIn(view, _params, query, app) {
   return () => {
     active = false;
     conditional?.abort();
+    code.stop();
   };
 }
 
 /**
+ * Sign up: the number first, proven by a code; then the name and a PIN.
  * @param {HTMLElement} view
  * @param {any} _params
  * @param {URLSearchParams} query
@@ -142,42 +176,70 @@ function renderSignUp(view, _params, query, app) {
   }
   const next = nextOf(query);
   ui.setTitle(view, 'Create your account');
-  const name = ui.field('Your name', { id: 'signup-name', autocomplete: 'name', required: true, maxLength: 100 });
   const phone = ui.field('Phone number', {
     id: 'signup-phone', type: 'tel', inputMode: 'tel', autocomplete: 'tel', required: true, placeholder: '080 1234 5678',
+    hint: 'We text a code to it: the account is opened on a number you hold.',
   });
-  const pin = ui.pinField('Choose a PIN', { id: 'signup-pin', autocomplete: 'new-password', hint: '4 to 6 digits. You sign in and pay with it.' });
+  const details = h('div', { className: 'signup-details', hidden: true });
+  const code = codeStep(app, {
+    id: 'signup-sms', purpose: 'signup', phone: () => phone.input.value,
+    onSent: () => {
+      details.hidden = false;
+    },
+  });
+  const name = ui.field('Your name', { id: 'signup-name', autocomplete: 'name', required: true, maxLength: 100 });
+  const pin = ui.pinField('Choose a PIN', {
+    id: 'signup-pin', autocomplete: 'new-password',
+    hint: '4 to 6 digits, not an easy one (1234, 0000, 2580 and the like are refused). You sign in and pay with it.',
+  });
   const again = ui.pinField('Repeat the PIN', { id: 'signup-pin2', autocomplete: 'new-password' });
-  const form = h('form', { className: 'card', id: 'signup-form', novalidate: true },
-    name, phone, pin, again,
-    h('button', { type: 'submit', className: 'btn primary', id: 'signup-submit' }, 'Create account'));
+  details.append(name, pin, again, h('button', { type: 'submit', className: 'btn primary', id: 'signup-submit' }, 'Create account'));
+  const form = h('form', { className: 'card', id: 'signup-form', novalidate: true }, phone, code.element, details);
   view.append(form, h('p', null, 'Have an account? ', ui.link(`/signin?next=${encodeURIComponent(next)}`, 'Sign in')));
+  phone.input.addEventListener('input', () => {
+    if (code.sent) code.reset();
+  });
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     ui.showError(form, null);
-    if (!name.input.value.trim()) return fail('Enter your name.', name.input);
-    if (!phone.input.value.trim()) return fail('Enter your phone number.', phone.input);
-    if (!/^[0-9]{4,6}$/.test(pin.input.value)) return fail('The PIN must be 4 to 6 digits.', pin.input);
-    if (pin.input.value !== again.input.value) return fail('The two PINs differ.', again.input);
+    for (const f of [name, pin, again]) ui.fieldError(f, null);
+    if (!phone.input.value.trim()) return fail('Enter your phone number.', phone);
+    const proof = code.proof();
+    if (!proof) return undefined;
+    if (!name.input.value.trim()) return fail('Enter your name.', name);
+    if (!/^[0-9]{4,6}$/.test(pin.input.value)) return fail('The PIN must be 4 to 6 digits.', pin);
+    if (pin.input.value !== again.input.value) return fail('The two PINs differ.', again);
     const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
     try {
       await ui.busy(submit, async () => {
-        await app.api.signup({ phone: phone.input.value.trim(), name: name.input.value.trim(), pin: pin.input.value });
+        await app.api.signup({ ...proof, name: name.input.value.trim(), pin: pin.input.value });
         await app.signedIn(next);
       });
     } catch (error) {
-      ui.showError(form, error);
-      const code = /** @type {any} */ (error)?.code;
-      (code === 'invalid_pin' ? pin.input : code === 'invalid_name' ? name.input : phone.input).focus();
+      const e = /** @type {any} */ (error);
+      if (e && CODE_ERRORS.includes(e.code)) {
+        code.refuse(e.message);
+      } else if (e && (e.code === 'weak_pin' || e.code === 'invalid_pin')) {
+        fail(e.message, pin);
+        again.input.value = '';
+      } else if (e && e.code === 'invalid_name') {
+        fail(e.message, name);
+      } else {
+        ui.showError(form, error);
+        (e && e.code === 'invalid_phone' ? phone.input : submit).focus();
+      }
     }
+    return undefined;
   });
 
-  /** @param {string} message @param {HTMLElement} input */
-  function fail(message, input) {
-    ui.showError(form, message);
-    input.focus();
+  /** @param {string} message @param {HTMLElement & {input: HTMLInputElement}} f */
+  function fail(message, f) {
+    ui.fieldError(f, message);
+    f.input.focus();
   }
+
+  return () => code.stop();
 }
 
 export const routes = [
