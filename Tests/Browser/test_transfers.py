@@ -39,7 +39,9 @@ def test_transfer_accepted(server, browser):
     payee = new_phone()
     payee_token = api_signup(server, payee, name="Bola Ade")
     start_transfer(browser, server, payee)
-    assert "Bola Ade" in wait_for(browser, "#quote-payee").text
+    # Before the money moves the payer sees the payee's first name and initials only.
+    payee_shown = wait_for(browser, "#quote-payee").text
+    assert "Bola A." in payee_shown and "Bola Ade" not in payee_shown, payee_shown
     assert wait_for(browser, "#quote-amount").text == naira(AMOUNT)
     fees = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#quote dd.fee")]
     assert fees == [naira(1000), naira(500)]
