@@ -44,6 +44,7 @@ import { routes as keyRoutes } from './screens/keys.js';
 import { routes as airtimeRoutes } from './screens/airtime.js';
 import { routes as sendRoutes } from './screens/send.js';
 import { routes as operatorRoutes } from './screens/operator.js';
+import { routes as securityRoutes } from './screens/security.js';
 
 /** @typedef {{path: string, title: string, auth?: boolean, render: Function}} Route */
 
@@ -71,8 +72,8 @@ const view = /** @type {HTMLElement} */ (document.getElementById('view'));
 const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
 
 /** @type {Route[]} */
-const allRoutes = [...authRoutes, ...lock.routes, ...homeRoutes, ...keyRoutes, ...airtimeRoutes, ...sendRoutes,
-  ...operatorRoutes];
+const allRoutes = [...authRoutes, ...lock.routes, ...homeRoutes, ...keyRoutes, ...securityRoutes,
+  ...airtimeRoutes, ...sendRoutes, ...operatorRoutes];
 
 /**
  * The marketplace's routes, loaded on their own so that a marketplace module that fails to load
