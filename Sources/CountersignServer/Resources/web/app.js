@@ -44,6 +44,7 @@ import { routes as keyRoutes } from './screens/keys.js';
 import { routes as airtimeRoutes } from './screens/airtime.js';
 import { routes as sendRoutes } from './screens/send.js';
 import { routes as operatorRoutes } from './screens/operator.js';
+import { routes as recoverRoutes } from './screens/recover.js';
 import { routes as securityRoutes } from './screens/security.js';
 
 /** @typedef {{path: string, title: string, auth?: boolean, render: Function}} Route */
@@ -72,7 +73,7 @@ const view = /** @type {HTMLElement} */ (document.getElementById('view'));
 const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
 
 /** @type {Route[]} */
-const allRoutes = [...authRoutes, ...lock.routes, ...homeRoutes, ...keyRoutes, ...securityRoutes,
+const allRoutes = [...authRoutes, ...recoverRoutes, ...lock.routes, ...homeRoutes, ...keyRoutes, ...securityRoutes,
   ...airtimeRoutes, ...sendRoutes, ...operatorRoutes];
 
 /**

@@ -47,7 +47,8 @@ async function renderSignIn(view, _params, query, app) {
   const codeBox = h('div', { className: 'code-box', hidden: true }, code.element);
   const form = h('form', { className: 'card', id: 'signin-form', novalidate: true },
     phone, pin, codeBox,
-    h('button', { type: 'submit', className: 'btn primary', id: 'signin-submit' }, 'Sign in'));
+    h('button', { type: 'submit', className: 'btn primary', id: 'signin-submit' }, 'Sign in'),
+    h('p', { className: 'forgot' }, ui.link(`/forgot-pin?next=${encodeURIComponent(next)}`, 'Forgot PIN?', { id: 'to-forgot-pin' })));
   phone.input.addEventListener('input', () => {
     if (code.sent) code.reset();
   });
