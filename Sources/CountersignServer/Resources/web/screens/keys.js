@@ -1,8 +1,13 @@
 // @ts-check
-/** Device keys: enrol a passkey (PIN step-up), list the user's keys, revoke one. */
+/**
+ * Device keys: enrol a passkey, list the user's keys, revoke one. The step-up is the PIN (alone
+ * only soon after a code opened the session; else with a `bind-device` code, and the key then
+ * starts in a cooling-off with a payment limit) or a signature from a key the user has.
+ */
 import * as ui from '../ui.js';
 import * as lock from './lock.js';
 import { secureConfirmation } from './sign.js';
+import { codeStep, CODE_ERRORS } from './code-step.js';
 
 const { h } = ui;
 
@@ -22,12 +27,21 @@ async function renderKeys(view, _params, query, app) {
   const list = h('ul', { className: 'list', id: 'keys' });
   const none = h('p', { className: 'muted', id: 'no-keys', hidden: true },
     'No device keys yet. Add a passkey to pay with your fingerprint, face or screen lock.');
-  const listCard = h('section', { className: 'card', 'aria-labelledby': 'keys-h' }, h('h2', { id: 'keys-h' }, 'Your keys'), list, none);
+  const cooling = h('p', { className: 'warn-box', id: 'keys-cooling', role: 'status', hidden: true });
+  const listCard = h('section', { className: 'card', 'aria-labelledby': 'keys-h' }, h('h2', { id: 'keys-h' }, 'Your keys'),
+    cooling, list, none,
+    h('p', null, ui.link('/security', 'Security: your number, remembered devices and activity', { id: 'to-security' })));
 
   const pin = ui.pinField('Your account PIN', { id: 'enrol-pin', autocomplete: 'current-password', hint: 'Adding a key needs your PIN, so a stolen session cannot add one.' });
   const enrolButton = h('button', { type: 'submit', className: 'btn primary', id: 'enrol-submit' }, 'Add a passkey');
+  // Shown when the server wants a code with the PIN (the session is not a fresh one a code opened).
+  const code = codeStep(app, {
+    id: 'enrol-sms', purpose: 'bind-device', phone: () => app.user.phone,
+    intro: `Adding a key with your PIN needs a code sent to your number (${app.user.phone}) as well.`,
+  });
+  const codeBox = h('div', { className: 'code-box', hidden: true }, code.element);
   const enrolForm = h('form', { className: 'card', id: 'enrol-form', novalidate: true, 'aria-labelledby': 'enrol-h' },
-    h('h2', { id: 'enrol-h' }, 'Add a passkey on this device'), pin, enrolButton);
+    h('h2', { id: 'enrol-h' }, 'Add a passkey on this device'), pin, codeBox, enrolButton);
   const withKey = ui.button('Use an existing passkey instead of the PIN', () => enrol(null, withKey), { kind: 'link', id: 'enrol-with-key', hidden: true });
   enrolForm.append(withKey);
   view.append(listCard, enrolForm);
@@ -38,11 +52,24 @@ async function renderKeys(view, _params, query, app) {
     enrolForm.replaceChildren(h('h2', null, 'Add a passkey'), h('p', null, 'This browser does not support passkeys. You can still pay with your PIN.'));
   }
 
+  /** @type {any} */
+  let security = null;
+
   async function load() {
-    const { credentials } = await app.api.credentials();
+    const [{ credentials }, found] = await Promise.all([
+      app.api.credentials(), app.api.accountSecurity().catch(() => null),
+    ]);
+    security = found;
     lock.keepCredentials(userId, credentials.map((/** @type {any} */ c) => c.id));
     const here = lock.localCredentials(userId);
     list.replaceChildren(...credentials.map((/** @type {any} */ c) => keyRow(c, here.includes(c.id))));
+    const newest = credentials.map((/** @type {any} */ c) => c.coolingOffUntil).filter(Boolean).sort().pop();
+    cooling.hidden = !newest;
+    cooling.textContent = newest
+      ? `A key added with your PIN and a code is new until ${ui.dateTime(newest)}: `
+        + (security ? `it pays at most ${ui.money(security.newDeviceMaxAmount, security.currency)} at once, and ` : '')
+        + 'no other key can be added with the PIN and a code until then.'
+      : '';
     none.hidden = credentials.length > 0;
     withKey.hidden = credentials.length === 0;
   }
@@ -57,6 +84,8 @@ async function renderKeys(view, _params, query, app) {
         h('div', null,
           onThisDevice ? h('span', { className: 'badge here' }, 'This device') : null,
           c.flagged ? h('span', { className: 'badge bad' }, 'Disabled by a security check') : null,
+          c.coolingOffUntil ? h('span', { className: 'badge warn cooling' }, `New until ${ui.dateTime(c.coolingOffUntil)}`
+            + (security ? ` · at most ${ui.money(security.newDeviceMaxAmount, security.currency)} a payment` : '')) : null,
           (c.transports || []).map((/** @type {string} */ t) => h('span', { className: 'badge' }, t)))),
       status);
     const revoke = ui.button('Revoke', () => confirmRevoke(), { kind: 'danger', className: 'btn danger small revoke', 'aria-label': `Revoke key added ${ui.dateTime(c.createdAt)}` });
@@ -93,15 +122,37 @@ async function renderKeys(view, _params, query, app) {
   async function enrol(pinValue, trigger) {
     ui.showError(enrolForm, null);
     ui.showNotice(enrolForm, null);
+    /** @type {{verificationId?: string, code?: string}} */
+    let proof = {};
+    if (pinValue && !codeBox.hidden) {
+      const p = code.proof();
+      if (!p) return;
+      proof = p;
+    }
     try {
-      const result = await ui.busy(trigger, register(pinValue));
+      const result = await ui.busy(trigger, register(pinValue, proof));
       lock.rememberCredential(userId, result.credentialId);
       pin.input.value = '';
+      if (!codeBox.hidden) {
+        code.reset();
+        codeBox.hidden = true;
+      }
       ui.showNotice(enrolForm, 'Passkey added. You can now pay with it, and unlock the app with it on this device.');
       await load();
     } catch (error) {
       const e = /** @type {any} */ (error);
-      if (e && (e.name === 'NotAllowedError' || e.name === 'AbortError')) {
+      if (e && e.code === 'phone_code_required') {
+        codeBox.hidden = false;
+        ui.showNotice(enrolForm, 'One more step: a code to your number, then add the passkey again.');
+        /** @type {HTMLElement} */ (code.element.querySelector('button:not([hidden])'))?.focus();
+        return;
+      } else if (e && CODE_ERRORS.includes(e.code)) {
+        code.refuse(e.message);
+        return;
+      } else if (e && e.code === 'device_cooling_off') {
+        ui.showError(enrolForm, Object.assign(new Error(`${e.message}${e.retryAfter ? ` That is ${ui.inDuration(e.retryAfter)}.` : ''} `
+          + 'A passkey you already have can add this one at once.'), { code: e.code, traceId: e.traceId }));
+      } else if (e && (e.name === 'NotAllowedError' || e.name === 'AbortError')) {
         ui.showError(enrolForm, 'Adding the passkey was cancelled. Nothing was added.');
       } else if (e && e.name === 'InvalidStateError') {
         ui.showError(enrolForm, 'This device already holds one of your keys.');
@@ -118,9 +169,10 @@ async function renderKeys(view, _params, query, app) {
    * Registers a passkey; where the browser offers Secure Payment Confirmation, one usable with it
    * (and, if this device cannot make one, an ordinary passkey).
    * @param {string | null} pinValue
+   * @param {{verificationId?: string, code?: string}} proof a `bind-device` code, if one was asked for
    */
-  async function register(pinValue) {
-    const stepUp = pinValue ? { pin: pinValue } : {};
+  async function register(pinValue, proof) {
+    const stepUp = pinValue ? { pin: pinValue, ...proof } : {};
     if (await secureConfirmation()) {
       try {
         return await app.api.registerPasskey({ ...stepUp, payment: true });
@@ -142,6 +194,7 @@ async function renderKeys(view, _params, query, app) {
   });
 
   await load();
+  return () => code.stop();
 }
 
 export const routes = [{ path: '/keys', title: 'Device keys', auth: true, render: renderKeys }];
