@@ -167,13 +167,15 @@ async function renderKeys(view, _params, query, app) {
 
   /**
    * Registers a passkey; where the browser offers Secure Payment Confirmation, one usable with it
-   * (and, if this device cannot make one, an ordinary passkey).
+   * (and, if this device cannot make one, an ordinary passkey), unless a code steps up.
    * @param {string | null} pinValue
    * @param {{verificationId?: string, code?: string}} proof a `bind-device` code, if one was asked for
    */
   async function register(pinValue, proof) {
     const stepUp = pinValue ? { pin: pinValue, ...proof } : {};
-    if (await secureConfirmation()) {
+    // A code is spent by the first creation options: with one there is no second try without the
+    // payment extension, so a code binds an ordinary passkey.
+    if (!proof.code && await secureConfirmation()) {
       try {
         return await app.api.registerPasskey({ ...stepUp, payment: true });
       } catch (error) {
