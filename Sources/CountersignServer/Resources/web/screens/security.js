@@ -31,6 +31,19 @@ export function securityRows(s) {
 }
 
 /**
+ * A device's name for people from the User-Agent the server kept: "Chrome on Linux".
+ * @param {string} label
+ */
+export function deviceName(label) {
+  const browser = [[/Edg\//, 'Edge'], [/OPR\//, 'Opera'], [/Firefox\//, 'Firefox'], [/Chrom(e|ium)\//, 'Chrome'],
+    [/Safari\//, 'Safari']].find(([re]) => /** @type {RegExp} */ (re).test(label));
+  const system = [[/Android/, 'Android'], [/iPhone|iPad|iOS/, 'iOS'], [/Windows/, 'Windows'], [/Mac OS X|Macintosh/, 'macOS'],
+    [/CrOS/, 'ChromeOS'], [/Linux/, 'Linux']].find(([re]) => /** @type {RegExp} */ (re).test(label));
+  if (!browser && !system) return label;
+  return [browser?.[1] ?? 'A browser', system ? `on ${system[1]}` : null].filter(Boolean).join(' ');
+}
+
+/**
  * @param {HTMLElement} view
  * @param {any} _params
  * @param {URLSearchParams} _query
@@ -70,7 +83,7 @@ async function renderSecurity(view, _params, _query, app) {
     const actions = h('div', { className: 'key-actions' });
     const row = h('li', { className: 'key device', dataset: { id: d.id } },
       h('div', { className: 'tx-main' },
-        h('div', { className: 'key-name' }, d.label),
+        h('div', { className: 'key-name', title: d.label }, deviceName(d.label)),
         h('div', { className: 'tx-sub' }, `First seen ${ui.dateTime(d.createdAt)} · last used ${ui.dateTime(d.lastUsedAt)}`),
         d.current ? h('span', { className: 'badge here' }, 'This device') : null),
       actions);
