@@ -18,7 +18,7 @@ def e164(phone):
 
 
 def test_sign_up_proves_the_number_with_a_code(server, browser):
-    allow_console(browser, r"/auth/signup .*(400|401)")  # the wrong code and the weak PIN below
+    allow_console(browser, r"/auth/signup .*(401|422)")  # the wrong code (401) and the weak PIN (422) below
     phone = new_phone()
     go(browser, server, "/signup")
     wait_title(browser, "Create your account")

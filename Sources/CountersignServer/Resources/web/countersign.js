@@ -420,7 +420,7 @@ export class Countersign {
   }
 
   /**
-   * Opens an account on a number a code proved (purpose `signup`). Weak PINs are refused (400 `weak_pin`).
+   * Opens an account on a number a code proved (purpose `signup`). Weak PINs are refused (422 `weak_pin`).
    * @param {{verificationId: string, code: string, name: string, pin: string}} body
    */
   signup(body) {
