@@ -3,7 +3,7 @@ import CountersignAPI
 import CountersignClient
 import CountersignCore
 
-/// `countersign buy PRODUCT [--bid AMOUNT]`: seed 001's payment screen. Without `--bid`, buy now;
+/// `countersign buy PRODUCT [--bid AMOUNT]`: the marketplace's payment screen. Without `--bid`, buy now;
 /// with it, an offer the seller must accept first (then `--bid-id` pays it). Exit 0 when the order
 /// is paid, 2 when the payment may still complete, 1 otherwise.
 struct Buy: AsyncParsableCommand {

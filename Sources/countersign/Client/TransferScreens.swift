@@ -3,7 +3,7 @@ import CountersignClient
 import CountersignCore
 
 /// The terminal's views of a transfer: each controller's screen printed as it changes, with the
-/// spinner while the server works (seed 000's PaymentDetails and PaymentVerdict pages).
+/// spinner while the server works (the payment details and verdict pages).
 struct TransferScreens {
     let spinner: Spinner
 

@@ -2,7 +2,7 @@ import CountersignAPI
 import CountersignClient
 import CountersignCore
 
-/// The demo's marketplace payments (seed 001): Bola sells, Ada buys through the payment screen, and
+/// The demo's marketplace payments: Bola sells, Ada buys through the payment screen, and
 /// each ending is checked against the server — the order, the product, and the seller's money.
 enum DemoCheckouts {
     static func run(server: EmbeddedServer, buyer: DemoUser, seller: DemoUser) async throws -> [DemoCheck] {

@@ -1,4 +1,4 @@
-// The marketplace calls of the API (seed 001), over the app's Countersign client.
+// The marketplace calls of the API, over the app's Countersign client.
 // Every call answers parsed JSON or throws the client's CountersignError {status, code, message}.
 
 const segment = (id) => encodeURIComponent(String(id));

@@ -1,4 +1,4 @@
-// The marketplace's screens (seed 001), for the app shell's hash router.
+// The marketplace's screens, for the app shell's hash router.
 // Each render(view, params, query, app) fills `view` and may return a cleanup function.
 
 import { renderHome } from './home.js';

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Airtime (seed 002's transaction flow): the intent → options bound to it → the page recomputes
+ * Airtime (the biometric transaction flow): the intent → options bound to it → the page recomputes
  * the challenge → navigator.credentials.get → verify → top-up. PIN fallback. Each of the seed's
  * error flows has a screen: biometric not available → PIN; user cancelled → back, nothing charged;
  * verification failed (401) → message and retry; locked (423) → when it unlocks.

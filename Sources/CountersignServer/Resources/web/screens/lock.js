@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Soft lock (seed 002, device only): no network call. On open, a passkey user-verification
+ * Soft lock (on the device only): no network call. On open, a passkey user-verification
  * gesture over a challenge made here (accepted when the browser returns an assertion with UV set);
  * on failure or without an authenticator, a PIN set on this browser, kept only as a salted
  * PBKDF2-SHA256 hash in localStorage. Success sets a sessionStorage flag so this tab does not ask

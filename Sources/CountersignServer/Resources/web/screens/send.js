@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Send money (seed 000): create a transfer, watch its live document (a status timeline), show the
+ * Send money: create a transfer, watch its live document (a status timeline), show the
  * quote with its fee breakdown and an expiry countdown, accept (the passkey gesture is the local
  * authentication and signs the quote's challenge) or decline, then the verdict and back to the
  * dashboard.
