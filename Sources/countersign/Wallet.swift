@@ -1,6 +1,5 @@
 import ArgumentParser
 import CountersignServer
-import Logging
 
 /// `countersign wallet …`: operator commands on wallets.
 struct Wallet: AsyncParsableCommand {
@@ -23,9 +22,7 @@ struct Wallet: AsyncParsableCommand {
         var reference: String?
 
         func run() async throws {
-            try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) {
-                services in
-                try await services.prepareStore()
+            try await store.withExistingStore { services in
                 let (id, balance) = try await services.wallets.fund(phone: phone, amount: amount, reference: reference)
                 print(
                     "funded \(phone) with \(amount) \(services.configuration.currency) minor units (\(id)); balance now \(balance)"

@@ -118,6 +118,72 @@ struct CommandLineTests {
         }
     }
 
+    @Test("operator commands open an existing store only, name where they looked, and the server's store")
+    func existingStoreOnly() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-stores-\(UUID().uuidString)"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let environment = ["DATABASE_URL": "", "COUNTERSIGN_RUNTIME_DIR": root + "/runtime"]
+        let nowhere = root + "/nowhere"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try Data("not.a.blob".utf8).write(to: URL(fileURLWithPath: root + "/blob.jwt"))
+        let commands = [
+            ["wallet", "fund", "--phone", "08031234567", "--amount", "5"],
+            ["operator", "grant", "--phone", "08031234567"],
+            ["audit"], ["backup", "--to", root + "/copy.sqlite"], ["mds", "import", root + "/blob.jwt"],
+        ]
+        for command in commands {
+            let result = try Self.run(command + ["--data-dir", nowhere], environment: environment)
+            #expect(
+                result.status != 0 && result.output.contains("no Countersign store at \(nowhere)/countersign.sqlite")
+                    && result.output.contains("--data-dir DIR") && result.output.contains("DATABASE_URL"),
+                "\(command): \(result.output)")
+            #expect(!FileManager.default.fileExists(atPath: nowhere), "\(command) created nothing")
+        }
+        #expect(try Self.run(["audit", "--data-dir", nowhere], environment: environment).status == 2)
+
+        try await withHTTPClient { http in
+            let server = try await ServeProcess(http: http, environment: environment) { port in
+                ["serve", "--port", String(port), "--log-level", "warning", "--data-dir", root + "/server"]
+            }
+            defer { server.stop() }
+            let missing = try Self.run(
+                ["wallet", "fund", "--phone", "08031234567", "--amount", "5", "--data-dir", nowhere],
+                environment: environment)
+            #expect(
+                missing.status != 0 && missing.output.contains("The server running on this machine")
+                    && missing.output.contains("pass --data-dir \(root)/server"), "\(missing.output)")
+            #expect(!FileManager.default.fileExists(atPath: nowhere))
+
+            // Another store that exists (migrate creates one): the command runs, and says whose store it is not.
+            #expect(try Self.run(["migrate", "--data-dir", root + "/other"], environment: environment).status == 0)
+            let other = try Self.run(["audit", "--data-dir", root + "/other"], environment: environment)
+            #expect(
+                other.status == 0 && other.output.contains("but the server running on this machine")
+                    && other.output.contains("--data-dir \(root)/server"), "\(other.output)")
+            let its = try Self.run(["audit", "--data-dir", root + "/server"], environment: environment)
+            #expect(its.status == 0 && !its.output.contains("note:"), "\(its.output)")
+            #expect(server.stop() == 0)
+        }
+
+        if TestEngines.postgresURL != nil {
+            try await TestDatabase.withFreshPostgres { url in
+                let empty = try Self.run(
+                    [
+                        "wallet", "fund", "--phone", "08031234567", "--amount", "5", "--database-url", url,
+                        "--data-dir",
+                        root + "/pg",
+                    ],
+                    environment: environment)
+                #expect(
+                    empty.status != 0 && empty.output.contains("holds no Countersign store")
+                        && !empty.output.contains("secret"), "\(empty.output)")
+                #expect(!FileManager.default.fileExists(atPath: root + "/pg"), "no secrets were made for it either")
+            }
+        }
+    }
+
     @Test(
         "--require-live-sms refuses to start on the SMS simulator; a half-set Twilio configuration names what is missing"
     )
