@@ -1,0 +1,21 @@
+import ArgumentParser
+import CountersignCore
+
+/// An amount as typed on the command line, in units of the currency (`500` or `500.50` is ₦500.50
+/// for a naira wallet), read once the command knows which currency it works in.
+struct AmountArgument: ExpressibleByArgument, Sendable {
+    let text: String
+
+    init?(argument: String) { text = argument }
+
+    /// The amount in minor units of `currency`, or a refusal naming `flag` and saying what to type.
+    func minor(in currency: String, maximum: Int64 = Currency.largestAmount, flag: String = "--amount") throws
+        -> Int64
+    {
+        do {
+            return try Currency.named(currency).parse(text, maximum: maximum)
+        } catch {
+            throw ValidationError("\(flag): \(error)")
+        }
+    }
+}
