@@ -32,8 +32,11 @@ extension Currency {
 
     /// Reads what someone typed as an amount of this currency: `500`, `500.5`, `500.50`, `1,500.50`,
     /// `₦500` or `NGN 500`, and returns its minor units. Refuses, with a message that says what to type,
-    /// anything else: more decimals than the currency has, zero or less, more than `maximum`.
-    public func parse(_ typed: String, maximum: Int64 = Currency.largestAmount) throws(AmountError) -> Int64 {
+    /// anything else: more decimals than the currency has, zero or less, outside `limits`.
+    public func parse(_ typed: String, within limits: ClosedRange<Int64> = 1...Currency.largestAmount)
+        throws(AmountError) -> Int64
+    {
+        let maximum = limits.upperBound
         var text = Self.trimmed(typed[...])
         for prefix in [Self.trimmed(symbol[...]), code[...]] where text.hasPrefix(prefix) {
             text = text.dropFirst(prefix.count).drop(while: { $0 == " " })
@@ -61,6 +64,7 @@ extension Currency {
         }
         guard !negative, minor > 0 else { throw .notPositive(typed) }
         guard minor <= maximum else { throw .tooLarge(typed, maximum: format(maximum)) }
+        guard minor >= limits.lowerBound else { throw .tooSmall(typed, minimum: format(limits.lowerBound)) }
         return minor
     }
 
@@ -113,6 +117,8 @@ public enum AmountError: Error, Equatable, Sendable, CustomStringConvertible {
     case notPositive(String)
     /// Above the most allowed, which is given formatted.
     case tooLarge(String, maximum: String)
+    /// Below the least allowed, which is given formatted.
+    case tooSmall(String, minimum: String)
 
     public var description: String {
         switch self {
@@ -124,6 +130,8 @@ public enum AmountError: Error, Equatable, Sendable, CustomStringConvertible {
             "\"\(typed)\" is not more than zero: type the amount to move, e.g. 500"
         case .tooLarge(let typed, let maximum):
             "\"\(typed)\" is more than the most allowed at once, \(maximum)"
+        case .tooSmall(let typed, let minimum):
+            "\"\(typed)\" is less than the least allowed, \(minimum)"
         }
     }
 }

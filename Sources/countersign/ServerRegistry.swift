@@ -4,7 +4,7 @@ import Foundation
 /// Which store each `countersign serve` on this machine uses, so that a command pointed at another
 /// one can say so. Each server writes `PID.json` in a directory only this user may enter
 /// (`COUNTERSIGN_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/countersign`, else the temporary directory's
-/// `countersign-UID`) and removes it when it stops; one left by a killed server is skipped.
+/// `countersign-UID`) and removes it when it stops; one left by a killed server is skipped and removed.
 enum ServerRegistry {
     /// One running server.
     struct Entry: Codable, Equatable {
@@ -44,8 +44,13 @@ enum ServerRegistry {
             guard let data = FileManager.default.contents(atPath: path),
                 let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.pid != getpid()
             else { return nil }
-            // kill(pid, 0) sends nothing: it only asks whether the process is there.
-            return kill(entry.pid, 0) == 0 || errno == EPERM ? entry : nil
+            // kill(pid, 0) sends nothing: it only asks whether the process is there. A killed
+            // server's record is removed, so the directory does not fill up.
+            guard kill(entry.pid, 0) == 0 || errno == EPERM else {
+                try? FileManager.default.removeItem(atPath: path)
+                return nil
+            }
+            return entry
         }
     }
 

@@ -26,7 +26,7 @@ struct Wallet: AsyncParsableCommand {
 
         /// The amount in minor units of the wallet currency, within what one funding may be.
         func minorUnits() throws -> Int64 {
-            try amount.minor(in: store.configuration().currency, maximum: WalletService.maximumFunding)
+            try amount.minor(in: store.configuration().currency, within: 1...WalletService.maximumFunding)
         }
 
         func run() async throws {

@@ -25,7 +25,10 @@ struct AmountTests {
             #expect(throws: AmountError.tooLarge(huge, maximum: "₦10,000,000,000.00")) { try Currency.ngn.parse(huge) }
         }
         #expect(throws: AmountError.tooLarge("1000.01", maximum: "₦1,000.00")) {
-            try Currency.ngn.parse("1000.01", maximum: 100_000)
+            try Currency.ngn.parse("1000.01", within: 1...100_000)
+        }
+        #expect(throws: AmountError.tooSmall("0.99", minimum: "₦1.00")) {
+            try Currency.ngn.parse("0.99", within: 100...500)
         }
         for nonsense in ["", "abc", "5e3", "1,5", "1,50,000", ".5", "5.", "1.2.3", "٥٠٠", "+5", "€5", "0x10", "5 00"] {
             #expect(throws: AmountError.self, "\(nonsense)") { try Currency.ngn.parse(nonsense) }

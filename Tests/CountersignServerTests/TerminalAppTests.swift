@@ -98,6 +98,10 @@ struct TerminalAppTests {
             #expect(refused.status != 0 && refused.output.contains(complaint), "\(amount): \(refused.output)")
             #expect(!refused.output.contains("Payment details"), "refused before anything was sent")
         }
+        let tooLittleAirtime = try run(["airtime", "--to", bola, "--amount", "0.50", "--network", "mtn"])
+        #expect(
+            tooLittleAirtime.status != 0 && tooLittleAirtime.output.contains("less than the least allowed, ₦1.00"),
+            "\(tooLittleAirtime.output)")
         let tooMuchAirtime = try run(["airtime", "--to", bola, "--amount", "1000000", "--network", "mtn"])
         #expect(
             tooMuchAirtime.status != 0 && tooMuchAirtime.output.contains("₦500,000.00"), "\(tooMuchAirtime.output)")

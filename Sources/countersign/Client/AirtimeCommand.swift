@@ -22,7 +22,9 @@ struct AirtimeCommand: AsyncParsableCommand {
     func validate() throws { _ = try minorUnits() }
 
     /// The amount in kobo, within what one top-up may be.
-    func minorUnits() throws -> Int64 { try amount.minor(in: Currency.ngn.code, maximum: TopUpLimits.maximumAmount) }
+    func minorUnits() throws -> Int64 {
+        try amount.minor(in: Currency.ngn.code, within: TopUpLimits.minimumAmount...TopUpLimits.maximumAmount)
+    }
 
     func run() async throws {
         let (profile, _, api) = try client.loggedIn()

@@ -9,11 +9,13 @@ struct AmountArgument: ExpressibleByArgument, Sendable {
     init?(argument: String) { text = argument }
 
     /// The amount in minor units of `currency`, or a refusal naming `flag` and saying what to type.
-    func minor(in currency: String, maximum: Int64 = Currency.largestAmount, flag: String = "--amount") throws
+    func minor(
+        in currency: String, within limits: ClosedRange<Int64> = 1...Currency.largestAmount, flag: String = "--amount"
+    ) throws
         -> Int64
     {
         do {
-            return try Currency.named(currency).parse(text, maximum: maximum)
+            return try Currency.named(currency).parse(text, within: limits)
         } catch {
             throw ValidationError("\(flag): \(error)")
         }
