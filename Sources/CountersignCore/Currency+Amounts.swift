@@ -125,7 +125,7 @@ public enum AmountError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAnAmount(let typed, let example):
             "\"\(typed)\" is not an amount: type it in units of the currency, with a dot for the decimals, e.g. \(example)"
         case .tooManyDecimals(let typed, let code, let digits):
-            "\"\(typed)\" has more than \(digits) decimals, which \(code) does not have: round it to \(digits)"
+            "\"\(typed)\" has more decimals than \(code) has: type at most \(digits) after the dot, e.g. 500.50"
         case .notPositive(let typed):
             "\"\(typed)\" is not more than zero: type the amount to move, e.g. 500"
         case .tooLarge(let typed, let maximum):

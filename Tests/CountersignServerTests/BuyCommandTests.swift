@@ -63,7 +63,11 @@ struct BuyCommandTests {
                 refusedListing.status != 0 && refusedListing.output.contains("--price: \"0\" is not more than zero"),
                 "\(refusedListing.output)")
             let centsTooFine = try asSeller(["sell", "--title", "Nothing", "--price", "99.999"])
-            #expect(centsTooFine.status != 0 && centsTooFine.output.contains("more than 2 decimals"))
+            #expect(centsTooFine.status != 0 && centsTooFine.output.contains("type at most 2 after the dot"))
+            let tooDear = try asSeller(["sell", "--title", "Nothing", "--price", "10000000.01"])
+            #expect(
+                tooDear.status != 0 && tooDear.output.contains("€10,000,000.00") && !tooDear.output.contains("minor"),
+                "\(tooDear.output)")
             #expect(try run(["login", "--phone", buyerPhone, "--pin", "4827", "--code-from-simulator"]).status == 0)
             let fast = ["--poll-seconds", "0"]
 

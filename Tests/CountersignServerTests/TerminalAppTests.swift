@@ -90,7 +90,7 @@ struct TerminalAppTests {
 
         // Amounts are typed as on the web: naira with at most two decimals, more than zero, not absurd.
         for (amount, complaint) in [
-            ("--amount=1.234", "more than 2 decimals"), ("--amount=0", "not more than zero"),
+            ("--amount=1.234", "type at most 2 after the dot"), ("--amount=0", "not more than zero"),
             ("--amount=-5", "not more than zero"), ("--amount=99999999999999999999", "more than the most"),
             ("--amount=1,5", "with a dot for the decimals"),
         ] {

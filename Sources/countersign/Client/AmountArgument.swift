@@ -1,5 +1,6 @@
 import ArgumentParser
 import CountersignCore
+import CountersignServer
 
 /// An amount as typed on the command line, in units of the currency (`500` or `500.50` is ₦500.50
 /// for a naira wallet), read once the command knows which currency it works in.
@@ -19,5 +20,10 @@ struct AmountArgument: ExpressibleByArgument, Sendable {
         } catch {
             throw ValidationError("\(flag): \(error)")
         }
+    }
+
+    /// A price or bid in the marketplace: cents of its currency, within what a listing or a bid may be.
+    func marketplaceMinor(flag: String) throws -> Int64 {
+        try minor(in: MarketplaceRates.standard.currency, within: 1...MarketplaceService.maximumAmount, flag: flag)
     }
 }

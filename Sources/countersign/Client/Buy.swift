@@ -56,7 +56,7 @@ struct Buy: AsyncParsableCommand {
     }
 
     /// The offer in cents, when one is made.
-    func offer() throws -> Int64? { try bid?.minor(in: MarketplaceRates.standard.currency, flag: "--bid") }
+    func offer() throws -> Int64? { try bid?.marketplaceMinor(flag: "--bid") }
 
     func run() async throws {
         let (_, _, api) = try client.loggedIn()

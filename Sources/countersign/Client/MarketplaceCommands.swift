@@ -19,7 +19,7 @@ struct Sell: AsyncParsableCommand {
     var shipping: String = ""
     @Flag(name: .customLong("no-pickup"), help: "Do not offer pickup.") var noPickup = false
 
-    func validate() throws { _ = try price.minor(in: MarketplaceRates.standard.currency, flag: "--price") }
+    func validate() throws { _ = try price.marketplaceMinor(flag: "--price") }
 
     func run() async throws {
         let (_, _, api) = try client.loggedIn()
@@ -29,7 +29,7 @@ struct Sell: AsyncParsableCommand {
         let product = try await Marketplace.call {
             try await api.createProduct(
                 CreateProductRequest(
-                    title: title, askingPrice: try price.minor(in: MarketplaceRates.standard.currency, flag: "--price"),
+                    title: title, askingPrice: try price.marketplaceMinor(flag: "--price"),
                     shipFromCountry: shipFrom, pickup: !noPickup,
                     shippingMethods: methods))
         }
