@@ -59,8 +59,17 @@ struct StoreOptions: ParsableArguments {
     /// behind and fail later on a user it does not hold. When servers run on this machine and none
     /// uses this store, standard error says which one they use.
     func withExistingStore(_ body: @Sendable (AppServices) async throws -> Void) async throws {
-        let configuration = self.configuration()
+        var configuration = self.configuration()
         let place = try existingPlace(configuration)
+        if place.isPostgres, !FileManager.default.fileExists(atPath: configuration.dataDirectory) {
+            // No data directory to keep generated secrets in, and none is made: these commands move
+            // money in the ledger, flag operators, audit and import metadata, but never hash a PIN,
+            // sign a session or check a webhook, so secrets that live for this run only will do.
+            let ephemeral = { (0..<32).map { _ in UInt8.random(in: .min ... .max) } }
+            configuration.pinPepper = configuration.pinPepper ?? ephemeral()
+            configuration.tokenSecret = configuration.tokenSecret ?? ephemeral()
+            configuration.paymentWebhookSecret = configuration.paymentWebhookSecret ?? ephemeral()
+        }
         do {
             try await OperatorSession.run(
                 configuration: configuration, logger: Logger(label: "countersign"), requireSchema: true

@@ -182,6 +182,16 @@ struct CommandLineTests {
                     empty.status != 0 && empty.output.contains("holds no Countersign store")
                         && !empty.output.contains("secret"), "\(empty.output)")
                 #expect(!FileManager.default.fileExists(atPath: root + "/pg"), "no secrets were made for it either")
+                // Set up, it is used; a data directory that is not there is still not created.
+                let migrated = try Self.run(
+                    ["migrate", "--database-url", url, "--data-dir", root + "/pg-server"], environment: environment)
+                #expect(migrated.status == 0, "\(migrated.output)")
+                let granted = try Self.run(
+                    ["operator", "grant", "--phone", "08031234567", "--database-url", url, "--data-dir", root + "/pg"],
+                    environment: environment)
+                #expect(
+                    granted.output.contains("unknown_user") || granted.output.contains("No user"), "\(granted.output)")
+                #expect(!FileManager.default.fileExists(atPath: root + "/pg"), "\(granted.output)")
             }
         }
     }
