@@ -1,3 +1,4 @@
+import CountersignCore
 import CountersignHarness
 import Foundation
 
@@ -12,8 +13,10 @@ struct OperatorCLI: Sendable {
 
     /// Credits `amount` minor units to the wallet of `phone`; throws with the CLI's output on failure.
     func fund(phone: String, amount: Int64) async throws {
+        // The command takes naira, as an operator types them.
         var arguments = [
-            "wallet", "fund", "--phone", phone, "--amount", "\(amount)", "--data-dir", server.dataDirectory,
+            "wallet", "fund", "--phone", phone, "--amount", Currency.ngn.decimal(amount), "--data-dir",
+            server.dataDirectory,
         ]
         if let url = server.databaseURL { arguments += ["--database-url", url] }
         let outputPath = server.dataDirectory + "/fund-\(phone).log"

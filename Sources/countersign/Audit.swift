@@ -1,7 +1,6 @@
 import ArgumentParser
 import CountersignServer
 import Foundation
-import Logging
 
 /// `countersign audit`: checks the books (see `LedgerAudit`), records the outcome in `audit_runs`
 /// (the operator console shows the last), and exits 0 when they hold, 1 on any breach, 2 when the
@@ -17,9 +16,7 @@ struct Audit: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) {
-                services in
-                try await services.prepareStore()
+            try await store.withExistingStore { services in
                 let (report, _) = try await services.operators.audit(via: "cli")
                 print(json ? try Self.json(report) : Self.table(report, engine: "\(services.database.engine)"))
                 if !report.passed { throw ExitCode(1) }

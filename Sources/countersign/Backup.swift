@@ -16,7 +16,7 @@ struct Backup: ParsableCommand {
     func run() throws {
         let configuration = store.configuration()
         guard configuration.databaseURL == nil else { throw BackupRefusal.postgres }
-        let source = (configuration.dataDirectory as NSString).appendingPathComponent("countersign.sqlite")
+        let source = try store.existingPlace(configuration).identity
         try SQLiteBackup.copy(from: source, to: destination)
         let inspection = try SQLiteBackup.inspect(destination)
         guard inspection.problems.isEmpty else {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CountersignServer
 import Foundation
-import Logging
 
 /// `countersign mds`: the FIDO Metadata Service, which registration consults for authenticator models.
 struct MetadataCommand: AsyncParsableCommand {
@@ -43,9 +42,7 @@ struct MetadataImportCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("cannot read \(error.localizedDescription)")
         }
-        try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) {
-            services in
-            try await services.prepareStore()
+        try await store.withExistingStore { services in
             do {
                 let blob = try await MetadataImport.run(
                     jwt: jwt, rootPEM: rootPEM, database: services.database, now: Date())

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CountersignServer
-import Logging
 
 /// `countersign operator grant|revoke --phone P`: who may use the operator console. Each change is
 /// itself recorded in the operator action log, as done from the command line.
@@ -27,9 +26,7 @@ struct OperatorCommand: AsyncParsableCommand {
     }
 
     static func set(phone: String, _ isOperator: Bool, store: StoreOptions) async throws {
-        try await OperatorSession.run(configuration: store.configuration(), logger: Logger(label: "countersign")) {
-            services in
-            try await services.prepareStore()
+        try await store.withExistingStore { services in
             let userId = try await services.operators.setOperator(phone: phone, isOperator)
             print(
                 isOperator ? "\(phone) (\(userId)) is now an operator" : "\(phone) (\(userId)) is no longer an operator"

@@ -375,6 +375,9 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "countersign")
         logger.logLevel = (logLevel ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
         let database = try await CountersignApp.openDatabase(configuration, logger: logger)
+        // So that an operator command pointed at another store can say which one this server uses.
+        let record = ServerRegistry.register(store: StorePlace(configuration), url: configuration.publicBaseURL)
+        defer { if let record { try? FileManager.default.removeItem(atPath: record) } }
         let app = try await CountersignApp.build(
             configuration: configuration, database: database, logger: logger,
             exporters: traces.map { [$0.service] } ?? [])

@@ -159,9 +159,11 @@ class Server:
     # --- operator and API helpers ---------------------------------------------------------------
 
     def fund(self, phone, amount):
-        """Credits a wallet with the operator CLI (it runs beside the live server: SQLite in WAL)."""
+        """Credits `amount` kobo with the operator CLI, which takes naira (it runs beside the live
+        server: SQLite in WAL)."""
+        naira = f"{amount // 100}.{amount % 100:02d}"
         subprocess.run(
-            [str(BIN), "wallet", "fund", "--data-dir", self.data_dir, "--phone", phone, "--amount", str(amount),
+            [str(BIN), "wallet", "fund", "--data-dir", self.data_dir, "--phone", phone, "--amount", naira,
              "--reference", f"browser-test-{secrets.token_hex(6)}"],
             check=True, capture_output=True, timeout=30,
         )

@@ -342,6 +342,9 @@ struct AuditTests {
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
         let store = ["--data-dir", dataDirectory] + (databaseURL.map { ["--database-url", $0] } ?? [])
         let environment = ["DATABASE_URL": "", "COUNTERSIGN_DATA_DIR": ""]
+        // Only serve and migrate create a store; audit checks one that exists.
+        let migrated = try CommandLineTests.run(["migrate"] + store, environment: environment)
+        try #require(migrated.status == 0, "\(migrated.output)")
         let clean = try CommandLineTests.run(["audit"] + store, environment: environment)
         #expect(clean.status == 0, "\(clean.output)")
         #expect(clean.output.contains("all \(LedgerAuditCheck.all.count) checks passed"), "\(clean.output)")

@@ -27,7 +27,7 @@ struct BackupTests {
                 "/auth/signup", try await server.client.signupBody(phone: phone, name: "Backup test", pin: "4827")
             ).decode(SessionResponse.self)
             let funded = try CommandLineTests.run(
-                ["wallet", "fund", "--phone", phone, "--amount", "5000000"] + store, environment: noPostgres)
+                ["wallet", "fund", "--phone", phone, "--amount", "50000"] + store, environment: noPostgres)
             try #require(funded.status == 0, "\(funded.output)")
 
             // Top-ups from four clients until told to stop; the backup is taken in the middle.

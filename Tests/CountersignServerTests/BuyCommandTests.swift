@@ -51,7 +51,7 @@ struct BuyCommandTests {
             var products: [String] = []
             for title in ["Chair", "Table", "Lamp", "Rug", "Desk"] {
                 let listed = try asSeller([
-                    "sell", "--title", title, "--price", "10000", "--shipping", "postnl_standard",
+                    "sell", "--title", title, "--price", "100", "--shipping", "postnl_standard",
                 ])
                 products.append(
                     try #require(
@@ -60,8 +60,14 @@ struct BuyCommandTests {
             }
             let refusedListing = try asSeller(["sell", "--title", "Nothing", "--price", "0"])
             #expect(
-                refusedListing.status == 1 && refusedListing.output.contains("invalid_amount"),
+                refusedListing.status != 0 && refusedListing.output.contains("--price: \"0\" is not more than zero"),
                 "\(refusedListing.output)")
+            let centsTooFine = try asSeller(["sell", "--title", "Nothing", "--price", "99.999"])
+            #expect(centsTooFine.status != 0 && centsTooFine.output.contains("type at most 2 after the dot"))
+            let tooDear = try asSeller(["sell", "--title", "Nothing", "--price", "10000000.01"])
+            #expect(
+                tooDear.status != 0 && tooDear.output.contains("€10,000,000.00") && !tooDear.output.contains("minor"),
+                "\(tooDear.output)")
             #expect(try run(["login", "--phone", buyerPhone, "--pin", "4827", "--code-from-simulator"]).status == 0)
             let fast = ["--poll-seconds", "0"]
 
@@ -72,10 +78,11 @@ struct BuyCommandTests {
                 ] + fast)
             #expect(card.status == 0, "\(card.output)")
             #expect(
-                card.output.contains("Total                        EUR 110.05")
+                card.output.contains("Total                        €110.05")
+                    && card.output.contains("Saved card Visa •••• 3184")
                     && card.output.contains("Order confirmed"), "\(card.output)")
             #expect(
-                try asSeller(["order", "proceeds"]).output.contains("Held in escrow  EUR 106.95"),
+                try asSeller(["order", "proceeds"]).output.contains("Held in escrow  €106.95"),
                 "the seller's escrow holds the item and the shipping")
             let cardOrder = try #require(card.output.firstMatch(of: /Order (ord_[A-Za-z0-9_-]+)/).map { String($0.1) })
             #expect(try run(["order", "ship", cardOrder]).output.contains("not_seller"), "the buyer does not ship")
@@ -83,7 +90,7 @@ struct BuyCommandTests {
             #expect(try run(["order", "complete", cardOrder]).output.contains("COMPLETED"))
             let proceeds = try asSeller(["order", "proceeds"]).output
             #expect(
-                proceeds.contains("Held in escrow  EUR 0.00") && proceeds.contains("Payable to you  EUR 106.95"),
+                proceeds.contains("Held in escrow  €0.00") && proceeds.contains("Payable to you  €106.95"),
                 "\(proceeds)")
 
             let declined = try run(
@@ -128,7 +135,7 @@ struct BuyCommandTests {
             ).decode(OrderResponse.self)
             #expect(switchedOrder.status == .paid && switchedOrder.paymentMethod == .bancontact)
 
-            let offer = try run(["buy", products[4], "--bid", "8000"])
+            let offer = try run(["buy", products[4], "--bid", "80"])
             #expect(offer.status == 0 && offer.output.contains("waits for the seller"), "\(offer.output)")
             let offerId = try #require(offer.output.firstMatch(of: /Offer (bid_[A-Za-z0-9_-]+)/)?.1).description
             let early = try run(
@@ -147,7 +154,7 @@ struct BuyCommandTests {
                     "authorize", "--yes",
                     "--return-url", "https://app.countersign.invalid/return",
                 ] + fast)
-            #expect(paid.status == 0 && paid.output.contains("EUR 81.99"), "€80 + iDEAL €1.99: \(paid.output)")
+            #expect(paid.status == 0 && paid.output.contains("€81.99"), "€80 + iDEAL €1.99: \(paid.output)")
             #expect(
                 paid.output.contains("pressed \"authorize\" on the simulator's page: HTTP 303"),
                 "the page's redirect is not followed: \(paid.output)")
@@ -159,6 +166,21 @@ struct BuyCommandTests {
             #expect(
                 try await api.get("/products/\(products[2])", token: buyer.sessionToken).decode(ProductResponse.self)
                     .available, "and nothing was held")
+
+            // The same card number again: the saved card is used, not saved a second time.
+            let stool = try asSeller(["sell", "--title", "Stool", "--price", "100", "--shipping", "postnl_standard"])
+            let stoolId = try #require(stool.output.firstMatch(of: /Listed (prd_[A-Za-z0-9_-]+)/)?.1).description
+            let again = try run(
+                [
+                    "buy", stoolId, "--delivery", "pickup", "--method", "card", "--card-number", "4000002760003184",
+                    "--redirect", "authorize", "--yes",
+                ] + fast)
+            #expect(
+                again.status == 0 && again.output.contains("Using your saved card Visa •••• 3184"),
+                "\(again.output)")
+            let cards = try await api.get("/payment-methods/cards", token: buyer.sessionToken).decode(
+                SavedCardList.self)
+            #expect(cards.cards.map(\.last4).sorted() == ["0002", "3184"], "one saved card per card: \(cards)")
         }
     }
 }

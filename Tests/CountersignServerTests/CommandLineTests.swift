@@ -98,9 +98,9 @@ struct CommandLineTests {
                 "/auth/signup", try await client.signupBody(phone: phone, name: "Operator test", pin: "4827")
             ).decode(SessionResponse.self)
             let funded = try run(
-                ["wallet", "fund", "--phone", phone, "--amount", "250000"] + store, environment: environment)
+                ["wallet", "fund", "--phone", phone, "--amount", "2500"] + store, environment: environment)
             #expect(funded.status == 0, "\(funded.output)")
-            #expect(funded.output.contains("balance now 250000"))
+            #expect(funded.output.contains("with ₦2,500.00") && funded.output.contains("balance now ₦2,500.00"))
             let wallet = try await client.get("/user/wallet", token: session.sessionToken).decode(WalletResponse.self)
             #expect(wallet == WalletResponse(balance: 250_000, cashback: 0, currency: "NGN"))
 
@@ -108,13 +108,91 @@ struct CommandLineTests {
                 ["wallet", "fund", "--phone", phone, "--amount=-5"] + store, environment: environment)
             #expect(refused.status != 0)
             #expect(
-                refused.output.contains("amount_out_of_range") || refused.output.contains("amount must be"),
-                "\(refused.output)")
+                refused.output.contains("not more than zero"), "\(refused.output)")
+            let tooMuch = try run(
+                ["wallet", "fund", "--phone", phone, "--amount", "1000000.01"] + store, environment: environment)
+            #expect(tooMuch.status != 0 && tooMuch.output.contains("₦1,000,000.00"), "\(tooMuch.output)")
 
             // Secrets were generated into the data directory, readable by the owner only.
             let attributes = try FileManager.default.attributesOfItem(atPath: dataDirectory + "/secrets/token-hmac")
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
             #expect(server.stop() == 0, "SIGTERM shuts down gracefully: \(server.output)")
+        }
+    }
+
+    @Test("operator commands open an existing store only, name where they looked, and the server's store")
+    func existingStoreOnly() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-stores-\(UUID().uuidString)"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let environment = ["DATABASE_URL": "", "COUNTERSIGN_RUNTIME_DIR": root + "/runtime"]
+        let nowhere = root + "/nowhere"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try Data("not.a.blob".utf8).write(to: URL(fileURLWithPath: root + "/blob.jwt"))
+        let commands = [
+            ["wallet", "fund", "--phone", "08031234567", "--amount", "5"],
+            ["operator", "grant", "--phone", "08031234567"],
+            ["audit"], ["backup", "--to", root + "/copy.sqlite"], ["mds", "import", root + "/blob.jwt"],
+        ]
+        for command in commands {
+            let result = try Self.run(command + ["--data-dir", nowhere], environment: environment)
+            #expect(
+                result.status != 0 && result.output.contains("no Countersign store at \(nowhere)/countersign.sqlite")
+                    && result.output.contains("--data-dir DIR") && result.output.contains("DATABASE_URL"),
+                "\(command): \(result.output)")
+            #expect(!FileManager.default.fileExists(atPath: nowhere), "\(command) created nothing")
+        }
+        #expect(try Self.run(["audit", "--data-dir", nowhere], environment: environment).status == 2)
+
+        try await withHTTPClient { http in
+            let server = try await ServeProcess(http: http, environment: environment) { port in
+                ["serve", "--port", String(port), "--log-level", "warning", "--data-dir", root + "/server"]
+            }
+            defer { server.stop() }
+            let missing = try Self.run(
+                ["wallet", "fund", "--phone", "08031234567", "--amount", "5", "--data-dir", nowhere],
+                environment: environment)
+            #expect(
+                missing.status != 0 && missing.output.contains("The server running on this machine")
+                    && missing.output.contains("pass --data-dir \(root)/server"), "\(missing.output)")
+            #expect(!FileManager.default.fileExists(atPath: nowhere))
+
+            // Another store that exists (migrate creates one): the command runs, and says whose store it is not.
+            #expect(try Self.run(["migrate", "--data-dir", root + "/other"], environment: environment).status == 0)
+            let other = try Self.run(["audit", "--data-dir", root + "/other"], environment: environment)
+            #expect(
+                other.status == 0 && other.output.contains("but the server running on this machine")
+                    && other.output.contains("--data-dir \(root)/server"), "\(other.output)")
+            let its = try Self.run(["audit", "--data-dir", root + "/server"], environment: environment)
+            #expect(its.status == 0 && !its.output.contains("note:"), "\(its.output)")
+            #expect(server.stop() == 0)
+        }
+
+        if TestEngines.postgresURL != nil {
+            try await TestDatabase.withFreshPostgres { url in
+                let empty = try Self.run(
+                    [
+                        "wallet", "fund", "--phone", "08031234567", "--amount", "5", "--database-url", url,
+                        "--data-dir",
+                        root + "/pg",
+                    ],
+                    environment: environment)
+                #expect(
+                    empty.status != 0 && empty.output.contains("holds no Countersign store")
+                        && !empty.output.contains("secret"), "\(empty.output)")
+                #expect(!FileManager.default.fileExists(atPath: root + "/pg"), "no secrets were made for it either")
+                // Set up, it is used; a data directory that is not there is still not created.
+                let migrated = try Self.run(
+                    ["migrate", "--database-url", url, "--data-dir", root + "/pg-server"], environment: environment)
+                #expect(migrated.status == 0, "\(migrated.output)")
+                let granted = try Self.run(
+                    ["operator", "grant", "--phone", "08031234567", "--database-url", url, "--data-dir", root + "/pg"],
+                    environment: environment)
+                #expect(
+                    granted.output.contains("unknown_user") || granted.output.contains("No user"), "\(granted.output)")
+                #expect(!FileManager.default.fileExists(atPath: root + "/pg"), "\(granted.output)")
+            }
         }
     }
 

@@ -134,6 +134,9 @@ struct MetadataImportTests {
             to: stale, atomically: true, encoding: .utf8)
         let data = ["--data-dir", directory.appendingPathComponent("data").path]
         let environment = ["DATABASE_URL": ""]
+        // Only serve and migrate create a store; the import stores into one that exists.
+        let migrated = try CommandLineTests.run(["migrate"] + data, environment: environment)
+        try #require(migrated.status == 0, "\(migrated.output)")
 
         let imported = try CommandLineTests.run(
             ["mds", "import", good.path, "--root", root.path] + data, environment: environment)

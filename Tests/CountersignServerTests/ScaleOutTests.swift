@@ -57,7 +57,7 @@ struct ScaleOutTests {
         ).decode(SessionResponse.self)
         let device = payer.device
         let funded = try CommandLineTests.run([
-            "wallet", "fund", "--phone", payerPhone, "--amount", "1000000", "--data-dir", dataDirectory,
+            "wallet", "fund", "--phone", payerPhone, "--amount", "10000", "--data-dir", dataDirectory,
             "--database-url", databaseURL,
         ])
         try #require(funded.status == 0, "\(funded.output)")

@@ -20,10 +20,10 @@ struct TerminalAppTests {
         }
         #expect(result.output.contains("8 of 8 outcomes as expected"))
         #expect(
-            result.output.contains("Total                        EUR 110.05"),
+            result.output.contains("Total                        €110.05"),
             "the payment screen shows the server's totals")
         #expect(!result.output.contains("FAIL "))
-        #expect(result.output.contains("Total fees  NGN 15.00"), "the details screen shows the fee breakdown")
+        #expect(result.output.contains("Total fees  ₦15.00"), "the details screen shows the fee breakdown")
     }
 
     @Test(
@@ -66,50 +66,71 @@ struct TerminalAppTests {
         #expect(register.status == 0, "\(register.output)")
         #expect(register.output.contains("origin http://localhost:\(port)"))
         #expect(try permissions(adaProfile + "/device-key.json") == 0o600)
-        let funded = try run(["wallet", "fund", "--phone", ada, "--amount", "500000", "--data-dir", root + "/server"])
-        #expect(funded.status == 0, "\(funded.output)")
+        let funded = try run(["wallet", "fund", "--phone", ada, "--amount", "5000", "--data-dir", root + "/server"])
+        #expect(funded.status == 0 && funded.output.contains("balance now ₦5,000.00"), "\(funded.output)")
 
-        let unanswered = try run(["send", "--to", bola, "--amount", "100000", "--local-pin", "3816"])
+        let unanswered = try run(["send", "--to", bola, "--amount", "1000", "--local-pin", "3816"])
         #expect(unanswered.status != 0)
         #expect(unanswered.output.contains("pass --yes or --no"), "\(unanswered.output)")
 
         let sent = try run([
-            "send", "--to", bola, "--amount", "100000", "--yes", "--biometric", "approve", "--local-pin", "3816",
+            "send", "--to", bola, "--amount", "1000", "--yes", "--biometric", "approve", "--local-pin", "3816",
         ])
         #expect(sent.status == 0, "\(sent.output)")
         for line in [
-            "Payment details", "Transfer fee: NGN 10.00", "Service fee (0.5%): NGN 5.00", "Total fees  NGN 15.00",
-            "Total       NGN 1,015.00", "Expires at", "Continue? [y/N] y", "Biometric (SIMULATED sensor): approved",
+            "Payment details", "Transfer fee: ₦10.00", "Service fee (0.5%): ₦5.00", "Total fees  ₦15.00",
+            "Total       ₦1,015.00", "Expires at", "Continue? [y/N] y", "Biometric (SIMULATED sensor): approved",
             "SUCCESS",
         ] {
             #expect(sent.output.contains(line), "send output lacks \(line): \(sent.output)")
         }
+        #expect(!sent.output.contains("minor units") && !sent.output.contains("NGN "), "\(sent.output)")
+        #expect(sent.output.firstMatch(of: /\d{4}-\d\d-\d\dT\d\d:/) == nil, "times are not raw ISO: \(sent.output)")
         #expect(try signCount(adaProfile) == 1, "the sign counter is persisted after signing")
+
+        // Amounts are typed as on the web: naira with at most two decimals, more than zero, not absurd.
+        for (amount, complaint) in [
+            ("--amount=1.234", "type at most 2 after the dot"), ("--amount=0", "not more than zero"),
+            ("--amount=-5", "not more than zero"), ("--amount=99999999999999999999", "more than the most"),
+            ("--amount=1,5", "with a dot for the decimals"),
+        ] {
+            let refused = try run(["send", "--to", bola, amount, "--yes", "--local-pin", "3816"])
+            #expect(refused.status != 0 && refused.output.contains(complaint), "\(amount): \(refused.output)")
+            #expect(!refused.output.contains("Payment details"), "refused before anything was sent")
+        }
+        let tooLittleAirtime = try run(["airtime", "--to", bola, "--amount", "0.50", "--network", "mtn"])
+        #expect(
+            tooLittleAirtime.status != 0 && tooLittleAirtime.output.contains("less than the least allowed, ₦1.00"),
+            "\(tooLittleAirtime.output)")
+        let tooMuchAirtime = try run(["airtime", "--to", bola, "--amount", "1000000", "--network", "mtn"])
+        #expect(
+            tooMuchAirtime.status != 0 && tooMuchAirtime.output.contains("₦500,000.00"), "\(tooMuchAirtime.output)")
 
         let dashboard = try run(["dashboard"])
         #expect(dashboard.status == 0, "\(dashboard.output)")
-        #expect(dashboard.output.contains("Balance   NGN 3,985.00"), "\(dashboard.output)")
+        #expect(dashboard.output.contains("Balance   ₦3,985.00"), "\(dashboard.output)")
         #expect(dashboard.output.contains("transfer_out"), "\(dashboard.output)")
 
-        let declined = try run(["send", "--to", bola, "--amount", "100000", "--no"])
+        let declined = try run(["send", "--to", bola, "--amount", "1000", "--no"])
         #expect(declined.status == 1, "\(declined.output)")
         #expect(declined.output.contains("DECLINED"), "\(declined.output)")
-        #expect(try run(["dashboard"]).output.contains("Balance   NGN 3,985.00"), "a declined transfer moves nothing")
+        #expect(try run(["dashboard"]).output.contains("Balance   ₦3,985.00"), "a declined transfer moves nothing")
 
         let byBiometric = try run([
-            "airtime", "--to", bola, "--amount", "50000", "--network", "mtn", "--biometric", "approve", "--local-pin",
+            "airtime", "--to", bola, "--amount", "500", "--network", "mtn", "--biometric", "approve", "--local-pin",
             "3816",
         ])
         #expect(byBiometric.status == 0, "\(byBiometric.output)")
         #expect(
             byBiometric.output.contains("Top-up complete (biometric)")
-                && byBiometric.output.contains("balance        NGN 3,485.00"), "\(byBiometric.output)")
-        let byPIN = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "glo", "--pin", "4827"])
+                && byBiometric.output.contains("Buy ₦500.00 of airtime for")
+                && byBiometric.output.contains("balance        ₦3,485.00"), "\(byBiometric.output)")
+        let byPIN = try run(["airtime", "--to", bola, "--amount", "500", "--network", "glo", "--pin", "4827"])
         #expect(byPIN.status == 0, "\(byPIN.output)")
         #expect(
             byPIN.output.contains("biometric unavailable") && byPIN.output.contains("Top-up complete (account PIN)"),
             "\(byPIN.output)")
-        let noPIN = try run(["airtime", "--to", bola, "--amount", "50000", "--network", "glo"])
+        let noPIN = try run(["airtime", "--to", bola, "--amount", "500", "--network", "glo"])
         #expect(noPIN.status == 1 && noPIN.output.contains("pass --pin"), "\(noPIN.output)")
 
         let session = try #require(FileManager.default.contents(atPath: adaProfile + "/session.json"))
@@ -127,7 +148,7 @@ struct TerminalAppTests {
         let login = try run(["login", "--phone", ada, "--pin", "4827", "--code-from-simulator"])
         #expect(
             login.status == 0 && !login.output.contains("A code was sent"), "a remembered terminal: \(login.output)")
-        #expect(try run(["dashboard"]).output.contains("Balance   NGN 2,985.00"))
+        #expect(try run(["dashboard"]).output.contains("Balance   ₦2,985.00"))
 
         // The account's security from the terminal: a PIN reset by code, then a change of number.
         let shown = try run(["account", "show"])
@@ -138,11 +159,18 @@ struct TerminalAppTests {
         // A PIN step-up is refused while a PIN reset by code alone is recent, so the move came first.
         let reset = try run(["pin", "reset", "--phone", newNumber, "--new-pin", "7093", "--code-from-simulator"])
         #expect(reset.status == 0 && reset.output.contains("PIN payments and PIN step-ups wait"), "\(reset.output)")
-        let waiting = try run(["airtime", "--to", bola, "--amount", "500", "--network", "glo", "--pin", "7093"])
+        let waiting = try run(["airtime", "--to", bola, "--amount", "5", "--network", "glo", "--pin", "7093"])
         #expect(waiting.status != 0 && waiting.output.contains("pin_cooling_off"), "\(waiting.output)")
         let activity = try run(["account", "activity"])
         #expect(
             activity.output.contains("Number changed") && activity.output.contains("PIN reset"), "\(activity.output)")
+
+        // Times in the user's zone (TZ), not the server's UTC.
+        let inIndia = try CommandLineTests.run(
+            ["account", "devices"], environment: client.merging(["TZ": "Asia/Kolkata"]) { $1 })
+        #expect(
+            inIndia.status == 0 && (inIndia.output.contains("GMT+5:30") || inIndia.output.contains("IST"))
+                && inIndia.output.firstMatch(of: /\d{4}-\d\d-\d\dT/) == nil, "\(inIndia.output)")
 
         #expect(server.stop() == 0, "\(server.output)")
     }

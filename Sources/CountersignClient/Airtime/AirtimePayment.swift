@@ -70,7 +70,7 @@ public struct AirtimePayment: Sendable {
             return .failure(Fallback(reason: .noRegisteredCredential))
         }
         let approval = await device.approve(
-            reason: "Buy \(intent.amount) minor units of airtime for \(intent.recipientPhone)"
+            reason: "Buy \(Currency.ngn.format(intent.amount)) of airtime for \(intent.recipientPhone)"
         ) {
             try $0.authorize(airtime: options)
         }

@@ -69,7 +69,7 @@ public final class PaymentVerdictController: PaymentScreen {
         }
         screen.set(.authenticating)
         let approval = await device.approve(
-            reason: "Send \(quote.total) \(quote.currency) minor units to \(quote.payeePhone)",
+            reason: "Send \(Currency.named(quote.currency).format(quote.total)) to \(quote.payeePhone)",
             willSign: { screen.set(.signing) },
             sign: { try $0.authorize(quote: quote, challenge: challenge) }
         )

@@ -4,8 +4,11 @@ import Logging
 /// Runs an operator command against the store: opens it, keeps its connections running for the
 /// duration of `body`, then closes it.
 package enum OperatorSession {
+    /// With `requireSchema`, a store no `serve` or `migrate` has set up (an empty PostgreSQL database,
+    /// an SQLite file that is not Countersign's) is refused with `StoreNotSetUp` before `body` runs.
     package static func run(
-        configuration: ServerConfiguration, logger: Logger, _ body: @Sendable (AppServices) async throws -> Void
+        configuration: ServerConfiguration, logger: Logger, requireSchema: Bool = false,
+        _ body: @Sendable (AppServices) async throws -> Void
     ) async throws {
         let database = try await CountersignApp.openDatabase(configuration, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -13,6 +16,7 @@ package enum OperatorSession {
                 group.addTask { try await postgres.run() }
             }
             do {
+                if requireSchema, try await !hasSchema(database) { throw StoreNotSetUp() }
                 let services = try await CountersignApp.makeServices(
                     configuration: configuration, database: database, logger: logger)
                 try await body(services)
@@ -25,4 +29,21 @@ package enum OperatorSession {
             try? await (database as? SQLiteDatabase)?.close()
         }
     }
+
+    /// Whether migrations ever ran on `database`: their table exists.
+    static func hasSchema(_ database: any Database) async throws -> Bool {
+        let engine = database.engine
+        return try await database.read { sql in
+            let query =
+                switch engine {
+                case .postgres:
+                    "SELECT 1 AS found FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_migrations'"
+                case .sqlite: "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+                }
+            return try await !sql.query(query, []).isEmpty
+        }
+    }
 }
+
+/// The store opened holds no Countersign schema: `serve` or `migrate` never ran on it.
+package struct StoreNotSetUp: Error {}

@@ -19,7 +19,7 @@ package struct MarketplaceService: Sendable {
     let ledger = LedgerSQLRepository()
 
     /// The largest price or bid, in minor units (€10 million).
-    static let maximumAmount: Int64 = 1_000_000_000
+    package static let maximumAmount: Int64 = 1_000_000_000
 
     /// The buyer as the payment screen needs them.
     package func profile(userId: String) async throws -> ProfileResponse {

@@ -32,7 +32,9 @@ struct PinCommand: AsyncParsableCommand {
             let security = try await api.accountSecurity()
             print("PIN reset for \(phone); every other session ended, and this one is saved.")
             if let until = security.pinCoolingOffUntil {
-                print("PIN payments and PIN step-ups wait until \(until): a code alone proved the number, not you.")
+                print(
+                    "PIN payments and PIN step-ups wait until \(Formatting.time(until)): a code alone proved the number, not you."
+                )
             }
         }
     }
@@ -54,12 +56,12 @@ struct AccountCommand: AsyncParsableCommand {
             let (_, _, api) = try client.loggedIn()
             let security = try await call { try await api.accountSecurity() }
             print("Number        \(security.phone) (\(security.phoneVerified ? "proven by a code" : "not proven yet"))")
-            if let until = security.pinLockedUntil { print("PIN locked    until \(until)") }
+            if let until = security.pinLockedUntil { print("PIN locked    until \(Formatting.time(until))") }
             if security.pinResetRequired { print("PIN blocked   reset it with a code: countersign pin reset") }
-            if let until = security.pinCoolingOffUntil { print("PIN payments  wait until \(until)") }
+            if let until = security.pinCoolingOffUntil { print("PIN payments  wait until \(Formatting.time(until))") }
             if let until = security.deviceCoolingOffUntil {
                 print(
-                    "New device    until \(until) it pays at most \(Formatting.money(security.newDeviceMaxAmount, security.currency)) at once"
+                    "New device    until \(Formatting.time(until)) it pays at most \(Formatting.money(security.newDeviceMaxAmount, security.currency)) at once"
                 )
             }
         }
@@ -81,7 +83,7 @@ struct AccountCommand: AsyncParsableCommand {
             }
             for device in try await call({ try await api.rememberedDevices() }).devices {
                 print(
-                    "\(device.id)  \(device.label)  last used \(device.lastUsedAt)\(device.current ? "  (this one)" : "")"
+                    "\(device.id)  \(device.label)  last used \(Formatting.time(device.lastUsedAt))\(device.current ? "  (this one)" : "")"
                 )
             }
         }
@@ -96,7 +98,7 @@ struct AccountCommand: AsyncParsableCommand {
         func run() async throws {
             let (_, _, api) = try client.loggedIn()
             for event in try await call({ try await api.accountActivity() }).events {
-                print("\(event.at)  \(event.detail)")
+                print("\(Formatting.time(event.at))  \(event.detail)")
             }
         }
     }

@@ -15,9 +15,16 @@ struct AirtimeCommand: AsyncParsableCommand {
     @OptionGroup var auth: LocalAuthOptions
 
     @Option(help: "The recipient's phone number.") var to: String
-    @Option(help: "Minor units, e.g. 50000 for 500.00.") var amount: Int64
+    @Option(help: "The airtime's value in naira, e.g. 500 or 500.50.") var amount: AmountArgument
     @Option(help: "mtn, airtel, glo or 9mobile.") var network: AirtimeNetwork
     @Option(help: "The account PIN, used when the biometric path cannot finish (asked if not given).") var pin: String?
+
+    func validate() throws { _ = try minorUnits() }
+
+    /// The amount in kobo, within what one top-up may be.
+    func minorUnits() throws -> Int64 {
+        try amount.minor(in: Currency.ngn.code, within: TopUpLimits.minimumAmount...TopUpLimits.maximumAmount)
+    }
 
     func run() async throws {
         let (profile, _, api) = try client.loggedIn()
@@ -26,7 +33,8 @@ struct AirtimeCommand: AsyncParsableCommand {
         }
         let (authenticator, signer) = try auth.make(profile: profile, devicePINFallback: false)
         let intent = AuthenticationOptionsRequest(
-            amount: amount, productCode: network.productCode, recipientPhone: to, supplierSlug: network.rawValue)
+            amount: try minorUnits(), productCode: network.productCode, recipientPhone: to,
+            supplierSlug: network.rawValue)
         let preset = pin
         let receipt: AirtimePayment.Receipt?
         do {

@@ -13,8 +13,8 @@ struct Buy: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     @Argument(help: "The product id (prd_…).") var product: String
-    @Option(help: "Offer this much (minor units: 8000 = EUR 80.00) instead of buying now; the seller accepts it first.")
-    var bid: Int64?
+    @Option(help: "Offer this much, in euros (80 or 79.95), instead of buying now; the seller accepts it first.")
+    var bid: AmountArgument?
     @Option(name: .customLong("bid-id"), help: "Pay this accepted bid of yours (after the seller accepted an offer).")
     var bidId: String?
     @Option(help: "pickup or a shipping method id (asked when not given).") var delivery: String?
@@ -51,8 +51,12 @@ struct Buy: AsyncParsableCommand {
         if withdrawIfAbandoned && keepIfAbandoned {
             throw ValidationError("--withdraw-if-abandoned and --keep-if-abandoned cannot both be given")
         }
+        _ = try offer()
         guard (0...60).contains(pollSeconds) else { throw ValidationError("--poll-seconds must be between 0 and 60") }
     }
+
+    /// The offer in cents, when one is made.
+    func offer() throws -> Int64? { try bid?.marketplaceMinor(flag: "--bid") }
 
     func run() async throws {
         let (_, _, api) = try client.loggedIn()
@@ -63,7 +67,7 @@ struct Buy: AsyncParsableCommand {
         do {
             if let bidId {
                 accepted = try await api.bid(id: bidId)
-            } else if let bid {
+            } else if let bid = try offer() {
                 let offer = try await api.placeBid(productId: product, amount: bid)
                 print(
                     "Offer \(offer.id) of \(Formatting.money(offer.amount, offer.currency)) placed: \(offer.status.rawValue)."
@@ -76,7 +80,7 @@ struct Buy: AsyncParsableCommand {
             } else {
                 accepted = try await api.buyNow(productId: product)
                 print(
-                    "Buy now: bid \(accepted.id) at \(Formatting.money(accepted.amount, accepted.currency)) holds the product while you pay\(accepted.expiresAt.map { " (until \($0))" } ?? "")."
+                    "Buy now: bid \(accepted.id) at \(Formatting.money(accepted.amount, accepted.currency)) holds the product while you pay\(accepted.expiresAt.map { " (until \(Formatting.time($0)))" } ?? "")."
                 )
             }
         } catch {

@@ -15,7 +15,7 @@ enum DashboardView {
         for row in recent {
             let counterpart = row.recipientPhone.map { " → \($0)" } ?? ""
             print(
-                "    \(row.timestamp)  \(row.type.padding(toLength: 12, withPad: " ", startingAt: 0)) \(row.status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Formatting.money(row.amount, row.currency))\(counterpart)"
+                "    \(Formatting.time(row.timestamp))  \(row.type.padding(toLength: 12, withPad: " ", startingAt: 0)) \(row.status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Formatting.money(row.amount, row.currency))\(counterpart)"
             )
         }
     }

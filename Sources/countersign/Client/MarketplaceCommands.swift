@@ -10,7 +10,7 @@ struct Sell: AsyncParsableCommand {
     @OptionGroup var client: ClientOptions
 
     @Option(help: "What it is.") var title: String
-    @Option(help: "The asking price in minor units (10000 = EUR 100.00).") var price: Int64
+    @Option(help: "The asking price in euros, e.g. 100 or 99.95.") var price: AmountArgument
     @Option(name: .customLong("ship-from"), help: "The country it ships from (ISO code; default NL).") var shipFrom =
         "NL"
     @Option(
@@ -18,6 +18,8 @@ struct Sell: AsyncParsableCommand {
             "Shipping methods offered, comma-separated (e.g. postnl_standard,postnl_registered); none for pickup only.")
     var shipping: String = ""
     @Flag(name: .customLong("no-pickup"), help: "Do not offer pickup.") var noPickup = false
+
+    func validate() throws { _ = try price.marketplaceMinor(flag: "--price") }
 
     func run() async throws {
         let (_, _, api) = try client.loggedIn()
@@ -27,7 +29,8 @@ struct Sell: AsyncParsableCommand {
         let product = try await Marketplace.call {
             try await api.createProduct(
                 CreateProductRequest(
-                    title: title, askingPrice: price, shipFromCountry: shipFrom, pickup: !noPickup,
+                    title: title, askingPrice: try price.marketplaceMinor(flag: "--price"),
+                    shipFromCountry: shipFrom, pickup: !noPickup,
                     shippingMethods: methods))
         }
         print(

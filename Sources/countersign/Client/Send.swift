@@ -11,7 +11,7 @@ struct Send: AsyncParsableCommand {
     @OptionGroup var auth: LocalAuthOptions
 
     @Option(help: "The payee's phone number.") var to: String
-    @Option(help: "What the payee receives, in minor units (100000 = 1,000.00); fees come on top.") var amount: Int64
+    @Option(help: "What the payee receives, in naira (1000 or 1000.50); fees come on top.") var amount: AmountArgument
     @Option(help: "A note for the payee (140 characters at most).") var note: String?
     @Option(help: "The currency of the wallets.") var currency = "NGN"
     @Flag(help: "Answer yes to \"Continue?\" (accept the fees).") var yes = false
@@ -19,6 +19,7 @@ struct Send: AsyncParsableCommand {
 
     func validate() throws {
         if yes && no { throw ValidationError("--yes and --no cannot both be given") }
+        _ = try amount.minor(in: currency)
     }
 
     func run() async throws {
@@ -27,7 +28,8 @@ struct Send: AsyncParsableCommand {
         try TerminalInput.require(preset, flag: "--yes or --no", question: "Continue?")
         if preset != false { try TerminalInput.require(auth.localPIN, flag: "--local-pin", question: "Local PIN") }
         let (authenticator, signer) = try auth.make(profile: profile, devicePINFallback: true)
-        let request = CreateTransferRequest(payeePhone: to, amount: amount, currency: currency, note: note)
+        let request = CreateTransferRequest(
+            payeePhone: to, amount: try amount.minor(in: currency), currency: currency, note: note)
         let ending = await TerminalPayments.transfer(
             api: api, authenticator: authenticator, signer: signer, request: request
         ) { _ in

@@ -114,13 +114,25 @@ enum TerminalCheckout {
             }
             guard await model.chooseAddress(address) else { return .failed("address \(address) cannot be chosen") }
         }
+        var givenCard = answers.card
         if let number = answers.cardNumber {
-            do {
-                let saved = try await model.addCard(
-                    AddCardRequest(number: number, expMonth: answers.expiry.month, expYear: answers.expiry.year))
-                print("  Saved card \(saved.brand) •••• \(saved.last4) (\(saved.id))")
-            } catch {
-                return .failed("card not saved: \(Formatting.error(error))")
+            // The provider keeps only brand, last four and expiry: a card with the same last four and
+            // expiry is this one, saved on an earlier run, so it is not saved again.
+            let last4 = String(number.filter(\.isNumber).suffix(4))
+            if let saved = (model.screen.value.checkout ?? checkout).cards.first(where: {
+                $0.last4 == last4 && $0.expMonth == answers.expiry.month && $0.expYear == answers.expiry.year
+            }) {
+                print("  Using your saved card \(cardLabel(saved)) (\(saved.id)): same last four digits and expiry")
+                givenCard = givenCard ?? saved.id
+            } else {
+                do {
+                    let saved = try await model.addCard(
+                        AddCardRequest(number: number, expMonth: answers.expiry.month, expYear: answers.expiry.year))
+                    print("  Saved card \(cardLabel(saved)) (\(saved.id))")
+                    givenCard = givenCard ?? saved.id
+                } catch {
+                    return .failed("card not saved: \(Formatting.error(error))")
+                }
             }
         }
         let current = model.screen.value.checkout ?? checkout
@@ -138,12 +150,12 @@ enum TerminalCheckout {
         guard await model.choosePaymentMethod(method) else { return .failed("\(method.rawValue) cannot be chosen") }
         if method == .card {
             let cards = (model.screen.value.checkout ?? current).cards.map {
-                Option(id: $0.id, label: "\($0.brand) •••• \($0.last4), \($0.expMonth)/\($0.expYear)", disabled: nil)
+                Option(id: $0.id, label: cardLabel($0), disabled: nil)
             }
-            let preset = answers.card ?? (answers.cardNumber != nil ? model.screen.value.checkout?.choices.cardId : nil)
             guard
                 let card = pick(
-                    "Card", cards, preset: preset, current: model.screen.value.checkout?.choices.cardId, flag: "--card")
+                    "Card", cards, preset: givenCard, current: model.screen.value.checkout?.choices.cardId,
+                    flag: "--card")
             else { return .failed("no card chosen") }
             guard await model.chooseCard(card) else { return .failed("card \(card) cannot be chosen") }
         }
@@ -216,6 +228,11 @@ enum TerminalCheckout {
         }
         return text
             + "    \("Total".padding(toLength: 28, withPad: " ", startingAt: 0)) \(Formatting.money(totals.total, totals.currency))"
+    }
+
+    /// `Visa •••• 4242, 12/2028`.
+    static func cardLabel(_ card: SavedCardResponse) -> String {
+        "\(Formatting.brand(card.brand)) •••• \(card.last4), \(card.expMonth)/\(card.expYear)"
     }
 
     static func label(_ kind: PaymentMethodKind) -> String {

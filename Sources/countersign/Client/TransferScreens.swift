@@ -89,6 +89,6 @@ struct TransferScreens {
         for fee in quote.fees { print("    \(fee.name): \(money(fee.amount))") }
         print("  Total fees  \(money(quote.totalFees))")
         print("  Total       \(money(quote.total))")
-        print("  Expires at  \(quote.expiresAt)")
+        print("  Expires at  \(Formatting.time(quote.expiresAt))")
     }
 }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CountersignCore
 import CountersignHarness
 import CountersignServer
 import CountersignStore
@@ -96,7 +97,7 @@ final class ServeProcess: @unchecked Sendable { // Process is thread-safe for wh
             let store = ["--data-dir", dataDirectory] + (url.map { ["--database-url", $0] } ?? [])
             let fund: @Sendable (String, Int64) throws -> Void = { phone, amount in
                 let result = try CommandLineTests.run(
-                    ["wallet", "fund", "--phone", phone, "--amount", String(amount)] + store,
+                    ["wallet", "fund", "--phone", phone, "--amount", Currency.ngn.decimal(amount)] + store,
                     environment: ["DATABASE_URL": url ?? ""])
                 try #require(result.status == 0, "wallet fund: \(result.output)")
             }
