@@ -78,6 +78,11 @@ struct BuyCommandTests {
                 try asSeller(["order", "proceeds"]).output.contains("Held in escrow  EUR 106.95"),
                 "the seller's escrow holds the item and the shipping")
             let cardOrder = try #require(card.output.firstMatch(of: /Order (ord_[A-Za-z0-9_-]+)/).map { String($0.1) })
+            let shown = try asSeller(["order", "show", cardOrder]).output
+            #expect(
+                shown.contains("Buyer: Buyer") && shown.contains("Ship to: B, Dam 1, 1012 Amsterdam, NL"),
+                "the seller sees where to send it: \(shown)")
+            #expect(try run(["order", "show", cardOrder]).output.contains("Seller: Seller"))
             #expect(try run(["order", "ship", cardOrder]).output.contains("not_seller"), "the buyer does not ship")
             #expect(try asSeller(["order", "ship", cardOrder]).output.contains("SHIPPED"))
             #expect(try run(["order", "complete", cardOrder]).output.contains("COMPLETED"))

@@ -126,6 +126,8 @@ extension MarketplaceService {
                 guard try await orders.move(orderId: order.id, from: .paymentPending, to: .paid, now: now, on: sql)
                 else { return false }
                 _ = try await marketplace.move(bidId: order.bidId, from: .accepted, to: .completed, now: now, on: sql)
+                try await marketplace.closeOpenBids(
+                    productId: order.productId, soldBidId: order.bidId, now: now, on: sql)
                 try await Self.bookPayment(order, ledger: ledger, now: now, on: sql)
                 return true
             case .requiresPaymentMethod?, nil:
