@@ -85,7 +85,7 @@ export async function renderOrder(view, params, query, app) {
         text: 'Confirm receipt',
         id: 'order-complete',
         question: `Only confirm once you have ${product.title}. ${order.seller?.name ?? 'The seller'} is then paid ${released} and you cannot undo it.`,
-        confirmText: `Yes, I have it: pay ${released}`,
+        confirmText: `Yes, I have it: release ${released}`,
         run: run(() => market.complete(order.id)),
       }));
     }
