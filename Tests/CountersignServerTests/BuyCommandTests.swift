@@ -133,6 +133,14 @@ struct BuyCommandTests {
             ).decode(OrderResponse.self)
             #expect(switchedOrder.status == .paid && switchedOrder.paymentMethod == .bancontact)
 
+            let bidsBefore = try await api.get("/user/bids", token: buyer.sessionToken).decode(BidList.self).bids
+            let tooMuch = try run(["buy", products[4], "--bid", "40000"])
+            #expect(
+                tooMuch.status == 1 && tooMuch.output.contains("not below the asking price of EUR 100.00")
+                    && tooMuch.output.contains("No offer placed"), "\(tooMuch.output)")
+            #expect(
+                try await api.get("/user/bids", token: buyer.sessionToken).decode(BidList.self).bids == bidsBefore,
+                "no offer placed")
             let offer = try run(["buy", products[4], "--bid", "8000"])
             #expect(offer.status == 0 && offer.output.contains("waits for the seller"), "\(offer.output)")
             let offerId = try #require(offer.output.firstMatch(of: /Offer (bid_[A-Za-z0-9_-]+)/)?.1).description
