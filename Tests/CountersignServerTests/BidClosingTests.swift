@@ -52,6 +52,46 @@ struct BidClosingTests {
         }
     }
 
+    @Test("bids racing the sale: each is refused as sold or ended by it; none stays open", arguments: TestEngines.all)
+    func bidsRacingTheSale(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let api = server.client
+            let (seller, winner) = (try await server.signup(), try await server.signup())
+            var bidders: [TestUser] = []
+            for _ in 0..<5 { bidders.append(try await server.signup()) }
+            let product = try await api.post("/products", MarketplaceTests.product, token: seller.token).decode(
+                ProductResponse.self)
+            let bought = try await api.post("/products/\(product.id)/buy-now", token: winner.token).decode(
+                BidResponse.self)
+            let order = try await api.post(
+                "/orders", CheckoutTotalsRequest(bidId: bought.id, delivery: "pickup", paymentMethod: .card),
+                token: winner.token
+            ).decode(OrderResponse.self)
+            let card = try await OrderPaymentTests.card(server, winner, "4242 4242 4242 4242")
+            let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                group.addTask {
+                    let paid = try await api.post(
+                        "/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: winner.token)
+                    return (paid.status, nil)
+                }
+                for index in 0..<40 {
+                    let bidder = bidders[index % bidders.count]
+                    group.addTask {
+                        let placed = try await api.post(
+                            "/products/\(product.id)/bids", CreateBidRequest(amount: Int64(5_000 + index)),
+                            token: bidder.token)
+                        return (placed.status, placed.errorCode)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == (200, nil) || $0 == (201, nil) || $0 == (409, "product_sold") })
+            let open = try await LedgerAudit.count(
+                "bids WHERE product_id = '\(product.id)' AND status IN ('NEW', 'ACCEPTED')", server.database)
+            #expect(open == 0, "a bid placed during the sale stayed open on a sold product")
+        }
+    }
+
     @Test("the seller declines a new bid; the bidder sees it declined; nobody else can", arguments: TestEngines.all)
     func decline(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in

@@ -159,6 +159,13 @@ package struct MarketplaceSQLRepository: Sendable {
             != nil
     }
 
+    /// Locks the product's row until the transaction ends (`lock` is the engine's `FOR UPDATE`), so a
+    /// bid and the sale that ends the open bids take turns: a bid either sees the product sold, or is
+    /// there for the sale to end.
+    package func lock(productId: String, _ lock: String, on sql: any SQLExecutor) async throws {
+        _ = try await sql.query("SELECT id FROM products WHERE id = $1\(lock)", [.text(productId)])
+    }
+
     /// Whether the product is sold: a bid on it is paid.
     package func isSold(productId: String, on sql: any SQLExecutor) async throws -> Bool {
         try await sql.first("SELECT id FROM bids WHERE product_id = $1 AND status = 'COMPLETED'", [.text(productId)])

@@ -33,7 +33,10 @@ extension MarketplaceService {
             status: buyNow ? .accepted : .new, buyNow: buyNow, createdAt: now, updatedAt: now
         )
         let placed = try await holdingProduct {
-            try await database.transaction { sql in try await marketplace.insert(bid, on: sql) }
+            try await database.transaction { [lock = database.forUpdate] sql in
+                try await marketplace.lock(productId: productId, lock, on: sql)
+                return try await marketplace.insert(bid, on: sql)
+            }
         }
         guard placed else { throw buyNow ? Self.productUnavailable : Self.productSold }
         return response(bid)
