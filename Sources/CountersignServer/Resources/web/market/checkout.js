@@ -4,7 +4,7 @@
 import { h, replace, money, showError, busy, setTitle, field, button, link, details } from '../ui.js';
 import { marketApi } from './api.js';
 import { PaymentScreen, PICKUP, deliveryOptions, paymentOptions, isEditable, canPay, shownTotals } from './checkout-model.js';
-import { methodNames, orderStatusText, paymentFailureText, countries } from './format.js';
+import { methodNames, orderStatusText, paymentFailureText, countries, bidStateText } from './format.js';
 import { checkoutPath, orderPath, productPath, bidPath, ordersPath, returnURL } from './paths.js';
 import { keepCheckout } from './store.js';
 
@@ -126,7 +126,7 @@ class CheckoutView {
     const text = {
       ownProduct: 'This is your own product: nobody buys their own.',
       bidNotForProduct: 'This bid is for another product.',
-      bidNotAccepted: `Only an accepted bid can be paid; this one is ${bid ? bid.status.toLowerCase() : 'not accepted'}.`,
+      bidNotAccepted: `Only an accepted bid can be paid. This one: ${bid ? bidStateText(bid).toLowerCase() : 'not accepted'}.`,
       orderClosed: `This order is ${order ? (orderStatusText[order.status] ?? order.status).toLowerCase() : 'closed'}: it cannot be paid any more.`,
     }[reason];
     view.append(h('p', { role: 'alert', className: 'error' }, text),

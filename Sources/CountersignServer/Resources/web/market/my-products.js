@@ -9,7 +9,7 @@ import { sellerBids } from './bids-list.js';
 /** For sale, or which bid holds it: the seller knows the bids, so says more than `available`. */
 function productState(product, bids) {
   if (product.available) return 'For sale';
-  if (bids.some((bid) => bid.status === 'COMPLETED')) return 'Sold';
+  if (product.sold || bids.some((bid) => bid.status === 'COMPLETED')) return 'Sold';
   if (bids.some((bid) => bid.status === 'ACCEPTED')) return 'Reserved for a buyer';
   return 'Reserved or sold';
 }
