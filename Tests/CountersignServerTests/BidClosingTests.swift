@@ -9,6 +9,19 @@ import Testing
 /// bidder whose bid ended sees why.
 @Suite("Bid closing")
 struct BidClosingTests {
+    static func listed(_ server: LiveServer, by seller: TestUser) async throws -> ProductResponse {
+        try await server.client.post("/products", MarketplaceTests.product, token: seller.token).decode(
+            ProductResponse.self)
+    }
+
+    static func bid(_ server: LiveServer, on product: ProductResponse, _ amount: Int64, by buyer: TestUser)
+        async throws -> BidResponse
+    {
+        try await server.client.post(
+            "/products/\(product.id)/bids", CreateBidRequest(amount: amount), token: buyer.token
+        ).decode(BidResponse.self)
+    }
+
     @Test("once sold: open bids end as sold, new bids are refused with product_sold", arguments: TestEngines.all)
     func soldProduct(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
@@ -17,11 +30,8 @@ struct BidClosingTests {
             let (early, winner, late) = (
                 try await server.signup(), try await server.signup(), try await server.signup()
             )
-            let product = try await api.post("/products", MarketplaceTests.product, token: seller.token).decode(
-                ProductResponse.self)
-            let open = try await api.post(
-                "/products/\(product.id)/bids", CreateBidRequest(amount: 8_000), token: early.token
-            ).decode(BidResponse.self)
+            let product = try await Self.listed(server, by: seller)
+            let open = try await Self.bid(server, on: product, 8_000, by: early)
             let bought = try await api.post("/products/\(product.id)/buy-now", token: winner.token).decode(
                 BidResponse.self)
             let order = try await api.post(
@@ -59,8 +69,7 @@ struct BidClosingTests {
             let (seller, winner) = (try await server.signup(), try await server.signup())
             var bidders: [TestUser] = []
             for _ in 0..<5 { bidders.append(try await server.signup()) }
-            let product = try await api.post("/products", MarketplaceTests.product, token: seller.token).decode(
-                ProductResponse.self)
+            let product = try await Self.listed(server, by: seller)
             let bought = try await api.post("/products/\(product.id)/buy-now", token: winner.token).decode(
                 BidResponse.self)
             let order = try await api.post(
@@ -99,11 +108,8 @@ struct BidClosingTests {
             let (seller, buyer, stranger) = (
                 try await server.signup(), try await server.signup(), try await server.signup()
             )
-            let product = try await api.post("/products", MarketplaceTests.product, token: seller.token).decode(
-                ProductResponse.self)
-            let bid = try await api.post(
-                "/products/\(product.id)/bids", CreateBidRequest(amount: 5_000), token: buyer.token
-            ).decode(BidResponse.self)
+            let product = try await Self.listed(server, by: seller)
+            let bid = try await Self.bid(server, on: product, 5_000, by: buyer)
 
             let byBuyer = try await api.post("/bids/\(bid.id)/decline", token: buyer.token)
             #expect(byBuyer.status == 403 && byBuyer.errorCode == "not_seller")
@@ -121,9 +127,7 @@ struct BidClosingTests {
             #expect(accept.status == 409 && accept.errorCode == "invalid_state")
 
             // An accepted bid is the buyer's to pay: the seller cannot take it back.
-            let other = try await api.post(
-                "/products/\(product.id)/bids", CreateBidRequest(amount: 6_000), token: buyer.token
-            ).decode(BidResponse.self)
+            let other = try await Self.bid(server, on: product, 6_000, by: buyer)
             #expect(try await api.post("/bids/\(other.id)/accept", token: seller.token).status == 200)
             let late = try await api.post("/bids/\(other.id)/decline", token: seller.token)
             #expect(late.status == 409 && late.errorCode == "invalid_state")
@@ -135,11 +139,8 @@ struct BidClosingTests {
         try await LiveServer.run(engine) { server in
             let api = server.client
             let (seller, buyer) = (try await server.signup(), try await server.signup())
-            let product = try await api.post("/products", MarketplaceTests.product, token: seller.token).decode(
-                ProductResponse.self)
-            let bid = try await api.post(
-                "/products/\(product.id)/bids", CreateBidRequest(amount: 5_000), token: buyer.token
-            ).decode(BidResponse.self)
+            let product = try await Self.listed(server, by: seller)
+            let bid = try await Self.bid(server, on: product, 5_000, by: buyer)
             let withdrawn = try await api.post("/bids/\(bid.id)/withdraw", token: buyer.token).decode(BidResponse.self)
             #expect(withdrawn.status == .canceled && withdrawn.closedReason == .withdrawn)
         }
