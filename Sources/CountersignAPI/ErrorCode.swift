@@ -267,6 +267,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case ownProduct = "own_product"
     /// Another bid holds the product, or it is sold.
     case productUnavailable = "product_unavailable"
+    /// A bid on a product that is sold.
+    case productSold = "product_sold"
     /// No bid with this id for this user.
     case bidNotFound = "bid_not_found"
     /// An action only the seller may take.

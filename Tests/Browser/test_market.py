@@ -23,8 +23,8 @@ CARD_DECLINED = "4000 0000 0000 0002"
 
 
 def allow_market_probes(browser):
-    """Answers the marketplace expects: a bid without an order yet (404 order_not_found)."""
-    allow_console(browser, r"/bids/[^/ ]+/order - .* 404")
+    """Answers the marketplace expects. A bid names its order once it has one, so a checkout never
+    asks for an order that does not exist (no 404 in the console)."""
     # Before sign-up the shell asks who is signed in.
     allow_console(browser, r"/user/profile - .* 401")
 
@@ -246,7 +246,7 @@ def test_market_buy_now_abandoned_and_withdrawn(server, browser, seller):
     go(browser, server, "/market")
     wait_for(browser, f"#market-for-sale li[data-product='{product_id}']")
     go(seller, server, "/market/my-products")
-    mine = wait_text(seller, f".market-product-card[data-product='{product_id}']", "1 withdrawn or expired")
+    mine = wait_text(seller, f".market-product-card[data-product='{product_id}']", "1 ended")
     assert "For sale" in mine.text and "No bids yet" in mine.text, mine.text
 
 
@@ -256,7 +256,8 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     orders, the buyer confirms receipt and the seller's money becomes payable."""
     sign_up(seller, server, new_phone(), name="Sam Seller")
     product_id = list_product(seller, server, "Desk", "120")
-    sign_up(browser, server, new_phone(), name="Bea Buyer")
+    buyer_phone = new_phone()
+    sign_up(browser, server, buyer_phone, name="Bea Buyer")
 
     # The shop window: the desk is for sale; the buyer opens it from there.
     go(browser, server, "/market")
@@ -285,7 +286,8 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
 
     # The buyer finds the accepted bid under their bids and pays it: pickup, a card that pays at once.
     go(browser, server, "/market/my-bids")
-    wait_text(browser, f"li[data-bid='{bid_id}']", "Accepted")
+    row = wait_text(browser, f"li[data-bid='{bid_id}']", "Accepted")
+    assert wait_for(browser, f"#bid-pay-{bid_id}").text == "Go to payment", "no amount before there is an order"
     screenshot(browser, "market-my-bids")
     press(browser, f"#bid-pay-{bid_id}")
     wait_title(browser, "Payment")
@@ -296,6 +298,9 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     order_id = confirmed(browser)
     press(browser, "#checkout-order")
     wait_text(browser, "#order-status", "Paid")
+    # A pickup: the buyer sees who to collect it from and how to reach them.
+    wait_text(browser, "#order-seller", "Sam Seller")
+    assert wait_for(browser, "#order-seller a[href^='tel:']")
 
     # The seller finds the order to ship under Orders, selling, and hands it over from there.
     go(seller, server, "/market/orders")
@@ -304,6 +309,11 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     assert "1 to ship" in wait_for(seller, "#orders-selling").text
     assert not seller.find_elements(By.CSS_SELECTOR, f"#market-buying li[data-order='{order_id}']")
     screenshot(seller, "market-seller-orders")
+    # The order's page tells the seller who collects it and how to reach them.
+    press(seller, f"#market-selling li[data-order='{order_id}'] a")
+    wait_text(seller, "#order-buyer", "Bea Buyer")
+    assert buyer_phone[-8:] in wait_for(seller, "#order-buyer a[href^='tel:']").text.replace(" ", "")
+    go(seller, server, "/market/orders")
     # By keyboard: Enter on the button; focus then lands on what happened, not on the page's start.
     ship = wait_for(seller, f"#order-ship-{order_id}")
     seller.execute_script("arguments[0].focus()", ship)
@@ -317,14 +327,31 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     press(browser, "#order-refresh")
     wait_text(browser, "#order-status", "Handed over")
     screenshot(browser, "market-buyer-shipped")
+    # Confirming receipt pays the seller: it asks first, naming the amount, and can be called off.
     press(browser, "#order-complete")
+    question = wait_text(browser, "#order-complete-question", "95,00")
+    assert "cannot undo" in question.text, question.text
+    screenshot(browser, "market-confirm-receipt")
+    press(browser, "#order-complete-cancel")
+    assert order_status(browser, order_id)["status"] == "SHIPPED", "going back confirms nothing"
+    press(browser, "#order-complete")
+    press(browser, "#order-complete-confirm")
     wait_text(browser, "#order-status", "Received")
+    # The receipt: a reference, both sides, every amount; opened again from the orders list.
+    receipt = wait_for(browser, "#order-receipt").text
+    for part in (order_id, "Bea Buyer", "Sam Seller", "95,00", "2,76", "97,76", "Ordered"):
+        assert part in receipt, f"{part!r} not in the receipt:\n{receipt}"
+    screenshot(browser, "market-receipt")
     assert order_status(browser, order_id)["status"] == "COMPLETED"
     # The buyer's orders: the desk under buying, received.
     go(browser, server, "/market/orders")
     wait_text(browser, f"#market-buying li[data-order='{order_id}']", "Received")
     assert not browser.find_elements(By.CSS_SELECTOR, f"#market-selling li[data-order='{order_id}']")
     screenshot(browser, "market-buyer-orders")
+    press(browser, f"#market-buying li[data-order='{order_id}'] a")
+    wait_text(browser, "#order-reference", order_id)
+    go(browser, server, "/market/my-bids")
+    wait_text(browser, f"li[data-bid='{bid_id}']", "Bought")
     proceeds = fetch_json(seller, "GET", "/user/proceeds")["body"]
     assert proceeds["payable"] == 9500 and proceeds["held"] == 0, proceeds
     # The seller's products: the desk (sold, its bid too) and the money payable.
@@ -405,3 +432,75 @@ def test_market_declined_and_failed_then_paid_by_keyboard(server, browser, selle
     press_simulator(browser, "Authorize payment")
     assert confirmed(browser) == order["id"]
     assert order_status(browser, order["id"])["totals"]["total"] == 5199
+
+
+def test_market_offer_above_asking_warned_then_declined(server, browser, seller):
+    """An offer of 4× the asking price is held back with a warning that points to Buy now; a lower
+    offer goes in; the seller declines it (after a second step) and the buyer sees it declined."""
+    sign_up(seller, server, new_phone(), name="Sam Seller")
+    product_id = list_product(seller, server, "Stool", "25")
+    sign_up(browser, server, new_phone(), name="Bea Buyer")
+    go(browser, server, f"/market/products/{product_id}")
+    fill(browser, "#bid-amount", "100")
+    press(browser, "#bid-submit")
+    warning = wait_text(browser, "#bid-warning", "more than the asking price")
+    assert "Buy now" in warning.text and "75,00" in warning.text, warning.text
+    assert "anyway" in wait_for(browser, "#bid-submit").text
+    assert "/market/products/" in browser.current_url, "no bid placed on the first press"
+    assert fetch_json(browser, "GET", "/user/bids")["body"]["bids"] == []
+    screenshot(browser, "market-bid-above-asking")
+    fill(browser, "#bid-amount", "20")
+    press(browser, "#bid-submit")
+    wait_text(browser, "#bid-status", "Waiting for the seller")
+    bid_id = re.search(r"/market/bids/([^/?]+)$", browser.current_url).group(1)
+
+    go(seller, server, "/market/my-products")
+    press(seller, f"#bid-decline-{bid_id}")
+    wait_text(seller, f"#bid-decline-{bid_id}-question", "20,00")
+    press(seller, f"#bid-decline-{bid_id}-confirm")
+    wait_text(seller, ".market-announce", "You declined")
+    wait_text(seller, f".market-product-card[data-product='{product_id}']", "1 ended")
+
+    press(browser, "#bid-refresh")
+    wait_text(browser, "#bid-status", "Declined by the seller")
+    assert "declined" in wait_for(browser, "#bid-why").text
+    assert not browser.find_elements(By.ID, "bid-withdraw")
+    screenshot(browser, "market-bid-declined")
+
+
+def test_market_seller_sees_where_to_ship(server, browser, seller):
+    """A shipped order: only the chosen payment method looks chosen; once paid, the seller sees the
+    buyer's name and address on the order and in the list; the buyer's order names the seller."""
+    sign_up(seller, server, new_phone(), name="Sam Seller")
+    product_id = list_product(seller, server, "Vase", "30")
+    sign_up(browser, server, new_phone(), name="Bea Buyer")
+    buy_now(browser, server, product_id)
+    add_address(browser)
+    click_label(browser, "delivery-postnl_standard")
+    add_card(browser, CARD_OK)
+    click_label(browser, "method-ideal")
+    total(browser, 3894)  # 30.00 + 6.95 + iDEAL 1.99
+    chosen = browser.execute_script(
+        "return [...document.querySelectorAll('.market-option')]"
+        ".filter((o) => o.closest('fieldset.card').querySelector('#method-ideal') && o.querySelector('input:checked'))"
+        ".map((o) => o.textContent)")
+    assert chosen == ["iDEAL"], chosen
+    click_label(browser, "method-card")
+    total(browser, 3802)  # 30.00 + 6.95 + card 2.9% of 36.95 = 1.07 (1.07155)
+    screenshot(browser, "market-checkout-method")
+    press(browser, "#checkout-pay")
+    order_id = confirmed(browser)
+
+    go(seller, server, f"/market/orders/{order_id}")
+    wait_text(seller, "#order-buyer", "Bea Buyer")
+    address = wait_for(seller, "#order-address").text
+    assert "Keizersgracht 1" in address and "1015 CJ Amsterdam" in address and "Bea de Vries" in address, address
+    assert not seller.find_elements(By.CSS_SELECTOR, "#order-buyer a"), "no phone number for a parcel"
+    assert "send it to the address above" in page_text(seller)
+    screenshot(seller, "market-seller-ship-to")
+    go(seller, server, "/market/orders")
+    wait_text(seller, f"#market-selling li[data-order='{order_id}']", "For Bea Buyer, Amsterdam")
+
+    press(browser, "#checkout-order")
+    wait_text(browser, "#order-seller", "Sam Seller")
+    assert "Keizersgracht 1" in wait_for(browser, "#order-address").text

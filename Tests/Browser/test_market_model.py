@@ -27,7 +27,7 @@ const [done] = arguments;
     product: async () => ({ id: 'p1', sellerId: 'u1', title: 'Chair', askingPrice: 10000, currency: 'EUR',
                             deliveryMethods: [{ id: 'pickup', name: 'Pickup' }, { id: 'postnl_standard', name: 'PostNL standard' }] }),
     getBid: async () => bid,
-    bidOrder: async () => null,
+    orderOf: async () => null,
     cards: async () => [],
     totals: async (r) => {
       calls.push(['totals', r.delivery, r.paymentMethod]);

@@ -85,6 +85,11 @@ struct BuyCommandTests {
                 try asSeller(["order", "proceeds"]).output.contains("Held in escrow  €106.95"),
                 "the seller's escrow holds the item and the shipping")
             let cardOrder = try #require(card.output.firstMatch(of: /Order (ord_[A-Za-z0-9_-]+)/).map { String($0.1) })
+            let shown = try asSeller(["order", "show", cardOrder]).output
+            #expect(
+                shown.contains("Buyer: Buyer") && shown.contains("Ship to: B, Dam 1, 1012 Amsterdam, NL"),
+                "the seller sees where to send it: \(shown)")
+            #expect(try run(["order", "show", cardOrder]).output.contains("Seller: Seller"))
             #expect(try run(["order", "ship", cardOrder]).output.contains("not_seller"), "the buyer does not ship")
             #expect(try asSeller(["order", "ship", cardOrder]).output.contains("SHIPPED"))
             #expect(try run(["order", "complete", cardOrder]).output.contains("COMPLETED"))
@@ -135,6 +140,14 @@ struct BuyCommandTests {
             ).decode(OrderResponse.self)
             #expect(switchedOrder.status == .paid && switchedOrder.paymentMethod == .bancontact)
 
+            let bidsBefore = try await api.get("/user/bids", token: buyer.sessionToken).decode(BidList.self).bids
+            let tooMuch = try run(["buy", products[4], "--bid", "400"])
+            #expect(
+                tooMuch.status == 1 && tooMuch.output.contains("not below the asking price of €100.00")
+                    && tooMuch.output.contains("No offer placed"), "\(tooMuch.output)")
+            #expect(
+                try await api.get("/user/bids", token: buyer.sessionToken).decode(BidList.self).bids == bidsBefore,
+                "no offer placed")
             let offer = try run(["buy", products[4], "--bid", "80"])
             #expect(offer.status == 0 && offer.output.contains("waits for the seller"), "\(offer.output)")
             let offerId = try #require(offer.output.firstMatch(of: /Offer (bid_[A-Za-z0-9_-]+)/)?.1).description

@@ -113,10 +113,12 @@ public struct ProductResponse: Codable, Sendable, Equatable {
     public var deliveryMethods: [DeliveryMethod]
     /// False while a bid holds it (accepted) or once sold.
     public var available: Bool
+    /// Whether it is sold (paid for): it takes no more bids.
+    public var sold: Bool?
     /// A product.
     public init(
         id: String, sellerId: String, title: String, askingPrice: Int64, currency: String, shipFromCountry: String,
-        deliveryMethods: [DeliveryMethod], available: Bool
+        deliveryMethods: [DeliveryMethod], available: Bool, sold: Bool? = nil
     ) {
         self.id = id
         self.sellerId = sellerId
@@ -126,6 +128,7 @@ public struct ProductResponse: Codable, Sendable, Equatable {
         self.shipFromCountry = shipFromCountry
         self.deliveryMethods = deliveryMethods
         self.available = available
+        self.sold = sold
     }
 }
 
@@ -156,10 +159,15 @@ public struct BidResponse: Codable, Sendable, Equatable {
     /// When a `NEW` bid expires unless the seller accepts it, or an `ACCEPTED` one unless it is paid
     /// (a payment under way holds it), ISO 8601; nil in the other states.
     public var expiresAt: String?
+    /// Why a `CANCELED` or `EXPIRED` bid ended: withdrawn by its bidder, declined by the seller,
+    /// the product sold to another buyer, or lapsed; nil while open and once paid.
+    public var closedReason: BidClosedReason?
+    /// Its order, once the buyer started paying (`GET /orders/{id}`); absent before.
+    public var orderId: String?
     /// A bid.
     public init(
         id: String, productId: String, buyerId: String, amount: Int64, currency: String, status: BidStatus,
-        buyNow: Bool, expiresAt: String? = nil
+        buyNow: Bool, expiresAt: String? = nil, closedReason: BidClosedReason? = nil, orderId: String? = nil
     ) {
         self.id = id
         self.productId = productId
@@ -169,6 +177,8 @@ public struct BidResponse: Codable, Sendable, Equatable {
         self.status = status
         self.buyNow = buyNow
         self.expiresAt = expiresAt
+        self.closedReason = closedReason
+        self.orderId = orderId
     }
 }
 
@@ -191,6 +201,27 @@ public struct CheckoutTotalsRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// Which side of an order the caller is on.
+public enum OrderRole: String, Codable, Sendable, Equatable {
+    /// The caller pays for it.
+    case buyer
+    /// The caller sells it.
+    case seller
+}
+
+/// One side of a paid order, as the other side sees it: who they are and, for a pickup, how to reach them.
+public struct OrderParty: Codable, Sendable, Equatable {
+    /// The account's name.
+    public var name: String
+    /// The phone number, for a pickup only.
+    public var phone: String?
+    /// A party.
+    public init(name: String, phone: String? = nil) {
+        self.name = name
+        self.phone = phone
+    }
+}
+
 /// An order as its buyer and the seller see it.
 public struct OrderResponse: Codable, Sendable, Equatable {
     /// The id.
@@ -209,10 +240,24 @@ public struct OrderResponse: Codable, Sendable, Equatable {
     public var paymentMethod: PaymentMethodKind
     /// What the buyer pays, as the server computed it for these choices.
     public var totals: CheckoutTotals
+    /// Which side the caller is on.
+    public var role: OrderRole?
+    /// When the order was placed, ISO 8601.
+    public var createdAt: String?
+    /// When it last changed (paid, shipped, received), ISO 8601.
+    public var updatedAt: String?
+    /// Once paid: the buyer (with their phone number for a pickup).
+    public var buyer: OrderParty?
+    /// Once paid: the seller (with their phone number for a pickup).
+    public var seller: OrderParty?
+    /// Once paid, unless picked up: where the seller sends it.
+    public var shippingAddress: AddressBody?
     /// An order.
     public init(
         id: String, bidId: String, productId: String, status: OrderStatus, delivery: String, addressId: String?,
-        paymentMethod: PaymentMethodKind, totals: CheckoutTotals
+        paymentMethod: PaymentMethodKind, totals: CheckoutTotals, role: OrderRole? = nil, createdAt: String? = nil,
+        updatedAt: String? = nil, buyer: OrderParty? = nil, seller: OrderParty? = nil,
+        shippingAddress: AddressBody? = nil
     ) {
         self.id = id
         self.bidId = bidId
@@ -222,6 +267,12 @@ public struct OrderResponse: Codable, Sendable, Equatable {
         self.addressId = addressId
         self.paymentMethod = paymentMethod
         self.totals = totals
+        self.role = role
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.buyer = buyer
+        self.seller = seller
+        self.shippingAddress = shippingAddress
     }
 }
 

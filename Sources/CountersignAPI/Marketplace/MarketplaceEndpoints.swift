@@ -25,6 +25,8 @@ extension Endpoint {
     package static let bid = Endpoint(.get, "/bids/{id}")
     /// The seller accepts the bid.
     package static let acceptBid = Endpoint(.post, "/bids/{id}/accept")
+    /// The seller declines the bid.
+    package static let declineBid = Endpoint(.post, "/bids/{id}/decline")
     /// The buyer withdraws the bid.
     package static let withdrawBid = Endpoint(.post, "/bids/{id}/withdraw")
     /// The bid's order.

@@ -48,6 +48,11 @@ extension CountersignAPIClient {
         try await call(request(.acceptBid, [id]))
     }
 
+    /// `POST /bids/{id}/decline`: the seller declines a `NEW` bid; its bidder sees it declined.
+    public func declineBid(id: String) async throws -> BidResponse {
+        try await call(request(.declineBid, [id]))
+    }
+
     /// `POST /bids/{id}/withdraw`: the buyer withdraws the bid (an abandoned buy-now), cancelling its
     /// order, so the product can be bid on again. `payment_in_progress` while a payment is under way.
     public func withdrawBid(id: String) async throws -> BidResponse {

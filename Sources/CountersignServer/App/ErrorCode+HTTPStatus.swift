@@ -43,7 +43,7 @@ extension ErrorCode {
             .methodNotAllowed
         case .phoneTaken, .credentialExists, .idempotencyInFlight, .alreadySettled, .duplicateReference, .invalidState,
             .transferBusy,
-            .quoteExpired, .productUnavailable, .bidNotAccepted, .orderClosed, .orderBusy, .orderPaid,
+            .quoteExpired, .productUnavailable, .productSold, .bidNotAccepted, .orderClosed, .orderBusy, .orderPaid,
             .paymentInProgress,
             .paymentIntentUnexpectedState:
             .conflict

@@ -20,6 +20,7 @@ package struct MarketplaceController {
         group.on(.buyNow, use: buyNow)
         group.on(.bid, use: getBid)
         group.on(.acceptBid, use: accept)
+        group.on(.declineBid, use: decline)
         group.on(.withdrawBid, use: withdraw)
         group.on(.bidOrder, use: bidOrder)
         group.on(.checkoutTotals, use: totals)
@@ -135,6 +136,11 @@ package struct MarketplaceController {
     /// `POST /bids/{id}/accept` (the seller) → `ACCEPTED`.
     @Sendable func accept(_ request: Request, context: AppRequestContext) async throws -> BidResponse {
         try await marketplace.accept(sellerId: try context.requireUser(), bidId: try context.parameters.require("id"))
+    }
+
+    /// `POST /bids/{id}/decline` (the seller, on a `NEW` bid) → `CANCELED`, `closedReason` `declined`.
+    @Sendable func decline(_ request: Request, context: AppRequestContext) async throws -> BidResponse {
+        try await marketplace.decline(sellerId: try context.requireUser(), bidId: try context.parameters.require("id"))
     }
 
     /// `POST /bids/{id}/withdraw` (the buyer) → `CANCELED`.

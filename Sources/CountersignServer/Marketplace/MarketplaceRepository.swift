@@ -35,6 +35,10 @@ package struct Bid: Sendable, Equatable {
     package var currency: String
     package var status: BidStatus
     package var buyNow: Bool
+    /// Why it ended, when it ended without a sale to its bidder and the reason was recorded.
+    package var closedReason: BidClosedReason? = nil
+    /// Its order, if it has one (read with the bid; a bid has at most one).
+    package var orderId: String? = nil
     package var createdAt: Int64
     package var updatedAt: Int64
 }
@@ -99,10 +103,11 @@ package struct MarketplaceSQLRepository: Sendable {
     /// Products newest first, at most `limit`, with whether a bid holds each: all of them, or one
     /// seller's.
     package func products(sellerId: String?, limit: Int, on sql: any SQLExecutor) async throws -> [(
-        product: Product, held: Bool
+        product: Product, held: Bool, sold: Bool
     )] {
         let held =
-            "EXISTS (SELECT 1 FROM bids WHERE bids.product_id = products.id AND bids.status IN ('ACCEPTED', 'COMPLETED')) AS held"
+            "EXISTS (SELECT 1 FROM bids WHERE bids.product_id = products.id AND bids.status IN ('ACCEPTED', 'COMPLETED')) AS held, "
+            + "EXISTS (SELECT 1 FROM bids WHERE bids.product_id = products.id AND bids.status = 'COMPLETED') AS sold"
         let rows =
             if let sellerId {
                 try await sql.query(
@@ -113,13 +118,13 @@ package struct MarketplaceSQLRepository: Sendable {
                     "SELECT products.*, \(held) FROM products ORDER BY created_at DESC, id DESC LIMIT $1",
                     [.integer(Int64(limit))])
             }
-        return try rows.map { (try Self.product(from: $0), try $0.bool("held")) }
+        return try rows.map { (try Self.product(from: $0), try $0.bool("held"), try $0.bool("sold")) }
     }
 
     /// The bids on a product, newest first, at most `limit`.
     package func bids(productId: String, limit: Int, on sql: any SQLExecutor) async throws -> [Bid] {
         try await sql.query(
-            "SELECT * FROM bids WHERE product_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+            "SELECT bids.*, \(Self.orderIdColumn) FROM bids WHERE product_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
             [.text(productId), .integer(Int64(limit))]
         )
         .map(Self.bid(from:))
@@ -128,7 +133,7 @@ package struct MarketplaceSQLRepository: Sendable {
     /// A buyer's bids, newest first, at most `limit`.
     package func bids(buyerId: String, limit: Int, on sql: any SQLExecutor) async throws -> [Bid] {
         try await sql.query(
-            "SELECT * FROM bids WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+            "SELECT bids.*, \(Self.orderIdColumn) FROM bids WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
             [.text(buyerId), .integer(Int64(limit))]
         )
         .map(Self.bid(from:))
@@ -154,16 +159,28 @@ package struct MarketplaceSQLRepository: Sendable {
             != nil
     }
 
-    /// Inserts a bid; false if it is `ACCEPTED` and the product is already held by another bid.
+    /// Locks the product's row until the transaction ends (`lock` is the engine's `FOR UPDATE`), so a
+    /// bid and the sale that ends the open bids take turns: a bid either sees the product sold, or is
+    /// there for the sale to end.
+    package func lock(productId: String, _ lock: String, on sql: any SQLExecutor) async throws {
+        _ = try await sql.query("SELECT id FROM products WHERE id = $1\(lock)", [.text(productId)])
+    }
+
+    /// Whether the product is sold: a bid on it is paid.
+    package func isSold(productId: String, on sql: any SQLExecutor) async throws -> Bool {
+        try await sql.first("SELECT id FROM bids WHERE product_id = $1 AND status = 'COMPLETED'", [.text(productId)])
+            != nil
+    }
+
+    /// Inserts a bid; false if the product is sold, or if the bid is `ACCEPTED` and another bid
+    /// holds the product.
     package func insert(_ bid: Bid, on sql: any SQLExecutor) async throws -> Bool {
-        let holding =
-            bid.status == .accepted
-            ? " WHERE NOT EXISTS (SELECT 1 FROM bids WHERE product_id = $2 AND status IN ('ACCEPTED', 'COMPLETED'))"
-            : ""
+        let holding = bid.status == .accepted ? "'ACCEPTED', 'COMPLETED'" : "'COMPLETED'"
         let rows = try await sql.query(
             """
             INSERT INTO bids (id, product_id, buyer_id, amount, currency, status, buy_now, created_at, updated_at)
-            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $8\(holding) RETURNING id
+            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $8
+            WHERE NOT EXISTS (SELECT 1 FROM bids WHERE product_id = $2 AND status IN (\(holding))) RETURNING id
             """,
             [
                 .text(bid.id), .text(bid.productId), .text(bid.buyerId), .integer(bid.amount), .text(bid.currency),
@@ -174,7 +191,8 @@ package struct MarketplaceSQLRepository: Sendable {
     }
 
     package func bid(id: String, on sql: any SQLExecutor) async throws -> Bid? {
-        try await sql.first("SELECT * FROM bids WHERE id = $1", [.text(id)]).map(Self.bid(from:))
+        try await sql.first("SELECT bids.*, \(Self.orderIdColumn) FROM bids WHERE id = $1", [.text(id)]).map(
+            Self.bid(from:))
     }
 
     /// Bids past their time, oldest first (at most 100): `NEW` since before `newBefore`, accepted
@@ -193,6 +211,9 @@ package struct MarketplaceSQLRepository: Sendable {
         ).map(Self.bid(from:))
     }
 
+    /// The bid's order id, as a column of a bid query (`orders.bid_id` is UNIQUE).
+    static let orderIdColumn = "(SELECT id FROM orders WHERE orders.bid_id = bids.id) AS order_id"
+
     static func bid(from row: SQLRow) throws -> Bid {
         guard let status = BidStatus(rawValue: try row.string("status")) else {
             throw DatabaseError.decoding(column: "status")
@@ -201,23 +222,37 @@ package struct MarketplaceSQLRepository: Sendable {
             id: try row.string("id"), productId: try row.string("product_id"), buyerId: try row.string("buyer_id"),
             amount: try row.int("amount"),
             currency: try row.string("currency"), status: status, buyNow: try row.bool("buy_now"),
+            closedReason: try row.optionalString("closed_reason").flatMap(BidClosedReason.init(rawValue:)),
+            orderId: row.values["order_id"] == nil ? nil : try row.optionalString("order_id"),
             createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
         )
     }
 
-    /// Moves the bid from `from` to `to`; false if it was no longer in `from`, or if `to` is
-    /// `ACCEPTED` and another bid holds the product.
-    package func move(bidId: String, from: BidStatus, to: BidStatus, now: Int64, on sql: any SQLExecutor) async throws
-        -> Bool
-    {
+    /// Moves the bid from `from` to `to` (recording why it ended, if it did); false if it was no
+    /// longer in `from`, or if `to` is `ACCEPTED` and another bid holds the product.
+    package func move(
+        bidId: String, from: BidStatus, to: BidStatus, reason: BidClosedReason? = nil, now: Int64,
+        on sql: any SQLExecutor
+    ) async throws -> Bool {
         let holding =
             to == .accepted
             ? " AND NOT EXISTS (SELECT 1 FROM bids other WHERE other.product_id = bids.product_id AND other.status IN ('ACCEPTED', 'COMPLETED'))"
             : ""
         let rows = try await sql.query(
-            "UPDATE bids SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2\(holding) RETURNING id",
-            [.text(bidId), .text(from.rawValue), .text(to.rawValue), .integer(now)]
+            "UPDATE bids SET status = $3, updated_at = $4, closed_reason = $5 WHERE id = $1 AND status = $2\(holding) RETURNING id",
+            [.text(bidId), .text(from.rawValue), .text(to.rawValue), .integer(now), .text(reason?.rawValue)]
         )
         return !rows.isEmpty
+    }
+
+    /// Ends the product's other open bids once `soldBidId` paid for it: their bidders see it sold.
+    package func closeOpenBids(productId: String, soldBidId: String, now: Int64, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            """
+            UPDATE bids SET status = 'CANCELED', closed_reason = 'sold', updated_at = $3
+            WHERE product_id = $1 AND id <> $2 AND status IN ('NEW', 'ACCEPTED')
+            """,
+            [.text(productId), .text(soldBidId), .integer(now)]
+        )
     }
 }

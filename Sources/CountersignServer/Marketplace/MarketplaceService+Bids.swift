@@ -18,18 +18,27 @@ extension MarketplaceService {
 
     private func place(buyerId: String, productId: String, amount: Int64?, buyNow: Bool) async throws -> BidResponse {
         let (marketplace, now) = (self.marketplace, clock.nowMillis())
-        let product = try await database.read { sql in try await marketplace.product(id: productId, on: sql) }
+        let (product, sold) = try await database.read { sql in
+            (
+                try await marketplace.product(id: productId, on: sql),
+                try await marketplace.isSold(productId: productId, on: sql)
+            )
+        }
         guard productId.utf8.count <= 64, let product else { throw APIError(.productNotFound, "No such product.") }
         guard product.sellerId != buyerId else { throw APIError(.ownProduct, "You cannot bid on your own product.") }
+        guard !sold else { throw Self.productSold }
         let bid = Bid(
             id: Identifier.make("bid"), productId: productId, buyerId: buyerId, amount: amount ?? product.askingPrice,
             currency: product.currency,
             status: buyNow ? .accepted : .new, buyNow: buyNow, createdAt: now, updatedAt: now
         )
         let placed = try await holdingProduct {
-            try await database.transaction { sql in try await marketplace.insert(bid, on: sql) }
+            try await database.transaction { [lock = database.forUpdate] sql in
+                try await marketplace.lock(productId: productId, lock, on: sql)
+                return try await marketplace.insert(bid, on: sql)
+            }
         }
-        guard placed else { throw Self.productUnavailable }
+        guard placed else { throw buyNow ? Self.productUnavailable : Self.productSold }
         return response(bid)
     }
 
@@ -45,15 +54,25 @@ extension MarketplaceService {
         return try await move(bid, to: .accepted)
     }
 
+    /// The seller declines a `NEW` bid: it ends, and its bidder sees that the seller said no.
+    package func decline(sellerId: String, bidId: String) async throws -> BidResponse {
+        let (bid, product) = try await visibleBid(userId: sellerId, id: bidId)
+        guard product.sellerId == sellerId else { throw APIError(.notSeller, "Only the seller can decline a bid.") }
+        guard bid.status == .new else {
+            throw APIError(.invalidState, "The bid is \(bid.status.rawValue); only a new bid can be declined.")
+        }
+        return try await move(bid, to: .canceled, reason: .declined)
+    }
+
     /// The buyer withdraws a `NEW` or `ACCEPTED` bid (an abandoned buy-now): the product can be bid on again.
     package func withdraw(buyerId: String, bidId: String) async throws -> BidResponse {
         let (bid, _) = try await visibleBid(userId: buyerId, id: bidId)
         guard bid.buyerId == buyerId else { throw APIError(.notBuyer, "Only the buyer can withdraw a bid.") }
         try await abandonPayment(bidId: bid.id)
-        return try await move(bid, to: .canceled)
+        return try await move(bid, to: .canceled, reason: .withdrawn)
     }
 
-    private func move(_ bid: Bid, to status: BidStatus) async throws -> BidResponse {
+    private func move(_ bid: Bid, to status: BidStatus, reason: BidClosedReason? = nil) async throws -> BidResponse {
         guard bid.status.canMove(to: status) else {
             throw APIError(.invalidState, "The bid is \(bid.status.rawValue); that does not apply.")
         }
@@ -68,7 +87,8 @@ extension MarketplaceService {
                         else { return false }
                     }
                 }
-                return try await marketplace.move(bidId: bid.id, from: bid.status, to: status, now: now, on: sql)
+                return try await marketplace.move(
+                    bidId: bid.id, from: bid.status, to: status, reason: reason, now: now, on: sql)
             }
         }
         guard moved else {
@@ -77,6 +97,7 @@ extension MarketplaceService {
         }
         var next = bid
         next.status = status
+        next.closedReason = reason
         next.updatedAt = now
         return response(next)
     }
@@ -114,6 +135,7 @@ extension MarketplaceService {
     }
 
     static let productUnavailable = APIError(.productUnavailable, "Another bid holds this product, or it is sold.")
+    static let productSold = APIError(.productSold, "This product is sold; it takes no more bids.")
 
     func response(_ bid: Bid) -> BidResponse {
         let lifetime: Int64? =
@@ -125,7 +147,17 @@ extension MarketplaceService {
         return BidResponse(
             id: bid.id, productId: bid.productId, buyerId: bid.buyerId, amount: bid.amount, currency: bid.currency,
             status: bid.status, buyNow: bid.buyNow,
-            expiresAt: lifetime.map { WallClock.iso8601(millis: bid.updatedAt + $0 * 1000) }
+            expiresAt: lifetime.map { WallClock.iso8601(millis: bid.updatedAt + $0 * 1000) },
+            closedReason: Self.closedReason(bid), orderId: bid.orderId
         )
+    }
+
+    /// Why the bid ended: as recorded, or for one that ended before reasons were kept, what its status says.
+    static func closedReason(_ bid: Bid) -> BidClosedReason? {
+        switch bid.status {
+        case .new, .accepted, .completed: nil
+        case .canceled: bid.closedReason ?? .withdrawn
+        case .expired: .expired
+        }
     }
 }

@@ -14,7 +14,7 @@ extension MarketplaceService {
         let rows = try await database.read { sql in
             try await marketplace.products(sellerId: sellerId, limit: limit, on: sql)
         }
-        return ProductList(products: rows.map { response($0.product, available: !$0.held) })
+        return ProductList(products: rows.map { response($0.product, available: !$0.held, sold: $0.sold) })
     }
 
     /// The bids on a product, for its seller only (404 `product_not_found` for anyone else, as
@@ -46,7 +46,12 @@ extension MarketplaceService {
         try Self.checkLimit(limit)
         let orders = self.orders
         return OrderList(
-            orders: try await database.read { sql in try await orders.orders(userId: userId, limit: limit, on: sql) }
-                .map(Self.response))
+            orders: try await database.read { sql in
+                var views: [OrderResponse] = []
+                for order in try await orders.orders(userId: userId, limit: limit, on: sql) {
+                    views.append(try await view(order, for: userId, on: sql))
+                }
+                return views
+            })
     }
 }

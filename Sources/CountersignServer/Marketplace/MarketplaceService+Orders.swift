@@ -33,18 +33,21 @@ extension MarketplaceService {
             }
             return (existing, false)
         }
-        return (Self.response(order), created)
+        let shown = try await database.read { sql in try await view(order, for: buyerId, on: sql) }
+        return (shown, created)
     }
 
     /// The order, for its buyer or the seller; 404 for anyone else.
     package func order(userId: String, id: String) async throws -> OrderResponse {
         let orders = self.orders
-        let found = try await database.read { sql in id.utf8.count <= 64 ? try await orders.find(id: id, on: sql) : nil
+        let found = try await database.read { sql -> OrderResponse? in
+            guard id.utf8.count <= 64, let order = try await orders.find(id: id, on: sql),
+                order.buyerId == userId || order.sellerId == userId
+            else { return nil }
+            return try await view(order, for: userId, on: sql)
         }
-        guard let found, found.buyerId == userId || found.sellerId == userId else {
-            throw APIError(.orderNotFound, "No such order.")
-        }
-        return Self.response(found)
+        guard let found else { throw APIError(.orderNotFound, "No such order.") }
+        return found
     }
 
     /// The order of the buyer's bid: its open one, or the last it had (a bid has at most one, so the
@@ -53,17 +56,11 @@ extension MarketplaceService {
     package func order(buyerId: String, bidId: String) async throws -> OrderResponse {
         let (bid, _) = try await buyersBid(buyerId: buyerId, id: bidId)
         let orders = self.orders
-        guard let order = try await database.read({ sql in try await orders.find(bidId: bid.id, on: sql) }) else {
-            throw APIError(.orderNotFound, "This bid has no order yet.")
+        let found = try await database.read { sql -> OrderResponse? in
+            guard let order = try await orders.find(bidId: bid.id, on: sql) else { return nil }
+            return try await view(order, for: buyerId, on: sql)
         }
-        return Self.response(order)
-    }
-
-    static func response(_ order: Order) -> OrderResponse {
-        OrderResponse(
-            id: order.id, bidId: order.bidId, productId: order.productId, status: order.status,
-            delivery: order.delivery,
-            addressId: order.addressId, paymentMethod: order.paymentMethod, totals: order.totals
-        )
+        guard let found else { throw APIError(.orderNotFound, "This bid has no order yet.") }
+        return found
     }
 }

@@ -116,6 +116,7 @@ extension MarketplaceService {
             )
         }
         let (orders, marketplace, ledger, now) = (self.orders, self.marketplace, self.ledger, clock.nowMillis())
+        let lock = database.forUpdate
         let moved = try await database.transaction { sql in
             if let intent, order.paymentIntentId == nil {
                 try await orders.recordIntent(
@@ -125,7 +126,10 @@ extension MarketplaceService {
             case .succeeded?:
                 guard try await orders.move(orderId: order.id, from: .paymentPending, to: .paid, now: now, on: sql)
                 else { return false }
+                try await marketplace.lock(productId: order.productId, lock, on: sql)
                 _ = try await marketplace.move(bidId: order.bidId, from: .accepted, to: .completed, now: now, on: sql)
+                try await marketplace.closeOpenBids(
+                    productId: order.productId, soldBidId: order.bidId, now: now, on: sql)
                 try await Self.bookPayment(order, ledger: ledger, now: now, on: sql)
                 return true
             case .requiresPaymentMethod?, nil:

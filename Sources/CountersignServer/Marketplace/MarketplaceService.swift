@@ -112,11 +112,13 @@ package struct MarketplaceService: Sendable {
             guard id.utf8.count <= 64, let product = try await marketplace.product(id: id, on: sql) else {
                 throw APIError(.productNotFound, "No such product.")
             }
-            return response(product, available: !(try await marketplace.isHeld(productId: id, on: sql)))
+            return response(
+                product, available: !(try await marketplace.isHeld(productId: id, on: sql)),
+                sold: try await marketplace.isSold(productId: id, on: sql))
         }
     }
 
-    func response(_ product: Product, available: Bool) -> ProductResponse {
+    func response(_ product: Product, available: Bool, sold: Bool = false) -> ProductResponse {
         var methods = product.pickup ? [ProductResponse.DeliveryMethod(id: "pickup", name: "Pickup")] : []
         methods += product.shippingMethods.compactMap { id in
             rates.shippingMethod(id).map { .init(id: id, name: $0.name) }
@@ -124,7 +126,7 @@ package struct MarketplaceService: Sendable {
         return ProductResponse(
             id: product.id, sellerId: product.sellerId, title: product.title, askingPrice: product.askingPrice,
             currency: product.currency,
-            shipFromCountry: product.shipFrom.code, deliveryMethods: methods, available: available
+            shipFromCountry: product.shipFrom.code, deliveryMethods: methods, available: available, sold: sold
         )
     }
 

@@ -68,6 +68,18 @@ struct Buy: AsyncParsableCommand {
             if let bidId {
                 accepted = try await api.bid(id: bidId)
             } else if let bid = try offer() {
+                // An offer at or above the asking price is most likely a slip: buy now pays the asking price.
+                let listed = try await api.product(id: product)
+                if bid >= listed.askingPrice {
+                    let (offered, asking) = (
+                        Formatting.money(bid, listed.currency), Formatting.money(listed.askingPrice, listed.currency)
+                    )
+                    print("Your offer of \(offered) is not below the asking price of \(asking).")
+                    print("Buy now (leave out --bid) pays the asking price at once.")
+                    guard TerminalInput.confirm("Offer \(offered) anyway?", preset: yes ? true : nil) else {
+                        throw CommandFailure("No offer placed.")
+                    }
+                }
                 let offer = try await api.placeBid(productId: product, amount: bid)
                 print(
                     "Offer \(offer.id) of \(Formatting.money(offer.amount, offer.currency)) placed: \(offer.status.rawValue)."
@@ -83,6 +95,8 @@ struct Buy: AsyncParsableCommand {
                     "Buy now: bid \(accepted.id) at \(Formatting.money(accepted.amount, accepted.currency)) holds the product while you pay\(accepted.expiresAt.map { " (until \(Formatting.time($0)))" } ?? "")."
                 )
             }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure(Formatting.error(error))
         }

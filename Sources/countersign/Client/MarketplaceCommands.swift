@@ -39,10 +39,11 @@ struct Sell: AsyncParsableCommand {
     }
 }
 
-/// `countersign bid show|accept BID`: a seller's side of an offer (client).
+/// `countersign bid show|accept|decline BID`: a seller's side of an offer (client).
 struct BidCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bid", abstract: "Show or accept a bid (client).", subcommands: [Show.self, Accept.self])
+        commandName: "bid", abstract: "Show, accept or decline a bid (client).",
+        subcommands: [Show.self, Accept.self, Decline.self])
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A bid, for its buyer or the product's seller.")
@@ -52,8 +53,9 @@ struct BidCommand: AsyncParsableCommand {
         func run() async throws {
             let (_, _, api) = try client.loggedIn()
             let found = try await Marketplace.call { try await api.bid(id: bid) }
+            let reason = found.closedReason.map { " (\(Marketplace.closedText($0)))" } ?? ""
             print(
-                "\(found.id): \(Formatting.money(found.amount, found.currency)) on \(found.productId), \(found.status.rawValue)\(found.buyNow ? " (buy now)" : "")"
+                "\(found.id): \(Formatting.money(found.amount, found.currency)) on \(found.productId), \(found.status.rawValue)\(reason)\(found.buyNow ? " (buy now)" : "")"
             )
         }
     }
@@ -70,6 +72,19 @@ struct BidCommand: AsyncParsableCommand {
             print(
                 "Accepted \(accepted.id): \(Formatting.money(accepted.amount, accepted.currency)); the product is held for the buyer's payment."
             )
+        }
+    }
+
+    struct Decline: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Decline an offer on your product: the buyer sees that you said no.")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "The bid id.") var bid: String
+
+        func run() async throws {
+            let (_, _, api) = try client.loggedIn()
+            let declined = try await Marketplace.call { try await api.declineBid(id: bid) }
+            print("Declined \(declined.id): \(Formatting.money(declined.amount, declined.currency)).")
         }
     }
 }
@@ -146,5 +161,24 @@ enum Marketplace {
         Swift.print(
             "\(order.id): \(order.status.rawValue), \(Formatting.money(order.totals.total, order.totals.currency)) by \(TerminalCheckout.label(order.paymentMethod)), delivery \(order.delivery)"
         )
+        // Once paid, the other side: where to send it, or how to reach each other for a pickup.
+        let other = order.role == .seller ? ("Buyer", order.buyer) : ("Seller", order.seller)
+        if let party = other.1 {
+            Swift.print("\(other.0): \(party.name)\(party.phone.map { ", \($0)" } ?? "")")
+        }
+        if let address = order.shippingAddress {
+            Swift.print(
+                "Ship to: \(address.name), \(address.line1), \(address.postalCode) \(address.city), \(address.country)")
+        }
+    }
+
+    /// Why a bid ended, in words.
+    static func closedText(_ reason: BidClosedReason) -> String {
+        switch reason {
+        case .withdrawn: "withdrawn by the buyer"
+        case .declined: "declined by the seller"
+        case .sold: "the product sold to another buyer"
+        case .expired: "expired"
+        }
     }
 }

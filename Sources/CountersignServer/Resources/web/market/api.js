@@ -26,16 +26,11 @@ export function marketApi(api) {
 
     getBid: (id) => get(`/bids/${segment(id)}`),
     acceptBid: (id) => post(`/bids/${segment(id)}/accept`),
+    /** The seller says no to a NEW bid; its bidder sees it declined. */
+    declineBid: (id) => post(`/bids/${segment(id)}/decline`),
     withdrawBid: (id) => post(`/bids/${segment(id)}/withdraw`),
-    /** The buyer's order for the bid, or null when it has none yet. */
-    bidOrder: async (bidId) => {
-      try {
-        return await get(`/bids/${segment(bidId)}/order`);
-      } catch (error) {
-        if (error?.status === 404 && error.code === 'order_not_found') return null;
-        throw error;
-      }
-    },
+    /** The bid's order (the bid names it once it has one), or null when it has none yet. */
+    orderOf: async (bid) => (bid.orderId ? get(`/orders/${segment(bid.orderId)}`) : null),
 
     /** {bidId, delivery, addressId?, paymentMethod} → {subtotal, shipping, paymentFee, total, currency, lines}. */
     totals: (request) => post('/checkout/totals', request),

@@ -82,7 +82,7 @@ export class PaymentScreen {
     if (product.sellerId === profile.userId) return { kind: 'unavailable', reason: 'ownProduct' };
     const bid = await this.market.getBid(bidId);
     if (bid.productId !== product.id) return { kind: 'unavailable', reason: 'bidNotForProduct' };
-    const order = await this.market.bidOrder(bid.id);
+    const order = await this.market.orderOf(bid);
     if (order && paidStatuses.includes(order.status)) return { kind: 'confirmed', order, product };
     if (bid.status !== 'ACCEPTED') return { kind: 'unavailable', reason: 'bidNotAccepted', bid };
     if (order && !openStatuses.includes(order.status)) return { kind: 'unavailable', reason: 'orderClosed', order };
@@ -355,7 +355,7 @@ export class PaymentScreen {
   /** The screen again with `notice`; if the payment may have gone through meanwhile, its confirmation. */
   async reopen(checkout, notice, maybePaid = false) {
     if (maybePaid) {
-      const order = await this.market.bidOrder(checkout.bid.id).catch(() => null);
+      const order = await this.market.getBid(checkout.bid.id).then((bid) => this.market.orderOf(bid)).catch(() => null);
       if (order && paidStatuses.includes(order.status)) return this.show({ kind: 'confirmed', order, product: checkout.product });
     }
     const state = this.show(back(checkout, notice));

@@ -4,7 +4,7 @@
 import { h, replace, money, showError, busy, setTitle, field, button, link, details } from '../ui.js';
 import { marketApi } from './api.js';
 import { PaymentScreen, PICKUP, deliveryOptions, paymentOptions, isEditable, canPay, shownTotals } from './checkout-model.js';
-import { methodNames, orderStatusText, paymentFailureText, countries } from './format.js';
+import { methodNames, orderStatusText, paymentFailureText, countries, bidStateText } from './format.js';
 import { checkoutPath, orderPath, productPath, bidPath, ordersPath, returnURL } from './paths.js';
 import { keepCheckout } from './store.js';
 
@@ -126,7 +126,7 @@ class CheckoutView {
     const text = {
       ownProduct: 'This is your own product: nobody buys their own.',
       bidNotForProduct: 'This bid is for another product.',
-      bidNotAccepted: `Only an accepted bid can be paid; this one is ${bid ? bid.status.toLowerCase() : 'not accepted'}.`,
+      bidNotAccepted: `Only an accepted bid can be paid. This one: ${bid ? bidStateText(bid).toLowerCase() : 'not accepted'}.`,
       orderClosed: `This order is ${order ? (orderStatusText[order.status] ?? order.status).toLowerCase() : 'closed'}: it cannot be paid any more.`,
     }[reason];
     view.append(h('p', { role: 'alert', className: 'error' }, text),
@@ -327,13 +327,15 @@ class CheckoutView {
       this.cardIds = ids;
       replace(parts.cards, checkout.cards.map((card) => {
         const input = h('input', { type: 'radio', name: 'card', value: card.id, id: `card-${card.id}`,
-          on: { change: () => this.model.chooseCard(card.id) } });
+          // A card chosen is a card payment: its radio is shown chosen only when the method is card.
+          on: { change: () => this.model.chooseCard(card.id) && this.model.choosePaymentMethod('card') } });
         const expiry = `${String(card.expMonth).padStart(2, '0')}/${card.expYear}`;
         return h('label', { className: 'market-option', for: input.id }, input, h('span', null, `${brandName(card.brand)} •••• ${card.last4}, expires ${expiry}`));
       }));
     }
     for (const input of parts.cards.querySelectorAll('input')) {
-      input.checked = checkout.choices.cardId === input.value;
+      // Only the chosen method looks chosen: a saved card is not, while the buyer pays another way.
+      input.checked = checkout.choices.paymentMethod === 'card' && checkout.choices.cardId === input.value;
       input.disabled = frozen;
     }
     parts.cardHint.textContent = checkout.cards.length === 0 ? 'No saved card yet: add one to pay by card.' : '';

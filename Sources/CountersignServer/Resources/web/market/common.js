@@ -1,6 +1,6 @@
 // Pieces the marketplace screens share.
 
-import { h, money, link, showError } from '../ui.js';
+import { h, money, link, showError, button } from '../ui.js';
 import { shopPath, myProductsPath, myBidsPath, ordersPath } from './paths.js';
 
 const tabs = [
@@ -32,6 +32,30 @@ export function listItem({ path, title, lines = [], actions = [], dataset }) {
 export function itemList(items, empty, attrs = {}) {
   if (!items.length) return h('p', { className: 'hint market-empty' }, empty);
   return h('ul', { className: 'market-items', ...attrs }, items);
+}
+
+/**
+ * An action that cannot be undone, behind a second step: the button (`id`) asks `question` in its
+ * place, with a button that does it (`id`-confirm, `confirmText`) and one that goes back
+ * (`id`-cancel). `run(event)` runs on the second press.
+ * @param {{text: string, id: string, question: string, confirmText: string, run: (event: Event) => any,
+ *   kind?: string, label?: string}} action
+ */
+export function confirmed({ text, id, question, confirmText, run, kind = 'primary', label }) {
+  const box = h('div', { className: 'market-confirm' });
+  const start = button(text, () => {
+    box.replaceChildren(ask);
+    yes.focus();
+  }, { kind, id, 'aria-label': label });
+  const yes = button(confirmText, (event) => run(event), { kind, id: `${id}-confirm` });
+  const no = button('Not now', () => {
+    box.replaceChildren(start);
+    start.focus();
+  }, { kind: 'secondary', id: `${id}-cancel` });
+  const ask = h('div', { className: 'market-confirm-step', role: 'group', 'aria-label': text },
+    h('p', { className: 'warn-box', id: `${id}-question` }, question), h('div', { className: 'actions' }, yes, no));
+  box.append(start);
+  return box;
 }
 
 /** "€ 100,00 · For sale" and the like: the parts that are set, joined. */

@@ -1,5 +1,7 @@
 // Words and numbers of the marketplace screens.
 
+import { money } from '../ui.js';
+
 /** "12", "12.5" or "12,50" (euros) → cents; null when it is not a positive amount. */
 export function parseEuros(text) {
   const match = /^\s*(\d{1,7})(?:[.,](\d{1,2}))?\s*$/.exec(String(text ?? ''));
@@ -13,13 +15,38 @@ export const eurosText = (cents) => (cents / 100).toFixed(2);
 
 export const methodNames = { card: 'Card', ideal: 'iDEAL', bancontact: 'Bancontact' };
 
+/** A bid's state in its bidder's words (bids-list.js speaks to the seller). */
 export const bidStatusText = {
   NEW: 'Waiting for the seller',
   ACCEPTED: 'Accepted: ready to pay',
   CANCELED: 'Withdrawn',
   EXPIRED: 'Expired',
-  COMPLETED: 'Sold',
+  COMPLETED: 'Bought',
 };
+
+/** Why a bid ended, in its bidder's words, from the server's `closedReason`. */
+export const bidClosedText = {
+  withdrawn: 'Withdrawn',
+  declined: 'Declined by the seller',
+  sold: 'Sold to another buyer',
+  expired: 'Expired',
+};
+
+/** A bid's state for its bidder: an ended bid says why. */
+export const bidStateText = (bid) => bidClosedText[bid.closedReason] ?? bidStatusText[bid.status] ?? bid.status;
+
+/**
+ * What paying an accepted bid costs and what its button says, the same on every screen: once the bid
+ * has an order, the order's total (shipping and fee included) with "Pay" or, while a payment is under
+ * way, "Continue paying"; before that there is no total yet, so no amount.
+ * @param {{amount: number, currency: string}} bid
+ * @param {{status: string, totals: {total: number, currency: string}} | null | undefined} order
+ */
+export function payText(bid, order) {
+  if (!order) return 'Go to payment';
+  const verb = order.status === 'PAYMENT_PENDING' ? 'Continue paying' : 'Pay';
+  return `${verb} ${money(order.totals.total, order.totals.currency)}`;
+}
 
 export const orderStatusText = {
   NEW: 'Not paid yet',

@@ -1,4 +1,4 @@
-// `/market/my-products`: the seller's products, each with its bids to accept, and their proceeds.
+// `/market/my-products`: the seller's products, each with its bids to accept or decline, and their proceeds.
 
 import { h, money, setTitle, link, details, card } from '../ui.js';
 import { marketApi } from './api.js';
@@ -9,7 +9,7 @@ import { sellerBids } from './bids-list.js';
 /** For sale, or which bid holds it: the seller knows the bids, so says more than `available`. */
 function productState(product, bids) {
   if (product.available) return 'For sale';
-  if (bids.some((bid) => bid.status === 'COMPLETED')) return 'Sold';
+  if (product.sold || bids.some((bid) => bid.status === 'COMPLETED')) return 'Sold';
   if (bids.some((bid) => bid.status === 'ACCEPTED')) return 'Reserved for a buyer';
   return 'Reserved or sold';
 }
@@ -28,6 +28,10 @@ export async function renderMyProducts(view, params, query, app) {
       await market.acceptBid(bid.id);
       await reload(`You accepted ${money(bid.amount, bid.currency)} for ${product.title}. The buyer pays next; the order then waits under Orders to be sent.`);
     };
+    const decline = async (product, bid) => {
+      await market.declineBid(bid.id);
+      await reload(`You declined ${money(bid.amount, bid.currency)} for ${product.title}. The buyer sees it declined.`);
+    };
     return [
       card(h('h2', null, 'Your proceeds'), details([
         ['Held until buyers confirm receipt', money(proceeds.held, proceeds.currency)],
@@ -37,7 +41,7 @@ export async function renderMyProducts(view, params, query, app) {
       ...products.map((product, index) => h('section', { className: 'card market-product-card', 'aria-label': product.title, dataset: { product: product.id } },
         h('h2', null, link(productPath(product.id), product.title)),
         h('p', { className: 'market-item-sub' }, joined(askingPrice(product), productState(product, bids[index]))),
-        sellerBids(product, bids[index], (bid) => accept(product, bid)))),
+        sellerBids(product, bids[index], (bid) => accept(product, bid), (bid) => decline(product, bid)))),
     ];
   });
   await reload();

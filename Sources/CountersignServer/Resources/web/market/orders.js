@@ -1,11 +1,10 @@
-// `/market/orders`: the orders the user buys (to pay, to track, to confirm) and sells (to ship).
-// An order does not say which side the caller is on: the seller's products and the buyer's bids tell,
-// and for an older one beyond those lists, its product's seller.
+// `/market/orders`: the orders the user buys (to pay, to track, to confirm) and sells (to ship). Each
+// order says which side the caller is on; its page is the receipt, to open again at any time.
 
 import { h, money, busy, button, showError, setTitle, link, card } from '../ui.js';
 import { marketApi } from './api.js';
 import { orderPath, checkoutPath, ordersPath } from './paths.js';
-import { orderStateText } from './format.js';
+import { orderStateText, payText } from './format.js';
 import { marketTabs, listItem, itemList, joined, addProducts, loader } from './common.js';
 import { PICKUP } from './checkout-model.js';
 
@@ -16,11 +15,9 @@ export async function renderOrders(view, params, query, app) {
   view.append(marketTabs(ordersPath), box);
 
   const reload = loader(box, async () => {
-    const [profile, orders, mine, bids] = await Promise.all([market.profile(), market.myOrders(100), market.myProducts(100), market.myBids(100)]);
-    const products = new Map(mine.map((product) => [product.id, product]));
-    const myBids = new Set(bids.map((bid) => bid.id));
-    await addProducts(market, orders.map((order) => order.productId), products);
-    const selling = (order) => !myBids.has(order.bidId) && products.get(order.productId)?.sellerId === profile.userId;
+    const orders = await market.myOrders(100);
+    const products = await addProducts(market, orders.map((order) => order.productId), new Map());
+    const selling = (order) => order.role === 'seller';
     // An action on a row, then the lists again with what happened said.
     const act = (id, text, label, call, done) => button(text, async (event) => {
       showError(box, null);
@@ -46,21 +43,23 @@ export async function renderOrders(view, params, query, app) {
     };
     const buying = orders.filter((order) => !selling(order)).map((order) => item(order, (title) => {
       if (order.status === 'NEW' || order.status === 'PAYMENT_PENDING') {
-        return [link(checkoutPath({ id: order.bidId, productId: order.productId }), order.status === 'NEW' ? 'Pay' : 'Continue paying',
-          { className: 'btn primary small', id: `order-pay-${order.id}`, 'aria-label': `Pay for ${title}` })];
+        return [link(checkoutPath({ id: order.bidId, productId: order.productId }), payText(null, order),
+          { className: 'btn primary small', id: `order-pay-${order.id}`, 'aria-label': `${payText(null, order)} for ${title}` })];
       }
+      // Confirming receipt pays the seller and cannot be undone: the order's page asks first.
       if (order.status === 'SHIPPED') {
-        return [act(`order-complete-${order.id}`, 'Confirm receipt', `Confirm you received ${title}`,
-          () => market.complete(order.id), `You confirmed receiving ${title}. Thank you!`)];
+        return [link(orderPath(order.id), 'Confirm receipt', { className: 'btn primary small', id: `order-complete-${order.id}`,
+          'aria-label': `Confirm you received ${title}` })];
       }
       return [];
     }, { PAID: 'The seller sends it or hands it over next.', SHIPPED: 'Confirm receipt once you have it.' }[order.status]));
     const sold = orders.filter(selling).map((order) => {
       const pickup = order.delivery === PICKUP;
+      const to = order.buyer ? `For ${order.buyer.name}${order.shippingAddress ? `, ${order.shippingAddress.city}` : ''}` : null;
       return item(order, (title) => (order.status === 'PAID'
         ? [act(`order-ship-${order.id}`, pickup ? 'Mark as handed over' : 'Mark as shipped', `${pickup ? 'Mark as handed over' : 'Mark as shipped'}: ${title}`,
           () => market.ship(order.id), `${title} is marked as ${pickup ? 'handed over' : 'shipped'}. The money is payable to you once the buyer confirms receipt.`)]
-        : []), { PAID: pickup ? 'Paid: hand it over, then mark it.' : 'Paid: send it, then mark it.', SHIPPED: 'Waiting for the buyer to confirm receipt.' }[order.status]);
+        : []), joined(to, { PAID: pickup ? 'Paid: hand it over, then mark it.' : 'Paid: send it, then mark it.', SHIPPED: 'Waiting for the buyer to confirm receipt.' }[order.status]));
     });
     const toShip = orders.filter((order) => selling(order) && order.status === 'PAID').length;
     const toAct = orders.filter((order) => !selling(order) && ['NEW', 'PAYMENT_PENDING', 'SHIPPED'].includes(order.status)).length;
