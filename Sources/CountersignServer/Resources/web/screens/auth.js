@@ -108,7 +108,7 @@ async function renderSignIn(view, _params, query, app) {
         return;
       }
       if (e && CODE_ERRORS.includes(e.code)) {
-        code.refuse(e.message);
+        code.refuse(ui.describeError(e));
         return;
       }
       pin.input.value = '';
@@ -220,12 +220,12 @@ function renderSignUp(view, _params, query, app) {
     } catch (error) {
       const e = /** @type {any} */ (error);
       if (e && CODE_ERRORS.includes(e.code)) {
-        code.refuse(e.message);
+        code.refuse(ui.describeError(e));
       } else if (e && (e.code === 'weak_pin' || e.code === 'invalid_pin')) {
-        fail(e.message, pin);
+        fail(ui.describeError(e), pin);
         again.input.value = '';
       } else if (e && e.code === 'invalid_name') {
-        fail(e.message, name);
+        fail(ui.describeError(e), name);
       } else {
         ui.showError(form, error);
         (e && e.code === 'invalid_phone' ? phone.input : submit).focus();

@@ -68,8 +68,8 @@ function renderForgotPin(view, _params, query, app) {
       });
     } catch (error) {
       const e = /** @type {any} */ (error);
-      if (e && CODE_ERRORS.includes(e.code)) code.refuse(e.message);
-      else if (e && (e.code === 'weak_pin' || e.code === 'invalid_pin')) fail(e.message, pin);
+      if (e && CODE_ERRORS.includes(e.code)) code.refuse(ui.describeError(e));
+      else if (e && (e.code === 'weak_pin' || e.code === 'invalid_pin')) fail(ui.describeError(e), pin);
       else ui.showError(form, error);
     }
     return undefined;

@@ -176,7 +176,7 @@ function changeNumberForm(app, view, reload) {
     } catch (error) {
       const e = /** @type {any} */ (error);
       if (e && CODE_ERRORS.includes(e.code)) {
-        ui.showError(form, Object.assign(new Error(`${e.message} Check both codes.`), { code: e.code, traceId: e.traceId }));
+        ui.showError(form, Object.assign(new Error(`${ui.explainError(e).what} Check both codes.`), { code: e.code, traceId: e.traceId }));
       } else if (e && e.status === 423 && e.retryAfter) {
         ui.showError(form, Object.assign(new Error(`Too many wrong PINs. Try again ${ui.inDuration(e.retryAfter)}.`), { code: e.code, traceId: e.traceId }));
       } else {

@@ -1,0 +1,93 @@
+"""How the app shows errors (ui.showError): what happened and what to do in words, never the server's
+developer text or its code as the headline; the code, the reference and the server's text behind a
+"Details for support" disclosure. Every error code the API documents has words of its own."""
+
+import re
+
+from conftest import REPO
+
+SPEC = REPO / "Sources" / "CountersignServer" / "Resources" / "openapi.yaml"
+
+
+def documented_codes():
+    """The codes listed under `x-error-codes` in the API description."""
+    codes = set()
+    for listed in re.findall(r"x-error-codes:\s*\[([^\]]*)\]", SPEC.read_text()):
+        codes.update(code.strip() for code in listed.split(",") if code.strip())
+    return codes
+
+
+RENDER = """
+const [error, done] = arguments;
+const shown = (async () => {
+  const ui = await import('/ui.js');
+  const { CountersignError } = await import('/countersign.js');
+  const box = document.createElement('div');
+  document.body.append(box);
+  const made = error.status === undefined ? error.message
+    : new CountersignError(error.status, error.code, error.message, error.retryAfter ?? null, null, error.traceId);
+  const shown = ui.showError(box, made);
+  const details = shown.querySelector('details');
+  const result = {
+    headline: shown.querySelector('.error-what').textContent,
+    next: shown.querySelector('.error-next')?.textContent ?? null,
+    role: shown.getAttribute('role'),
+    visible: shown.innerText,
+    details: details ? details.textContent : null,
+    open: details ? details.open : null,
+  };
+  box.remove();
+  return result;
+})();
+shown.then((value) => done({ value }), (failure) => done({ error: String(failure?.stack ?? failure) }));
+"""
+
+
+def render(app_page, error):
+    result = app_page.execute_async_script(RENDER, error)
+    assert "error" not in result, result["error"]
+    return result["value"]
+
+
+def test_server_text_is_never_the_headline(app_page):
+    shown = render(app_page, {"status": 422, "code": "invalid_phone", "message": "phone must be a phone number: 'abc'",
+                          "traceId": "0af7651916cd43dd8448eb211c80319c"})
+    assert shown["role"] == "alert"
+    assert shown["headline"] == "That phone number does not look right."
+    assert shown["next"].startswith("Check it")
+    assert "must be a phone number" not in shown["visible"]
+    assert "invalid_phone" not in shown["visible"] and "0af7651916cd43dd8448eb211c80319c" not in shown["visible"]
+    assert shown["open"] is False
+    assert "invalid_phone" in shown["details"] and "0af7651916cd43dd8448eb211c80319c" in shown["details"]
+    assert "must be a phone number" in shown["details"]
+
+
+def test_lock_says_when_to_try_again(app_page):
+    shown = render(app_page, {"status": 423, "code": "pin_locked", "message": "PIN locked", "retryAfter": 840})
+    assert "locked" in shown["headline"]
+    assert shown["next"] == "Try again in 14 minutes."
+
+
+def test_unknown_code_gets_words_for_its_status(app_page):
+    shown = render(app_page, {"status": 409, "code": "something_new", "message": "raw text"})
+    assert shown["headline"] == "That clashes with something that changed meanwhile."
+    assert "raw text" not in shown["visible"] and "something_new" in shown["details"]
+
+
+def test_the_apps_own_sentence_is_shown_as_it_is(app_page):
+    shown = render(app_page, {"message": "Enter your 4 to 6 digit PIN above first."})
+    assert shown["headline"] == "Enter your 4 to 6 digit PIN above first."
+    assert shown["details"] is None
+
+
+def test_every_documented_code_has_words(app_page):
+    codes = sorted(documented_codes())
+    assert len(codes) > 100, codes
+    missing = app_page.execute_async_script(
+        """
+        const [codes, done] = arguments;
+        import('/error-words.js').then((m) => done(codes.filter((c) => !m.hasWords(c))), (e) => done([String(e)]));
+        """,
+        codes,
+    )
+    assert missing == [], f"error codes without words in error-words.js: {missing}"
