@@ -554,8 +554,13 @@ def check_screen(browser):
 
 
 def naira(minor):
-    """How the app writes an amount: 500000 → '₦5,000.00'."""
-    return f"₦{minor // 100:,}.{minor % 100:02d}"
+    """How the app writes an amount (ui.money, one rule for every currency): 500000 → '₦5,000.00'."""
+    return f"{'-' if minor < 0 else ''}₦{abs(minor) // 100:,}.{abs(minor) % 100:02d}"
+
+
+def euro(minor):
+    """How the app writes euros (the same rule as naira): 9500 → '€95.00'."""
+    return f"{'-' if minor < 0 else ''}€{abs(minor) // 100:,}.{abs(minor) % 100:02d}"
 
 
 # --- flows ----------------------------------------------------------------------------------------
@@ -573,8 +578,8 @@ def enter_code(browser, server, step, phone, send=True):
 
 
 def sign_up(browser, server, phone, name="Ada Obi", pin=PIN, local_pin=LOCAL_PIN):
-    """Creates an account in the app (the number proven by a code) and sets this browser's local PIN;
-    ends on the dashboard."""
+    """Creates an account in the app (the number proven by a code) and sets this browser's unlock code;
+    ends on the dashboard. With `local_pin=None` it stops where the unlock code is asked."""
     go(browser, server, "/signup")
     fill(browser, "#signup-phone", phone)
     enter_code(browser, server, "signup-sms", phone)
@@ -582,6 +587,8 @@ def sign_up(browser, server, phone, name="Ada Obi", pin=PIN, local_pin=LOCAL_PIN
     fill(browser, "#signup-pin", pin)
     fill(browser, "#signup-pin2", pin)
     click(browser, "#signup-submit")
+    if local_pin is None:
+        return
     set_local_pin(browser, local_pin)
     wait_for(browser, "#balance")
     wait_text(browser, "#balance", "₦")

@@ -91,3 +91,15 @@ def test_every_documented_code_has_words(app_page):
         codes,
     )
     assert missing == [], f"error codes without words in error-words.js: {missing}"
+
+
+def test_one_money_format_for_every_currency(app_page):
+    """ui.money writes every currency by one rule: its symbol before the amount, English grouping."""
+    shown = app_page.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        import('/ui.js').then((ui) => done([ui.money(100000, 'NGN'), ui.money(1250, 'EUR'), ui.money(123456789, 'EUR'),
+          ui.money(-300, 'NGN'), ui.money(0, 'EUR')]), (e) => done([String(e)]));
+        """
+    )
+    assert shown == ["₦1,000.00", "€12.50", "€1,234,567.89", "-₦3.00", "€0.00"], shown

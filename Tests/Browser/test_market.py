@@ -14,7 +14,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (
     WAIT, _chrome, allow_console, console_errors, fetch_json, fill, go, new_phone, page_text, screenshot,
-    sign_up, wait_for, wait_text, wait_title,
+    sign_up, wait_for, wait_text, wait_title, euro,
 )
 
 CARD_3DS = "4000 0027 6000 3184"
@@ -331,7 +331,7 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     go(seller, server, "/market/my-products")
     wait_text(seller, ".market-mine", "Payable to you")
     text = seller.find_element(By.CSS_SELECTOR, ".market-mine").text
-    assert "Desk" in text and "€ 95,00" in text and "Sold" in text, text
+    assert "Desk" in text and euro(9500) in text and "Sold" in text, text
     screenshot(seller, "market-seller-home")
 
 

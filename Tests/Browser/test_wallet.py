@@ -82,7 +82,7 @@ def test_soft_lock_falls_back_to_local_pin(server, browser):
     go(browser, server, "/")
     browser.refresh()
     wait_title(browser, "Unlock Countersign")
-    wait_text(browser, "main .error", "Use your PIN")
+    wait_text(browser, "main .error", "Use the unlock code")
     fill(browser, "#lock-pin", "9999")
     click(browser, "#lock-pin-submit")
     wait_text(browser, "main .error", "not right")

@@ -65,15 +65,18 @@ export function replace(el, ...children) {
 const formats = new Map();
 
 /**
- * Formats integer minor units: money(500000, 'NGN') → "₦5,000.00".
+ * Formats integer minor units, with one rule for every currency on every screen: English digits
+ * and grouping, the currency's own symbol right before the amount, the currency's own decimals.
+ *   money(500000, 'NGN') → "₦5,000.00"    money(1250, 'EUR') → "€12.50"    money(-300, 'NGN') → "-₦3.00"
+ * The one place the app formats money: every screen (the marketplace's too) calls it.
  * @param {number} minor
- * @param {string} [currency]
+ * @param {string} [currency] ISO 4217
  */
 export function money(minor, currency = 'NGN') {
   let format = formats.get(currency);
   if (!format) {
     try {
-      format = new Intl.NumberFormat(currency === 'EUR' ? 'nl-NL' : 'en-NG', { style: 'currency', currency });
+      format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'narrowSymbol' });
     } catch {
       format = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     }

@@ -183,9 +183,9 @@ async function renderUser(view, params, _query, app) {
   const userId = params.id;
   const own = userId === app.user.userId;
   const summary = h('div', { id: 'user-summary' });
-  const pin = ui.pinField('Your operator PIN', {
+  const pin = ui.pinField('Your account PIN', {
     id: 'operator-pin', autocomplete: 'current-password',
-    hint: 'Every change asks for your own PIN: wrong ones count towards locking it.',
+    hint: 'Your own account PIN, as you sign in with: every change asks for it, and wrong ones count towards locking it.',
   });
   const pinCard = h('section', { className: 'card', id: 'pin-card' }, pin);
   const lockState = h('div', { id: 'lock-state' });
@@ -289,7 +289,7 @@ async function renderUser(view, params, _query, app) {
     ui.fieldError(pin, null);
     if (/^[0-9]{4,6}$/.test(value)) return value;
     ui.fieldError(pin, 'Type your own account PIN (4 to 6 digits): every change asks for it.');
-    ui.showError(where, 'Type your operator PIN above first.');
+    ui.showError(where, 'Type your account PIN above first.');
     pin.input.focus();
     return null;
   }

@@ -136,7 +136,7 @@ function changeNumberForm(app, view, reload) {
     id: 'change-new-sms', purpose: 'change-phone', phone: () => phone.input.value, label: 'Code sent to the new number',
     sendLabel: 'Send a code to the new number',
   });
-  const pin = ui.pinField('Your PIN', { id: 'change-pin', autocomplete: 'current-password' });
+  const pin = ui.pinField('Your account PIN', { id: 'change-pin', autocomplete: 'current-password' });
   const oldCode = codeStep(app, {
     id: 'change-old-sms', purpose: 'change-phone', phone: () => app.user.phone, label: 'Code sent to your current number',
     sendLabel: 'Send a code to your current number',
@@ -158,7 +158,7 @@ function changeNumberForm(app, view, reload) {
     const proof = newCode.proof();
     if (!proof) return;
     if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
-      ui.fieldError(pin, 'Enter your 4 to 6 digit PIN.');
+      ui.fieldError(pin, 'Enter your 4 to 6 digit account PIN.');
       pin.input.focus();
       return;
     }
