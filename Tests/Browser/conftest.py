@@ -12,6 +12,9 @@ Screens
 Helpers
   add_authenticator / set_user_verified / remove_authenticator   WebDriver's virtual authenticator
   sign_up, sign_in, enrol_passkey, unlock_with_pin, fund, api_signup, api_login, go, wait_for, wait_text, screenshot
+  wait_error(browser, scope, code, words)   the error box for a server code: words first, the code in its details
+  naira(minor), euro(minor)                 an amount as the app writes it (ui.money)
+  app_page                                  a fixture: the browser on the app, for tests importing its modules
   enter_code(browser, server, step, phone)   a code step of the app: Send code, the code from /sim/sms, typed in
   server.grant_operator(phone)   `countersign operator grant` on the server's store
   server.code(phone, purpose)    (verificationId, code): a code asked for from the test, read from the SMS simulator

@@ -140,7 +140,7 @@ def test_airtime_pin_fallback_without_authenticator(server, browser):
     wait_text(browser, "#pin-reason", "not available")
     fill(browser, "#airtime-pin", "9999")
     click(browser, "#airtime-pay-pin")
-    box = wait_error(browser, "#airtime-pin-form", "authorization_failed", "not authorized")
+    box = wait_error(browser, "#airtime-pin-form", "authorization_failed", "Check your PIN")
     # The refusal's details show the request's reference: its trace id, which finds it in the server's log.
     reference = error_reference(box)
     assert re.fullmatch(r"[0-9a-f]{32}", reference), reference

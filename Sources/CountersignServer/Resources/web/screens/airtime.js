@@ -231,7 +231,7 @@ async function renderAirtime(view, _params, _query, app) {
         }
       }, { kind: 'secondary', id: 'airtime-other-device' }) : null,
       ui.button('Back', () => showForm(), { kind: 'link', id: 'airtime-back' }));
-    pin.input.focus();
+    // Focus stays on the new screen's heading (show() sets it), as on every screen.
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       ui.showError(form, null);

@@ -80,9 +80,16 @@ async function renderSignIn(view, _params, query, app) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     ui.showError(form, null);
-    if (!phone.input.value.trim() || !/^[0-9]{4,6}$/.test(pin.input.value)) {
-      ui.showError(form, 'Enter your phone number and your 4 to 6 digit account PIN.');
-      (phone.input.value.trim() ? pin.input : phone.input).focus();
+    ui.fieldError(phone, null);
+    ui.fieldError(pin, null);
+    if (!phone.input.value.trim()) {
+      ui.fieldError(phone, 'Enter the phone number of your account, e.g. 0803 123 4567.');
+      phone.input.focus();
+      return;
+    }
+    if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
+      ui.fieldError(pin, 'Enter your account PIN: 4 to 6 digits.');
+      pin.input.focus();
       return;
     }
     /** @type {{verificationId?: string, code?: string}} */

@@ -187,8 +187,9 @@ async function renderKeys(view, _params, query, app) {
 
   enrolForm.addEventListener('submit', (event) => {
     event.preventDefault();
+    ui.fieldError(pin, null);
     if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
-      ui.showError(enrolForm, 'Enter your 4 to 6 digit account PIN.');
+      ui.fieldError(pin, 'Enter your account PIN: 4 to 6 digits.');
       pin.input.focus();
       return;
     }

@@ -1,10 +1,13 @@
-"""How the app shows errors (ui.showError): what happened and what to do in words, never the server's
-developer text or its code as the headline; the code, the reference and the server's text behind a
-"Details for support" disclosure. Every error code the API documents has words of its own."""
+"""The shared presentation. Errors (ui.showError): what happened and what to do in words, never the
+server's developer text or its code as the headline; the code, the reference and the server's text
+behind a "Details for support" disclosure; every error code the API documents has words of its own;
+form errors tied to their fields. Money: one format for every currency (ui.money)."""
 
 import re
 
-from conftest import REPO
+from selenium.webdriver.common.by import By
+
+from conftest import REPO, click, fill, go, wait_for, wait_title
 
 SPEC = REPO / "Sources" / "CountersignServer" / "Resources" / "openapi.yaml"
 
@@ -103,3 +106,19 @@ def test_one_money_format_for_every_currency(app_page):
         """
     )
     assert shown == ["₦1,000.00", "€12.50", "€1,234,567.89", "-₦3.00", "€0.00"], shown
+
+
+def test_form_errors_are_tied_to_their_fields(server, browser):
+    go(browser, server, "/signin")
+    wait_title(browser, "Sign in")
+    click(browser, "#signin-submit")
+    for field_id, value in (("signin-phone", "08031234567"), ("signin-pin", None)):
+        error = wait_for(browser, f"#{field_id}-error")
+        field = browser.find_element(By.ID, field_id)
+        assert field.get_attribute("aria-invalid") == "true", field_id
+        assert error.get_attribute("id") in field.get_attribute("aria-describedby").split(), field_id
+        assert browser.execute_script("return document.activeElement.id") == field_id
+        if value:
+            fill(browser, f"#{field_id}", value)
+            click(browser, "#signin-submit")
+    assert browser.find_element(By.ID, "signin-phone").get_attribute("aria-invalid") is None
