@@ -186,7 +186,10 @@ def test_airtime_verification_failed_shows_retry(server, browser):
     assert fetch_json(browser, "DELETE", f"/biometric/credentials/{credential_id}", None)["status"] == 204
     click(browser, "#airtime-confirm")
     wait_title(browser, "Verification failed")
-    assert wait_for(browser, "#verdict-code").text == "unknown_credential"
+    # The code is for support, behind the details; the words come first.
+    assert "passkey" in wait_for(browser, ".verdict .muted").text
+    assert wait_for(browser, "#verdict-code", visible=False).get_attribute("textContent") == "unknown_credential"
+    assert not browser.find_element(By.ID, "verdict-code").is_displayed()
     screenshot(browser, "09-airtime-verification-failed")
     assert wallet(browser)["balance"] == FUNDS
     # Retry: with no live key left the app offers the PIN.

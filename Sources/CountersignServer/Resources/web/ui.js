@@ -153,20 +153,31 @@ export function describeError(error) {
 export function showError(container, error) {
   container.querySelectorAll(':scope > .error').forEach((e) => e.remove());
   if (!error) return null;
-  const { what, next, code, reference, said } = explainError(error);
-  const support = code || reference || said
-    ? h('details', { className: 'error-details' },
-      h('summary', null, 'Details for support'),
-      code ? h('p', { className: 'code' }, 'Code: ', h('code', null, code)) : null,
-      reference ? h('p', { className: 'reference' }, 'Reference: ', h('code', null, reference)) : null,
-      said && said !== what ? h('p', { className: 'said' }, 'Server said: ', said) : null)
-    : null;
+  const { what, next, code } = explainError(error);
   const box = h('div', { className: 'error', role: 'alert', dataset: code ? { code } : undefined },
     h('p', { className: 'error-what' }, what),
     next ? h('p', { className: 'error-next' }, next) : null,
-    support);
+    errorDetails(error));
   placeTop(container, box);
   return box;
+}
+
+/**
+ * The "Details for support" disclosure of an error (closed): its code, the request's reference and
+ * the server's own text; null when there is none of these. For screens that say what happened in
+ * their own words and still owe support the details. `codeId` gives the code's element an id.
+ * @param {any} error
+ * @param {{codeId?: string}} [opts]
+ * @returns {HTMLElement | null}
+ */
+export function errorDetails(error, { codeId } = {}) {
+  const { what, code, reference, said } = explainError(error);
+  if (!code && !reference && !said) return null;
+  return h('details', { className: 'error-details' },
+    h('summary', null, 'Details for support'),
+    code ? h('p', { className: 'code' }, 'Code: ', h('code', { id: codeId }, code)) : null,
+    reference ? h('p', { className: 'reference' }, 'Reference: ', h('code', null, reference)) : null,
+    said && said !== what ? h('p', { className: 'said' }, 'Server said: ', said) : null);
 }
 
 /**
