@@ -27,7 +27,7 @@ const shown = (async () => {
   const { CountersignError } = await import('/countersign.js');
   const box = document.createElement('div');
   document.body.append(box);
-  const made = error.status === undefined ? error.message
+  const made = error.recorded ? error.recorded : error.status === undefined ? error.message
     : new CountersignError(error.status, error.code, error.message, error.retryAfter ?? null, null, error.traceId);
   const shown = ui.showError(box, made);
   const details = shown.querySelector('details');
@@ -75,6 +75,13 @@ def test_unknown_code_gets_words_for_its_status(app_page):
     shown = render(app_page, {"status": 409, "code": "something_new", "message": "raw text"})
     assert shown["headline"] == "That clashes with something that changed meanwhile."
     assert "raw text" not in shown["visible"] and "something_new" in shown["details"]
+
+
+def test_a_failure_recorded_in_a_document_reads_by_its_code(app_page):
+    """A transfer's or payment's recorded error ({code, message}) gets the same words as a refusal."""
+    shown = render(app_page, {"recorded": {"code": "insufficient_funds", "message": "wallet balance 100 < 5000"}})
+    assert shown["headline"] == "Your wallet does not hold enough for this."
+    assert "5000" not in shown["visible"] and "wallet balance 100 < 5000" in shown["details"]
 
 
 def test_the_apps_own_sentence_is_shown_as_it_is(app_page):

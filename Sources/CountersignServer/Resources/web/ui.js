@@ -120,8 +120,11 @@ export function explainError(error) {
   if (error.name === 'TypeError' && /fetch|network/i.test(error.message)) {
     return { ...plain, what: 'The server cannot be reached.', next: 'Check your connection and try again.' };
   }
-  if (error.name === 'CountersignError' && Number(error.status) > 0) {
-    const words = wordsFor(code, Number(error.status));
+  // A failure recorded in a document ({code, message}: a transfer's or a payment's error) reads as
+  // the server's error with that code.
+  const recorded = !(error instanceof Error) && typeof error === 'object' && code !== null;
+  if (recorded || (error.name === 'CountersignError' && Number(error.status) > 0)) {
+    const words = wordsFor(code, Number(error.status) || 0);
     const wait = error.retryAfter ? `Try again ${inDuration(Number(error.retryAfter))}.` : null;
     const locked = error.status === 423 || error.status === 429;
     return { ...plain, what: words.what, next: locked && wait ? wait : words.next ?? null, said: error.message || null };
