@@ -40,6 +40,7 @@ def test_unlock_code_is_named_apart_and_never_the_account_pin(server, browser):
     browser.execute_script("sessionStorage.clear()")
     browser.refresh()
     wait_title(browser, "Unlock Countersign")
+    assert browser.execute_script("return document.activeElement === document.querySelector('main h1')")
     assert "Unlock code for this device" in label_of(browser, "lock-pin")
     wait_text(browser, "#lock-pin-form", "Not your account PIN")
 

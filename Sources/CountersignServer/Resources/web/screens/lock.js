@@ -320,16 +320,12 @@ export function renderLock(view, app) {
       if (hasPin) pin.input.focus();
     }
 
+    // Focus stays on the heading (setTitle), as on every new screen; the code field is next in order.
     if (hasKey) {
       platformAuthenticatorAvailable().then((available) => {
         if (available) tryPasskey();
-        else if (hasPin) {
-          status.textContent = 'No passkey authenticator on this device: use its unlock code.';
-          pin.input.focus();
-        }
+        else if (hasPin) status.textContent = 'No passkey authenticator on this device: use its unlock code.';
       });
-    } else {
-      pin.input.focus();
     }
   });
 }
