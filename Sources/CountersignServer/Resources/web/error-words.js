@@ -114,10 +114,10 @@ const WORDS = {
   sign_count_regression: { what: 'This passkey looks copied, so it was turned off.', next: 'Use your account PIN, and add a new passkey on the Keys screen.' },
 
   // Money
-  invalid_amount: { what: 'That amount is not accepted.', next: 'Type an amount in naira, e.g. 1,500.00.' },
+  invalid_amount: { what: 'That amount is not accepted.', next: 'Type the amount again, e.g. 1,500.00.' },
   amount_out_of_range: { what: 'That amount is outside what is allowed here.', next: 'Type a smaller or larger amount.' },
   insufficient_funds: { what: 'Your wallet does not hold enough for this.', next: 'Top up the wallet or choose a smaller amount.' },
-  unsupported_currency: { what: 'That currency is not supported.', next: 'Use naira.' },
+  unsupported_currency: { what: 'That currency is not supported here.', next: 'Pay in the currency shown.' },
   self_transfer: { what: 'You cannot send money to yourself.', next: 'Type the phone number of the person you are paying.' },
   invalid_note: { what: 'That note is not accepted.', next: 'Shorten it to a line of plain text.' },
   unknown_product: { what: 'That airtime product is not offered.', next: 'Choose another amount or network.' },
