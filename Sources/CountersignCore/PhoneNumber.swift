@@ -12,6 +12,52 @@ public struct PhoneNumber: Sendable, Hashable, CustomStringConvertible {
     /// `+`; digits may be grouped by single spaces or dashes (`0803 123-4567`). openapi.yaml's `Phone`
     /// pattern describes exactly this for the default region.
     public init?(_ text: String, region: PhoneRegion = .nigeria) {
+        guard let parsed = Self.digits(of: text) else { return nil }
+        var (digits, international) = parsed
+        if !international, digits.hasPrefix("00") {
+            international = true
+            digits.removeFirst(2)
+        }
+        if !international {
+            guard let national = region.nationalNumber(of: digits) else { return nil }
+            digits = region.countryCode + national
+        }
+        // E.164: at most 15 digits; a country code and a subscriber number make at least 8.
+        guard (8...15).contains(digits.count), digits.first != "0" else { return nil }
+        self.value = "+" + digits
+    }
+
+    /// The start of a number, written as the user forms accept a whole one, in E.164 (`+` and 8 to 15
+    /// digits): `+CC…` or `00CC…`; the region's trunk prefix and at least five digits of a national
+    /// number (`080312` is `+23480312`); the country code and at least five digits more; or at least
+    /// five national digits alone. Nil for anything else. Eight digits at least, so that walking
+    /// prefixes to list every user takes many searches.
+    public static func prefix(_ text: String, region: PhoneRegion = .nigeria) -> String? {
+        guard let parsed = Self.digits(of: text) else { return nil }
+        var (digits, international) = parsed
+        let nationalRange = max(5, 8 - region.countryCode.count)...(region.nationalLengths.max() ?? 5)
+        if !international, digits.hasPrefix("00") {
+            international = true
+            digits.removeFirst(2)
+        } else if !international, digits.hasPrefix(region.trunkPrefix) {
+            let national = digits.dropFirst(region.trunkPrefix.count)
+            guard nationalRange.contains(national.count), national.first != "0" else { return nil }
+            digits = region.countryCode + national
+        } else if !international, digits.hasPrefix(region.countryCode),
+            (5...(15 - region.countryCode.count)).contains(digits.count - region.countryCode.count)
+        {
+            // The country code without its `+`, as the forms accept it.
+        } else if !international {
+            guard nationalRange.contains(digits.count) else { return nil }
+            digits = region.countryCode + digits
+        }
+        guard (8...15).contains(digits.count), digits.first != "0" else { return nil }
+        return "+" + digits
+    }
+
+    /// The digits of `text` and whether it began with `+`; nil unless it is digits, perhaps grouped by
+    /// single spaces or dashes, after an optional leading `+`.
+    private static func digits(of text: String) -> (digits: String, international: Bool)? {
         // Written with room to spare; anything longer is not a phone number.
         guard text.utf8.count <= 32 else { return nil }
         var digits = ""
@@ -32,17 +78,7 @@ public struct PhoneNumber: Sendable, Hashable, CustomStringConvertible {
             previous = byte
         }
         guard let previous, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(previous) else { return nil }
-        if !international, digits.hasPrefix("00") {
-            international = true
-            digits.removeFirst(2)
-        }
-        if !international {
-            guard let national = region.nationalNumber(of: digits) else { return nil }
-            digits = region.countryCode + national
-        }
-        // E.164: at most 15 digits; a country code and a subscriber number make at least 8.
-        guard (8...15).contains(digits.count), digits.first != "0" else { return nil }
-        self.value = "+" + digits
+        return (digits, international)
     }
 
     public var description: String { value }

@@ -5,9 +5,16 @@ Fixtures
   start_server     a factory for a server with extra flags (e.g. `--quote-seconds 30`)
   browser          headless Chromium at 390×844; fails the test on SEVERE console entries
                    except those declared with `allow_console(browser, pattern)`
+Screens
+  screenshot(browser, name)   <name>.png at 390×844 and <name>-desktop.png at 1280×800, each checked
+                              with axe-core (no serious or critical violation)
+  wait_title(browser, text)   also checks each new screen with axe; set_viewport(browser, w, h)
 Helpers
   add_authenticator / set_user_verified / remove_authenticator   WebDriver's virtual authenticator
   sign_up, sign_in, enrol_passkey, unlock_with_pin, fund, api_signup, api_login, go, wait_for, wait_text, screenshot
+  wait_error(browser, scope, code, words)   the error box for a server code: words first, the code in its details
+  naira(minor), euro(minor)                 an amount as the app writes it (ui.money)
+  app_page                                  a fixture: the browser on the app, for tests importing its modules
   enter_code(browser, server, step, phone)   a code step of the app: Send code, the code from /sim/sms, typed in
   server.grant_operator(phone)   `countersign operator grant` on the server's store
   server.code(phone, purpose)    (verificationId, code): a code asked for from the test, read from the SMS simulator
@@ -293,6 +300,7 @@ def _chrome(extra_args=()):
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     driver.allowed_console = []
+    driver.viewport = PHONE
     driver.set_script_timeout(WAIT)
     return driver
 
@@ -316,6 +324,14 @@ def browser(request):
     driver = _chrome()
     yield driver
     driver.quit()
+
+
+@pytest.fixture
+def app_page(server, browser):
+    """The browser on the app's first page, for tests that import its modules in the page."""
+    go(browser, server, "/")
+    wait_for(browser, "main")
+    return browser
 
 
 def allow_console(browser, pattern):
@@ -418,7 +434,28 @@ def wait_text(browser, css, text, timeout=WAIT):
 
 
 def wait_title(browser, text, timeout=WAIT):
-    return wait_text(browser, "main h1", text, timeout)
+    """Waits for the screen's heading; then checks the screen with axe (once per screen and browser)."""
+    heading = wait_text(browser, "main h1", text, timeout)
+    check_screen(browser)
+    return heading
+
+
+def wait_error(browser, scope, code, words=None, timeout=WAIT):
+    """Waits for the error box in `scope` (a CSS selector) for the server's `code`; checks it says
+    `words` (if given) and that the code shows only behind its "Details for support" disclosure.
+    Returns the box."""
+    css = f"{scope} .error[data-code='{code}']"
+    box = wait_for(browser, css, timeout)
+    if words:
+        wait_text(browser, css, words, timeout)
+    assert code not in box.text, f"the code is the headline: {box.text!r}"
+    return box
+
+
+def error_reference(box):
+    """Opens an error box's details and returns the reference (the request's trace id) shown there."""
+    box.find_element(By.CSS_SELECTOR, "details.error-details summary").click()
+    return box.find_element(By.CSS_SELECTOR, ".reference code").text
 
 
 def page_text(browser):
@@ -441,18 +478,94 @@ def click(browser, css):
     return el
 
 
+PHONE = (390, 844)
+DESKTOP = (1280, 800)
+
+
+def set_viewport(browser, width, height):
+    """What the page sees as its window: a phone (390×844, touch) or a desktop (1280×800)."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 720})
+    browser.viewport = (width, height)
+
+
 def screenshot(browser, name):
-    """Writes a phone-sized PNG of the page to $SCREENS_DIR/<name>.png."""
+    """Writes the page at both sizes to $SCREENS_DIR: <name>.png at 390×844 and <name>-desktop.png at
+    1280×800, and checks each with axe (no serious or critical violation); the viewport is left as
+    the test had it."""
     SCREENS_DIR.mkdir(parents=True, exist_ok=True)
-    path = SCREENS_DIR / f"{name}.png"
-    time.sleep(0.2)  # let focus rings and transitions settle
-    browser.save_screenshot(str(path))
-    return path
+    before = getattr(browser, "viewport", PHONE)
+    paths = []
+    for size, suffix in ((PHONE, ""), (DESKTOP, "-desktop")):
+        set_viewport(browser, *size)
+        time.sleep(0.2)  # let layout, focus rings and transitions settle
+        path = SCREENS_DIR / f"{name}{suffix}.png"
+        browser.save_screenshot(str(path))
+        paths.append(path)
+        if not name.startswith("FAILED-"):
+            check_accessibility(browser, f"{name}{suffix}")
+    set_viewport(browser, *before)
+    return paths[0]
+
+
+# --- accessibility (axe-core 4, from the selenium-axe-python package) ------------------------------
+
+AXE_IMPACTS = ("serious", "critical")
+
+
+def _axe_source():
+    import selenium_axe_python
+
+    return (Path(selenium_axe_python.__file__).parent / "axe-core" / "axe.min.js").read_text(encoding="utf8")
+
+
+def axe_violations(browser):
+    """axe's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules and
+    best practices)."""
+    if not browser.execute_script("return typeof window.axe === 'object'"):
+        browser.execute_script(_axe_source())
+    result = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations), (e) => done({error: String(e)}));"
+    )
+    assert not isinstance(result, dict), f"axe did not run: {result}"
+    return [v for v in result if v.get("impact") in AXE_IMPACTS]
+
+
+def check_accessibility(browser, where):
+    """Fails with axe's report when the page has a serious or critical violation."""
+    violations = axe_violations(browser)
+    report = []
+    for v in violations:
+        nodes = "; ".join(" ".join(n["target"]) if isinstance(n["target"][0], str) else str(n["target"])
+                          for n in v["nodes"][:5])
+        report.append(f"{v['impact']} {v['id']}: {v['help']} — {nodes}")
+    assert not violations, f"accessibility violations on {where} ({browser.current_url}):\n" + "\n".join(report)
+
+
+def check_screen(browser):
+    """Checks the screen now shown once per browser (by address and heading): wait_title calls it,
+    so every screen a test arrives at is checked, at the size the test uses."""
+    try:
+        key = browser.execute_script(
+            "return location.pathname + location.hash.split('?')[0] + '|' + (document.querySelector('main h1')?.textContent || '')")
+    except Exception:
+        return
+    seen = browser.__dict__.setdefault("screens_checked", set())
+    if key in seen:
+        return
+    seen.add(key)
+    check_accessibility(browser, key)
 
 
 def naira(minor):
-    """How the app writes an amount: 500000 → '₦5,000.00'."""
-    return f"₦{minor // 100:,}.{minor % 100:02d}"
+    """How the app writes an amount (ui.money, one rule for every currency): 500000 → '₦5,000.00'."""
+    return f"{'-' if minor < 0 else ''}₦{abs(minor) // 100:,}.{abs(minor) % 100:02d}"
+
+
+def euro(minor):
+    """How the app writes euros (the same rule as naira): 9500 → '€95.00'."""
+    return f"{'-' if minor < 0 else ''}€{abs(minor) // 100:,}.{abs(minor) % 100:02d}"
 
 
 # --- flows ----------------------------------------------------------------------------------------
@@ -470,8 +583,8 @@ def enter_code(browser, server, step, phone, send=True):
 
 
 def sign_up(browser, server, phone, name="Ada Obi", pin=PIN, local_pin=LOCAL_PIN):
-    """Creates an account in the app (the number proven by a code) and sets this browser's local PIN;
-    ends on the dashboard."""
+    """Creates an account in the app (the number proven by a code) and sets this browser's unlock code;
+    ends on the dashboard. With `local_pin=None` it stops where the unlock code is asked."""
     go(browser, server, "/signup")
     fill(browser, "#signup-phone", phone)
     enter_code(browser, server, "signup-sms", phone)
@@ -479,6 +592,8 @@ def sign_up(browser, server, phone, name="Ada Obi", pin=PIN, local_pin=LOCAL_PIN
     fill(browser, "#signup-pin", pin)
     fill(browser, "#signup-pin2", pin)
     click(browser, "#signup-submit")
+    if local_pin is None:
+        return
     set_local_pin(browser, local_pin)
     wait_for(browser, "#balance")
     wait_text(browser, "#balance", "₦")

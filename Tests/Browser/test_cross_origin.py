@@ -13,7 +13,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from conftest import allow_console, api_signup, free_port, new_phone, screenshot
 
 SHOP_HTML = """<!doctype html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Shop</title><link rel="icon" href="data:,"><script type="module" src="shop.js"></script></head>
 <body><h1>Shop</h1><p id="result">working…</p></body></html>
 """

@@ -14,7 +14,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (
     WAIT, _chrome, allow_console, console_errors, fetch_json, fill, go, new_phone, page_text, screenshot,
-    sign_up, wait_for, wait_text, wait_title,
+    sign_up, wait_for, wait_text, wait_title, euro,
 )
 
 CARD_3DS = "4000 0027 6000 3184"
@@ -168,8 +168,8 @@ def test_market_card_with_3d_secure(server, browser, seller):
     add_card(browser, CARD_3DS)
     # 100.00 + NL→NL standard 6.95 + card 2.9% of 106.95 = 3.10 (half-up) → 110.05
     text = total(browser, 11005)
-    assert "6,95" in text and "3,10" in text and "110,05" in text, text
-    assert "110,05" in browser.find_element(By.ID, "checkout-pay").text
+    assert euro(695) in text and euro(310) in text and euro(11005) in text, text
+    assert euro(11005) in browser.find_element(By.ID, "checkout-pay").text
     screenshot(browser, "market-checkout-card")
 
     pay_until_simulator(browser, "110.05", "card")
@@ -202,7 +202,7 @@ def test_market_ideal_abandoned_and_resumed(server, browser, seller):
     assert browser.find_element(By.ID, "method-ideal").is_selected()
     assert browser.find_element(By.ID, "delivery-pickup").is_selected()
     pay_button = wait_for(browser, "#checkout-pay")
-    assert "Continue paying" in pay_button.text and "41,99" in pay_button.text, pay_button.text
+    assert "Continue paying" in pay_button.text and euro(4199) in pay_button.text, pay_button.text
     assert wait_for(browser, "#checkout-cancel-payment").is_displayed()
     screenshot(browser, "market-ideal-abandoned")
 
@@ -262,7 +262,7 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     # The shop window: the desk is for sale; the buyer opens it from there.
     go(browser, server, "/market")
     item = wait_for(browser, f"#market-for-sale li[data-product='{product_id}']")
-    assert "Desk" in item.text and "120,00" in item.text, item.text
+    assert "Desk" in item.text and euro(12000) in item.text, item.text
     screenshot(browser, "market-shop")
     press(browser, f"#market-for-sale li[data-product='{product_id}'] a")
     wait_title(browser, "Desk")
@@ -276,7 +276,7 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     # The seller finds the bid under their products and accepts it there.
     go(seller, server, "/market/my-products")
     row = wait_for(seller, f"li[data-bid='{bid_id}']")
-    assert "95,00" in row.text and "Waiting for your answer" in row.text, row.text
+    assert euro(9500) in row.text and "Waiting for your answer" in row.text, row.text
     press(seller, f"#bid-accept-{bid_id}")
     wait_text(seller, ".market-announce", "You accepted")
     wait_text(seller, f"li[data-bid='{bid_id}']", "Accepted")
@@ -293,7 +293,7 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     wait_title(browser, "Payment")
     add_card(browser, CARD_OK)
     text = total(browser, 9776)  # 95.00 + pickup 0 + card 2.9% of 95.00 = 2.76 (2.755 half-up)
-    assert "95,00" in text and "2,76" in text, text
+    assert euro(9500) in text and euro(276) in text, text
     press(browser, "#checkout-pay")
     order_id = confirmed(browser)
     press(browser, "#checkout-order")
@@ -358,7 +358,7 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     go(seller, server, "/market/my-products")
     wait_text(seller, ".market-mine", "Payable to you")
     text = seller.find_element(By.CSS_SELECTOR, ".market-mine").text
-    assert "Desk" in text and "€ 95,00" in text and "Sold" in text, text
+    assert "Desk" in text and euro(9500) in text and "Sold" in text, text
     screenshot(seller, "market-seller-home")
 
 

@@ -190,3 +190,29 @@ def test_number_change_needs_codes_to_both_numbers(server, browser):
     wait_for(browser, "#activity li[data-kind='phone_changed']")
     assert fetch_json(browser, "GET", "/user/profile")["body"]["phone"] == e164(new)
     assert api_login(server, new, PIN, with_code=True)[0] == 200
+
+
+def test_a_code_typed_before_the_send_settles_is_kept(server, browser):
+    """The field for the code shows as soon as the server says it sent one, and the code can be typed
+    while the step still asks the server whether it is in test mode (held here, as a slow network
+    would): the step must not clear the field when that answer comes."""
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        const realFetch = window.fetch;
+        window.fetch = (url, init) => realFetch(url, init).then((response) =>
+          new URL(String(url), location.href).pathname === '/health'
+            ? new Promise((resolve) => { window.codeAnswerHeld = true; setTimeout(() => resolve(response), 1500); })
+            : response);
+    """})
+    phone = new_phone()
+    go(browser, server, "/signup")
+    fill(browser, "#signup-phone", phone)
+    before = server.messages(phone)
+    click(browser, "#signup-sms-send")
+    code = server.new_code(phone, before)
+    WebDriverWait(browser, WAIT).until(lambda d: d.execute_script("return window.codeAnswerHeld === true"))
+    fill(browser, "#signup-sms-code", code)
+    # The answer arrives: the send button is no longer busy, and the step has handled it.
+    WebDriverWait(browser, WAIT).until(
+        lambda d: d.find_element(By.ID, "signup-sms-send").get_attribute("aria-busy") is None)
+    wait_text(browser, "#signup-sms", "We sent")
+    assert browser.find_element(By.ID, "signup-sms-code").get_attribute("value") == code

@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 from conftest import (
     LOCAL_PIN, PIN, add_authenticator, remove_authenticator, allow_console, click, credentials, enrol_passkey, fetch_json, fill, go,
     naira, new_phone, page_text, screenshot, set_user_verified, sign_up, unlock_with_pin, wait_for, wait_text,
-    wait_title, wallet,
+    wait_title, wallet, error_reference, wait_error,
 )
 
 FUNDS = 500000  # ₦5,000.00
@@ -82,7 +82,7 @@ def test_soft_lock_falls_back_to_local_pin(server, browser):
     go(browser, server, "/")
     browser.refresh()
     wait_title(browser, "Unlock Countersign")
-    wait_text(browser, "main .error", "Use your PIN")
+    wait_text(browser, "main .error", "Use the unlock code")
     fill(browser, "#lock-pin", "9999")
     click(browser, "#lock-pin-submit")
     wait_text(browser, "main .error", "not right")
@@ -140,9 +140,9 @@ def test_airtime_pin_fallback_without_authenticator(server, browser):
     wait_text(browser, "#pin-reason", "not available")
     fill(browser, "#airtime-pin", "9999")
     click(browser, "#airtime-pay-pin")
-    wait_text(browser, "#airtime-pin-form .error", "authorization_failed")
-    # The refusal shows the request's reference: its trace id, which finds it in the server's log.
-    reference = wait_for(browser, "#airtime-pin-form .error .reference code").text
+    box = wait_error(browser, "#airtime-pin-form", "authorization_failed", "Check your PIN")
+    # The refusal's details show the request's reference: its trace id, which finds it in the server's log.
+    reference = error_reference(box)
     assert re.fullmatch(r"[0-9a-f]{32}", reference), reference
     screenshot(browser, "07-airtime-pin")
     fill(browser, "#airtime-pin", PIN)
@@ -186,7 +186,10 @@ def test_airtime_verification_failed_shows_retry(server, browser):
     assert fetch_json(browser, "DELETE", f"/biometric/credentials/{credential_id}", None)["status"] == 204
     click(browser, "#airtime-confirm")
     wait_title(browser, "Verification failed")
-    assert wait_for(browser, "#verdict-code").text == "unknown_credential"
+    # The code is for support, behind the details; the words come first.
+    assert "passkey" in wait_for(browser, ".verdict .muted").text
+    assert wait_for(browser, "#verdict-code", visible=False).get_attribute("textContent") == "unknown_credential"
+    assert not browser.find_element(By.ID, "verdict-code").is_displayed()
     screenshot(browser, "09-airtime-verification-failed")
     assert wallet(browser)["balance"] == FUNDS
     # Retry: with no live key left the app offers the PIN.
@@ -206,7 +209,7 @@ def test_airtime_locked_shows_when_it_unlocks(server, browser):
         fill(browser, "#airtime-pin", "9999")
         click(browser, "#airtime-pay-pin")
         if attempt < 4:
-            wait_text(browser, "#airtime-pin-form .error", "authorization_failed")
+            wait_error(browser, "#airtime-pin-form", "authorization_failed")
             browser.execute_script("document.querySelector('#airtime-pin-form .error').remove()")
     wait_title(browser, "Payments locked")
     countdown = wait_for(browser, "#lock-countdown").text

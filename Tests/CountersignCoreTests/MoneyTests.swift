@@ -34,6 +34,24 @@ struct MoneyTests {
         }
     }
 
+    @Test("the start of a number is read as the forms read a whole one, in E.164, eight digits at least")
+    func phonePrefixes() {
+        for (written, prefix) in [
+            ("080312", "+23480312"), ("0803 12", "+23480312"), ("+23480312", "+23480312"),
+            ("0023480312", "+23480312"), ("23480312", "+23480312"), ("80312", "+23480312"),
+            ("08031234567", "+2348031234567"), ("+2348031234567", "+2348031234567"),
+        ] {
+            #expect(PhoneNumber.prefix(written) == prefix, "\(written)")
+        }
+        #expect(PhoneNumber.prefix("0612345", region: .netherlands) == "+31612345", "six national digits make eight")
+        for bad in [
+            "", "+", "0803", "8031", "+2348031", "00234803", "080312345678", "0080312", "+0803123456", "0803-",
+            "0803  12", "+234 803 1a", String(repeating: "1", count: 40), "+1234567890123456",
+        ] {
+            #expect(PhoneNumber.prefix(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test("a display name loses bidi overrides, zero-width and control characters")
     func displayNames() {
         #expect(DisplayText.sanitized("Ada\u{202E}gnp.exe") == "Adagnp.exe")

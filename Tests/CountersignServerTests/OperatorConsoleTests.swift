@@ -41,6 +41,13 @@ struct OperatorConsoleTests {
             .decode(OperatorUserList.self)
             #expect(one.users.map(\.userId) == [made[5].userId])
             #expect(one.users.first?.locked == false && one.users.first?.isOperator == false)
+            // The number as the user forms take it: national, grouped, read in the server's region.
+            let national = "0" + target.phone.dropFirst(4).prefix(3) + " " + target.phone.dropFirst(7)
+            let byNational = try await server.client.get(
+                "/operator/users?phone=\(Self.encoded(national))", token: admin.token
+            )
+            .decode(OperatorUserList.self)
+            #expect(byNational.users.map(\.userId) == [made[5].userId], "\(national)")
 
             // Every test user shares this start: the answer stops at 20, ordered by number.
             let many = try await server.client.get("/operator/users?phone=%2B23480300", token: admin.token).decode(
@@ -53,7 +60,8 @@ struct OperatorConsoleTests {
             #expect(none.users.isEmpty)
 
             for bad in [
-                "", "?phone=", "?phone=%2B23", "?phone=%2B2348031", "?phone=2348031234", "?phone=%2B234a",
+                "", "?phone=", "?phone=%2B23", "?phone=%2B2348031", "?phone=0803", "?phone=08031-", "?phone=%2B234a",
+                "?phone=00234803", "?phone=0%200803123", "?phone=080312345678",
                 "?phone=%2B%25",
                 "?phone=%2B1234567890123456", "?phone=%2B234_",
             ] {
@@ -69,8 +77,9 @@ struct OperatorConsoleTests {
                     "SELECT detail FROM operator_actions WHERE operator_id = $1 AND action = 'search_users'",
                     [.text(admin.userId)])
             }
-            #expect(searches.count == 3, "the three searches that answered")
+            #expect(searches.count == 4, "the four searches that answered")
             #expect(try searches.contains { try $0.string("detail") == "searched +23480300: 20 found" })
+            #expect(try searches.contains { try $0.string("detail") == "searched \(target.phone): 1 found" })
             let unknown = try await server.client.get("/operator/users/usr_nobody", token: admin.token)
             #expect(unknown.status == 404 && unknown.errorCode == "unknown_user")
         }

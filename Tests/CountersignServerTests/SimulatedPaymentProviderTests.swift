@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CountersignCore
 import CountersignServer
 import CountersignStore
+import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -179,6 +180,17 @@ struct SimulatedPaymentProviderTests {
                 #expect(
                     page.text.contains("125.00 EUR") && page.text.contains("iDEAL")
                         && page.text.contains("/sim/pay/\(intent.id)/authorize"))
+                // A provider's page, styled and in test mode: its one stylesheet allowed by its hash, no other.
+                #expect(page.text.contains("TEST MODE") && page.text.contains("iDEAL: approve in your bank"))
+                let style = try #require(
+                    page.text.range(of: "<style>").flatMap { start in
+                        page.text.range(of: "</style>").map { String(page.text[start.upperBound..<$0.lowerBound]) }
+                    })
+                #expect(style.contains("min-height:52px"))
+                let hash = "sha256-" + Data(SHA256.hash(data: Data(style.utf8))).base64EncodedString()
+                #expect(
+                    page.headers.first(name: "Content-Security-Policy")
+                        == "default-src 'none'; style-src '\(hash)'; frame-ancestors 'none'")
 
                 let authorized = try await browser.send(.POST, "/sim/pay/\(intent.id)/authorize")
                 #expect(authorized.status == 303)

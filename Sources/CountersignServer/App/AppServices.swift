@@ -192,7 +192,8 @@ package struct AppServices: Sendable {
         self.wallets = wallets
         self.operatorConsole = OperatorConsole(
             database: database, clock: clock, users: users, credentials: CredentialSQLRepository(), ledger: ledger,
-            transactions: transactions, wallets: wallets, pinGuard: pinGuard, currency: configuration.currency)
+            transactions: transactions, wallets: wallets, pinGuard: pinGuard, currency: configuration.currency,
+            phoneRegion: configuration.phoneRegion)
     }
 
     /// Migrates the schema and opens the system accounts; run before serving.

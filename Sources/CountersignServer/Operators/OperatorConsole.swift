@@ -20,6 +20,7 @@ package struct OperatorConsole: Sendable {
     let wallets: WalletService
     let pinGuard: PinGuard
     let currency: String
+    let phoneRegion: PhoneRegion
     let operators = OperatorSQLRepository()
 
     /// The most users one search answers.
@@ -29,16 +30,17 @@ package struct OperatorConsole: Sendable {
     /// The most transactions a user's detail lists.
     package static let transactionLimit = 20
 
-    /// Users whose number starts with `prefix`: `+` and 8 to 15 digits (400 `invalid_phone`), at most
-    /// `searchLimit`, by number. Eight digits at least and a rate limit per operator, so listing every
-    /// user by walking prefixes takes many searches; each is recorded as an operator action.
-    package func search(operatorId: String, phonePrefix prefix: String) async throws -> OperatorUserList {
-        let digits = prefix.utf8.dropFirst()
-        guard prefix.utf8.first == UInt8(ascii: "+"), (Self.searchDigits...15).contains(digits.count),
-            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-        else {
+    /// Users whose number starts with `text`, written as the user forms accept a number (`+234803…`,
+    /// `0803 12…`; `PhoneNumber.prefix`) and read in the server's phone region (400 `invalid_phone`
+    /// otherwise); at most `searchLimit`, by number. Eight digits at least and a rate limit per
+    /// operator, so listing every user by walking prefixes takes many searches; each is recorded as an
+    /// operator action, with the prefix searched.
+    package func search(operatorId: String, phonePrefix text: String) async throws -> OperatorUserList {
+        guard let prefix = PhoneNumber.prefix(text, region: phoneRegion) else {
             throw APIError(
-                .invalidPhone, "phone must be + and \(Self.searchDigits) to 15 digits: the start of a number.")
+                .invalidPhone,
+                "phone must be the start of a number: + and \(Self.searchDigits) to 15 digits, or 0 and 5 or more digits."
+            )
         }
         let (operators, now) = (self.operators, clock.nowMillis())
         let found = try await database.transaction { sql in

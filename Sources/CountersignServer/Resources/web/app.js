@@ -144,12 +144,14 @@ async function refreshUser({ ask = false } = {}) {
  * After sign-up or sign-in in this tab: load the profile, count this browser session as unlocked
  * (the user just authenticated), and set up the local PIN if this browser has none for them.
  * @param {string} [next] where to go afterwards
+ * @param {string} [accountPin] the account PIN just typed, if any: the unlock code set next must differ
  */
-async function signedIn(next = '/') {
+async function signedIn(next = '/', accountPin = '') {
   await refreshUser({ ask: true });
   if (!app.user) throw new CountersignError(401, 'unauthenticated', 'The session did not start. Are cookies enabled?');
   lock.markUnlocked(app.user.userId);
   if (!lock.hasLocalPin(app.user.userId)) {
+    lock.noteAccountPin(accountPin);
     navigate(`/lock/setup?next=${encodeURIComponent(next)}`, { replace: true });
   } else {
     navigate(next, { replace: true });
@@ -335,6 +337,9 @@ async function start() {
   });
   window.addEventListener('hashchange', () => {
     route();
+  });
+  lock.keepUnlockedFresh(() => {
+    if (app.user && !lock.isUnlocked(app.user.userId)) route();
   });
   try {
     await Promise.all([refreshUser(), loadMarketRoutes()]);

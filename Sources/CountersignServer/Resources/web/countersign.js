@@ -600,7 +600,7 @@ export class Countersign {
     return this.request('POST', '/operator/audit');
   }
 
-  /** @param {string} prefix `+` and 3 to 15 digits */
+  /** @param {string} prefix the start of a number as the forms take one: `+234803…` or `0803 1…` (at least 8 digits in E.164) */
   operatorSearchUsers(prefix) {
     return this.request('GET', '/operator/users', { query: { phone: prefix } });
   }

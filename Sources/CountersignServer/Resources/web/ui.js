@@ -4,6 +4,7 @@
  * textContent only (the page runs under a strict CSP and never parses HTML from data).
  * @module ui
  */
+import { wordsFor } from './error-words.js';
 
 /**
  * Builds an element.
@@ -64,15 +65,18 @@ export function replace(el, ...children) {
 const formats = new Map();
 
 /**
- * Formats integer minor units: money(500000, 'NGN') → "₦5,000.00".
+ * Formats integer minor units, with one rule for every currency on every screen: English digits
+ * and grouping, the currency's own symbol right before the amount, the currency's own decimals.
+ *   money(500000, 'NGN') → "₦5,000.00"    money(1250, 'EUR') → "€12.50"    money(-300, 'NGN') → "-₦3.00"
+ * The one place the app formats money: every screen (the marketplace's too) calls it.
  * @param {number} minor
- * @param {string} [currency]
+ * @param {string} [currency] ISO 4217
  */
 export function money(minor, currency = 'NGN') {
   let format = formats.get(currency);
   if (!format) {
     try {
-      format = new Intl.NumberFormat(currency === 'EUR' ? 'nl-NL' : 'en-NG', { style: 'currency', currency });
+      format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'narrowSymbol' });
     } catch {
       format = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     }
@@ -96,21 +100,55 @@ export function parseMoney(text, digits = 2) {
 }
 
 /**
- * The message for an error of any kind (CountersignError, DOMException, Error, string).
+ * What an error of any kind (CountersignError, DOMException, Error, string) means to a person:
+ * `what` happened and what to do `next`, in the app's words; `code`, `reference` (the request's
+ * trace id, which support finds it by) and `said` (the server's own text) only for the details.
+ * A server error's words come from its stable code (error-words.js), never from its message; a
+ * plain Error or a string is the app's own sentence and shown as it is.
  * @param {any} error
+ * @returns {{what: string, next: string | null, code: string | null, reference: string | null, said: string | null}}
  */
-export function describeError(error) {
-  if (!error) return 'Something went wrong.';
-  if (typeof error === 'string') return error;
-  if (error.name === 'NotAllowedError') return 'The request was cancelled or timed out.';
-  if (error.name === 'TypeError' && /fetch|network/i.test(error.message)) return 'The server cannot be reached. Check your connection and try again.';
-  return error.message || 'Something went wrong.';
+export function explainError(error) {
+  const code = error && typeof error === 'object' && typeof error.code === 'string' ? error.code : null;
+  const reference = error && typeof error === 'object' && error.traceId ? String(error.traceId) : null;
+  const plain = { code, reference, said: null, next: null };
+  if (!error) return { ...plain, what: 'Something went wrong.', next: 'Try again.' };
+  if (typeof error === 'string') return { ...plain, what: error };
+  if (error.name === 'NotAllowedError' || error.name === 'AbortError') {
+    return { ...plain, what: 'The passkey request was cancelled or timed out.', next: 'Try again when you are ready.' };
+  }
+  if (error.name === 'TypeError' && /fetch|network/i.test(error.message)) {
+    return { ...plain, what: 'The server cannot be reached.', next: 'Check your connection and try again.' };
+  }
+  // A failure recorded in a document ({code, message}: a transfer's or a payment's error) reads as
+  // the server's error with that code.
+  const recorded = !(error instanceof Error) && typeof error === 'object' && code !== null;
+  if (recorded || (error.name === 'CountersignError' && Number(error.status) > 0)) {
+    const words = wordsFor(code, Number(error.status) || 0);
+    const wait = error.retryAfter ? `Try again ${inDuration(Number(error.retryAfter))}.` : null;
+    const locked = error.status === 423 || error.status === 429;
+    return { ...plain, what: words.what, next: locked && wait ? wait : words.next ?? null, said: error.message || null };
+  }
+  if ((error.name === 'Error' || error.name === 'CountersignError') && error.message) {
+    return { ...plain, what: error.message };
+  }
+  return { ...plain, what: 'Something went wrong in this page.', next: 'Reload the page and try again.', said: error.message || null };
 }
 
 /**
- * Shows a visible alert box (role="alert") with the server's message, code and the request's
- * reference (its trace id, which support finds the request by), replacing any earlier one in
- * `container`. `showError(container, null)` removes it.
+ * The words for an error as one sentence or two (what happened, what to do).
+ * @param {any} error
+ */
+export function describeError(error) {
+  const { what, next } = explainError(error);
+  return next ? `${what} ${next}` : what;
+}
+
+/**
+ * Shows a visible alert box (role="alert") saying what happened and what to do, with the
+ * server's code, the request's reference and the server's text behind a "Details for support"
+ * disclosure, replacing any earlier one in `container`. `showError(container, null)` removes it.
+ * The box's `data-code` holds the code, for tests and support tools.
  * @param {Element} container
  * @param {any} error
  * @returns {HTMLElement | null}
@@ -118,14 +156,31 @@ export function describeError(error) {
 export function showError(container, error) {
   container.querySelectorAll(':scope > .error').forEach((e) => e.remove());
   if (!error) return null;
-  const code = error && typeof error === 'object' && error.code ? error.code : null;
-  const reference = error && typeof error === 'object' && error.traceId ? error.traceId : null;
-  const box = h('div', { className: 'error', role: 'alert' },
-    h('p', null, describeError(error)),
-    code ? h('p', { className: 'code' }, 'Code: ', h('code', null, code)) : null,
-    reference ? h('p', { className: 'reference' }, 'Reference: ', h('code', null, reference)) : null);
+  const { what, next, code } = explainError(error);
+  const box = h('div', { className: 'error', role: 'alert', dataset: code ? { code } : undefined },
+    h('p', { className: 'error-what' }, what),
+    next ? h('p', { className: 'error-next' }, next) : null,
+    errorDetails(error));
   placeTop(container, box);
   return box;
+}
+
+/**
+ * The "Details for support" disclosure of an error (closed): its code, the request's reference and
+ * the server's own text; null when there is none of these. For screens that say what happened in
+ * their own words and still owe support the details. `codeId` gives the code's element an id.
+ * @param {any} error
+ * @param {{codeId?: string}} [opts]
+ * @returns {HTMLElement | null}
+ */
+export function errorDetails(error, { codeId } = {}) {
+  const { what, code, reference, said } = explainError(error);
+  if (!code && !reference && !said) return null;
+  return h('details', { className: 'error-details' },
+    h('summary', null, 'Details for support'),
+    code ? h('p', { className: 'code' }, 'Code: ', h('code', { id: codeId }, code)) : null,
+    reference ? h('p', { className: 'reference' }, 'Reference: ', h('code', null, reference)) : null,
+    said && said !== what ? h('p', { className: 'said' }, 'Server said: ', said) : null);
 }
 
 /**
@@ -270,6 +325,39 @@ export function button(text, onClick, attrs = {}) {
   return h('button', { type: 'button', className: `btn ${kind}`, ...rest, on: onClick ? { click: onClick } : undefined }, text);
 }
 
+let confirmCount = 0;
+
+/**
+ * Asks before an action that moves money or cannot be undone: a panel in `container` saying what
+ * will happen (`message`, e.g. with the amount), with a button that does it (`confirm`, naming the
+ * action) and one that does not. Resolves true or false; the panel is gone either way, and focus
+ * goes to the confirm button first, then back to `returnTo` after a cancel.
+ * @param {Element} container
+ * @param {{message: any, confirm: string, cancel?: string, id?: string, kind?: string, returnTo?: HTMLElement | null}} opts
+ * @returns {Promise<boolean>}
+ */
+export function confirmStep(container, { message, confirm, cancel = 'Cancel', id, kind = 'primary', returnTo = null }) {
+  container.querySelectorAll(':scope > .confirm-step').forEach((e) => e.remove());
+  const base = id || `confirm${++confirmCount}`;
+  return new Promise((resolve) => {
+    const finish = (/** @type {boolean} */ answer) => {
+      panel.remove();
+      if (!answer) returnTo?.focus();
+      resolve(answer);
+    };
+    const yes = button(confirm, () => finish(true), { kind, id: `${base}-yes`, 'aria-describedby': `${base}-message` });
+    const no = button(cancel, () => finish(false), { kind: 'secondary', id: `${base}-no` });
+    const panel = h('div', { className: 'confirm-step', id: base, role: 'group', 'aria-labelledby': `${base}-message` },
+      h('p', { id: `${base}-message`, className: 'confirm-message' }, message),
+      h('div', { className: 'row' }, yes, no));
+    panel.addEventListener('keydown', (event) => {
+      if (/** @type {KeyboardEvent} */ (event).key === 'Escape') finish(false);
+    });
+    container.append(panel);
+    yes.focus();
+  });
+}
+
 /**
  * A link to an app route.
  * @param {string} path e.g. '/market'
@@ -320,6 +408,28 @@ export function inDuration(seconds) {
  */
 export function details(rows, attrs = {}) {
   return h('dl', { className: 'details', ...attrs }, rows.filter(Boolean).map(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
+}
+
+/**
+ * A data table: a header row from `columns`, one row per item of `rows` (`cells` are strings or
+ * nodes, `attrs` the row's attributes). Each cell carries its column's name in `data-label`, so on a
+ * phone the rows stack as cards that still say what each value is (app.css); `empty` is shown in
+ * one full-width row when there are no rows.
+ * @param {{id?: string, caption?: string, columns: Array<string | [string, string]>,
+ *   rows: Array<{attrs?: Record<string, any>, cells: any[]}>, empty?: string}} spec
+ *   a column is its heading, or [heading, class] (e.g. 'num' for right-aligned amounts)
+ */
+export function table({ id, caption, columns, rows, empty = 'Nothing yet.' }) {
+  const cols = columns.map((c) => (Array.isArray(c) ? c : [c, '']));
+  const body = rows.length
+    ? rows.map((r) => h('tr', r.attrs ?? null, r.cells.map((cell, i) =>
+      h('td', { 'data-label': cols[i][0], className: cols[i][1] || undefined }, cell))))
+    : h('tr', { className: 'empty' }, h('td', { colSpan: cols.length, className: 'muted' }, empty));
+  return h('div', { className: 'table-wrap' },
+    h('table', { className: 'data', id },
+      caption ? h('caption', { className: 'visually-hidden' }, caption) : null,
+      h('thead', null, h('tr', null, cols.map(([label, cls]) => h('th', { scope: 'col', className: cls || undefined }, label)))),
+      h('tbody', null, body)));
 }
 
 /**

@@ -1,7 +1,7 @@
 // Seed 001's payment screen: the view of PaymentScreen (checkout-model.js). The form is built once
 // and updated in place on every state, so focus and half-typed fields survive the totals' refreshes.
 
-import { h, replace, money, showError, busy, setTitle, field, button, link, details } from '../ui.js';
+import { h, replace, money, showError, describeError, busy, setTitle, field, button, link, details } from '../ui.js';
 import { marketApi } from './api.js';
 import { PaymentScreen, PICKUP, deliveryOptions, paymentOptions, isEditable, canPay, shownTotals } from './checkout-model.js';
 import { methodNames, orderStatusText, paymentFailureText, countries, bidStateText } from './format.js';
@@ -352,7 +352,7 @@ class CheckoutView {
     ] : [];
     replace(box, h('h2', null, 'Total'),
       totals.kind === 'incomplete' ? h('p', { className: 'hint' }, 'Choose delivery and a way to pay to see the total.') : null,
-      totals.kind === 'failed' ? h('p', { role: 'alert', className: 'error' }, totals.error?.message ?? 'The totals could not be fetched.') : null,
+      totals.kind === 'failed' ? h('p', { role: 'alert', className: 'error' }, totals.error ? describeError(totals.error) : 'The totals could not be fetched.') : null,
       rows.length ? h('dl', { className: 'market-lines' }, rows) : null,
       totals.kind === 'refreshing' ? h('p', { className: 'hint' }, 'Updating…') : null);
   }

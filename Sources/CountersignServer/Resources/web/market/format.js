@@ -81,6 +81,7 @@ export function paymentFailureText(failure) {
     case 'card_declined': return 'Your card was declined. Nothing was taken; choose another card or way to pay.';
     case 'insufficient_funds': return 'The card has too little money. Nothing was taken; choose another card or way to pay.';
     case 'payment_canceled': return 'The payment was stopped. Nothing was taken; choose again.';
-    default: return `The payment did not go through${failure?.message ? `: ${failure.message}` : '.'} Nothing was taken; you can try again.`;
+    // The provider's own text is for support, never the headline.
+    default: return 'The payment did not go through. Nothing was taken; try again, or choose another way to pay.';
   }
 }

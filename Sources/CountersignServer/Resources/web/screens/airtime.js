@@ -231,7 +231,7 @@ async function renderAirtime(view, _params, _query, app) {
         }
       }, { kind: 'secondary', id: 'airtime-other-device' }) : null,
       ui.button('Back', () => showForm(), { kind: 'link', id: 'airtime-back' }));
-    pin.input.focus();
+    // Focus stays on the new screen's heading (show() sets it), as on every screen.
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       ui.showError(form, null);
@@ -307,7 +307,7 @@ async function renderAirtime(view, _params, _query, app) {
       h('div', { className: 'card verdict bad' },
         h('p', { className: 'mark', 'aria-hidden': 'true' }, '✕'),
         h('p', { id: 'verdict-message' }, 'The server could not verify your device signature, so nothing was charged.'),
-        h('p', { className: 'muted' }, error.message, ' ', h('code', { id: 'verdict-code' }, error.code))),
+        h('p', { className: 'muted' }, ui.describeError(error)), ui.errorDetails(error, { codeId: 'verdict-code' })),
       ui.button('Try again', async (event) => {
         try {
           await ui.busy(/** @type {HTMLElement} */ (event.currentTarget), prepare());
@@ -349,7 +349,7 @@ async function renderAirtime(view, _params, _query, app) {
       h('div', { className: 'card verdict bad' },
         h('p', { className: 'mark', 'aria-hidden': 'true' }, '!'),
         h('p', { id: 'verdict-message' }, 'The server asked this device to sign something other than this payment. Nothing was signed or charged.'),
-        h('p', { className: 'muted' }, error.message)),
+        h('p', { className: 'muted' }, ui.describeError(error)), ui.errorDetails(error)),
       ui.button('Back', () => showForm(), { id: 'airtime-back' }));
   }
 

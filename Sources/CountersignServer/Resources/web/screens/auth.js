@@ -38,7 +38,8 @@ async function renderSignIn(view, _params, query, app) {
     id: 'signin-phone', type: 'tel', inputMode: 'tel', autocomplete: 'username webauthn', required: true,
     placeholder: '080 1234 5678',
   });
-  const pin = ui.pinField('PIN', { id: 'signin-pin', autocomplete: 'current-password' });
+  const pin = ui.pinField('Account PIN', { id: 'signin-pin', autocomplete: 'current-password',
+    hint: 'The PIN you chose when you signed up. Not the unlock code of a device.' });
   // Shown when the server does not know this browser: a code to the number proves it is the user.
   const code = codeStep(app, {
     id: 'signin-sms', purpose: 'login', phone: () => phone.input.value,
@@ -72,16 +73,23 @@ async function renderSignIn(view, _params, query, app) {
   /** @param {any} session */
   const done = async (session) => {
     if (!active) return;
-    await app.signedIn(next);
+    await app.signedIn(next, pin.input.value);
     return session;
   };
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     ui.showError(form, null);
-    if (!phone.input.value.trim() || !/^[0-9]{4,6}$/.test(pin.input.value)) {
-      ui.showError(form, 'Enter your phone number and your 4 to 6 digit PIN.');
-      (phone.input.value.trim() ? pin.input : phone.input).focus();
+    ui.fieldError(phone, null);
+    ui.fieldError(pin, null);
+    if (!phone.input.value.trim()) {
+      ui.fieldError(phone, 'Enter the phone number of your account, e.g. 0803 123 4567.');
+      phone.input.focus();
+      return;
+    }
+    if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
+      ui.fieldError(pin, 'Enter your account PIN: 4 to 6 digits.');
+      pin.input.focus();
       return;
     }
     /** @type {{verificationId?: string, code?: string}} */
@@ -108,7 +116,7 @@ async function renderSignIn(view, _params, query, app) {
         return;
       }
       if (e && CODE_ERRORS.includes(e.code)) {
-        code.refuse(e.message);
+        code.refuse(ui.describeError(e));
         return;
       }
       pin.input.value = '';
@@ -189,11 +197,11 @@ function renderSignUp(view, _params, query, app) {
     },
   });
   const name = ui.field('Your name', { id: 'signup-name', autocomplete: 'name', required: true, maxLength: 100 });
-  const pin = ui.pinField('Choose a PIN', {
+  const pin = ui.pinField('Choose your account PIN', {
     id: 'signup-pin', autocomplete: 'new-password',
-    hint: '4 to 6 digits, not an easy one (1234, 0000, 2580 and the like are refused). You sign in and pay with it.',
+    hint: '4 to 6 digits, not an easy one (1234, 0000, 2580 and the like are refused). You sign in and approve payments with it; our server checks it.',
   });
-  const again = ui.pinField('Repeat the PIN', { id: 'signup-pin2', autocomplete: 'new-password' });
+  const again = ui.pinField('Repeat the account PIN', { id: 'signup-pin2', autocomplete: 'new-password' });
   details.append(name, pin, again, h('button', { type: 'submit', className: 'btn primary', id: 'signup-submit' }, 'Create account'));
   const form = h('form', { className: 'card', id: 'signup-form', novalidate: true }, phone, code.element, details);
   view.append(form, h('p', null, 'Have an account? ', ui.link(`/signin?next=${encodeURIComponent(next)}`, 'Sign in')));
@@ -215,17 +223,17 @@ function renderSignUp(view, _params, query, app) {
     try {
       await ui.busy(submit, async () => {
         await app.api.signup({ ...proof, name: name.input.value.trim(), pin: pin.input.value });
-        await app.signedIn(next);
+        await app.signedIn(next, pin.input.value);
       });
     } catch (error) {
       const e = /** @type {any} */ (error);
       if (e && CODE_ERRORS.includes(e.code)) {
-        code.refuse(e.message);
+        code.refuse(ui.describeError(e));
       } else if (e && (e.code === 'weak_pin' || e.code === 'invalid_pin')) {
-        fail(e.message, pin);
+        fail(ui.describeError(e), pin);
         again.input.value = '';
       } else if (e && e.code === 'invalid_name') {
-        fail(e.message, name);
+        fail(ui.describeError(e), name);
       } else {
         ui.showError(form, error);
         (e && e.code === 'invalid_phone' ? phone.input : submit).focus();

@@ -43,11 +43,13 @@ export function codeStep(app, { id, purpose, phone, label = 'Code from the SMS',
       ui.showError(element, 'Enter the phone number first.');
       return;
     }
+    // An old code goes before the new one is asked for: the SMS can arrive (and be typed) before the
+    // request settles, and clearing the field then would throw the new code away.
+    code.input.value = '';
     const state = await ui.busy(model.state.kind === 'sent' ? resend : send, model.send(number));
     if (state.kind === 'sent') {
       tick(); // the busy button was enabled again on the way out: the resend still waits
-      code.input.value = '';
-      code.input.focus();
+      if (!code.input.value) code.input.focus();
       onSent?.();
     }
   }

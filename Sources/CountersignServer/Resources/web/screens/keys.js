@@ -147,10 +147,10 @@ async function renderKeys(view, _params, query, app) {
         /** @type {HTMLElement} */ (code.element.querySelector('button:not([hidden])'))?.focus();
         return;
       } else if (e && CODE_ERRORS.includes(e.code)) {
-        code.refuse(e.message);
+        code.refuse(ui.describeError(e));
         return;
       } else if (e && e.code === 'device_cooling_off') {
-        ui.showError(enrolForm, Object.assign(new Error(`${e.message}${e.retryAfter ? ` That is ${ui.inDuration(e.retryAfter)}.` : ''} `
+        ui.showError(enrolForm, Object.assign(new Error(`A device joined your account recently, so a passkey cannot be added yet${e.retryAfter ? `: it can ${ui.inDuration(e.retryAfter)}` : ''}. `
           + 'A passkey you already have can add this one at once.'), { code: e.code, traceId: e.traceId }));
       } else if (e && (e.name === 'NotAllowedError' || e.name === 'AbortError')) {
         ui.showError(enrolForm, 'Adding the passkey was cancelled. Nothing was added.');
@@ -187,8 +187,9 @@ async function renderKeys(view, _params, query, app) {
 
   enrolForm.addEventListener('submit', (event) => {
     event.preventDefault();
+    ui.fieldError(pin, null);
     if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
-      ui.showError(enrolForm, 'Enter your 4 to 6 digit account PIN.');
+      ui.fieldError(pin, 'Enter your account PIN: 4 to 6 digits.');
       pin.input.focus();
       return;
     }

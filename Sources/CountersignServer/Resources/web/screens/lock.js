@@ -3,8 +3,8 @@
  * Soft lock (on the device only): no network call. On open, a passkey user-verification
  * gesture over a challenge made here (accepted when the browser returns an assertion with UV set);
  * on failure or without an authenticator, a PIN set on this browser, kept only as a salted
- * PBKDF2-SHA256 hash in localStorage. Success sets a sessionStorage flag so this tab does not ask
- * again. The server never sees either: payments are authorized separately, by the server.
+ * PBKDF2-SHA256 hash in localStorage. Success sets a sessionStorage mark so this tab does not ask
+ * again while it stays open (a restored browser session asks again). The server never sees either: payments are authorized separately, by the server.
  */
 import { base64urlDecode, base64urlEncode, userVerified } from '../countersign.js';
 import * as ui from '../ui.js';
@@ -12,7 +12,7 @@ import * as ui from '../ui.js';
 const { h } = ui;
 const ITERATIONS = 310000; // OWASP 2023 for PBKDF2-HMAC-SHA256 (at least 210,000)
 const UNLOCKED = 'countersign.unlocked';
-// After this many wrong device PINs in a row the app signs out: the account PIN (checked and
+// After this many wrong unlock codes in a row the app signs out: the account PIN (checked and
 // rate-limited by the server) is then needed to come back.
 const MAX_PIN_FAILURES = 5;
 
@@ -23,18 +23,77 @@ const credKey = (userId) => `countersign.credentials.${userId}`;
 /** @param {string} userId */
 const failKey = (userId) => `countersign.lockFailures.${userId}`;
 
+/*
+ * The unlocked mark lives in sessionStorage (a new tab starts locked) with the time the page was
+ * last seen open, refreshed while it is (keepUnlockedFresh). A browser that restores its last
+ * session restores sessionStorage too; the mark is then older than STALE_MS and the app locks
+ * again, while a reload of an open tab (seen a moment ago) does not ask twice.
+ */
+const STALE_MS = 60_000;
+const TOUCH_MS = 10_000;
+
+/** @returns {{userId: string, seen: number} | null} */
+function unlockedMark() {
+  try {
+    const mark = JSON.parse(sessionStorage.getItem(UNLOCKED) || 'null');
+    return mark && typeof mark.userId === 'string' && typeof mark.seen === 'number' ? mark : null;
+  } catch {
+    return null;
+  }
+}
+
 /** @param {string} userId */
 export function isUnlocked(userId) {
-  return sessionStorage.getItem(UNLOCKED) === userId;
+  const mark = unlockedMark();
+  const age = mark ? Date.now() - mark.seen : Infinity;
+  return !!mark && mark.userId === userId && age >= -TOUCH_MS && age <= STALE_MS;
 }
 
 /** @param {string} userId */
 export function markUnlocked(userId) {
-  sessionStorage.setItem(UNLOCKED, userId);
+  sessionStorage.setItem(UNLOCKED, JSON.stringify({ userId, seen: Date.now() }));
+}
+
+/** Renews the unlocked mark's time while this page is open and unlocked. */
+function touchUnlocked() {
+  const mark = unlockedMark();
+  if (mark && isUnlocked(mark.userId)) markUnlocked(mark.userId);
+}
+
+/**
+ * Keeps the unlocked mark fresh while the page is open (and at the moment it is hidden or left), so
+ * that only a page gone for longer than STALE_MS (a restored browser session) asks again.
+ * `onReturn` runs when the page comes back from the back/forward cache, to lock it if it went stale.
+ * @param {() => void} onReturn
+ */
+export function keepUnlockedFresh(onReturn) {
+  setInterval(touchUnlocked, TOUCH_MS);
+  document.addEventListener('visibilitychange', touchUnlocked);
+  window.addEventListener('pagehide', touchUnlocked);
+  window.addEventListener('pageshow', (event) => {
+    if (/** @type {PageTransitionEvent} */ (event).persisted) onReturn();
+  });
 }
 
 export function clearUnlocked() {
   sessionStorage.removeItem(UNLOCKED);
+  accountPinForSetup = null;
+}
+
+/*
+ * Two secrets, named apart everywhere: the account PIN (chosen at sign-up, checked and rate-limited
+ * by the server, approves payments) and this device's unlock code (checked here only, with no
+ * network call). They must differ: the unlock code's hash sits in localStorage, where anyone holding
+ * the device can try all 10^4..10^6 codes offline; were it the account PIN, that would give the
+ * account PIN away. So the account PIN just typed is held in memory only until the unlock code is
+ * set, to refuse the same digits, and then dropped.
+ */
+/** @type {string | null} */
+let accountPinForSetup = null;
+
+/** The account PIN the user just signed in or up with (in memory only, until the unlock code is set). @param {string} pin */
+export function noteAccountPin(pin) {
+  accountPinForSetup = /^[0-9]{4,6}$/.test(pin) ? pin : null;
 }
 
 /** @param {string} userId */
@@ -193,10 +252,13 @@ export function renderLock(view, app) {
       return;
     }
 
-    const pin = ui.pinField('Your PIN for this device', { id: 'lock-pin', autocomplete: 'off' });
+    const pin = ui.pinField('Unlock code for this device', {
+      id: 'lock-pin', autocomplete: 'off',
+      hint: 'The code you chose for this device after signing in here. Not your account PIN.',
+    });
     const pinForm = h('form', { id: 'lock-pin-form', hidden: !hasPin, novalidate: true },
       pin,
-      h('button', { type: 'submit', className: 'btn primary', id: 'lock-pin-submit' }, 'Unlock with PIN'));
+      h('button', { type: 'submit', className: 'btn primary', id: 'lock-pin-submit' }, 'Unlock with the code'));
     const passkeyButton = ui.button('Unlock with passkey', () => tryPasskey(), {
       id: 'lock-passkey', kind: hasPin ? 'secondary' : 'primary', hidden: !hasKey,
     });
@@ -205,9 +267,10 @@ export function renderLock(view, app) {
     pinForm.addEventListener('submit', async (event) => {
       event.preventDefault();
       ui.showError(body, null);
+      ui.fieldError(pin, null);
       const value = pin.input.value;
       if (!/^[0-9]{4,6}$/.test(value)) {
-        ui.showError(body, 'Enter your 4 to 6 digit PIN.');
+        ui.fieldError(pin, 'Enter the 4 to 6 digit unlock code of this device.');
         pin.input.focus();
         return;
       }
@@ -228,7 +291,8 @@ export function renderLock(view, app) {
       localStorage.setItem(failKey(userId), String(failures));
       pin.input.value = '';
       const left = MAX_PIN_FAILURES - failures;
-      ui.showError(body, `That PIN is not right. ${left} ${left === 1 ? 'try' : 'tries'} left before you are signed out.`);
+      ui.showError(body, `That unlock code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left before you are signed out `
+        + '(then you sign in again with your account PIN and choose a new code).');
       pin.input.focus();
     });
 
@@ -246,63 +310,76 @@ export function renderLock(view, app) {
           return;
         }
         status.textContent = '';
-        ui.showError(body, hasPin ? 'The passkey did not verify you. Use your PIN.' : 'The passkey did not verify you.');
+        ui.showError(body, hasPin ? 'The passkey did not verify you. Use the unlock code of this device.' : 'The passkey did not verify you.');
       } catch (error) {
         status.textContent = '';
         ui.showError(body, hasPin
-          ? 'Passkey check cancelled or not available. Use your PIN for this device.'
+          ? 'Passkey check cancelled or not available. Use the unlock code of this device.'
           : ui.describeError(error));
       }
       if (hasPin) pin.input.focus();
     }
 
+    // Focus stays on the heading (setTitle), as on every new screen; the code field is next in order.
     if (hasKey) {
       platformAuthenticatorAvailable().then((available) => {
         if (available) tryPasskey();
-        else if (hasPin) {
-          status.textContent = 'No passkey authenticator on this device: use your PIN.';
-          pin.input.focus();
-        }
+        else if (hasPin) status.textContent = 'No passkey authenticator on this device: use its unlock code.';
       });
-    } else {
-      pin.input.focus();
     }
   });
 }
 
-/** First sign-in on this browser: choose the PIN that unlocks the app here. */
+/** First sign-in on this browser: choose the unlock code that opens the app here. */
 export const routes = [
   {
     path: '/lock/setup',
-    title: 'Set a PIN for this device',
+    title: 'Choose an unlock code for this device',
     auth: true,
     /** @param {HTMLElement} view @param {any} _p @param {URLSearchParams} query @param {any} app */
     render(view, _p, query, app) {
       const next = query.get('next') || '/';
-      ui.setTitle(view, 'Set a PIN for this device');
-      const pin = ui.pinField('New device PIN', { id: 'setup-pin', hint: '4 to 6 digits. It stays on this device: it unlocks the app here and is never sent.' });
-      const again = ui.pinField('Repeat the PIN', { id: 'setup-pin2' });
+      ui.setTitle(view, 'Choose an unlock code for this device');
+      const pin = ui.pinField('New unlock code', {
+        id: 'setup-pin', autocomplete: 'off',
+        hint: '4 to 6 digits, different from your account PIN. It stays on this device and is never sent.',
+      });
+      const again = ui.pinField('Repeat the unlock code', { id: 'setup-pin2', autocomplete: 'off' });
       const form = h('form', { className: 'card', id: 'setup-form', novalidate: true },
         pin, again,
-        h('button', { type: 'submit', className: 'btn primary', id: 'setup-submit' }, 'Save device PIN'));
+        h('button', { type: 'submit', className: 'btn primary', id: 'setup-submit' }, 'Save the unlock code'));
       view.append(
-        h('p', null, 'When you open Countersign on this device, it asks for your passkey or this PIN first.'),
+        h('p', { id: 'setup-why' }, 'You now have two secrets, for two jobs:'),
+        h('ul', { className: 'two-secrets', 'aria-labelledby': 'setup-why' },
+          h('li', null, h('strong', null, 'Your account PIN'), ' (chosen a moment ago): signs you in and approves payments. Our server checks it.'),
+          h('li', null, h('strong', null, 'This unlock code'), ': opens the app on this device when you come back, before anything else. Only this device checks it.')),
         form);
       form.addEventListener('submit', async (event) => {
         event.preventDefault();
         ui.showError(form, null);
+        ui.fieldError(pin, null);
+        ui.fieldError(again, null);
         if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
-          ui.showError(form, 'The PIN must be 4 to 6 digits.');
+          ui.fieldError(pin, 'The unlock code must be 4 to 6 digits.');
+          pin.input.focus();
+          return;
+        }
+        if (accountPinForSetup !== null && pin.input.value === accountPinForSetup) {
+          ui.fieldError(pin, 'That is your account PIN. Choose different digits: this code is kept on the device, '
+            + 'and a stolen device must not give your account PIN away.');
+          pin.input.value = '';
+          again.input.value = '';
           pin.input.focus();
           return;
         }
         if (pin.input.value !== again.input.value) {
-          ui.showError(form, 'The two PINs differ.');
+          ui.fieldError(again, 'The two codes differ. Type the same unlock code twice.');
           again.input.focus();
           return;
         }
         const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
         await ui.busy(submit, setLocalPin(app.user.userId, pin.input.value));
+        accountPinForSetup = null;
         markUnlocked(app.user.userId);
         app.navigate(next, { replace: true });
       });

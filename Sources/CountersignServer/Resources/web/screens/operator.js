@@ -20,6 +20,29 @@ const ACTIONS = /** @type {Record<string, string>} */ ({
   fund_wallet: 'Funded a wallet',
 });
 
+/** Words for the kinds of wallet transaction. */
+const TRANSACTION_KINDS = /** @type {Record<string, string>} */ ({
+  topup: 'Airtime bought',
+  funding: 'Wallet funded',
+  transfer_out: 'Money sent',
+  transfer_in: 'Money received',
+});
+
+/** Words for how a payment was authorized. */
+const AUTHORIZED_BY = /** @type {Record<string, string>} */ ({ biometric: 'Passkey', pin: 'PIN', operator: 'Operator' });
+
+/** Words for a transaction's status. */
+const STATUSES = /** @type {Record<string, string>} */ ({ pending: 'Pending', completed: 'Completed', failed: 'Failed' });
+
+/** "transfer_in" → "Transfer in", for a kind the app has no words for yet. @param {string} raw */
+function spelled(raw) {
+  const text = String(raw ?? '').replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** @param {Record<string, string>} words @param {string} raw */
+const wordFor = (words, raw) => (Object.hasOwn(words, raw) ? words[raw] : spelled(raw));
+
 /** @param {any} run */
 function auditText(run) {
   if (!run) return 'The audit has not run yet.';
@@ -48,18 +71,19 @@ async function renderConsole(view, _params, query, app) {
     h('h2', { id: 'audit-h' }, 'Ledger audit'), auditResult, runAudit);
 
   const phone = ui.field('Phone number starts with', {
-    id: 'search-phone', inputMode: 'tel', autocomplete: 'off', placeholder: '+2348031234',
-    hint: '+ and at least 8 digits; up to 20 users are shown. Each search is recorded.', value: query.get('phone') ?? '',
+    id: 'search-phone', inputMode: 'tel', autocomplete: 'off', placeholder: '0803 123',
+    hint: 'The start of the number as the user gave it, e.g. 0803 123 or +234 803 123. Up to 20 users are shown. Each search is recorded.',
+    value: query.get('phone') ?? '',
   });
-  const results = h('ul', { className: 'list', id: 'search-results' });
-  const searchForm = h('form', { className: 'card', id: 'search-form', novalidate: true, 'aria-labelledby': 'search-h' },
+  const results = h('div', { id: 'search-results' });
+  const searchForm = h('form', { className: 'card wide', id: 'search-form', novalidate: true, 'aria-labelledby': 'search-h' },
     h('h2', { id: 'search-h' }, 'Find a user'), phone,
     h('button', { type: 'submit', className: 'btn primary', id: 'search-submit' }, 'Search'), results);
 
-  const actions = h('ol', { className: 'list', id: 'actions' });
-  const actionsCard = h('section', { className: 'card', 'aria-labelledby': 'actions-h' },
+  const actions = h('div', { id: 'actions' });
+  const actionsCard = h('section', { className: 'card wide', 'aria-labelledby': 'actions-h' },
     h('h2', { id: 'actions-h' }, 'Operator actions'), actions);
-  view.append(overviewCard, auditCard, searchForm, actionsCard);
+  view.append(h('div', { className: 'console-grid' }, overviewCard, auditCard, searchForm, actionsCard));
 
   async function loadOverview() {
     const o = await app.api.operatorOverview();
@@ -79,12 +103,16 @@ async function renderConsole(view, _params, query, app) {
 
   async function loadActions() {
     const list = (await app.api.operatorActions()).actions;
-    actions.replaceChildren(...list.map((/** @type {any} */ a) => h('li', { className: 'action', dataset: { action: a.action } },
-      h('div', { className: 'tx-main' },
-        h('div', null, ACTIONS[a.action] ?? a.action, a.targetUserId
-          ? [' · ', ui.link(`/operator/users/${encodeURIComponent(a.targetUserId)}`, 'user')] : null),
-        h('div', { className: 'tx-sub' }, `${a.detail} · ${ui.dateTime(a.createdAt)} · ${a.via === 'cli' ? 'command line' : 'console'}`)))));
-    if (list.length === 0) actions.replaceChildren(h('li', { className: 'muted' }, 'No actions yet.'));
+    actions.replaceChildren(ui.table({
+      caption: 'Operator actions, newest first',
+      columns: ['When', 'Action', 'Detail', 'From', 'Account'],
+      rows: list.map((/** @type {any} */ a) => ({
+        attrs: { className: 'action', dataset: { action: a.action } },
+        cells: [ui.dateTime(a.createdAt), wordFor(ACTIONS, a.action), a.detail, a.via === 'cli' ? 'Command line' : 'Console',
+          a.targetUserId ? ui.link(`/operator/users/${encodeURIComponent(a.targetUserId)}`, 'Open the account') : '—'],
+      })),
+      empty: 'No actions yet.',
+    }));
   }
 
   async function run() {
@@ -103,23 +131,32 @@ async function renderConsole(view, _params, query, app) {
   async function search(prefix) {
     ui.showError(searchForm, null);
     const { users } = await app.api.operatorSearchUsers(prefix);
-    results.replaceChildren(...users.map((/** @type {any} */ u) => h('li', { className: 'found-user', dataset: { id: u.userId } },
-      ui.link(`/operator/users/${encodeURIComponent(u.userId)}`, `${u.name} · ${u.phone}`, { className: 'user-link' }),
-      u.locked ? h('span', { className: 'badge bad' }, 'Locked') : null,
-      u.isOperator ? h('span', { className: 'badge' }, 'Operator') : null)));
-    if (users.length === 0) results.replaceChildren(h('li', { className: 'muted', id: 'no-users' }, 'No user has a number starting so.'));
+    results.replaceChildren(ui.table({
+      caption: 'Users found',
+      columns: ['Name', 'Phone', 'State'],
+      rows: users.map((/** @type {any} */ u) => ({
+        attrs: { className: 'found-user', dataset: { id: u.userId } },
+        cells: [ui.link(`/operator/users/${encodeURIComponent(u.userId)}`, u.name, { className: 'user-link' }), u.phone,
+          [u.locked ? h('span', { className: 'badge bad' }, 'Locked') : h('span', { className: 'badge' }, 'Not locked'),
+            u.isOperator ? h('span', { className: 'badge' }, 'Operator') : null]],
+      })),
+      empty: 'No user has a number starting so. Check the digits, or type fewer of them.',
+    }));
   }
 
   searchForm.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const prefix = phone.input.value.replace(/[\s-]/g, '');
-    if (!/^\+[0-9]{3,15}$/.test(prefix)) {
-      ui.showError(searchForm, 'Type + and at least 3 digits of the number, e.g. +234803.');
+    ui.fieldError(phone, null);
+    const prefix = phone.input.value.trim().replace(/\s+/g, ' ');
+    // The server reads the number as the sign-up form does; this only catches what cannot be one.
+    if (!/^\+?[0-9][0-9 -]*$/.test(prefix) || prefix.replace(/[^0-9]/g, '').length < 6) {
+      ui.fieldError(phone, 'Type at least the first 6 digits of the number, e.g. 0803 12 or +234 803.');
       phone.input.focus();
       return;
     }
-    // Kept in the address, so Back from a user returns to the results.
-    app.navigate(`/operator?phone=${encodeURIComponent(prefix)}`, { replace: true });
+    // Kept in the address, so Back from a user returns to the results; sent without separators,
+    // as a space in a query would arrive as '+'.
+    app.navigate(`/operator?phone=${encodeURIComponent(prefix.replace(/[\s-]/g, ''))}`, { replace: true });
   });
 
   await Promise.all([loadOverview(), loadActions()]);
@@ -128,7 +165,9 @@ async function renderConsole(view, _params, query, app) {
     try {
       await search(initial);
     } catch (error) {
-      ui.showError(searchForm, error);
+      if (/** @type {any} */ (error)?.code === 'invalid_phone') {
+        ui.fieldError(phone, 'That is not the start of a number the forms accept: type 0 and at least 5 digits, or + and at least 8.');
+      } else ui.showError(searchForm, error);
     }
   }
 }
@@ -144,14 +183,15 @@ async function renderUser(view, params, _query, app) {
   const userId = params.id;
   const own = userId === app.user.userId;
   const summary = h('div', { id: 'user-summary' });
-  const pin = ui.pinField('Your operator PIN', {
+  const pin = ui.pinField('Your account PIN', {
     id: 'operator-pin', autocomplete: 'current-password',
-    hint: 'Every change asks for your own PIN: wrong ones count towards locking it.',
+    hint: 'Your own account PIN, as you sign in with: every change asks for it, and wrong ones count towards locking it.',
   });
   const pinCard = h('section', { className: 'card', id: 'pin-card' }, pin);
   const lockState = h('div', { id: 'lock-state' });
+  // Offered only while the account is locked (show() hides it otherwise): nothing to unlock else.
   const unlock = ui.button('Unlock the account', () => act(unlock, lockCard,
-    (/** @type {string} */ p) => app.api.operatorUnlock(userId, p), 'Account unlocked.'), { id: 'unlock' });
+    (/** @type {string} */ p) => app.api.operatorUnlock(userId, p), 'Account unlocked.'), { id: 'unlock', hidden: true });
   const lockCard = h('section', { className: 'card', id: 'lock-card', 'aria-labelledby': 'lock-h' },
     h('h2', { id: 'lock-h' }, 'Locks'), lockState, unlock);
   const keys = h('ul', { className: 'list', id: 'user-keys' });
@@ -163,14 +203,15 @@ async function renderUser(view, params, _query, app) {
     h('h2', { id: 'fund-h' }, 'Fund the wallet'),
     h('p', { className: 'muted' }, 'Credits the wallet from the funding account, the same entry as the wallet fund command.'),
     amount, fundButton);
-  const transactions = h('ul', { className: 'list', id: 'user-transactions' });
-  const txCard = h('section', { className: 'card', 'aria-labelledby': 'user-tx-h' },
+  const transactions = h('div', { id: 'user-transactions' });
+  const txCard = h('section', { className: 'card wide', 'aria-labelledby': 'user-tx-h' },
     h('h2', { id: 'user-tx-h' }, 'Latest transactions'), transactions);
-  const events = h('ul', { className: 'list', id: 'user-events' });
-  const eventsCard = h('section', { className: 'card', 'aria-labelledby': 'user-events-h' },
+  const events = h('div', { id: 'user-events' });
+  const eventsCard = h('section', { className: 'card wide', 'aria-labelledby': 'user-events-h' },
     h('h2', { id: 'user-events-h' }, 'Security activity'), events);
-  view.append(summary, pinCard, lockCard, keysCard, fundForm, txCard, eventsCard,
-    h('p', null, ui.link('/operator', 'Back to the console')));
+  view.append(h('div', { className: 'console-grid' },
+    h('div', null, summary, pinCard), h('div', null, lockCard, keysCard, fundForm), txCard, eventsCard),
+  h('p', null, ui.link('/operator', 'Back to the console')));
   if (own) {
     ui.showNotice(view, 'This is your own account: another operator must make changes to it.');
     for (const el of [unlock, fundButton]) /** @type {HTMLButtonElement} */ (el).disabled = true;
@@ -180,9 +221,12 @@ async function renderUser(view, params, _query, app) {
   // so the server credits once; a new amount, or a funding done, takes a new one.
   let fundKey = newIdempotencyKey();
   amount.input.addEventListener('input', () => { fundKey = newIdempotencyKey(); });
+  /** The user as last shown (for the words of a confirmation). @type {any} */
+  let shown = null;
 
   /** @param {any} u */
   function show(u) {
+    shown = u;
     ui.setTitle(view, u.name);
     summary.replaceChildren(h('section', { className: 'card' }, ui.details([
       ['Phone', h('span', { id: 'user-phone' }, `${u.phone} · ${u.phoneVerified ? 'proven by a code' : 'not proven yet (no transfers in)'}`)],
@@ -197,12 +241,20 @@ async function renderUser(view, params, _query, app) {
       !l.pinBlocked && l.pinLockedUntil && `PIN locked until ${ui.dateTime(l.pinLockedUntil)}`,
       l.paymentLockedUntil && `payments locked until ${ui.dateTime(l.paymentLockedUntil)}`].filter(Boolean);
     lockState.replaceChildren(
-      h('p', { id: 'lock-status', className: l.locked ? 'bad' : '' }, l.locked ? `Locked: ${until.join('; ')}.` : 'Not locked.'),
+      h('p', { id: 'lock-status', className: l.locked ? 'bad' : '' }, l.locked ? `Locked: ${until.join('; ')}.` : 'Not locked: nothing to unlock.'),
       h('p', { className: 'muted' }, `${l.failedPinAttempts} failed PIN checks, ${l.failedPaymentAuths} failed payment authorizations counted.`));
+    unlock.hidden = !l.locked;
     keys.replaceChildren(...u.keys.map((/** @type {any} */ k) => {
-      const revoke = ui.button('Revoke', () => act(revoke, keysCard,
-        (/** @type {string} */ p) => app.api.operatorRevokeKey(userId, k.id, p), 'Key revoked.'),
-      { kind: 'danger', className: 'btn danger small revoke-key', disabled: own, 'aria-label': `Revoke key added ${ui.dateTime(k.createdAt)}` });
+      const label = `${k.backupEligible ? 'Synced passkey' : 'Device-bound key'} added ${ui.dateTime(k.createdAt)}`;
+      const revoke = ui.button('Revoke', async () => {
+        ui.showError(keysCard, null);
+        if (!operatorPin(keysCard)) return;
+        const sure = await ui.confirmStep(keysCard, {
+          id: 'revoke-confirm', kind: 'danger', returnTo: revoke, confirm: 'Revoke the key',
+          message: `Revoke the ${label.charAt(0).toLowerCase() + label.slice(1)}? It will authorize nothing more for ${u.name}; this cannot be undone.`,
+        });
+        if (sure) await act(revoke, keysCard, (/** @type {string} */ p) => app.api.operatorRevokeKey(userId, k.id, p), 'Key revoked.');
+      }, { kind: 'danger', className: 'btn danger small revoke-key', disabled: own, 'aria-label': `Revoke the ${label}` });
       return h('li', { className: 'key', dataset: { id: k.id } },
         h('div', { className: 'tx-main' },
           h('div', { className: 'key-name' }, `${k.backupEligible ? 'Synced passkey' : 'Device-bound key'} · added ${ui.dateTime(k.createdAt)}`),
@@ -211,22 +263,33 @@ async function renderUser(view, params, _query, app) {
         revoke);
     }));
     if (u.keys.length === 0) keys.replaceChildren(h('li', { className: 'muted', id: 'no-user-keys' }, 'No live device keys.'));
-    transactions.replaceChildren(...u.transactions.map((/** @type {any} */ t) => h('li', { className: 'tx', dataset: { id: t.transactionId } },
-      h('div', { className: 'tx-main' },
-        h('div', null, `${t.type} · ${t.status}`),
-        h('div', { className: 'tx-sub' }, `${ui.dateTime(t.timestamp)} · by ${t.authorizedBy}`)),
-      h('div', { className: 'tx-amount' }, ui.money(t.amount, t.currency)))));
-    if (u.transactions.length === 0) transactions.replaceChildren(h('li', { className: 'muted' }, 'No transactions yet.'));
-    events.replaceChildren(...(u.events ?? []).map((/** @type {any} */ e) => h('li', { className: 'tx', dataset: { kind: e.kind } },
-      h('div', { className: 'tx-main' }, h('div', null, e.detail), h('div', { className: 'tx-sub' }, ui.dateTime(e.at))))));
-    if (!u.events?.length) events.replaceChildren(h('li', { className: 'muted' }, 'Nothing yet.'));
+    transactions.replaceChildren(ui.table({
+      caption: 'Latest transactions, newest first',
+      columns: ['When', 'What', 'Status', 'Authorized with', ['Amount', 'num']],
+      rows: u.transactions.map((/** @type {any} */ t) => ({
+        attrs: { className: 'tx', dataset: { id: t.transactionId, type: t.type } },
+        cells: [ui.dateTime(t.timestamp), wordFor(TRANSACTION_KINDS, t.type), wordFor(STATUSES, t.status),
+          t.authorizedBy ? wordFor(AUTHORIZED_BY, t.authorizedBy) : '—', ui.money(t.amount, t.currency)],
+      })),
+      empty: 'No transactions yet.',
+    }));
+    events.replaceChildren(ui.table({
+      caption: 'Security activity, newest first',
+      columns: ['When', 'What happened'],
+      rows: (u.events ?? []).map((/** @type {any} */ e) => ({
+        attrs: { className: 'event', dataset: { kind: e.kind } }, cells: [ui.dateTime(e.at), e.detail],
+      })),
+      empty: 'Nothing yet.',
+    }));
   }
 
   /** The operator's PIN, or null after saying what is wrong with it. @param {Element} where */
   function operatorPin(where) {
     const value = pin.input.value;
+    ui.fieldError(pin, null);
     if (/^[0-9]{4,6}$/.test(value)) return value;
-    ui.showError(where, 'Enter your 4 to 6 digit PIN above first.');
+    ui.fieldError(pin, 'Type your own account PIN (4 to 6 digits): every change asks for it.');
+    ui.showError(where, 'Type your account PIN above first.');
     pin.input.focus();
     return null;
   }
@@ -264,14 +327,26 @@ async function renderUser(view, params, _query, app) {
     event.preventDefault();
     ui.showError(fundForm, null);
     ui.showNotice(view, null);
+    ui.fieldError(amount, null);
     const minor = ui.parseMoney(amount.input.value);
     if (minor === null || minor < 1) {
-      ui.showError(fundForm, 'Enter an amount, e.g. 1,000.00.');
+      ui.fieldError(amount, 'Enter the amount to credit, e.g. 1,000.00.');
       amount.input.focus();
       return;
     }
     const p = operatorPin(fundForm);
     if (!p) return;
+    // Money moves at once and only a ledger correction takes it back: say what and how much first.
+    const credit = ui.money(minor, shown?.currency);
+    const sure = await ui.confirmStep(fundForm, {
+      id: 'fund-confirm', returnTo: fundButton, confirm: `Credit ${credit}`, cancel: 'Cancel',
+      message: `Credit ${credit} to ${shown?.name ?? 'this user'}'s wallet (${shown?.phone ?? ''}) from the funding account? `
+        + 'It is theirs to spend at once and is recorded under your name.',
+    });
+    if (!sure) {
+      ui.showNotice(view, 'Nothing was credited.');
+      return;
+    }
     try {
       const funding = await ui.busy(fundButton, app.api.operatorFund(userId, { pin: p, amount: minor }, { idempotencyKey: fundKey }));
       fundKey = newIdempotencyKey();

@@ -34,10 +34,10 @@ function renderForgotPin(view, _params, query, app) {
       details.hidden = false;
     },
   });
-  const pin = ui.pinField('New PIN', {
+  const pin = ui.pinField('New account PIN', {
     id: 'reset-pin', autocomplete: 'new-password', hint: '4 to 6 digits, not an easy one.',
   });
-  const again = ui.pinField('Repeat the new PIN', { id: 'reset-pin2', autocomplete: 'new-password' });
+  const again = ui.pinField('Repeat the new account PIN', { id: 'reset-pin2', autocomplete: 'new-password' });
   details.append(
     h('p', { className: 'warn-box', id: 'reset-warning' },
       'After a reset by code, PIN payments wait until a cooling-off ends (passkey payments do not). '
@@ -68,8 +68,8 @@ function renderForgotPin(view, _params, query, app) {
       });
     } catch (error) {
       const e = /** @type {any} */ (error);
-      if (e && CODE_ERRORS.includes(e.code)) code.refuse(e.message);
-      else if (e && (e.code === 'weak_pin' || e.code === 'invalid_pin')) fail(e.message, pin);
+      if (e && CODE_ERRORS.includes(e.code)) code.refuse(ui.describeError(e));
+      else if (e && (e.code === 'weak_pin' || e.code === 'invalid_pin')) fail(ui.describeError(e), pin);
       else ui.showError(form, error);
     }
     return undefined;
@@ -85,7 +85,7 @@ function renderForgotPin(view, _params, query, app) {
   function done(security) {
     code.stop();
     const until = security?.pinCoolingOffUntil;
-    const go = ui.button('Continue', () => app.signedIn(next), { id: 'reset-continue' });
+    const go = ui.button('Continue', () => app.signedIn(next, pin.input.value), { id: 'reset-continue' });
     view.replaceChildren();
     ui.setTitle(view, 'Your PIN is reset');
     view.append(h('section', { className: 'card', id: 'reset-done' },

@@ -136,7 +136,7 @@ function changeNumberForm(app, view, reload) {
     id: 'change-new-sms', purpose: 'change-phone', phone: () => phone.input.value, label: 'Code sent to the new number',
     sendLabel: 'Send a code to the new number',
   });
-  const pin = ui.pinField('Your PIN', { id: 'change-pin', autocomplete: 'current-password' });
+  const pin = ui.pinField('Your account PIN', { id: 'change-pin', autocomplete: 'current-password' });
   const oldCode = codeStep(app, {
     id: 'change-old-sms', purpose: 'change-phone', phone: () => app.user.phone, label: 'Code sent to your current number',
     sendLabel: 'Send a code to your current number',
@@ -158,7 +158,7 @@ function changeNumberForm(app, view, reload) {
     const proof = newCode.proof();
     if (!proof) return;
     if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
-      ui.fieldError(pin, 'Enter your 4 to 6 digit PIN.');
+      ui.fieldError(pin, 'Enter your 4 to 6 digit account PIN.');
       pin.input.focus();
       return;
     }
@@ -176,7 +176,7 @@ function changeNumberForm(app, view, reload) {
     } catch (error) {
       const e = /** @type {any} */ (error);
       if (e && CODE_ERRORS.includes(e.code)) {
-        ui.showError(form, Object.assign(new Error(`${e.message} Check both codes.`), { code: e.code, traceId: e.traceId }));
+        ui.showError(form, Object.assign(new Error(`${ui.explainError(e).what} Check both codes.`), { code: e.code, traceId: e.traceId }));
       } else if (e && e.status === 423 && e.retryAfter) {
         ui.showError(form, Object.assign(new Error(`Too many wrong PINs. Try again ${ui.inDuration(e.retryAfter)}.`), { code: e.code, traceId: e.traceId }));
       } else {

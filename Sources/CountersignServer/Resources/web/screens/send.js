@@ -293,8 +293,9 @@ async function renderTransfer(view, params, _query, app) {
         : 'The transfer was cancelled. Nothing was charged.')]];
     } else {
       v = ['Transfer failed', 'bad', '✕', [
-        h('p', { id: 'verdict-message' }, doc.error?.message || 'The transfer did not go through.'),
-        doc.error?.code ? h('p', { className: 'muted' }, h('code', { id: 'verdict-code' }, doc.error.code)) : null]];
+        h('p', { id: 'verdict-message' }, doc.error?.code ? `The transfer did not go through. ${ui.describeError(doc.error)}`
+          : 'The transfer did not go through.'),
+        doc.error ? ui.errorDetails(doc.error, { codeId: 'verdict-code' }) : null]];
     }
     const [title, tone, mark, body] = v;
     const redirectNote = h('p', { className: 'muted', id: 'redirect-note', role: 'status' });
