@@ -110,6 +110,7 @@ struct TerminalAppTests {
         #expect(dashboard.status == 0, "\(dashboard.output)")
         #expect(dashboard.output.contains("Balance   ₦3,985.00"), "\(dashboard.output)")
         #expect(dashboard.output.contains("transfer_out"), "\(dashboard.output)")
+        #expect(dashboard.output.contains("→ Bola ("), "the payee by name: \(dashboard.output)")
 
         let declined = try run(["send", "--to", bola, "--amount", "1000", "--no"])
         #expect(declined.status == 1, "\(declined.output)")
