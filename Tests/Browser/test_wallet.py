@@ -134,10 +134,24 @@ def test_airtime_over_balance_is_refused_before_the_passkey(server, browser):
     allow_console(browser, r"/biometric/auth/options .*422")
     funded_with_passkey(browser, server, FUNDS)
     buy_airtime(browser, server, "10000")
-    wait_text(browser, "#airtime-form .error", "balance is too low")
+    wait_text(browser, "#airtime-form .error", "too low")
     assert wait_for(browser, "h1").text == "Buy airtime"
     assert not browser.find_elements(By.CSS_SELECTOR, "#airtime-confirm")
     assert browser.switch_to.active_element.get_attribute("id") == "airtime-amount"
+
+
+def test_airtime_over_balance_by_pin_is_refused_before_the_pin(server, browser):
+    phone = new_phone()
+    sign_up(browser, server, phone)  # no authenticator: the PIN would pay
+    server.fund(phone, 10000)
+    buy_airtime(browser, server, "500")
+    wait_text(browser, "#airtime-form .error", "balance")
+    assert "too low" in wait_for(browser, "#airtime-form .error").text
+    assert not browser.find_elements(By.CSS_SELECTOR, "#airtime-pin")
+    # Within the balance, the PIN is asked.
+    fill(browser, "#airtime-amount", "100")
+    click(browser, "#airtime-continue")
+    wait_title(browser, "Pay with PIN")
 
 
 def test_failed_airtime_reads_as_failed(server, browser):

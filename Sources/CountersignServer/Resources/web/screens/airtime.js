@@ -69,14 +69,29 @@ async function renderAirtime(view, _params, _query, app) {
     });
     const cashback = h('input', { type: 'checkbox', id: 'airtime-cashback', checked: intent.useCashback });
     const submit = h('button', { type: 'submit', className: 'btn primary', id: 'airtime-continue' }, 'Continue');
-    const pinInstead = ui.button('Pay with PIN instead', () => {
-      if (read()) showPin(null);
+    const pinInstead = ui.button('Pay with PIN instead', async () => {
+      if (!read()) return;
+      try {
+        await ensureAffordable();
+        showPin(null);
+      } catch (error) {
+        if (alive) refuseOnForm(error);
+      }
     }, { kind: 'link', id: 'airtime-use-pin' });
     const form = h('form', { className: 'card', id: 'airtime-form', novalidate: true },
       amount, network, recipient,
       h('div', { className: 'check' }, cashback, h('label', { for: 'airtime-cashback' }, 'Use my cashback first')),
       submit, pinInstead);
     show('Buy airtime', 'form', form);
+
+    /**
+     * Refused before the passkey or the PIN is asked (the balance, above all): said on the form.
+     * @param {any} error
+     */
+    function refuseOnForm(error) {
+      ui.showError(form, error);
+      if (error.code === 'insufficient_funds') amount.input.focus();
+    }
 
     function read() {
       ui.showError(form, null);
@@ -105,12 +120,22 @@ async function renderAirtime(view, _params, _query, app) {
       try {
         await ui.busy(submit, prepare());
       } catch (error) {
-        if (!alive) return;
-        // Refused before the passkey is asked (the balance, above all): said on the form.
-        ui.showError(form, error);
-        if (/** @type {any} */ (error).code === 'insufficient_funds') amount.input.focus();
+        if (alive) refuseOnForm(error);
       }
     });
+  }
+
+  /**
+   * Refuses, before any gesture, a top-up the wallet (and the cashback, when chosen) cannot pay:
+   * the PIN path has no options call to refuse it. The server checks again when it debits.
+   */
+  async function ensureAffordable() {
+    const wallet = await app.api.wallet();
+    const available = wallet.balance + (intent.useCashback ? wallet.cashback : 0);
+    if (available < intent.amount) {
+      throw Object.assign(new Error(`Your balance (${ui.money(available, wallet.currency)}) is too low for this top-up. `
+        + 'Lower the amount, or add money first. Nothing was charged.'), { code: 'insufficient_funds' });
+    }
   }
 
   /** The intent without useCashback: what the options and the challenge cover. */
@@ -122,6 +147,7 @@ async function renderAirtime(view, _params, _query, app) {
   // --- 2. options, challenge check --------------------------------------------------------------
   /** @param {{anyAuthenticator?: boolean}} [opts] try a passkey even without a platform authenticator */
   async function prepare({ anyAuthenticator = false } = {}) {
+    await ensureAffordable();
     if (!window.PublicKeyCredential) {
       showPin('This browser cannot use passkeys. Pay with your PIN instead.');
       return;
