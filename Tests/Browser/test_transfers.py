@@ -4,6 +4,8 @@
 import time
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (
     allow_console, api_signup, click, fill, funded_with_passkey, go, naira, new_phone, screenshot,
@@ -73,6 +75,10 @@ def test_transfer_accepted(server, browser):
     row.find_element(By.CSS_SELECTOR, "summary").click()
     opened = row.find_element(By.CSS_SELECTOR, ".receipt").text
     assert "Reference" in opened and "Total paid" in opened and "rent" in opened, opened
+    # A refresh of the dashboard keeps it open.
+    browser.execute_script("window.dispatchEvent(new Event('focus'))")
+    WebDriverWait(browser, 10).until(EC.staleness_of(row))  # the list was redrawn
+    wait_for(browser, "#transactions li[data-type='transfer_out'] details[open] .receipt")
 
 
 def test_payee_sees_who_paid(server, browser):

@@ -139,7 +139,14 @@ async function renderHome(view, _params, _query, app) {
       ui.showError(view, null);
       balance.textContent = ui.money(wallet.balance, wallet.currency);
       cashback.textContent = ui.money(wallet.cashback, wallet.currency);
-      list.replaceChildren(...page.transactions.map((/** @type {any} */ tx) => transactionRow(tx, app.user.name)));
+      // A receipt the user opened stays open through the refresh.
+      const open = new Set([...list.querySelectorAll('li.tx > details[open]')]
+        .map((d) => /** @type {HTMLElement} */ (d.parentElement).dataset.id));
+      const rows = page.transactions.map((/** @type {any} */ tx) => transactionRow(tx, app.user.name));
+      rows.forEach((row) => {
+        if (open.has(row.dataset.id)) /** @type {HTMLDetailsElement} */ (row.firstElementChild).open = true;
+      });
+      list.replaceChildren(...rows);
       loaded = page.transactions.length;
       cursor = page.nextCursor || null;
       empty.hidden = loaded > 0;
