@@ -76,9 +76,9 @@ public struct FeeSchedule: Sendable, Hashable, Codable {
             // The label says what was applied: the rate alone, or the cap or floor that replaced it.
             var rate = Self.percent(rule.basisPoints)
             if rule.fixed + percentage > rule.maximum {
-                rate += ", capped at \(Self.label(percentageLine, currency: currency))"
+                rate += ", capped at \(Currency.named(currency).format(percentageLine))"
             } else if rule.fixed + percentage < rule.minimum {
-                rate += ", raised to the minimum of \(Self.label(percentageLine, currency: currency))"
+                rate += ", raised to the minimum of \(Currency.named(currency).format(percentageLine))"
             }
             lines.append(.init(name: "Service fee (\(rate))", amount: percentageLine))
         }
@@ -94,20 +94,6 @@ public struct FeeSchedule: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         rules = try container.decode([String: Rule].self, forKey: .rules)
         maximumAmount = try container.decodeIfPresent(Int64.self, forKey: .maximumAmount) ?? 100_000_000_000
-    }
-
-    /// `199_000` NGN → `₦1,990`, `2_450` EUR → `€24.50`: minor units of a two-digit currency as
-    /// people read them in a label.
-    package static func label(_ amount: Int64, currency: String) -> String {
-        let symbol = ["NGN": "₦", "EUR": "€"][currency] ?? "\(currency) "
-        var whole = String(amount / 100)
-        var grouped = ""
-        while whole.count > 3 {
-            grouped = "," + whole.suffix(3) + grouped
-            whole.removeLast(3)
-        }
-        let cents = amount % 100
-        return symbol + whole + grouped + (cents == 0 ? "" : cents < 10 ? ".0\(cents)" : ".\(cents)")
     }
 
     /// `150` → `1.5%`.
