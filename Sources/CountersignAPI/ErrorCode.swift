@@ -232,6 +232,10 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case unsupportedCurrency = "unsupported_currency"
     /// A transfer to the payer's own phone number.
     case selfTransfer = "self_transfer"
+    /// No verified Countersign wallet is registered to the payee's number.
+    case payeeNotFound = "payee_not_found"
+    /// The payee's account has not confirmed its phone number yet.
+    case payeeUnverified = "payee_unverified"
     /// No transfer with this id for this user.
     case transferNotFound = "transfer_not_found"
     /// A command that does not apply to the transfer's, bid's or order's current state.

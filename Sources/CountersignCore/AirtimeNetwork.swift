@@ -5,6 +5,16 @@ public enum AirtimeNetwork: String, Sendable, CaseIterable, Codable {
     case glo
     case nineMobile = "9mobile"
 
+    /// The network's name as its owner writes it, for people: `MTN`, `Airtel`, `Glo`, `9mobile`.
+    public var displayName: String {
+        switch self {
+        case .mtn: "MTN"
+        case .airtel: "Airtel"
+        case .glo: "Glo"
+        case .nineMobile: "9mobile"
+        }
+    }
+
     /// The product code the app sends for this network's airtime, e.g. `AIRTIME_MTN`.
     public var productCode: String { "AIRTIME_" + rawValue.uppercased() }
 

@@ -653,6 +653,16 @@ def unlock_with_pin(browser, local_pin=LOCAL_PIN):
     click(browser, "#lock-pin-submit")
 
 
+def funded_with_passkey(browser, server, funds):
+    """Signs up a new user in this browser with `funds` in the wallet and a passkey; returns the phone."""
+    add_authenticator(browser)
+    phone = new_phone()
+    sign_up(browser, server, phone)
+    server.fund(phone, funds)
+    enrol_passkey(browser, server)
+    return phone
+
+
 def wallet(browser):
     """The wallet as the signed-in browser's session sees it (fetched in the page)."""
     return browser.execute_async_script(

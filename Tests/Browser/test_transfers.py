@@ -4,10 +4,12 @@
 import time
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (
-    add_authenticator, api_signup, click, enrol_passkey, fill, go, naira, new_phone, screenshot,
-    set_user_verified, sign_up, wait_for, wait_text, wait_title, wallet,
+    allow_console, api_signup, click, fill, funded_with_passkey, go, naira, new_phone, screenshot,
+    set_user_verified, wait_for, wait_text, wait_title, wallet,
 )
 
 FUNDS = 500000  # ₦5,000.00
@@ -17,12 +19,7 @@ FEES = 1000 + 500
 
 
 def payer_with_key(browser, server):
-    add_authenticator(browser)
-    phone = new_phone()
-    sign_up(browser, server, phone)
-    server.fund(phone, FUNDS)
-    enrol_passkey(browser, server)
-    return phone
+    return funded_with_passkey(browser, server, FUNDS)
 
 
 def start_transfer(browser, server, payee_phone, amount="1000"):
@@ -63,10 +60,64 @@ def test_transfer_accepted(server, browser):
     assert wallet(browser)["balance"] == FUNDS - AMOUNT - FEES
     status, payee_wallet = server.api("GET", "/user/wallet", token=payee_token)
     assert status == 200 and payee_wallet["balance"] == AMOUNT
-    # Seed 000: the verdict returns to the dashboard by itself.
-    wait_for(browser, "#balance", timeout=15)
+    # A receipt: the reference, the time, both parties in full now that the money moved, the note.
+    assert wait_for(browser, "#receipt-reference").text.startswith("tr")
+    assert "Bola Ade" in wait_for(browser, "#receipt-payee").text
+    assert wait_for(browser, "#receipt-note").text == "rent"
+    assert wait_for(browser, "#receipt-time").text
+    # The result stays until the user leaves it.
+    assert not browser.find_elements(By.CSS_SELECTOR, "#redirect-note")
+    click(browser, "#to-dashboard")
     wait_text(browser, "#balance", naira(FUNDS - AMOUNT - FEES))
-    assert "Money sent" in wait_for(browser, "#transactions li").text
+    row = wait_for(browser, "#transactions li[data-type='transfer_out']")
+    assert "Sent to Bola Ade" in row.text and "rent" in row.text, row.text
+    # The history opens the receipt again.
+    row.find_element(By.CSS_SELECTOR, "summary").click()
+    opened = row.find_element(By.CSS_SELECTOR, ".receipt").text
+    assert "Reference" in opened and "Total paid" in opened and "rent" in opened, opened
+    # A refresh of the dashboard keeps it open.
+    browser.execute_script("window.dispatchEvent(new Event('focus'))")
+    WebDriverWait(browser, 10).until(EC.staleness_of(row))  # the list was redrawn
+    wait_for(browser, "#transactions li[data-type='transfer_out'] details[open] .receipt")
+
+
+def test_payee_sees_who_paid(server, browser):
+    payer_with_key(browser, server)
+    payee = new_phone()
+    payee_token = api_signup(server, payee, name="Bola Ade")
+    go(browser, server, "/send")
+    fill(browser, "#send-phone", payee)
+    fill(browser, "#send-amount", "1000")
+    fill(browser, "#send-note", "Lunch on Friday")
+    click(browser, "#send-submit")
+    wait_title(browser, "Do you still want to send?")
+    click(browser, "#transfer-accept")
+    wait_title(browser, "Money sent")
+    status, page = server.api("GET", "/user/transactions", token=payee_token)
+    received = page["transactions"][0]
+    assert status == 200 and received["type"] == "transfer_in"
+    assert received["counterpartyName"] == "Ada Obi" and received["note"] == "Lunch on Friday", received
+
+
+def test_refused_before_the_quote(server, browser):
+    allow_console(browser, r"/transfers .*422")
+    payer_with_key(browser, server)
+    payee = new_phone()
+    api_signup(server, payee)
+    # More than the wallet holds: an error on the form, no quote, no failed transfer.
+    go(browser, server, "/send")
+    fill(browser, "#send-phone", payee)
+    fill(browser, "#send-amount", "9999999")
+    click(browser, "#send-submit")
+    wait_text(browser, "#send-form [role='alert']", "balance is too low")
+    assert browser.switch_to.active_element.get_attribute("id") == "send-amount"
+    # A mistyped number: the same, on the payee field.
+    fill(browser, "#send-phone", "08099999999")
+    fill(browser, "#send-amount", "10")
+    click(browser, "#send-submit")
+    wait_text(browser, "#send-form [role='alert']", "No Countersign wallet")
+    assert browser.switch_to.active_element.get_attribute("id") == "send-phone"
+    assert browser.current_url.endswith("/send"), browser.current_url  # still the form, no transfer
 
 
 def test_transfer_declined(server, browser):
@@ -79,7 +130,6 @@ def test_transfer_declined(server, browser):
     assert "Nothing was sent" in wait_for(browser, "#verdict-message").text
     assert wait_for(browser, "#verdict").get_attribute("data-status") == "DECLINED"
     screenshot(browser, "14-transfer-declined")
-    click(browser, "#stay")
     assert wallet(browser)["balance"] == FUNDS
     assert server.api("GET", "/user/wallet", token=payee_token)[1]["balance"] == 0
 
@@ -107,7 +157,6 @@ def test_quote_expired(start_server, browser):
     assert "expired before it was approved" in wait_for(browser, "#verdict-message").text
     assert wait_for(browser, "#verdict").get_attribute("data-status") == "EXPIRED"
     screenshot(browser, "15-transfer-quote-expired")
-    click(browser, "#stay")
     assert wallet(browser)["balance"] == FUNDS
     # Start again keeps the payee and the amount.
     click(browser, "#send-again")

@@ -6,7 +6,7 @@ import re
 from selenium.webdriver.common.by import By
 
 from conftest import (
-    LOCAL_PIN, PIN, add_authenticator, remove_authenticator, allow_console, click, credentials, enrol_passkey, fetch_json, fill, go,
+    LOCAL_PIN, PIN, add_authenticator, funded_with_passkey, remove_authenticator, allow_console, click, credentials, enrol_passkey, fetch_json, fill, go,
     naira, new_phone, page_text, screenshot, set_user_verified, sign_up, unlock_with_pin, wait_for, wait_text,
     wait_title, wallet, error_reference, wait_error,
 )
@@ -102,17 +102,17 @@ def test_soft_lock_pin_without_authenticator(server, browser):
 
 
 def test_airtime_by_passkey(server, browser):
-    add_authenticator(browser)
-    phone = new_phone()
-    sign_up(browser, server, phone)
-    server.fund(phone, FUNDS)
-    enrol_passkey(browser, server)
+    funded_with_passkey(browser, server, FUNDS)
 
     buy_airtime(browser, server, "500", "AIRTIME_MTN", "08031234567")
     wait_title(browser, "Confirm airtime")
     assert wait_for(browser, "#intent-amount").text == naira(50000)
     assert wait_for(browser, "#intent-network").text == "MTN"
-    wait_text(browser, "#challenge-ok", "challenge matches")
+    # In words, the technical view behind a disclosure.
+    words = wait_for(browser, "#review-words").text
+    assert words.startswith(f"Your passkey will sign: {naira(50000)} airtime for "), words
+    assert words.endswith("8031234567 on MTN."), words
+    assert not wait_for(browser, "#review-technical code", visible=False).is_displayed()
     screenshot(browser, "04-airtime-review")
     click(browser, "#airtime-confirm")
     wait_title(browser, "Airtime sent")
@@ -128,6 +128,62 @@ def test_airtime_by_passkey(server, browser):
     first = wait_for(browser, "#transactions li")
     assert "MTN airtime" in first.text and "passkey" in first.text
     screenshot(browser, "06-dashboard")
+
+
+def test_airtime_over_balance_is_refused_before_the_passkey(server, browser):
+    allow_console(browser, r"/biometric/auth/options .*422")
+    funded_with_passkey(browser, server, FUNDS)
+    buy_airtime(browser, server, "10000")
+    wait_text(browser, "#airtime-form .error", "too low")
+    assert wait_for(browser, "h1").text == "Buy airtime"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#airtime-confirm")
+    assert browser.switch_to.active_element.get_attribute("id") == "airtime-amount"
+
+
+def test_airtime_over_balance_by_pin_is_refused_before_the_pin(server, browser):
+    phone = new_phone()
+    sign_up(browser, server, phone)  # no authenticator: the PIN would pay
+    server.fund(phone, 10000)
+    buy_airtime(browser, server, "500")
+    wait_text(browser, "#airtime-form .error", "balance")
+    assert "too low" in wait_for(browser, "#airtime-form .error").text
+    assert not browser.find_elements(By.CSS_SELECTOR, "#airtime-pin")
+    # Within the balance, the PIN is asked.
+    fill(browser, "#airtime-amount", "100")
+    click(browser, "#airtime-continue")
+    wait_title(browser, "Pay with PIN")
+
+
+def test_failed_airtime_reads_as_failed(server, browser):
+    phone = new_phone()
+    sign_up(browser, server, phone)  # no authenticator: the PIN pays
+    server.fund(phone, FUNDS)
+    buy_airtime(browser, server, "100", "AIRTIME_AIRTEL", "08031230000")  # the simulator refuses …0000
+    wait_title(browser, "Pay with PIN")
+    fill(browser, "#airtime-pin", PIN)
+    click(browser, "#airtime-pay-pin")
+    wait_title(browser, "Airtime not delivered")
+    text = page_text(browser)
+    assert "Airtel" in text and "airtel" not in text, text
+    assert text.count("not charged") == 1, text
+    click(browser, "#to-dashboard")
+    row = wait_for(browser, "#transactions li[data-type='topup']")
+    assert "Airtel airtime failed" in row.text and "nothing taken" in row.text, row.text
+    assert "−" not in row.text, row.text
+
+
+def test_empty_wallet_says_how_money_gets_in(server, browser):
+    phone = new_phone()
+    sign_up(browser, server, phone)
+    box = wait_for(browser, "#add-money")
+    assert "not available yet" in box.text and "transfer" in box.text, box.text
+    assert wait_for(browser, "#my-number").text.endswith(phone[1:])
+    assert wait_for(browser, "#share-number").is_displayed()
+    assert "Fund your wallet" not in page_text(browser)
+    server.fund(phone, 1000)
+    browser.refresh()
+    wait_text(browser, "#balance", naira(1000))
+    assert not browser.find_element(By.CSS_SELECTOR, "#add-money").is_displayed()
 
 
 def test_airtime_pin_fallback_without_authenticator(server, browser):

@@ -34,6 +34,16 @@ struct FeeScheduleTests {
         #expect(FeeSchedule.percent(5) == "0.05%")
     }
 
+    @Test("a capped or raised percentage line says so")
+    func cappedLabels() throws {
+        let capped = try #require(FeeSchedule.standard.fees(amount: 100_000_000, currency: "NGN"))
+        #expect(capped.last == .init(name: "Service fee (0.5%, capped at ₦1,990.00)", amount: 199_000))
+        let raised = try #require(schedule.fees(amount: 100, currency: "NGN"))
+        #expect(raised.last == .init(name: "Service fee (0.5%, raised to the minimum of ₦5.00)", amount: 500))
+        let plain = try #require(schedule.fees(amount: 1_000_100, currency: "NGN"))
+        #expect(plain.last == .init(name: "Service fee (0.5%)", amount: 5_001))
+    }
+
     @Test("unknown currency, zero, negative and too-large amounts have no quote")
     func outOfRange() {
         #expect(schedule.fees(amount: 1_000, currency: "EUR") == nil)

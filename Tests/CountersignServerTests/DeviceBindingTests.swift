@@ -206,8 +206,8 @@ struct DeviceBindingTests {
             let told = try await server.messages(to: user.phone, containing: "moved to another number")
             #expect(told.contains { $0.body.contains("moved to another number") })
             let payer = try await server.fundedUser()
-            let toOld = try await server.quotedTransfer(payer, to: user.phone)
-            #expect(toOld.status == .failed && toOld.error?.code == "payee_not_found")
+            let toOld = try await server.createTransfer(payer, to: user.phone)
+            #expect(toOld.status == 422 && toOld.errorCode == "payee_not_found", "\(toOld.text)")
             let toNew = try await server.quotedTransfer(payer, to: newNumber)
             #expect(toNew.status == .authorizationRequired)
             // Someone else's number cannot be taken: no code reaches it for this account.

@@ -173,8 +173,8 @@ struct PhoneVerificationTests {
                     "UPDATE users SET phone_verified_at = NULL WHERE id = $1", [.text(squatter.userId)])
             }
             let payer = try await server.fundedUser()
-            let document = try await server.quotedTransfer(payer, to: squatter.phone)
-            #expect(document.status == .failed && document.error?.code == "payee_unverified", "\(document)")
+            let refused = try await server.createTransfer(payer, to: squatter.phone)
+            #expect(refused.status == 422 && refused.errorCode == "payee_unverified", "\(refused.text)")
             let holder = try await server.signup(phone: squatter.phone, name: "Real Owner")
             #expect(holder.userId != squatter.userId)
             let released = try await server.client.get("/user/wallet", token: squatter.token)

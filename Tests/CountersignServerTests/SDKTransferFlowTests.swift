@@ -107,6 +107,16 @@ struct SDKTransferFlowTests {
             #expect(signer.signCount == countBefore)
             #expect(try await repository.document(third.id).status == .cancelled)
 
+            // 4. More than the wallet holds: refused before any quote, the screen says why.
+            let tooMuch = PaymentInitiateController(repository: repository)
+            let over = CreateTransferRequest(payeePhone: payeePhone, amount: 1_000_000, currency: "NGN")
+            #expect(await tooMuch.submit(over) == nil)
+            guard case .refused(let code, _) = tooMuch.screen.value else {
+                Issue.record("expected a refusal, got \(tooMuch.screen.value)")
+                return
+            }
+            #expect(code == "insufficient_funds")
+
             #expect(try await payer.wallet().balance == 100_000 - 11_050)
             #expect(try await payee.wallet().balance == 10_000)
         }

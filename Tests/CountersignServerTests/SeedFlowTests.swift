@@ -123,8 +123,10 @@ struct SeedFlowTests {
     @Test("insufficient funds is 422 and writes nothing", arguments: TestEngines.all)
     func insufficientFunds(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
-            let user = try await server.fundedUser(balance: 400)
+            let user = try await server.fundedUser(balance: 500)
             let token = try await server.authorize(user, amount: 500)
+            // Spent elsewhere between the passkey and the payment: the debit checks again.
+            #expect(try await server.topUp(user, amount: 100, pin: user.pin).status == 200)
             let before = try await LedgerAudit.snapshot(server.database)
             let response = try await server.topUp(user, amount: 500, token: token)
             #expect(response.status == 422)
@@ -133,6 +135,44 @@ struct SeedFlowTests {
             // The token was not spent: after funding, the same authorization pays.
             _ = try await server.services.wallets.fund(phone: user.phone, amount: 100, reference: nil)
             #expect(try await server.topUp(user, amount: 500, token: token).status == 200)
+        }
+    }
+
+    @Test(
+        "a top-up the balance cannot pay is refused at options time, before the passkey is asked",
+        arguments: TestEngines.all)
+    func refusedBeforeGesture(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser(balance: 500_000)
+            let options = try await server.authOptions(user, amount: 1_000_000)
+            #expect(options.status == 422 && options.errorCode == "insufficient_funds", "\(options.text)")
+            let challenges = try await server.database.read { sql in
+                try await sql.first(
+                    "SELECT COUNT(*) AS n FROM challenges WHERE user_id = $1 AND purpose = 'authentication'",
+                    [.text(user.userId)])?.int("n")
+            }
+            #expect(challenges == 0)
+            #expect(try await server.authOptions(user, amount: 500_000).status == 200)
+        }
+    }
+
+    @Test(
+        "a failed top-up names the network as it writes itself, says once that nothing was charged, and reads as failed",
+        arguments: TestEngines.all)
+    func failedTopUpInWords(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser(balance: 10_000)
+            let response = try await server.topUp(
+                user, amount: 1_000, product: "AIRTIME_AIRTEL", recipient: "08012340000", pin: user.pin)
+            let refused = try response.decode(TopUpResponse.self)
+            #expect(!refused.success)
+            #expect(refused.message.contains("Airtel") && !refused.message.contains("airtel"), "\(refused.message)")
+            #expect(refused.message.components(separatedBy: "not charged").count == 2, "\(refused.message)")
+            #expect(try await server.wallet(user).balance == 10_000)
+            let history = try await server.client.get("/user/transactions", token: user.token).decode(
+                TransactionPage.self)
+            let failed = try #require(history.transactions.first { $0.type == "topup" })
+            #expect(failed.status == "failed" && failed.failureCode == "supplier_rejected")
         }
     }
 }

@@ -74,6 +74,8 @@ struct SyncedPasskeyTests {
     func allowRecordsTheFlip(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
+            // Options are refused for a payment the wallet cannot make.
+            _ = try await server.services.wallets.fund(phone: user.phone, amount: 10_000, reference: nil)
             let device = DeviceAuthenticator(rpId: LiveServer.rpId, origin: LiveServer.origin)
             #expect(try await Self.register(server, user, device, backup: Self.eligible).status == 201)
             #expect(try await Self.stored(server) == Flags(eligible: true, state: false, flagged: false))
@@ -111,6 +113,7 @@ struct SyncedPasskeyTests {
     func denyRefusesTheFlip(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine, configure: { $0.passkeyPolicy.syncedPasskeys = .deny }) { server in
             let user = try await server.signup()
+            _ = try await server.services.wallets.fund(phone: user.phone, amount: 10_000, reference: nil)
             let device = try await Self.storeEligibleKey(server, user)
             #expect(try await Self.pay(server, user, device, backup: Self.eligible).status == 200)
 

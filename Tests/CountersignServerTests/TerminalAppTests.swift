@@ -86,6 +86,7 @@ struct TerminalAppTests {
         }
         #expect(!sent.output.contains("minor units") && !sent.output.contains("NGN "), "\(sent.output)")
         #expect(sent.output.firstMatch(of: /\d{4}-\d\d-\d\dT\d\d:/) == nil, "times are not raw ISO: \(sent.output)")
+        #expect(sent.output.contains("to Bola (+"), "the receipt names the payee: \(sent.output)")
         #expect(try signCount(adaProfile) == 1, "the sign counter is persisted after signing")
 
         // Amounts are typed as on the web: naira with at most two decimals, more than zero, not absurd.
@@ -110,6 +111,7 @@ struct TerminalAppTests {
         #expect(dashboard.status == 0, "\(dashboard.output)")
         #expect(dashboard.output.contains("Balance   ₦3,985.00"), "\(dashboard.output)")
         #expect(dashboard.output.contains("transfer_out"), "\(dashboard.output)")
+        #expect(dashboard.output.contains("→ Bola ("), "the payee by name: \(dashboard.output)")
 
         let declined = try run(["send", "--to", bola, "--amount", "1000", "--no"])
         #expect(declined.status == 1, "\(declined.output)")

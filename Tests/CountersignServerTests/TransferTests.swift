@@ -83,6 +83,13 @@ struct TransferTests {
             let payeeHistory = try await server.client.get("/user/transactions", token: payee.token).decode(
                 TransactionPage.self)
             #expect(payeeHistory.transactions.map(\.type) == ["transfer_in"])
+            // Both sides see who was on the other side, the payer's note and the transfer's reference.
+            let sent = try #require(payerHistory.transactions.first)
+            #expect(sent.counterpartyName == "Bola" && sent.note == "rent" && sent.fees == 1_050)
+            #expect(sent.reference == first.id)
+            let received = try #require(payeeHistory.transactions.first)
+            #expect(received.counterpartyName == "Ada" && received.note == "rent" && received.fees == nil)
+            #expect(received.reference == first.id && received.amount == 10_000)
             try await LedgerAudit.check(server.database)
             // One ledger entry for the transfer, with three postings.
             let entries = try await server.database.read { sql in
@@ -248,10 +255,11 @@ struct TransferTests {
     @Test("too little money at execution ends in FAILED insufficient_funds, nothing moved", arguments: TestEngines.all)
     func insufficientFunds(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
-            // Enough for the amount, not for amount plus fees.
-            let payer = try await server.fundedUser(balance: 10_500)
+            let payer = try await server.fundedUser(balance: 11_050)
             let payee = try await server.signup()
             let document = try await server.quotedTransfer(payer, to: payee.phone, amount: 10_000)
+            // Between the quote and the signature the payer spends: enough for the amount, not the fees.
+            #expect(try await server.topUp(payer, amount: 550, pin: payer.pin).status == 200)
             let authorized = try await server.authorizeTransfer(payer, document)
             #expect(authorized.status == 200)
             let final = try await server.awaitTransfer(payer, id: document.id) { $0.status.isFinal }
@@ -264,14 +272,31 @@ struct TransferTests {
         }
     }
 
-    @Test("an unknown payee ends in FAILED payee_not_found", arguments: TestEngines.all)
-    func unknownPayee(engine: DatabaseEngine) async throws {
+    @Test(
+        "what can be refused before a signature is refused at creation: no quote, nothing written",
+        arguments: TestEngines.all)
+    func refusedBeforeQuote(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
-            let payer = try await server.fundedUser()
-            let document = try await server.quotedTransfer(payer, to: "08099999999")
-            #expect(document.status == .failed)
-            #expect(document.error?.code == "payee_not_found")
-            #expect(document.quote == nil)
+            let payer = try await server.fundedUser(balance: 430_000)
+            let payee = try await server.signup()
+            // The amount alone is over the balance, and the amount plus its fees is.
+            let huge = try await server.createTransfer(payer, to: payee.phone, amount: 999_999_900)
+            #expect(huge.status == 422 && huge.errorCode == "insufficient_funds", "\(huge.text)")
+            let withFees = try await server.createTransfer(payer, to: payee.phone, amount: 429_000)
+            #expect(withFees.status == 422 && withFees.errorCode == "insufficient_funds", "\(withFees.text)")
+            // A mistyped number is an error on the form, not a failed transfer in the history.
+            let unknown = try await server.createTransfer(payer, to: "08099999999")
+            #expect(unknown.status == 422 && unknown.errorCode == "payee_not_found", "\(unknown.text)")
+            let count = try await server.database.read { sql in
+                try await sql.first("SELECT COUNT(*) AS n FROM transfers", [])?.int("n")
+            }
+            #expect(count == 0)
+            let history = try await server.client.get("/user/transactions", token: payer.token).decode(
+                TransactionPage.self)
+            #expect(history.transactions.allSatisfy { $0.type != "transfer_out" })
+            // What the wallet can pay is quoted.
+            let fits = try await server.quotedTransfer(payer, to: payee.phone, amount: 420_000)
+            #expect(fits.status == .authorizationRequired)
         }
     }
 

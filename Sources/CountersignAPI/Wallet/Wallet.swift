@@ -114,11 +114,28 @@ public struct TransactionSummary: Codable, Sendable, Equatable {
     public var authorizedBy: String?
     /// When it was created, ISO 8601 UTC.
     public var timestamp: String
+    /// The other side of a transfer, by name: the payee on `transfer_out`, the payer on `transfer_in`.
+    public var counterpartyName: String?
+    /// The note the payer wrote on a transfer, shown to both sides.
+    public var note: String?
+    /// What to quote when asking about it: the transfer id, or the supplier's reference of a top-up.
+    public var reference: String?
+    /// On `transfer_out`, the fees included in `amount`; the rest reached the payee.
+    public var fees: Int64?
+    /// Why a failed top-up failed, e.g. `supplier_failed`; nothing stayed debited.
+    public var failureCode: String?
     /// A value with every field given.
     public init(
         transactionId: String, type: String, status: String, amount: Int64, currency: String,
-        productCode: String? = nil, recipientPhone: String? = nil, authorizedBy: String? = nil, timestamp: String
+        productCode: String? = nil, recipientPhone: String? = nil, authorizedBy: String? = nil, timestamp: String,
+        counterpartyName: String? = nil, note: String? = nil, reference: String? = nil, fees: Int64? = nil,
+        failureCode: String? = nil
     ) {
+        self.counterpartyName = counterpartyName
+        self.note = note
+        self.reference = reference
+        self.fees = fees
+        self.failureCode = failureCode
         self.transactionId = transactionId
         self.type = type
         self.status = status

@@ -73,7 +73,14 @@ public struct FeeSchedule: Sendable, Hashable, Codable {
         var lines: [TransferQuote.Fee] = []
         if rule.fixed > 0 { lines.append(.init(name: "Transfer fee", amount: rule.fixed)) }
         if percentageLine > 0 {
-            lines.append(.init(name: "Service fee (\(Self.percent(rule.basisPoints)))", amount: percentageLine))
+            // The label says what was applied: the rate alone, or the cap or floor that replaced it.
+            var rate = Self.percent(rule.basisPoints)
+            if rule.fixed + percentage > rule.maximum {
+                rate += ", capped at \(Currency.named(currency).format(percentageLine))"
+            } else if rule.fixed + percentage < rule.minimum {
+                rate += ", raised to the minimum of \(Currency.named(currency).format(percentageLine))"
+            }
+            lines.append(.init(name: "Service fee (\(rate))", amount: percentageLine))
         }
         return lines
     }

@@ -155,7 +155,7 @@ package struct AppServices: Sendable {
         self.biometric = biometric
         self.transfers = TransferService(
             database: database, users: users, credentials: CredentialSQLRepository(),
-            transfers: TransferSQLRepository(), lock: lock,
+            transfers: TransferSQLRepository(), ledger: ledger, lock: lock,
             biometric: biometric, feed: TransferFeed(), idempotency: IdempotencySQLRepository(), instance: instance,
             clock: clock,
             configuration: configuration, metrics: metrics

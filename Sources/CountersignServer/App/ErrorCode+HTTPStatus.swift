@@ -52,7 +52,8 @@ extension ErrorCode {
         case .unsupportedMediaType:
             .unsupportedMediaType
         case .noRegisteredCredential, .supplierMismatch, .idempotencyKeyReused, .insufficientFunds, .unknownCursor,
-            .unsupportedCurrency, .selfTransfer, .unknownShippingMethod, .noDeliveryMethod, .ownProduct,
+            .unsupportedCurrency, .selfTransfer, .payeeNotFound, .payeeUnverified, .unknownShippingMethod,
+            .noDeliveryMethod, .ownProduct,
             .deliveryUnavailable,
             .addressRequired, .noRoute, .totalsUnavailable, .cardNotOwned, .invalidCardNumber, .invalidExpiry,
             .unsupportedTestCard, .cardEntryNotSupported, .cardDeclined, .invalidRequest, .samePhone, .weakPin,

@@ -25,6 +25,7 @@ package struct BiometricService: Sendable {
     let verifications: PhoneVerifications
     let newDeviceLimit: NewDeviceLimit
     let events = AccountEventSQLRepository()
+    let ledger = LedgerSQLRepository()
     /// The imported FIDO metadata registration consults (`countersign mds import`).
     let metadata = MetadataSQLRepository()
 
@@ -173,6 +174,7 @@ package struct BiometricService: Sendable {
         // Before any gesture: a new device (or only new keys) over the limit is refused now, and a
         // key still in its cooling-off is not offered for an amount over it.
         try newDeviceLimit.check(amount: intent.amount, session: session)
+        try await ensureAffordable(userId: userId, intent: intent)
         let usable = live.filter { (try? newDeviceLimit.check(amount: intent.amount, session: nil, key: $0)) != nil }
         guard !usable.isEmpty else {
             try newDeviceLimit.check(
@@ -194,6 +196,21 @@ package struct BiometricService: Sendable {
                 credentialIds: usable.map(\.id), timeout: timeout
             )
         )
+    }
+
+    /// Refuses a top-up the wallet and cashback together cannot pay, before the passkey is asked;
+    /// the debit checks again (the balance may change before the signature).
+    func ensureAffordable(userId: String, intent: PaymentIntent) async throws {
+        let ledger = self.ledger
+        let available = try await database.read { sql in
+            let wallet = try await ledger.balance(userId: userId, kind: .wallet, currency: intent.currency, on: sql)
+            let cashback = try await ledger.balance(
+                userId: userId, kind: .cashback, currency: intent.currency, on: sql)
+            return wallet.addingReportingOverflow(cashback).overflow ? Int64.max : wallet + cashback
+        }
+        guard available >= intent.amount else {
+            throw APIError(.insufficientFunds, "Your balance is too low for this top-up. Nothing was charged.")
+        }
     }
 
     /// What Secure Payment Confirmation shows for this server's payment challenges.

@@ -86,7 +86,7 @@ package struct OperatorConsole: Sendable {
                 keys: try await credentials.list(userId: userId, on: sql).map(\.summary),
                 transactions: try await transactions.list(
                     userId: userId, before: nil, limit: Self.transactionLimit, on: sql
-                ).map(\.summary),
+                ).map { $0.summary() },
                 phoneVerified: account.phoneVerified,
                 events: try await AccountEventSQLRepository().list(userId: userId, limit: 20, on: sql))
         }

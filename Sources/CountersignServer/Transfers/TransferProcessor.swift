@@ -188,6 +188,14 @@ package struct TransferProcessor: Service {
                 current, now: now, code: "no_registered_credential", message: "The payer has no usable device key.")
         }
         let totalFees = fees.reduce(0) { $0 + $1.amount }
+        // The balance may have fallen since the transfer was created: no quote the payer cannot pay.
+        let balance = try await ledger.balance(
+            userId: current.payerId, kind: .wallet, currency: current.currency, on: sql)
+        guard balance >= current.amount + totalFees else {
+            return Self.failed(
+                current, now: now, code: "insufficient_funds",
+                message: "Your balance is too low for this amount and its fees; nothing was charged.")
+        }
         // Whole seconds, so the signed `expiresAt` text and the stored deadline agree exactly.
         let expiresAt = (now + configuration.quoteSeconds * 1000) / 1000 * 1000
         let quote = TransferQuote(

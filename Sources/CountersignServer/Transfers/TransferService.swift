@@ -10,6 +10,7 @@ package struct TransferService: Sendable {
     let users: any UserRepository
     let credentials: any CredentialRepository
     let transfers: any TransferRepository
+    let ledger: any LedgerRepository
     let lock: PaymentLock
     let biometric: BiometricService
     let feed: TransferFeed
@@ -85,6 +86,9 @@ package struct TransferService: Sendable {
                 staleBefore: now - IdempotentRequest.abandonedClaimMillis, on: sql)
             switch claim {
             case .claimed:
+                // Checked only for a new transfer: a retry of one that was created replays it.
+                try lock.ensureUnlocked(payer)
+                try await ensurePayable(payerId: payerId, payee: payee, request: request, on: sql)
                 // The transfers table's own unique key on (payer, key) stays as a second guard.
                 guard try await transfers.insert(transfer, on: sql) else { return (nil, false) }
                 try await idempotency.complete(userId: payerId, key: idempotent.key, resourceId: transfer.id, on: sql)

@@ -48,11 +48,11 @@ package struct SimulatedAirtimeSupplier: AirtimeSupplier {
     static func decide(_ order: AirtimeOrder) -> AirtimeOutcome {
         if order.recipientPhone.hasSuffix("0000") {
             return .failed(
-                code: "supplier_rejected", message: "The \(order.network.rawValue) supplier rejected the top-up.")
+                code: "supplier_rejected", message: "The \(order.network.displayName) supplier rejected the top-up.")
         }
         if order.recipientPhone.hasSuffix("9999") {
             return .failed(
-                code: "supplier_unavailable", message: "The \(order.network.rawValue) supplier is unavailable.")
+                code: "supplier_unavailable", message: "The \(order.network.displayName) supplier is unavailable.")
         }
         let digest = SHA256.hash(data: Array(order.transactionId.utf8)).map { String($0, radix: 16) }.joined()
         return .delivered(reference: "SIM-" + digest.prefix(12).uppercased())

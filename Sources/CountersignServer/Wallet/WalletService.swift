@@ -38,7 +38,11 @@ package struct WalletService: Sendable {
         }
         let page = rows.prefix(limit)
         let next = rows.count > limit ? page.last.map { Base64URL.encode(Array("\($0.createdAt)|\($0.id)".utf8)) } : nil
-        return TransactionPage(transactions: page.map(\.summary), nextCursor: next)
+        let transferIds = page.filter { $0.type.hasPrefix("transfer_") }.compactMap(\.externalReference)
+        let parties = try await database.read { sql in try await transactions.transfers(ids: transferIds, on: sql) }
+        return TransactionPage(
+            transactions: page.map { $0.summary(transfer: $0.externalReference.flatMap { parties[$0] }) },
+            nextCursor: next)
     }
 
     static let base64URLAlphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
@@ -118,12 +122,16 @@ package struct WalletService: Sendable {
 }
 
 extension WalletTransaction {
-    /// The row as `GET /user/transactions` shows it.
-    var summary: TransactionSummary {
-        TransactionSummary(
+    /// The row as `GET /user/transactions` shows it, with the transfer it belongs to, if any.
+    func summary(transfer: TransferParties? = nil) -> TransactionSummary {
+        let counterparty = type == "transfer_in" ? transfer?.payerName : transfer?.payeeName
+        return TransactionSummary(
             transactionId: id, type: type, status: status, amount: amount, currency: currency,
             productCode: productCode, recipientPhone: recipientPhone, authorizedBy: authorizedBy,
-            timestamp: WallClock.iso8601(millis: createdAt)
+            timestamp: WallClock.iso8601(millis: createdAt),
+            counterpartyName: counterparty.map(DisplayText.sanitized), note: transfer?.note,
+            reference: externalReference, fees: type == "transfer_out" ? transfer?.totalFees : nil,
+            failureCode: failureCode
         )
     }
 }

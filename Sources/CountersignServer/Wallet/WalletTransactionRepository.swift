@@ -22,8 +22,18 @@ package struct WalletTransaction: Sendable, Equatable {
     package var updatedAt: Int64
 }
 
+/// Who was on each side of a settled transfer, and what the payer wrote; both sides may see it.
+package struct TransferParties: Sendable, Equatable {
+    package var payerName: String
+    package var payeeName: String?
+    package var note: String?
+    package var totalFees: Int64?
+}
+
 /// Wallet transactions, newest first.
 package protocol WalletTransactionRepository: Sendable {
+    /// The parties of the transfers with these ids, by id (a page of history at most).
+    func transfers(ids: [String], on sql: any SQLExecutor) async throws -> [String: TransferParties]
     func insert(_ transaction: WalletTransaction, on sql: any SQLExecutor) async throws
     /// Moves a pending transaction to a final status; returns false if it was not pending.
     func finish(
@@ -63,6 +73,25 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
                 .integer(t.createdAt), .integer(t.updatedAt),
             ]
         )
+    }
+
+    package func transfers(ids: [String], on sql: any SQLExecutor) async throws -> [String: TransferParties] {
+        guard !ids.isEmpty else { return [:] }
+        let placeholders = ids.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        let rows = try await sql.query(
+            """
+            SELECT t.id, t.note, t.total_fees, payer.name AS payer_name, payee.name AS payee_name
+            FROM transfers t JOIN users payer ON payer.id = t.payer_id LEFT JOIN users payee ON payee.id = t.payee_id
+            WHERE t.id IN (\(placeholders))
+            """,
+            ids.map { .text($0) })
+        var parties: [String: TransferParties] = [:]
+        for row in rows {
+            parties[try row.string("id")] = TransferParties(
+                payerName: try row.string("payer_name"), payeeName: try row.optionalString("payee_name"),
+                note: try row.optionalString("note"), totalFees: try row.optionalInt("total_fees"))
+        }
+        return parties
     }
 
     package func finish(

@@ -13,11 +13,29 @@ enum DashboardView {
         print("  Recent transactions:")
         if recent.isEmpty { print("    (none yet)") }
         for row in recent {
-            let counterpart = row.recipientPhone.map { " → \($0)" } ?? ""
+            let counterpart = counterpartText(row)
             print(
                 "    \(Formatting.time(row.timestamp))  \(row.type.padding(toLength: 12, withPad: " ", startingAt: 0)) \(row.status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Formatting.money(row.amount, row.currency))\(counterpart)"
             )
+            if let note = row.note { print("      note: \(note)") }
+            if let reference = row.reference { print("      ref: \(reference)") }
         }
+    }
+
+    /// Who was on the other side: the payee (by name and number) of money sent, the payer of money
+    /// received, the number of an airtime top-up; and for a failed one that nothing was taken.
+    static func counterpartText(_ row: TransactionSummary) -> String {
+        var text: String
+        switch (row.type, row.counterpartyName, row.recipientPhone) {
+        case ("transfer_in", let name?, _): text = " ← \(name)"
+        case (_, let name?, let phone?): text = " → \(name) (\(phone))"
+        case (_, let name?, nil): text = " → \(name)"
+        case (_, nil, let phone?): text = " → \(phone)"
+        default: text = ""
+        }
+        if let fees = row.fees, fees > 0 { text += " incl. \(Formatting.money(fees, row.currency)) fees" }
+        if row.status == "failed" { text += " (nothing taken)" }
+        return text
     }
 
     /// Fetches and prints the dashboard of `api`'s user.

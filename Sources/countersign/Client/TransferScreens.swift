@@ -35,8 +35,7 @@ struct TransferScreens {
         case .details(.invalidQuote(let id)): "CANCELLED: the quote of \(id) did not add up"
         case .details(.declineFailed(let id, let error)): "decline of \(id) not recorded: \(Formatting.error(error))"
         case .details: "stopped at the fee quote"
-        case .verdict(.succeeded(let document)):
-            "SUCCESS: \(document.id) sent \(Formatting.money(document.amount, document.currency)) to \(document.payeePhone)"
+        case .verdict(.succeeded(let document)): receipt(document)
         case .verdict(.failed(let id, let reason)): "FAILED (\(reason.code)): \(reason.message) [\(id)]"
         case .verdict(.expired(let id)): "EXPIRED: the quote lapsed [\(id)]"
         case .verdict(.abandoned(let id, let error)): "CANCELLED: local authentication \(error) [\(id)]"
@@ -47,6 +46,16 @@ struct TransferScreens {
         case .verdict(.statusUnknown(let id)): "status unknown: check transfer \(id) later"
         case .verdict: "stopped during authorization"
         }
+    }
+
+    /// A finished transfer's receipt line: reference, amount, the payee by name and number, the
+    /// total with fees, the time and the note.
+    static func receipt(_ document: TransferDocument) -> String {
+        let payee = document.payeeName.map { "\($0) (\(document.payeePhone))" } ?? document.payeePhone
+        let total = document.quote.map { ", \(Formatting.money($0.total, $0.currency)) with fees" } ?? ""
+        let note = document.note.map { ", note \"\($0)\"" } ?? ""
+        return "SUCCESS: \(document.id) sent \(Formatting.money(document.amount, document.currency)) to \(payee)"
+            + "\(total) at \(Formatting.time(document.updatedAt))\(note)"
     }
 
     private static func show(_ state: PaymentInitiateController.State, _ spinner: Spinner) {

@@ -8,15 +8,12 @@
 import { CountersignError, newIdempotencyKey } from '../countersign.js';
 import * as ui from '../ui.js';
 import { platformAuthenticatorAvailable } from './lock.js';
+import { networkName, receipt, receiptTime } from './receipt.js';
 import { secureConfirmation, signPayment } from './sign.js';
 
 const { h } = ui;
 
-const NETWORKS = [
-  ['AIRTIME_MTN', 'MTN'], ['AIRTIME_AIRTEL', 'Airtel'], ['AIRTIME_GLO', 'Glo'], ['AIRTIME_9MOBILE', '9mobile'],
-];
-/** @param {string} code */
-const networkName = (code) => (NETWORKS.find(([c]) => c === code) || [code, code])[1];
+const NETWORKS = ['AIRTIME_MTN', 'AIRTIME_AIRTEL', 'AIRTIME_GLO', 'AIRTIME_9MOBILE'].map((code) => [code, networkName(code)]);
 
 /**
  * @param {HTMLElement} view
@@ -72,14 +69,29 @@ async function renderAirtime(view, _params, _query, app) {
     });
     const cashback = h('input', { type: 'checkbox', id: 'airtime-cashback', checked: intent.useCashback });
     const submit = h('button', { type: 'submit', className: 'btn primary', id: 'airtime-continue' }, 'Continue');
-    const pinInstead = ui.button('Pay with PIN instead', () => {
-      if (read()) showPin(null);
+    const pinInstead = ui.button('Pay with PIN instead', async () => {
+      if (!read()) return;
+      try {
+        await ensureAffordable();
+        showPin(null);
+      } catch (error) {
+        if (alive) refuseOnForm(error);
+      }
     }, { kind: 'link', id: 'airtime-use-pin' });
     const form = h('form', { className: 'card', id: 'airtime-form', novalidate: true },
       amount, network, recipient,
       h('div', { className: 'check' }, cashback, h('label', { for: 'airtime-cashback' }, 'Use my cashback first')),
       submit, pinInstead);
     show('Buy airtime', 'form', form);
+
+    /**
+     * Refused before the passkey or the PIN is asked (the balance, above all): said on the form.
+     * @param {any} error
+     */
+    function refuseOnForm(error) {
+      ui.showError(form, error);
+      if (error.code === 'insufficient_funds') amount.input.focus();
+    }
 
     function read() {
       ui.showError(form, null);
@@ -108,9 +120,22 @@ async function renderAirtime(view, _params, _query, app) {
       try {
         await ui.busy(submit, prepare());
       } catch (error) {
-        if (alive) ui.showError(form, error);
+        if (alive) refuseOnForm(error);
       }
     });
+  }
+
+  /**
+   * Refuses, before any gesture, a top-up the wallet (and the cashback, when chosen) cannot pay:
+   * the PIN path has no options call to refuse it. The server checks again when it debits.
+   */
+  async function ensureAffordable() {
+    const wallet = await app.api.wallet();
+    const available = wallet.balance + (intent.useCashback ? wallet.cashback : 0);
+    if (available < intent.amount) {
+      throw Object.assign(new Error(`Your balance (${ui.money(available, wallet.currency)}) is too low for this top-up. `
+        + 'Lower the amount, or add money first. Nothing was charged.'), { code: 'insufficient_funds' });
+    }
   }
 
   /** The intent without useCashback: what the options and the challenge cover. */
@@ -122,6 +147,7 @@ async function renderAirtime(view, _params, _query, app) {
   // --- 2. options, challenge check --------------------------------------------------------------
   /** @param {{anyAuthenticator?: boolean}} [opts] try a passkey even without a platform authenticator */
   async function prepare({ anyAuthenticator = false } = {}) {
+    await ensureAffordable();
     if (!window.PublicKeyCredential) {
       showPin('This browser cannot use passkeys. Pay with your PIN instead.');
       return;
@@ -158,12 +184,14 @@ async function renderAirtime(view, _params, _query, app) {
     const confirm = ui.button('Confirm with passkey', () => sign(options, confirm), { id: 'airtime-confirm' });
     show('Confirm airtime', 'review',
       h('section', { className: 'card intent', 'aria-labelledby': 'review-h' },
-        h('h2', { id: 'review-h' }, 'Your device will sign this payment'),
+        h('h2', { id: 'review-h' }, 'Check the payment'),
+        h('p', { id: 'review-words' }, 'Your passkey will sign: ',
+          h('strong', null, `${ui.money(t.amount, t.currency || 'NGN')} airtime for ${t.recipientPhone} on ${networkName(t.productCode)}`), '.'),
         intentDetails(),
         h('p', { className: 'ok-box', id: 'challenge-ok' },
-          '✓ The challenge matches this payment (recomputed on this device from the nonce and the intent).'),
-        h('details', null, h('summary', null, 'What is signed'),
-          h('p', { className: 'muted' }, 'SHA-256 of the nonce and this intent:'),
+          '✓ This device checked that the request matches this payment and nothing else.'),
+        h('details', { id: 'review-technical' }, h('summary', null, 'Technical details'),
+          h('p', { className: 'muted' }, 'The challenge was recomputed on this device as SHA-256 of the server\'s nonce and this intent:'),
           h('p', null, h('code', null, JSON.stringify(t))))),
       confirm,
       ui.button('Pay with PIN instead', () => showPin(null), { kind: 'secondary', id: 'airtime-use-pin' }),
@@ -199,8 +227,8 @@ async function renderAirtime(view, _params, _query, app) {
     show('Paying…', 'processing', h('p', { role: 'status' }, 'Checking your signature and paying…'));
     try {
       const verified = await app.api.verifyAssertion(assertion);
-      const receipt = await app.api.topUp({ ...intent, verificationToken: verified.verificationToken }, { idempotencyKey });
-      showReceipt(receipt, via === 'spc' ? 'passkey (Secure Payment Confirmation)' : 'passkey');
+      const result = await app.api.topUp({ ...intent, verificationToken: verified.verificationToken }, { idempotencyKey });
+      showReceipt(result, via === 'spc' ? 'passkey (Secure Payment Confirmation)' : 'passkey');
     } catch (error) {
       if (!alive) return;
       const e = /** @type {any} */ (error);
@@ -241,8 +269,8 @@ async function renderAirtime(view, _params, _query, app) {
         return;
       }
       try {
-        const receipt = await ui.busy(pay, app.api.buyAirtimeWithPin(intent, pin.input.value, { idempotencyKey: newIdempotencyKey() }));
-        showReceipt(receipt, 'PIN');
+        const result = await ui.busy(pay, app.api.buyAirtimeWithPin(intent, pin.input.value, { idempotencyKey: newIdempotencyKey() }));
+        showReceipt(result, 'PIN');
       } catch (error) {
         if (!alive) return;
         const e = /** @type {any} */ (error);
@@ -257,28 +285,39 @@ async function renderAirtime(view, _params, _query, app) {
   }
 
   // --- outcomes -----------------------------------------------------------------------------------
-  /** @param {any} receipt @param {string} by */
-  function showReceipt(receipt, by) {
-    const d = receipt.data || {};
-    if (!receipt.success) {
+  /** @param {any} result @param {string} by */
+  function showReceipt(result, by) {
+    const d = result.data || {};
+    const money = (/** @type {number} */ minor) => ui.money(minor, 'NGN');
+    const rows = [
+      ['Reference', h('code', { id: 'receipt-reference' }, d.transactionId)],
+      ['Date and time', h('span', { id: 'receipt-time' }, receiptTime(d.timestamp || Date.now()))],
+      ['From', `${app.user.name}'s wallet`],
+      ['To', `${intent.recipientPhone} on ${networkName(intent.productCode)}`],
+      ['Amount', money(d.amount ?? intent.amount)],
+    ];
+    if (!result.success) {
+      // The server's message says what happened and that nothing was charged; it is not repeated.
       show('Airtime not delivered', 'supplier-failed',
         h('div', { className: 'card verdict bad' }, h('p', { className: 'mark', 'aria-hidden': 'true' }, '✕'),
-          h('p', { id: 'verdict-message' }, receipt.message || 'The network did not deliver the airtime.'),
-          h('p', null, 'Your wallet was not charged. Balance: ', h('strong', { id: 'verdict-balance' }, ui.money(d.balance, 'NGN')))),
+          h('p', { id: 'verdict-message' }, result.message || 'The network did not deliver the airtime. Your wallet was not charged.'),
+          h('p', null, 'Balance: ', h('strong', { id: 'verdict-balance' }, money(d.balance)))),
+        receipt('Record', [...rows, ['Charged', 'Nothing'], ['Status', 'Failed']]),
         ui.button('Try again', () => showForm(), { id: 'airtime-again' }),
-        ui.link('/', 'Back to dashboard', { className: 'btn secondary' }));
+        ui.link('/', 'Back to dashboard', { className: 'btn secondary', id: 'to-dashboard' }));
       return;
     }
     show('Airtime sent', 'success',
       h('div', { className: 'card verdict ok' },
         h('p', { className: 'mark', 'aria-hidden': 'true' }, '✓'),
-        h('p', { id: 'verdict-message' }, `${ui.money(d.amount, 'NGN')} ${networkName(intent.productCode)} airtime sent to ${intent.recipientPhone}, authorized by ${by}.`),
-        ui.details([
-          ['New balance', h('span', { id: 'verdict-balance' }, ui.money(d.balance, 'NGN'))],
-          ['Cashback used', ui.money(d.cashbackUsed || 0, 'NGN')],
-          ['Cashback earned', h('span', { id: 'verdict-cashback' }, ui.money(d.cashbackEarned || 0, 'NGN'))],
-          ['Reference', h('code', null, d.transactionId)],
-        ])),
+        h('p', { id: 'verdict-message' }, `${money(d.amount)} ${networkName(intent.productCode)} airtime sent to ${intent.recipientPhone}, authorized by ${by}.`)),
+      receipt('Receipt', [
+        ...rows,
+        ['Cashback used', money(d.cashbackUsed || 0)],
+        ['Paid from wallet', money((d.amount || 0) - (d.cashbackUsed || 0))],
+        ['Cashback earned', h('span', { id: 'verdict-cashback' }, money(d.cashbackEarned || 0))],
+        ['New balance', h('span', { id: 'verdict-balance' }, money(d.balance))],
+      ]),
       ui.link('/', 'Back to dashboard', { className: 'btn primary', id: 'to-dashboard' }),
       ui.button('Buy more airtime', () => showForm(), { kind: 'secondary' }));
   }

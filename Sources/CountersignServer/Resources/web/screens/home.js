@@ -1,42 +1,96 @@
 // @ts-check
 /** The dashboard: balance, cashback and recent transactions (paged), kept current. */
 import * as ui from '../ui.js';
+import { networkName, receipt, transactionRows } from './receipt.js';
 
 const { h } = ui;
 const PAGE = 10;
 const POLL_MS = 15000;
 
-const NETWORKS = /** @type {Record<string, string>} */ ({
-  AIRTIME_MTN: 'MTN', AIRTIME_AIRTEL: 'Airtel', AIRTIME_GLO: 'Glo', AIRTIME_9MOBILE: '9mobile',
-});
-
-/** @param {any} tx */
+/**
+ * A history row in words: who was on the other side, what the payer wrote, and for a failed or
+ * pending payment that nothing (or nothing yet) was taken.
+ * @param {any} tx
+ */
 function describe(tx) {
+  const failed = tx.status === 'failed';
   switch (tx.type) {
     case 'topup':
-      return { title: `${NETWORKS[tx.productCode] || 'Airtime'} airtime`, sub: tx.recipientPhone ? `to ${tx.recipientPhone}` : '', sign: '−' };
+      return {
+        title: `${networkName(tx.productCode)} airtime${failed ? ' failed' : ''}`,
+        sub: tx.recipientPhone ? `to ${tx.recipientPhone}` : '', sign: failed ? '' : '−',
+      };
     case 'funding':
-      return { title: 'Wallet funded', sub: '', sign: '+' };
+      return { title: 'Wallet credited by Countersign', sub: '', sign: '+' };
     case 'transfer_out':
-      return { title: 'Money sent', sub: tx.recipientPhone ? `to ${tx.recipientPhone}` : 'amount and fees', sign: '−' };
+      return {
+        title: `Sent to ${tx.counterpartyName || tx.recipientPhone || 'a Countersign wallet'}`,
+        sub: tx.note ? `“${tx.note}”` : (tx.fees ? `includes ${ui.money(tx.fees, tx.currency)} fees` : ''), sign: '−',
+      };
     case 'transfer_in':
-      return { title: 'Money received', sub: '', sign: '+' };
+      return { title: `Received from ${tx.counterpartyName || 'a Countersign user'}`, sub: tx.note ? `“${tx.note}”` : '', sign: '+' };
     default:
       return { title: tx.type, sub: '', sign: '' };
   }
 }
 
-/** @param {any} tx */
-export function transactionRow(tx) {
+/** What the status says next to the amount. @param {any} tx */
+function statusLabel(tx) {
+  if (tx.status === 'failed') return 'failed · nothing taken';
+  if (tx.status === 'pending') return 'in progress';
+  return tx.status;
+}
+
+/**
+ * One history row; opening it shows the receipt.
+ * @param {any} tx
+ * @param {string} [me] the signed-in user's name
+ */
+export function transactionRow(tx, me = 'You') {
   const d = describe(tx);
   const by = tx.authorizedBy ? ` · by ${tx.authorizedBy === 'biometric' ? 'passkey' : tx.authorizedBy}` : '';
+  const amount = tx.status === 'failed'
+    ? h('s', { className: 'tx-void', 'aria-label': `${ui.money(tx.amount, tx.currency)}, not taken` }, ui.money(tx.amount, tx.currency))
+    : `${d.sign}${ui.money(tx.amount, tx.currency)}`;
   return h('li', { className: 'tx', dataset: { type: tx.type, status: tx.status, id: tx.transactionId } },
-    h('div', { className: 'tx-main' },
-      h('div', { className: 'tx-title' }, d.title),
-      h('div', { className: 'tx-sub' }, [d.sub, ui.dateTime(tx.timestamp) + by].filter(Boolean).join(' · '))),
-    h('div', { className: `tx-amount${d.sign === '+' ? ' in' : ''}` },
-      `${d.sign}${ui.money(tx.amount, tx.currency)}`,
-      h('span', { className: `st ${tx.status}` }, tx.status)));
+    h('details', { className: 'tx-receipt' },
+      h('summary', { className: 'tx-row' },
+        h('div', { className: 'tx-main' },
+          h('div', { className: 'tx-title' }, d.title),
+          h('div', { className: 'tx-sub' }, [d.sub, ui.dateTime(tx.timestamp) + by].filter(Boolean).join(' · '))),
+        h('div', { className: `tx-amount${d.sign === '+' ? ' in' : ''}` },
+          amount,
+          h('span', { className: `st ${tx.status}` }, statusLabel(tx)))),
+      receipt('Receipt', transactionRows(tx, me), `receipt-${tx.transactionId}`)));
+}
+
+/**
+ * What a wallet with nothing in it can do: money comes in by a transfer from another user or a
+ * credit from Countersign; there is no card or bank top-up yet, and the screen says so.
+ * @param {any} app
+ */
+function emptyWallet(app) {
+  const phone = app.user.phone || '';
+  const share = ui.button('Share my number', async () => {
+    const text = `Send me money on Countersign: ${phone}`;
+    try {
+      if (navigator.share) await navigator.share({ text });
+      else {
+        await navigator.clipboard.writeText(phone);
+        shared.textContent = 'Your number is copied. Paste it into a message to whoever will send you money.';
+      }
+    } catch {
+      shared.textContent = `Your number is ${phone}. Give it to whoever will send you money.`;
+    }
+  }, { kind: 'secondary', id: 'share-number' });
+  const shared = h('p', { className: 'muted', id: 'share-status', role: 'status' });
+  return h('section', { className: 'card', id: 'add-money', 'aria-labelledby': 'add-money-h', hidden: true },
+    h('h2', { id: 'add-money-h' }, 'How to add money'),
+    h('p', null, 'Your wallet is empty. Adding money by card or bank transfer is not available yet. Money reaches your wallet in two ways:'),
+    h('ul', null,
+      h('li', null, 'Another Countersign user sends you a transfer to your number', phone ? [' ', h('strong', { id: 'my-number' }, phone)] : null, '.'),
+      h('li', null, 'Countersign credits your wallet, for example for a promotion or a refund.')),
+    share, shared);
 }
 
 /**
@@ -50,7 +104,8 @@ async function renderHome(view, _params, _query, app) {
   const balance = h('p', { className: 'balance', id: 'balance', 'aria-live': 'polite' }, '…');
   const cashback = h('p', { className: 'balance small', id: 'cashback' }, '…');
   const list = h('ul', { className: 'list', id: 'transactions', 'aria-live': 'polite' });
-  const empty = h('p', { className: 'muted', id: 'no-transactions', hidden: true }, 'No transactions yet. Fund your wallet to get started.');
+  const empty = h('p', { className: 'muted', id: 'no-transactions', hidden: true }, 'No transactions yet.');
+  const addMoney = emptyWallet(app);
   const more = ui.button('Show more', () => loadMore(), { kind: 'secondary', id: 'more-transactions', hidden: true });
   const updated = h('p', { className: 'muted', id: 'updated' });
   const activity = h('section', { className: 'card', 'aria-labelledby': 'tx-h' },
@@ -65,6 +120,7 @@ async function renderHome(view, _params, _query, app) {
       ui.link('/send', 'Send money', { className: 'btn primary' }),
       ui.link('/market', 'Marketplace', { className: 'btn secondary' }),
       ui.link('/keys', 'Device keys', { className: 'btn secondary' })),
+    addMoney,
     activity,
     updated);
 
@@ -83,10 +139,18 @@ async function renderHome(view, _params, _query, app) {
       ui.showError(view, null);
       balance.textContent = ui.money(wallet.balance, wallet.currency);
       cashback.textContent = ui.money(wallet.cashback, wallet.currency);
-      list.replaceChildren(...page.transactions.map(transactionRow));
+      // A receipt the user opened stays open through the refresh.
+      const open = new Set([...list.querySelectorAll('li.tx > details[open]')]
+        .map((d) => /** @type {HTMLElement} */ (d.parentElement).dataset.id));
+      const rows = page.transactions.map((/** @type {any} */ tx) => transactionRow(tx, app.user.name));
+      rows.forEach((row) => {
+        if (open.has(row.dataset.id)) /** @type {HTMLDetailsElement} */ (row.firstElementChild).open = true;
+      });
+      list.replaceChildren(...rows);
       loaded = page.transactions.length;
       cursor = page.nextCursor || null;
       empty.hidden = loaded > 0;
+      addMoney.hidden = wallet.balance > 0;
       more.hidden = !cursor;
       updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
     } catch (error) {
@@ -99,7 +163,7 @@ async function renderHome(view, _params, _query, app) {
     try {
       const page = await ui.busy(more, app.api.transactions({ limit: PAGE, cursor }));
       if (!alive) return;
-      list.append(...page.transactions.map(transactionRow));
+      list.append(...page.transactions.map((/** @type {any} */ tx) => transactionRow(tx, app.user.name)));
       loaded += page.transactions.length;
       cursor = page.nextCursor || null;
       more.hidden = !cursor;

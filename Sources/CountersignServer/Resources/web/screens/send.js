@@ -7,10 +7,10 @@
  */
 import { FINAL_TRANSFER_STATUSES, newIdempotencyKey } from '../countersign.js';
 import * as ui from '../ui.js';
+import { receipt, receiptTime } from './receipt.js';
 import { secureConfirmation, signPayment } from './sign.js';
 
 const { h } = ui;
-const REDIRECT_SECONDS = 10;
 
 /**
  * @param {HTMLElement} view
@@ -60,7 +60,8 @@ function renderNew(view, _params, query, app) {
       if (box && e.code === 'no_registered_credential') {
         box.append(h('p', null, ui.link('/keys?next=/send', 'Add a passkey first')));
       }
-      (e.code === 'invalid_amount' ? amount.input : payee.input).focus();
+      // Refused before any quote: the field that needs changing gets the focus.
+      (['invalid_amount', 'insufficient_funds'].includes(e.code) ? amount.input : payee.input).focus();
     }
   });
 }
@@ -114,6 +115,26 @@ function quoteDetails(quote, doc) {
     quote.fees.map((/** @type {any} */ fee) => [h('dt', null, fee.name), h('dd', { className: 'fee' }, ui.money(fee.amount, quote.currency))]),
     h('dt', null, 'Total fees'), h('dd', { id: 'quote-fees' }, ui.money(quote.totalFees, quote.currency)),
     h('dt', { className: 'total' }, 'You pay'), h('dd', { className: 'total', id: 'quote-total' }, ui.money(quote.total, quote.currency)));
+}
+
+/**
+ * The receipt of a finished transfer: the reference, when, both parties and every amount.
+ * @param {any} doc
+ * @param {string} me
+ */
+function transferReceipt(doc, me) {
+  const q = doc.quote;
+  const money = (/** @type {number} */ minor) => ui.money(minor, doc.currency);
+  return receipt('Receipt', [
+    ['Reference', h('code', { id: 'receipt-reference' }, doc.id)],
+    ['Date and time', h('span', { id: 'receipt-time' }, receiptTime(doc.updatedAt))],
+    ['From', me],
+    ['To', h('span', { id: 'receipt-payee' }, doc.payeeName ? `${doc.payeeName} (${doc.payeePhone})` : doc.payeePhone)],
+    ['Amount sent', money(doc.amount)],
+    ...(q ? q.fees.map((/** @type {any} */ fee) => /** @type {[string, any]} */ ([fee.name, money(fee.amount)])) : []),
+    q ? ['Total paid', h('span', { id: 'verdict-total' }, money(q.total))] : null,
+    doc.note ? ['Note', h('span', { id: 'receipt-note' }, doc.note)] : null,
+  ]);
 }
 
 /**
@@ -279,7 +300,6 @@ async function renderTransfer(view, params, _query, app) {
     if (s === 'SUCCESS') {
       v = ['Money sent', 'ok', '✓', [
         h('p', { id: 'verdict-message' }, `${ui.money(doc.amount, doc.currency)} sent to ${doc.payeeName || doc.payeePhone}.`),
-        q ? ui.details([['Fees', ui.money(q.totalFees, q.currency)], ['Total paid', h('span', { id: 'verdict-total' }, ui.money(q.total, q.currency))]]) : null,
         signedVia === 'spc' ? h('p', { className: 'muted', id: 'verdict-via' }, 'Approved in your browser\'s payment sheet (Secure Payment Confirmation).') : null]];
     } else if (s === 'DECLINED') {
       v = ['Transfer declined', 'neutral', '↩', [h('p', { id: 'verdict-message' }, 'You declined the fees. Nothing was sent and nothing was charged.')]];
@@ -298,36 +318,20 @@ async function renderTransfer(view, params, _query, app) {
         doc.error ? ui.errorDetails(doc.error, { codeId: 'verdict-code' }) : null]];
     }
     const [title, tone, mark, body] = v;
-    const redirectNote = h('p', { className: 'muted', id: 'redirect-note', role: 'status' });
-    const stay = ui.button('Stay on this page', () => {
-      stop();
-      redirectNote.textContent = '';
-      stay.hidden = true;
-    }, { kind: 'link', id: 'stay' });
     const again = s === 'SUCCESS' ? null : ui.link(`/send?payee=${encodeURIComponent(doc.payeePhone)}&amount=${doc.amount / 100}`,
       'Start again', { className: 'btn secondary', id: 'send-again' });
+    // The result stays until the user leaves it: a receipt is read, not timed.
     ui.replace(view,
       h('h1', null, title),
       timeline(doc),
       h('div', { className: `card verdict ${tone}`, id: 'verdict', dataset: { status: s } },
         h('p', { className: 'mark', 'aria-hidden': 'true' }, mark), ...body),
+      s === 'SUCCESS' ? transferReceipt(doc, app.user?.name || 'You') : null,
       ui.link('/', 'Back to dashboard', { className: 'btn primary', id: 'to-dashboard' }),
-      again, redirectNote, stay);
+      again);
     ui.setTitle(view, title);
     if (actionError) ui.showError(view, actionError);
     actionError = null;
-    // Seed 000: the user sees the verdict and is taken back to the dashboard.
-    const until = Date.now() + REDIRECT_SECONDS * 1000;
-    const tick = () => {
-      const left = Math.ceil((until - Date.now()) / 1000);
-      redirectNote.textContent = `Back to the dashboard in ${left} s.`;
-      if (left <= 0) {
-        stop();
-        if (alive) app.navigate('/');
-      }
-    };
-    ticker = setInterval(tick, 1000);
-    tick();
   }
 
   /** @type {(() => void) | null} */

@@ -1,0 +1,95 @@
+// @ts-check
+/**
+ * Receipts: what a finished transfer or top-up was, in words, with a reference to quote, the date
+ * and time in the user's zone, both parties and every amount. The result screens show one, and
+ * every history row opens one again.
+ */
+import * as ui from '../ui.js';
+
+const { h } = ui;
+
+/** Network names as their owners write them. */
+export const NETWORKS = /** @type {Record<string, string>} */ ({
+  AIRTIME_MTN: 'MTN', AIRTIME_AIRTEL: 'Airtel', AIRTIME_GLO: 'Glo', AIRTIME_9MOBILE: '9mobile',
+  mtn: 'MTN', airtel: 'Airtel', glo: 'Glo', '9mobile': '9mobile',
+});
+
+/**
+ * The network's name as its owner writes it, from a product code or a supplier slug.
+ * @param {string | null | undefined} code
+ */
+export function networkName(code) {
+  if (!code) return 'Airtime';
+  return NETWORKS[code] || NETWORKS[code.toLowerCase()] || code;
+}
+
+/**
+ * "26 Nov 2026, 08:14 WAT": the moment in the user's own time zone, the zone named.
+ * @param {string | number | Date} when
+ */
+export function receiptTime(when) {
+  const d = new Date(when);
+  if (Number.isNaN(d.getTime())) return String(when);
+  return d.toLocaleString(undefined, {
+    day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short',
+  });
+}
+
+/**
+ * A receipt card.
+ * @param {string} title
+ * @param {Array<[string, any] | null | false | undefined>} rows
+ * @param {string} [id]
+ */
+export function receipt(title, rows, id = 'receipt') {
+  return h('section', { className: 'card receipt', id, 'aria-label': title },
+    h('h2', null, title),
+    ui.details(/** @type {Array<[string, any]>} */ (rows.filter(Boolean)), { className: 'details receipt-rows' }));
+}
+
+/**
+ * The rows of a history entry's receipt, from what the server sent with it.
+ * @param {any} tx
+ * @param {string} me the signed-in user's name
+ * @returns {Array<[string, any] | null>}
+ */
+export function transactionRows(tx, me) {
+  const money = (/** @type {number} */ minor) => ui.money(minor, tx.currency);
+  const other = tx.counterpartyName || tx.recipientPhone || 'Unknown';
+  const base = [
+    ['Reference', h('code', { className: 'receipt-ref' }, tx.reference || tx.transactionId)],
+    ['Date and time', receiptTime(tx.timestamp)],
+  ];
+  /** @type {Array<[string, any] | null>} */
+  let rows;
+  switch (tx.type) {
+    case 'transfer_out':
+      rows = [['From', me], ['To', tx.counterpartyName && tx.recipientPhone ? `${tx.counterpartyName} (${tx.recipientPhone})` : other],
+        ['Amount sent', money(tx.amount - (tx.fees || 0))], ['Fees', money(tx.fees || 0)], ['Total paid', money(tx.amount)]];
+      break;
+    case 'transfer_in':
+      rows = [['From', other], ['To', me], ['Amount received', money(tx.amount)]];
+      break;
+    case 'topup':
+      rows = [['Airtime', `${networkName(tx.productCode)} for ${tx.recipientPhone || 'your number'}`],
+        ['Amount', money(tx.amount)],
+        tx.status === 'failed' ? ['Charged', 'Nothing'] : ['Paid from wallet', money(tx.amount)]];
+      break;
+    case 'funding':
+      rows = [['Credited by', 'Countersign operator'], ['To', me], ['Amount', money(tx.amount)]];
+      break;
+    default:
+      rows = [['Amount', money(tx.amount)]];
+  }
+  return [...base, ...rows, tx.note ? ['Note', tx.note] : null, ['Status', statusText(tx.status)]];
+}
+
+/** @param {string} status */
+export function statusText(status) {
+  switch (status) {
+    case 'completed': return 'Completed';
+    case 'pending': return 'In progress';
+    case 'failed': return 'Failed: nothing was taken';
+    default: return status;
+  }
+}
