@@ -62,6 +62,11 @@ struct TerminalAppTests {
         ])
         #expect(payee.status == 0, "\(payee.output)")
 
+        let samePIN = try run(["device", "register", "--pin", "4827", "--local-pin", "4827"])
+        #expect(
+            samePIN.status == 1 && samePIN.output.contains("differs from your account PIN")
+                && !FileManager.default.fileExists(atPath: adaProfile + "/device-key.json"),
+            "the two PINs are kept apart, and nothing is sealed: \(samePIN.output)")
         let register = try run(["device", "register", "--pin", "4827", "--local-pin", "3816", "--code-from-simulator"])
         #expect(register.status == 0, "\(register.output)")
         #expect(register.output.contains("origin http://localhost:\(port)"))
@@ -125,7 +130,10 @@ struct TerminalAppTests {
         #expect(byBiometric.status == 0, "\(byBiometric.output)")
         #expect(
             byBiometric.output.contains("Top-up complete (biometric)")
-                && byBiometric.output.contains("Buy ₦500.00 of airtime for")
+                && byBiometric.output.contains("Buy ₦500.00 of MTN airtime for")
+                && !byBiometric.output.contains("AIRTIME_MTN")
+                && byBiometric.output.contains("reference      ")
+                && byBiometric.output.contains("time           ")
                 && byBiometric.output.contains("balance        ₦3,485.00"), "\(byBiometric.output)")
         let byPIN = try run(["airtime", "--to", bola, "--amount", "500", "--network", "glo", "--pin", "4827"])
         #expect(byPIN.status == 0, "\(byPIN.output)")

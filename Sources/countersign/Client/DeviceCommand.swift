@@ -33,8 +33,20 @@ struct DeviceCommand: AsyncParsableCommand {
                 throw CommandFailure("no account PIN given")
             }
             try TerminalInput.require(localPIN, flag: "--local-pin", question: "Local PIN")
-            guard let pin = localPIN ?? TerminalInput.secret("Choose a local PIN") else {
+            guard
+                let pin = localPIN
+                    ?? TerminalInput.secret(
+                        "Choose a local PIN for this terminal (it seals the device key; not your account PIN)")
+            else {
                 throw CommandFailure("no local PIN given")
+            }
+            // Two secrets with two jobs: the account PIN is checked by the server, the local PIN only
+            // here. The same digits for both would let a stolen key file be opened by a guess that
+            // never reaches the server's lockout.
+            guard pin != accountPIN else {
+                throw CommandFailure(
+                    "Choose a local PIN that differs from your account PIN: the local PIN opens this terminal's key "
+                        + "without asking the server, so it must not be the PIN that approves payments.")
             }
             let origin = origin ?? DeviceRegistration.defaultOrigin(for: client.serverURL(session))
             let verified = try await DeviceRegistration.register(

@@ -38,7 +38,8 @@ struct LocalAuthOptions: ParsableArguments {
         authenticator: SealedKeyAuthenticator, signer: UnsealedKeySigner
     ) {
         try Self.make(
-            profile: profile, biometric: biometric, prompt: TerminalPINPrompt(preset: localPIN, label: "Local PIN"),
+            profile: profile, biometric: biometric,
+            prompt: TerminalPINPrompt(preset: localPIN, label: "Local PIN (this terminal's key, not your account PIN)"),
             devicePINFallback: devicePINFallback
         )
     }

@@ -26,9 +26,8 @@ enum TerminalPayments {
         intent: AuthenticationOptionsRequest,
         accountPIN: @escaping @Sendable (AirtimePayment.PINFallbackReason) async -> String?
     ) async throws -> AirtimePayment.Receipt? {
-        print(
-            "── Buy airtime: \(Formatting.money(intent.amount, "NGN")) \(intent.productCode) for \(intent.recipientPhone) ──"
-        )
+        let network = AirtimeNetwork(productCode: intent.productCode)?.displayName ?? intent.productCode
+        print("── Buy \(Formatting.money(intent.amount, "NGN")) of \(network) airtime for \(intent.recipientPhone) ──")
         let spinner = Spinner()
         spinner.start("Getting the challenge")
         let payment = AirtimePayment(
@@ -46,9 +45,15 @@ enum TerminalPayments {
         let data = receipt.topUp.data
         let how = receipt.authorization == .biometric ? "biometric" : "account PIN"
         print("── Top-up \(receipt.topUp.success ? "complete" : "failed") (\(how)) ──")
-        print("  transactionId  \(data.transactionId)")
+        print("  reference      \(data.transactionId)")
+        print("  time           \(Formatting.time(data.timestamp))")
+        print("  airtime        \(network) for \(intent.recipientPhone)")
         print("  status         \(data.status)\(receipt.topUp.code.map { " (\($0))" } ?? "")")
-        print("  amount         \(Formatting.money(data.amount, "NGN"))")
+        if receipt.topUp.success {
+            print("  amount         \(Formatting.money(data.amount, "NGN"))")
+        } else {
+            print("  amount         \(Formatting.money(data.amount, "NGN")), not taken: your wallet was not charged")
+        }
         print("  balance        \(Formatting.money(data.balance, "NGN"))")
         return receipt
     }
