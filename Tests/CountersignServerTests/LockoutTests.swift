@@ -38,6 +38,12 @@ struct LockoutTests {
             #expect(locked.status == 423)
             #expect(try locked.decode(ErrorResponse.self).error.retryAfter == 900)
             #expect(try await server.authOptions(user).status == 423)
+            // A transfer is refused before it is quoted: no gesture is asked of a locked payer.
+            let payee = try await server.signup()
+            let transfer = try await server.createTransfer(user, to: payee.phone, amount: 1_000)
+            #expect(transfer.status == 423 && transfer.errorCode == "payment_locked", "\(transfer.text)")
+            #expect(transfer.headers.first(name: "Retry-After") != nil)
+            #expect(try await LedgerAudit.count("transfers", server.database) == 0)
             #expect(try await server.wallet(user).balance == 100_000)
 
             server.clock.advance(seconds: 15 * 60 + 1)
