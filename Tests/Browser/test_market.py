@@ -1,4 +1,4 @@
-"""The marketplace in the browser (seed 001): a seller lists, a buyer bids or buys now and pays on the
+"""The marketplace in the browser : a seller lists, a buyer bids or buys now and pays on the
 payment screen, through the payment simulator's hosted page (3-D Secure, iDEAL, Bancontact) and back.
 
 The seller has a browser of their own (their phone), made like the `browser` fixture's and checked

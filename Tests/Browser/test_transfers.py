@@ -1,4 +1,4 @@
-"""Seed 000 in a browser: a transfer's live document, the fee quote with its countdown, accept
+"""Transfers in a browser: a transfer's live document, the fee quote with its countdown, accept
 (passkey), decline, local authentication failing, and a quote that expires."""
 
 import time

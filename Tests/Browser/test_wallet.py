@@ -1,4 +1,4 @@
-"""Seed 002 in a browser: sign-up, device keys, soft lock, airtime by passkey and by PIN, and the
+"""The wallet in a browser: sign-up, device keys, soft lock, airtime by passkey and by PIN, and the
 seed's error flows (no biometric, cancelled gesture, verification failed, locked)."""
 
 import re

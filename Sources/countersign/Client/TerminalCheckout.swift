@@ -39,7 +39,7 @@ enum CheckoutEnding: Sendable, Equatable {
     var paid: Bool { if case .paid = self { true } else { false } }
 }
 
-/// Seed 001's payment screen on a terminal: the `PaymentScreenModel` rendered as a page of prompts
+/// The marketplace payment screen on a terminal: the `PaymentScreenModel` rendered as a page of prompts
 /// (delivery, address, payment method, live totals), the redirect as a link, polling with a spinner.
 enum TerminalCheckout {
     static func run(

@@ -1,4 +1,4 @@
-// Seed 001's payment screen without its DOM: the JavaScript twin of the SDK's PaymentScreenModel
+// The marketplace payment screen without its DOM: the JavaScript twin of the SDK's PaymentScreenModel
 // (Sources/CountersignClient/Checkout). It loads what the screen needs in the seed's order, keeps the
 // buyer's choices with the server's totals for exactly those choices, and takes one payment through
 // the order, the provider's redirect and the polls. The view renders `state` on every change.

@@ -1,4 +1,4 @@
-// Seed 001's payment screen: the view of PaymentScreen (checkout-model.js). The form is built once
+// The marketplace payment screen: the view of PaymentScreen (checkout-model.js). The form is built once
 // and updated in place on every state, so focus and half-typed fields survive the totals' refreshes.
 
 import { h, replace, money, showError, describeError, busy, setTitle, field, button, link, details } from '../ui.js';

@@ -24,7 +24,7 @@ export const routes = [
   { path: '/market/sell', title: 'Sell something', auth: true, render: renderSell },
   { path: '/market/products/:id', title: 'Product', auth: true, render: renderProduct },
   { path: '/market/bids/:id', title: 'Bid', auth: true, render: renderBid },
-  // Seed 001's payment screen, for an accepted bid on the product.
+  // The marketplace payment screen, for an accepted bid on the product.
   { path: '/market/products/:productId/checkout/:bidId', title: 'Payment', auth: true, render: renderCheckout },
   { path: '/market/orders/:id', title: 'Order', auth: true, render: renderOrder },
   // Back from the provider's page: app.js turns /?checkout=<orderId>&payment_intent=… into this.

@@ -249,7 +249,7 @@ async function renderTransfer(view, params, _query, app) {
       if (!alive) return;
       const e = /** @type {any} */ (error);
       if (e && (e.name === 'NotAllowedError' || e.name === 'AbortError')) {
-        // Seed 000 step 17: local authentication failed, so the transfer ends.
+        // local authentication failed, so the transfer ends.
         try {
           update(await app.api.cancelTransfer(id));
         } catch (cancelError) {
