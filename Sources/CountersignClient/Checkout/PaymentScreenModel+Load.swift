@@ -33,7 +33,8 @@ extension PaymentScreenModel {
         guard product.sellerId != profile.userId else { return .unavailable(.ownProduct) }
         let bid = try await client.bid(id: bidId)
         guard bid.productId == product.id else { return .unavailable(.bidNotForProduct) }
-        let order = try await client.order(bidId: bid.id)
+        // A bid names its order once there is one, so a first visit asks for none (and logs no 404).
+        let order = bid.orderId == nil ? nil : try await client.order(bidId: bid.id)
         if let order, order.status.isPaid { return .confirmed(order) }
         guard bid.status == .accepted else { return .unavailable(.bidNotAccepted(bid.status)) }
         if let order, !order.status.isOpen { return .unavailable(.orderClosed(order.status)) }
