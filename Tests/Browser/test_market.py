@@ -329,7 +329,7 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     screenshot(browser, "market-buyer-shipped")
     # Confirming receipt pays the seller: it asks first, naming the amount, and can be called off.
     press(browser, "#order-complete")
-    question = wait_text(browser, "#order-complete-question", "95,00")
+    question = wait_text(browser, "#order-complete-question", "€95.00")
     assert "cannot undo" in question.text, question.text
     screenshot(browser, "market-confirm-receipt")
     press(browser, "#order-complete-cancel")
@@ -339,7 +339,7 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     wait_text(browser, "#order-status", "Received")
     # The receipt: a reference, both sides, every amount; opened again from the orders list.
     receipt = wait_for(browser, "#order-receipt").text
-    for part in (order_id, "Bea Buyer", "Sam Seller", "95,00", "2,76", "97,76", "Ordered"):
+    for part in (order_id, "Bea Buyer", "Sam Seller", "€95.00", "€2.76", "€97.76", "Ordered"):
         assert part in receipt, f"{part!r} not in the receipt:\n{receipt}"
     screenshot(browser, "market-receipt")
     assert order_status(browser, order_id)["status"] == "COMPLETED"
@@ -444,7 +444,7 @@ def test_market_offer_above_asking_warned_then_declined(server, browser, seller)
     fill(browser, "#bid-amount", "100")
     press(browser, "#bid-submit")
     warning = wait_text(browser, "#bid-warning", "more than the asking price")
-    assert "Buy now" in warning.text and "75,00" in warning.text, warning.text
+    assert "Buy now" in warning.text and "€75.00" in warning.text, warning.text
     assert "anyway" in wait_for(browser, "#bid-submit").text
     assert "/market/products/" in browser.current_url, "no bid placed on the first press"
     assert fetch_json(browser, "GET", "/user/bids")["body"]["bids"] == []
@@ -456,7 +456,7 @@ def test_market_offer_above_asking_warned_then_declined(server, browser, seller)
 
     go(seller, server, "/market/my-products")
     press(seller, f"#bid-decline-{bid_id}")
-    wait_text(seller, f"#bid-decline-{bid_id}-question", "20,00")
+    wait_text(seller, f"#bid-decline-{bid_id}-question", "€20.00")
     press(seller, f"#bid-decline-{bid_id}-confirm")
     wait_text(seller, ".market-announce", "You declined")
     wait_text(seller, f".market-product-card[data-product='{product_id}']", "1 ended")

@@ -109,7 +109,7 @@ def test_refused_before_the_quote(server, browser):
     fill(browser, "#send-phone", payee)
     fill(browser, "#send-amount", "9999999")
     click(browser, "#send-submit")
-    wait_text(browser, "#send-form [role='alert']", "balance is too low")
+    wait_text(browser, "#send-form [role='alert']", "does not hold enough")
     assert browser.switch_to.active_element.get_attribute("id") == "send-amount"
     # A mistyped number: the same, on the payee field.
     fill(browser, "#send-phone", "08099999999")

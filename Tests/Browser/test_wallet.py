@@ -119,6 +119,13 @@ def test_airtime_by_passkey(server, browser):
     assert wait_for(browser, "#verdict-balance").text == naira(FUNDS - 50000)
     assert wait_for(browser, "#verdict-cashback").text == naira(500)
     assert "authorized by passkey" in wait_for(browser, "#verdict-message").text
+    # A receipt: the reference to quote, the time in the user's zone, both sides and every amount.
+    reference = wait_for(browser, "#receipt-reference").text
+    assert reference, "a reference"
+    assert wait_for(browser, "#receipt-time").text
+    shown = wait_for(browser, "#receipt").text
+    for part in ("8031234567 on MTN", "Amount", naira(50000), "Cashback earned", "New balance"):
+        assert part in shown, (part, shown)
     screenshot(browser, "05-airtime-sent")
     assert wallet(browser) == {"balance": FUNDS - 50000, "cashback": 500, "currency": "NGN"}
 
@@ -127,6 +134,10 @@ def test_airtime_by_passkey(server, browser):
     wait_text(browser, "#cashback", naira(500))
     first = wait_for(browser, "#transactions li")
     assert "MTN airtime" in first.text and "passkey" in first.text
+    # The history opens the receipt again.
+    first.find_element(By.CSS_SELECTOR, "summary").click()
+    opened = first.find_element(By.CSS_SELECTOR, ".receipt").text
+    assert "Reference" in opened and naira(50000) in opened, opened
     screenshot(browser, "06-dashboard")
 
 

@@ -116,6 +116,11 @@ const WORDS = {
   // Money
   invalid_amount: { what: 'That amount is not accepted.', next: 'Type the amount again, e.g. 1,500.00.' },
   amount_out_of_range: { what: 'That amount is outside what is allowed here.', next: 'Type a smaller or larger amount.' },
+  payee_not_found: { what: 'No Countersign wallet uses this number.', next: 'Check the number, or ask them to sign up first.' },
+  payee_unverified: {
+    what: 'The owner of this number has not confirmed it yet, so it cannot receive money.',
+    next: 'Ask them to sign in to Countersign once, then try again.',
+  },
   insufficient_funds: { what: 'Your wallet does not hold enough for this.', next: 'Top up the wallet or choose a smaller amount.' },
   unsupported_currency: { what: 'That currency is not supported here.', next: 'Pay in the currency shown.' },
   self_transfer: { what: 'You cannot send money to yourself.', next: 'Type the phone number of the person you are paying.' },
@@ -140,6 +145,7 @@ const WORDS = {
 
   // Marketplace and checkout
   product_not_found: { what: 'That product is no longer listed.', next: 'Go back to the market.' },
+  product_sold: { what: 'This product has been sold to another buyer, so it takes no more offers.', next: 'Go back to the market.' },
   product_unavailable: { what: 'That product is not for sale right now.', next: 'Go back to the market.' },
   own_product: { what: 'You cannot bid on your own product.', next: 'Go back to the market.' },
   bid_not_found: { what: 'That bid could not be found.', next: 'Go back to your bids.' },
