@@ -14,7 +14,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (
     WAIT, _chrome, allow_console, console_errors, fetch_json, fill, go, new_phone, page_text, screenshot,
-    sign_up, wait_for, wait_text, wait_title, euro,
+    sign_up, wait_for, wait_text, wait_title, euro, PHONE, set_viewport,
 )
 
 CARD_3DS = "4000 0027 6000 3184"
@@ -264,6 +264,14 @@ def test_market_seller_accepts_buyer_pays_seller_ships(server, browser, seller):
     item = wait_for(browser, f"#market-for-sale li[data-product='{product_id}']")
     assert "Desk" in item.text and euro(12000) in item.text, item.text
     screenshot(browser, "market-shop")
+    # The tabs keep each label on one line at a phone's width.
+    set_viewport(browser, *PHONE)
+    wrapped = browser.execute_script(
+        "return [...document.querySelectorAll('.market-tabs a')].filter((a) => {"
+        " const r = document.createRange(); r.selectNodeContents(a);"
+        " return new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size > 1; }).map((a) => a.textContent)"
+    )
+    assert wrapped == [], f"tab labels on two lines at 390 px: {wrapped}"
     press(browser, f"#market-for-sale li[data-product='{product_id}'] a")
     wait_title(browser, "Desk")
     fill(browser, "#bid-amount", "95")

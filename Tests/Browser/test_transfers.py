@@ -63,6 +63,10 @@ def test_transfer_accepted(server, browser):
     # A receipt: the reference, the time, both parties in full now that the money moved, the note.
     assert wait_for(browser, "#receipt-reference").text.startswith("tr")
     assert "Bola Ade" in wait_for(browser, "#receipt-payee").text
+    # The payee's number stays whole on a phone's width (it once broke as "…11840" / "8)").
+    number = wait_for(browser, "#receipt-payee .phone")
+    assert number.value_of_css_property("white-space") == "nowrap"
+    assert browser.execute_script("return arguments[0].getClientRects().length", number) == 1, number.text
     assert wait_for(browser, "#receipt-note").text == "rent"
     assert wait_for(browser, "#receipt-time").text
     # The result stays until the user leaves it.

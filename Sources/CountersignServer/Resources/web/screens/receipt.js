@@ -64,7 +64,9 @@ export function transactionRows(tx, me) {
   let rows;
   switch (tx.type) {
     case 'transfer_out':
-      rows = [['From', me], ['To', tx.counterpartyName && tx.recipientPhone ? `${tx.counterpartyName} (${tx.recipientPhone})` : other],
+      rows = [['From', me], ['To', tx.counterpartyName && tx.recipientPhone
+        ? h('span', null, `${tx.counterpartyName} `, h('span', { className: 'phone' }, `(${tx.recipientPhone})`))
+        : other],
         ['Amount sent', money(tx.amount - (tx.fees || 0))], ['Fees', money(tx.fees || 0)], ['Total paid', money(tx.amount)]];
       break;
     case 'transfer_in':

@@ -129,7 +129,9 @@ function transferReceipt(doc, me) {
     ['Reference', h('code', { id: 'receipt-reference' }, doc.id)],
     ['Date and time', h('span', { id: 'receipt-time' }, receiptTime(doc.updatedAt))],
     ['From', me],
-    ['To', h('span', { id: 'receipt-payee' }, doc.payeeName ? `${doc.payeeName} (${doc.payeePhone})` : doc.payeePhone)],
+    ['To', h('span', { id: 'receipt-payee' }, ...(doc.payeeName
+      ? [`${doc.payeeName} `, h('span', { className: 'phone' }, `(${doc.payeePhone})`)]
+      : [h('span', { className: 'phone' }, doc.payeePhone)]))],
     ['Amount sent', money(doc.amount)],
     ...(q ? q.fees.map((/** @type {any} */ fee) => /** @type {[string, any]} */ ([fee.name, money(fee.amount)])) : []),
     q ? ['Total paid', h('span', { id: 'verdict-total' }, money(q.total))] : null,
