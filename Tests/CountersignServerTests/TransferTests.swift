@@ -300,6 +300,19 @@ struct TransferTests {
         }
     }
 
+    @Test("an amount over the most a transfer moves is refused in the currency as well as in minor units")
+    func amountOverTheMost() async throws {
+        try await LiveServer.run(.sqlite) { server in
+            let payer = try await server.fundedUser()
+            let payee = try await server.signup()
+            let most = FeeSchedule.standard.maximumAmount
+            let over = try await server.createTransfer(payer, to: payee.phone, amount: most + 1)
+            #expect(over.status == 400 && over.errorCode == "invalid_amount", "\(over.text)")
+            let message = try over.decode(ErrorResponse.self).error.message
+            #expect(message.contains(Currency.ngn.format(most)), "people read naira, not only minor units: \(message)")
+        }
+    }
+
     @Test(
         "Idempotency-Key: required; a retry returns the same transfer; another body is refused",
         arguments: TestEngines.all)

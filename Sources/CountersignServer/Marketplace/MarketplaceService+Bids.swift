@@ -6,7 +6,9 @@ extension MarketplaceService {
     /// A bid of `amount` on someone else's product; `NEW` until the seller accepts it.
     package func bid(buyerId: String, productId: String, amount: Int64) async throws -> BidResponse {
         guard (1...Self.maximumAmount).contains(amount) else {
-            throw APIError(.invalidAmount, "amount must be between 1 and \(Self.maximumAmount) minor units.")
+            throw APIError(
+                .invalidAmount,
+                "amount must be between 1 and \(Self.maximumAmount) minor units (at most \(largestShown)).")
         }
         return try await place(buyerId: buyerId, productId: productId, amount: amount, buyNow: false)
     }

@@ -20,6 +20,8 @@ package struct MarketplaceService: Sendable {
 
     /// The largest price or bid, in minor units (€10 million).
     package static let maximumAmount: Int64 = 1_000_000_000
+    /// `maximumAmount` as people read it, in the marketplace's currency, for refusals.
+    var largestShown: String { Currency.named(rates.currency).format(Self.maximumAmount) }
 
     /// The buyer as the payment screen needs them.
     package func profile(userId: String) async throws -> ProfileResponse {
@@ -79,7 +81,9 @@ package struct MarketplaceService: Sendable {
             throw APIError(.invalidTitle, "title must be 1 to 200 characters.")
         }
         guard (1...Self.maximumAmount).contains(request.askingPrice) else {
-            throw APIError(.invalidAmount, "askingPrice must be between 1 and \(Self.maximumAmount) minor units.")
+            throw APIError(
+                .invalidAmount,
+                "askingPrice must be between 1 and \(Self.maximumAmount) minor units (at most \(largestShown)).")
         }
         guard let shipFrom = Country(request.shipFromCountry) else {
             throw Country.isWellFormed(request.shipFromCountry)

@@ -38,7 +38,10 @@ package struct TransferService: Sendable {
         }
         guard request.amount > 0, request.amount <= configuration.feeSchedule.maximumAmount else {
             throw APIError(
-                .invalidAmount, "amount must be between 1 and \(configuration.feeSchedule.maximumAmount) minor units.")
+                .invalidAmount,
+                "amount must be between 1 and \(configuration.feeSchedule.maximumAmount) minor units "
+                    + "(at most \(Currency.named(configuration.currency).format(configuration.feeSchedule.maximumAmount)))."
+            )
         }
         guard request.currency == configuration.currency else {
             throw APIError(.unsupportedCurrency, "Transfers are in \(configuration.currency) only.")

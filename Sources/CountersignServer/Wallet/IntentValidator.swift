@@ -22,7 +22,9 @@ package struct IntentValidator: Sendable {
         guard (TopUpLimits.minimumAmount...TopUpLimits.maximumAmount).contains(amount) else {
             throw APIError(
                 .amountOutOfRange,
-                "amount must be between \(TopUpLimits.minimumAmount) and \(TopUpLimits.maximumAmount) minor units.")
+                "amount must be between \(TopUpLimits.minimumAmount) and \(TopUpLimits.maximumAmount) minor units "
+                    + "(\(Currency.ngn.format(TopUpLimits.minimumAmount)) to \(Currency.ngn.format(TopUpLimits.maximumAmount)))."
+            )
         }
         guard let network = AirtimeNetwork(productCode: productCode) else {
             throw APIError(

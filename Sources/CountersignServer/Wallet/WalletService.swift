@@ -89,7 +89,10 @@ package struct WalletService: Sendable {
     /// 400 `amount_out_of_range` unless `amount` is a funding this server makes.
     package static func checkFunding(_ amount: Int64) throws(APIError) {
         guard (1...Self.maximumFunding).contains(amount) else {
-            throw APIError(.amountOutOfRange, "amount must be between 1 and \(Self.maximumFunding) minor units.")
+            throw APIError(
+                .amountOutOfRange,
+                "amount must be between 1 and \(Self.maximumFunding) minor units (at most \(Currency.ngn.format(Self.maximumFunding)))."
+            )
         }
     }
 
