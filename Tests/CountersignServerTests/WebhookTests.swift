@@ -119,14 +119,7 @@ struct WebhookTests {
                 #expect(response.status == 201, "a name is not refused until it resolves: \(response.text)")
                 let endpoint = try response.decode(WebhookEndpointCreated.self).endpoint
                 _ = try await server.fundedUser(balance: 1_000)
-                var log = WebhookDeliveryLog(endpointId: endpoint.id, attempts: [])
-                for _ in 0..<600 where log.attempts.isEmpty {
-                    try await Task.sleep(for: .milliseconds(50))
-                    log = try await server.client.get(
-                        "/operator/webhooks/\(endpoint.id)/deliveries", token: admin.token
-                    )
-                    .decode(WebhookDeliveryLog.self)
-                }
+                let log = try await Self.deliveryLog(server, admin, endpoint.id, atLeast: 1)
                 let attempt = try #require(log.attempts.first)
                 #expect(attempt.statusCode == nil && (attempt.error ?? "").contains("refused"), "\(attempt)")
                 #expect(inbox.all.isEmpty)
@@ -157,16 +150,23 @@ struct WebhookTests {
                 // Base 5 s with jitter in its upper half, doubling: [2.5, 5] s, then [5, 10] s.
                 #expect((2_500...5_000).contains(delays[0]) && (5_000...10_000).contains(delays[1]), "\(delays)")
                 // The receiver answers before the worker records the attempt.
-                var log = WebhookDeliveryLog(endpointId: endpoint.endpoint.id, attempts: [])
-                for _ in 0..<600 where log.attempts.count < 3 {
-                    log = try await server.client.get(
-                        "/operator/webhooks/\(endpoint.endpoint.id)/deliveries", token: admin.token
-                    ).decode(WebhookDeliveryLog.self)
-                    try await Task.sleep(for: .milliseconds(50))
-                }
+                let log = try await Self.deliveryLog(server, admin, endpoint.endpoint.id, atLeast: 3)
                 #expect(log.attempts.map(\.statusCode) == [204, 500, 500])
             }
         }
+    }
+
+    /// The endpoint's delivery log once it lists `count` attempts (waiting up to 30 s).
+    static func deliveryLog(_ server: LiveServer, _ admin: TestUser, _ endpointId: String, atLeast count: Int)
+        async throws -> WebhookDeliveryLog
+    {
+        var log = WebhookDeliveryLog(endpointId: endpointId, attempts: [])
+        for _ in 0..<600 where log.attempts.count < count {
+            try await Task.sleep(for: .milliseconds(50))
+            log = try await server.client.get("/operator/webhooks/\(endpointId)/deliveries", token: admin.token)
+                .decode(WebhookDeliveryLog.self)
+        }
+        return log
     }
 
     /// Waits until the delivery (of `event`, or the only one) has `count` attempts; its next attempt
@@ -291,5 +291,92 @@ struct WebhookTests {
             let bytes = try #require(WebhookTargetPolicy.literal(text), "\(text)")
             #expect(!WebhookTargetPolicy.isForbidden(bytes), "\(text)")
         }
+    }
+}
+
+/// What operators do when a receiver is down: the endpoint disabled after three days, enabled by
+/// hand, an event sent again; and the metrics that show it.
+@Suite("Webhook operations")
+struct WebhookOperationsTests {
+    @Test(
+        "three days of failures give the delivery up and disable the endpoint; enable and redeliver send it again",
+        arguments: TestEngines.all)
+    func disabledEnabledRedelivered(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine, configure: WebhookTests.loopback) { server in
+            let inbox = WebhookInbox(failing: 2)
+            try await inbox.run { url in
+                let admin = try await WebhookTests.operatorUser(server)
+                let endpoint = try await WebhookTests.register(server, admin, url: url).decode(
+                    WebhookEndpointCreated.self
+                ).endpoint
+                _ = try await server.fundedUser(balance: 1_000)
+                try await WebhookTests.waitForAttempts(1, server.database)
+                server.clock.advance(seconds: 3 * 86_400 + 1)
+                try await inbox.waitForRequests(2)
+                try await WebhookTests.waitForAttempts(2, server.database)
+                let listed = try await server.client.get("/operator/webhooks", token: admin.token).decode(
+                    WebhookEndpointList.self)
+                let disabled = try #require(listed.endpoints.first)
+                #expect(!disabled.enabled && disabled.disabledAt != nil, "\(disabled)")
+                let status = try await server.database.read { sql in
+                    try await sql.first("SELECT status FROM webhook_deliveries")?.string("status")
+                }
+                #expect(status == "failed")
+                // Nothing is recorded for a disabled endpoint.
+                _ = try await server.services.wallets.fund(phone: admin.phone, amount: 100, reference: nil)
+                #expect(try await LedgerAudit.count("webhook_events", server.database) == 1)
+
+                let enabled = try await server.client.post(
+                    "/operator/webhooks/\(endpoint.id)/enable", token: admin.token)
+                #expect(enabled.status == 200)
+                #expect(try enabled.decode(WebhookEndpointSummary.self).enabled)
+                let eventId = try #require(inbox.all.first?.id)
+                let again = try await server.client.post(
+                    "/operator/webhooks/\(endpoint.id)/events/\(eventId)/redeliver", token: admin.token)
+                #expect(again.status == 202, "\(again.text)")
+                let accepted = try await inbox.waitForAccepted(1)
+                #expect(accepted.map(\.id) == [eventId], "the same webhook-id, so a receiver can tell")
+                let unknown = try await server.client.post(
+                    "/operator/webhooks/\(endpoint.id)/events/msg_nope/redeliver", token: admin.token)
+                #expect(unknown.status == 404 && unknown.errorCode == "webhook_event_not_found")
+
+                let actions = try await server.client.get("/operator/actions", token: admin.token).decode(
+                    OperatorActionList.self
+                ).actions.map(\.action)
+                #expect(actions.prefix(3) == ["redeliver_webhook", "enable_webhook", "add_webhook"], "\(actions)")
+                let metrics = String(decoding: server.services.metrics.exposition(), as: UTF8.self)
+                #expect(metrics.contains("countersign_webhook_attempts_total{outcome=\"failed\"}"), "\(metrics)")
+                #expect(metrics.contains("countersign_webhook_attempts_total{outcome=\"retry\"}"))
+                #expect(metrics.contains("worker=\"webhooks\""))
+            }
+        }
+    }
+
+    @Test("countersign webhooks add, list and remove work on the store, and refuse what the API refuses")
+    func terminalCommands() throws {
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-webhooks-\(UUID().uuidString)"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        let store = ["--data-dir", dataDirectory]
+        let environment = ["DATABASE_URL": ""]
+        let migrated = try CommandLineTests.run(["migrate"] + store, environment: environment)
+        try #require(migrated.status == 0, "\(migrated.output)")
+        let added = try CommandLineTests.run(
+            ["webhooks", "add", "--url", "https://erp.example/hooks", "--event", "transfer.completed"] + store,
+            environment: environment)
+        #expect(added.status == 0 && added.output.contains("secret whsec_"), "\(added.output)")
+        let id = try #require(
+            added.output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("whe_") }.map(String.init))
+        let listed = try CommandLineTests.run(["webhooks", "list"] + store, environment: environment)
+        #expect(listed.output.contains(id) && listed.output.contains("https://erp.example/hooks"), "\(listed.output)")
+        #expect(!listed.output.contains("whsec_"), "the secret is shown once only")
+        let refused = try CommandLineTests.run(
+            ["webhooks", "add", "--url", "https://127.0.0.1/x"] + store, environment: environment)
+        #expect(refused.status != 0 && refused.output.contains("internal address"), "\(refused.output)")
+        let removed = try CommandLineTests.run(["webhooks", "remove", id] + store, environment: environment)
+        #expect(removed.status == 0, "\(removed.output)")
+        let empty = try CommandLineTests.run(["webhooks", "list"] + store, environment: environment)
+        #expect(empty.output.contains("No webhook endpoints."), "\(empty.output)")
     }
 }
