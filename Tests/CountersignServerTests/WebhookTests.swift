@@ -248,6 +248,16 @@ struct WebhookTests {
                 }
                 #expect(try await LedgerAudit.count("webhook_events", server.database) == 50)
                 let base = server.services.webhookWorker
+                // Two live processes, as the store knows them: a lease of neither is taken over.
+                let now = server.clock.wallClock.nowMillis()
+                try await server.database.transaction { sql in
+                    for index in 0..<2 {
+                        try await ServerInstanceSQLRepository().renew(
+                            ServerInstanceRecord(
+                                id: "inst_worker\(index)", pid: 0, pidNamespace: nil, startedAt: now,
+                                leaseExpiresAt: now + 3_600_000), on: sql)
+                    }
+                }
                 let workers = (0..<2).map { index in
                     WebhookDeliveryWorker(
                         database: base.database, clock: base.clock,

@@ -87,7 +87,8 @@ package struct AppServices: Sendable {
     /// Sends the webhook outbox.
     package var webhookWorker: WebhookDeliveryWorker {
         WebhookDeliveryWorker(
-            database: database, clock: clock, instance: instance, ready: storeReadiness,
+            // Registered first: until this instance's row exists, its leases would look abandoned.
+            database: database, clock: clock, instance: instance, ready: instanceRegistered,
             sender: WebhookSender(
                 policy: WebhookTargetPolicy(allowPrivate: configuration.allowPrivateWebhookTargets),
                 timeout: .seconds(configuration.webhookTimeoutSeconds)),

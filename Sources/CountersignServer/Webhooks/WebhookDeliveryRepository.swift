@@ -30,7 +30,8 @@ package struct WebhookDeliverySQLRepository: Sendable {
     package init() {}
 
     /// Leases up to `limit` due deliveries to `owner` until `leaseUntil`. Due: pending, its next
-    /// attempt reached, no live lease, its endpoint enabled, and no earlier event of the same
+    /// attempt reached, no live lease (one held by an instance no longer in `server_instances`, retired
+    /// at a restart after a crash, is free at once), its endpoint enabled, and no earlier event of the same
     /// resource still pending for that endpoint (events of one resource arrive in order). On
     /// PostgreSQL the rows are locked `FOR UPDATE OF d SKIP LOCKED` while the lease is written, so
     /// two instances never lease the same delivery; SQLite has one writer.
@@ -41,7 +42,9 @@ package struct WebhookDeliverySQLRepository: Sendable {
         let ids = try await sql.query(
             """
             SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-            WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND d.lease_until <= $1
+            WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+                AND (d.lease_until <= $1
+                    OR NOT EXISTS (SELECT 1 FROM server_instances s WHERE s.id = d.lease_owner))
                 AND e.enabled = 1 AND e.removed_at IS NULL
                 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id
                     AND p.resource_key = d.resource_key AND p.resource_seq < d.resource_seq AND p.status = 'pending')
@@ -54,8 +57,8 @@ package struct WebhookDeliverySQLRepository: Sendable {
                 let row = try await sql.first(
                     """
                     UPDATE webhook_deliveries SET lease_owner = $2, lease_until = $3
-                    WHERE id = $1 AND status = 'pending' AND lease_until <= $4 RETURNING id
-                    """, [.text(id), .text(owner), .integer(leaseUntil), .integer(now)]),
+                    WHERE id = $1 AND status = 'pending' RETURNING id
+                    """, [.text(id), .text(owner), .integer(leaseUntil)]),
                 let delivery = try await find(id: try row.string("id"), on: sql)
             else { continue }
             claimed.append(delivery)
