@@ -276,6 +276,39 @@ struct WebhookTests {
         }
     }
 
+    @Test(
+        "a delivery leased by a process that is gone is sent at once; one leased by a live process waits",
+        arguments: TestEngines.all)
+    func abandonedLeaseTakenOver(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine, configure: Self.loopback) { server in
+            let inbox = WebhookInbox()
+            try await inbox.run { url in
+                let admin = try await Self.operatorUser(server)
+                _ = try await Self.register(server, admin, url: url)
+                let (now, instance) = (server.clock.wallClock.nowMillis(), server.services.instance.id)
+                // Two events, each as if leased for an hour: by this live process, and by one that crashed.
+                let ids = try await server.database.transaction { sql in
+                    var ids: [String] = []
+                    for (resource, owner) in [("live", instance), ("dead", "inst_crashed")] {
+                        let id = try await WebhookOutbox().record(
+                            type: "wallet.credited", resourceType: "test", resourceId: resource, data: ["id": resource],
+                            now: now, on: sql)
+                        try await sql.execute(
+                            "UPDATE webhook_deliveries SET lease_owner = $1, lease_until = $2 WHERE event_id = $3",
+                            [.text(owner), .integer(now + 3_600_000), .text(id ?? "")])
+                        ids.append(id ?? "")
+                    }
+                    return ids
+                }
+                let accepted = try await inbox.waitForAccepted(1)
+                #expect(accepted.map(\.id) == [ids[1]], "\(accepted.map(\.id))")
+                // The live process's lease still holds: its delivery is not sent by anyone else.
+                try await Self.waitForAttempts(1, server.database, event: ids[1])
+                #expect(inbox.all.map(\.id) == [ids[1]])
+            }
+        }
+    }
+
     @Test("signatures match the Standard Webhooks example (known answer)")
     func knownAnswer() throws {
         let signer = try #require(WebhookSigner(secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
