@@ -287,6 +287,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case webhookURLRefused = "webhook_url_refused"
     /// A webhook subscription to an event type the server does not send.
     case unknownWebhookEvent = "unknown_webhook_event"
+    /// The most webhook endpoints a server keeps are registered already.
+    case webhookEndpointLimit = "webhook_endpoint_limit"
     /// No live webhook endpoint with this id.
     case webhookEndpointNotFound = "webhook_endpoint_not_found"
     /// The webhook endpoint was never sent this event.

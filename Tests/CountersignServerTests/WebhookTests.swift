@@ -101,6 +101,26 @@ struct WebhookTests {
                 token: user.token)
             #expect(notOperator.status == 403 && notOperator.errorCode == "not_operator")
             #expect(try await LedgerAudit.count("webhook_endpoints", server.database) == 0)
+            // At most 16 live endpoints, however many requests arrive at once.
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        try await Self.register(server, admin, url: "https://hooks\(index).example.com/x").status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            // Parallel PIN checks of one operator wait their turn (429 pin_checks_busy); none gets past the cap.
+            #expect(statuses.allSatisfy { [201, 422, 429].contains($0) }, "\(statuses)")
+            var count = try await LedgerAudit.count("webhook_endpoints", server.database)
+            while count < 16 {
+                let added = try await Self.register(server, admin, url: "https://more\(count).example.com/x")
+                try #require(added.status == 201, "\(added.text)")
+                count += 1
+            }
+            let full = try await Self.register(server, admin, url: "https://one-too-many.example.com/x")
+            #expect(full.status == 422 && full.errorCode == "webhook_endpoint_limit", "\(full.text)")
+            #expect(try await LedgerAudit.count("webhook_endpoints", server.database) == 16)
             let missing = try await server.client.send(.DELETE, "/operator/webhooks/whe_nope", token: admin.token)
             #expect(missing.status == 404 && missing.errorCode == "webhook_endpoint_not_found")
         }

@@ -51,7 +51,8 @@ extension ErrorCode {
             .contentTooLarge
         case .unsupportedMediaType:
             .unsupportedMediaType
-        case .webhookURLRefused, .unknownWebhookEvent, .noRegisteredCredential, .supplierMismatch,
+        case .webhookURLRefused, .unknownWebhookEvent, .webhookEndpointLimit, .noRegisteredCredential,
+            .supplierMismatch,
             .idempotencyKeyReused, .insufficientFunds, .unknownCursor,
             .unsupportedCurrency, .selfTransfer, .payeeNotFound, .payeeUnverified, .unknownShippingMethod,
             .noDeliveryMethod, .ownProduct,

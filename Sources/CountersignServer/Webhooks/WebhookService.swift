@@ -18,6 +18,9 @@ package struct WebhookService: Sendable {
 
     /// The most event types one endpoint lists.
     static let maxEvents = 64
+    /// The most live endpoints: each event is sent to every subscribed one, so their number bounds
+    /// the work one movement makes.
+    package static let maxEndpoints = 16
 
     /// Registers `url` for `events`; 422 `webhook_url_refused` or `unknown_webhook_event`.
     package func create(url: String, events: [String], operatorId: String?, via: String) async throws
@@ -38,8 +41,15 @@ package struct WebhookService: Sendable {
         let endpoint = WebhookEndpoint(
             id: Identifier.make("whe"), url: url, secret: WebhookSigner.makeSecret(), eventTypes: types, enabled: true,
             failingSince: nil, disabledAt: nil, createdAt: now)
-        let (endpoints, operators) = (self.endpoints, self.operators)
+        let (endpoints, operators, engine) = (self.endpoints, self.operators, database.engine)
         try await database.transaction { sql in
+            // Parallel registrations count one at a time (SQLite has one writer already).
+            if engine == .postgres { try await sql.execute("SELECT pg_advisory_xact_lock(724218)") }
+            guard try await endpoints.list(on: sql).count < Self.maxEndpoints else {
+                throw APIError(
+                    .webhookEndpointLimit,
+                    "\(Self.maxEndpoints) webhook endpoints are registered already; remove one first.")
+            }
             try await endpoints.insert(endpoint, createdBy: operatorId, on: sql)
             try await operators.record(
                 Self.action(

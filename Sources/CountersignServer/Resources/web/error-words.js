@@ -82,6 +82,7 @@ const WORDS = {
     next: 'Type the receiver\'s public https address.',
   },
   unknown_webhook_event: { what: 'One of the event types is not one the server sends.', next: 'Type * for every event, or check the names in the webhooks guide.' },
+  webhook_endpoint_limit: { what: 'Sixteen endpoints are registered already, the most there can be.', next: 'Remove one you no longer need, then add this one.' },
   webhook_endpoint_not_found: { what: 'That webhook endpoint is gone: it was removed.', next: RELOAD },
   webhook_event_not_found: { what: 'That endpoint was never sent that event.', next: RELOAD },
 
