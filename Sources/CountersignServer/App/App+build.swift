@@ -155,7 +155,8 @@ package enum CountersignApp {
         ).addRoutes(to: router.group())
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
         OperatorController(
-            operators: services.operators, console: services.operatorConsole, throttle: services.throttle,
+            operators: services.operators, console: services.operatorConsole, marketplace: services.marketplace,
+            throttle: services.throttle,
             metrics: services.metrics, currency: services.configuration.currency
         ).addRoutes(to: router.group().add(middleware: sessions))
         // The payer's browser, not a signed-in client: no session.

@@ -35,7 +35,8 @@ extension ErrorCode {
             .attestationUntrusted, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator, .ownAccount,
             .pinCoolingOff, .deviceCoolingOff, .newDeviceLimit:
             .forbidden
-        case .notFound, .transferNotFound, .productNotFound, .bidNotFound, .addressNotFound, .orderNotFound,
+        case .notFound, .transferNotFound, .fundingNotFound, .productNotFound, .bidNotFound, .addressNotFound,
+            .orderNotFound,
             .unknownUser,
             .paymentMethodNotFound, .paymentIntentNotFound, .resourceMissing, .unknownDevice:
             .notFound
@@ -45,7 +46,7 @@ extension ErrorCode {
             .transferBusy,
             .quoteExpired, .productUnavailable, .productSold, .bidNotAccepted, .orderClosed, .orderBusy, .orderPaid,
             .paymentInProgress,
-            .paymentIntentUnexpectedState:
+            .paymentIntentUnexpectedState, .alreadyReversed:
             .conflict
         case .bodyTooLarge:
             .contentTooLarge
@@ -57,7 +58,7 @@ extension ErrorCode {
             .deliveryUnavailable,
             .addressRequired, .noRoute, .totalsUnavailable, .cardNotOwned, .invalidCardNumber, .invalidExpiry,
             .unsupportedTestCard, .cardEntryNotSupported, .cardDeclined, .invalidRequest, .samePhone, .weakPin,
-            .unknownCountry:
+            .unknownCountry, .refundExceedsPaid, .invalidReason, .reversalInsufficientFunds:
             .unprocessableContent
         case .loginLocked, .pinLocked, .paymentLocked, .pinResetRequired:
             .locked

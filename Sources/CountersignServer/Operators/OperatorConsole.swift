@@ -196,6 +196,12 @@ package struct OperatorConsole: Sendable {
     /// (403), a well-formed PIN (400), and the operator's PIN (401 / 423).
     private func confirm(operatorId: String, pin: String, target: String) async throws {
         try Self.refuseOwn(operatorId: operatorId, target: target)
+        try await confirm(operatorId: operatorId, pin: pin)
+    }
+
+    /// The operator's PIN for an action that names no account (an order's refund): well-formed (400),
+    /// and theirs (401 / 423), counted with their logins and payments.
+    package func confirm(operatorId: String, pin: String) async throws {
         guard PinHasher.isWellFormed(pin) else { throw APIError(.invalidPin, "pin must be 4 to 6 digits.") }
         let users = self.users
         guard let user = try await database.read({ sql in try await users.find(id: operatorId, on: sql) }) else {
@@ -204,13 +210,13 @@ package struct OperatorConsole: Sendable {
         try await pinGuard.confirm(pin, user: user)
     }
 
-    private static func refuseOwn(operatorId: String, target: String) throws(APIError) {
+    static func refuseOwn(operatorId: String, target: String) throws(APIError) {
         guard operatorId != target else {
             throw APIError(.ownAccount, "Operators may not act on their own account; ask another operator.")
         }
     }
 
-    private static func action(_ name: String, operatorId: String, target: String, now: Int64, detail: String)
+    static func action(_ name: String, operatorId: String, target: String, now: Int64, detail: String)
         -> OperatorAction
     {
         OperatorAction(
