@@ -42,13 +42,44 @@ struct RefundTests {
 
     /// The bank fails refund `refundId` at the simulated provider (the refund itself stays pending
     /// until the webhook or the sweeper hears of it).
-    static func failAtProvider(_ server: LiveServer, refundId: String) async throws {
-        let providerId = try #require(
+    static func failAtProvider(_ server: LiveServer, refundId: String, succeeded: Bool = false) async throws {
+        _ = try await #require(server.services.simulatedPaymentProvider).settleRefund(
+            id: try await providerRefundId(server, refundId), succeeded: succeeded)
+    }
+
+    static func providerRefundId(_ server: LiveServer, _ refundId: String) async throws -> String {
+        try #require(
             try await server.database.read { sql in
                 try await sql.first("SELECT provider_refund_id FROM order_refunds WHERE id = $1", [.text(refundId)])?
                     .optionalString("provider_refund_id")
             })
-        _ = try await #require(server.services.simulatedPaymentProvider).settleRefund(id: providerId, succeeded: false)
+    }
+
+    @Test(
+        "a signed refund webhook settles a pending refund from the provider's word, once", arguments: TestEngines.all)
+    func webhookSettles(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let (seller, buyer, order) = try await Self.paidOrder(server, card: "4000 0000 0000 5126")
+            let made = try await Self.refund(server, order.id, 5_000, token: seller.token).decode(RefundResponse.self)
+            let providerId = try await Self.providerRefundId(server, made.id)
+            // The event's word is never taken: while the provider still says pending, nothing settles.
+            let early = Array(#"{"id":"evt_1","type":"refund.failed","data":{"object":{"id":"\#(providerId)"}}}"#.utf8)
+            #expect(try await PaymentWebhookTests.send(server, early).status == 200)
+            let stillPending = try await server.client.get("/orders/\(order.id)/refunds", token: buyer.token).decode(
+                RefundList.self)
+            #expect(stillPending.refunds.first?.status == .pending)
+
+            try await Self.failAtProvider(server, refundId: made.id, succeeded: true)
+            let body = Array(
+                #"{"id":"evt_2","type":"charge.refund.updated","data":{"object":{"id":"\#(providerId)"}}}"#.utf8)
+            for _ in 0..<2 { #expect(try await PaymentWebhookTests.send(server, body).status == 200) }
+            let settled = try await server.client.get("/orders/\(order.id)/refunds", token: buyer.token).decode(
+                RefundList.self)
+            #expect(settled.refunds.first?.status == .succeeded)
+            #expect(try await OrderMoneyTests.balance(server, "sys:refund_clearing:EUR") == 0)
+            #expect(try await OrderMoneyTests.bookings(server, order: made.id, kind: "order_refund_settled") == 1)
+            try await LedgerAudit.check(server.database)
+        }
     }
 
     @Test(

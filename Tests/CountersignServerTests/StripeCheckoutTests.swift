@@ -296,3 +296,37 @@ struct StripeCheckoutTests {
             .POST, "/webhooks/payments", raw: body, headers: [("Stripe-Signature", header)])
     }
 }
+
+extension StripeCheckoutTests {
+    @Test(
+        "a seller's refund goes to Stripe's Refunds API for the order's intent, once per refund",
+        arguments: TestEngines.all)
+    func refundAtStripe(engine: DatabaseEngine) async throws {
+        try await Self.run(engine) { server, fake in
+            let (seller, buyer, bid, address) = try await OrderTests.acceptedBid(server)
+            let order = try await server.client.post(
+                "/orders",
+                CheckoutTotalsRequest(
+                    bidId: bid.id, delivery: "postnl_standard", addressId: address, paymentMethod: .card),
+                token: buyer.token
+            ).decode(OrderResponse.self)
+            let card = try await OrderPaymentTests.card(server, buyer, "4242 4242 4242 4242")
+            let paid = try await Self.pay(server, buyer, order, card: card).decode(OrderPaymentResponse.self)
+            #expect(paid.orderStatus == .paid)
+            let intent = try #require(Self.intents(fake, order: order).first)
+
+            for _ in 0..<2 {
+                let refund = try await RefundTests.refund(server, order.id, 2_000, key: "stripe-1", token: seller.token)
+                #expect(refund.status == 201 || refund.status == 200, "\(refund.text)")
+                #expect(try refund.decode(RefundResponse.self).status == .succeeded)
+            }
+            let refunds = fake.refunds
+            #expect(refunds.count == 1, "one refund at Stripe for one key: \(refunds)")
+            #expect(refunds.first?["payment_intent"] == .string(intent.id) && refunds.first?["amount"] == .int(2_000))
+            let beyond = try await RefundTests.refund(server, order.id, 8_696, token: seller.token)
+            #expect(beyond.status == 422 && beyond.errorCode == "refund_exceeds_paid")
+            #expect(fake.refunds.count == 1, "a refused refund never reaches Stripe")
+            try await LedgerAudit.check(server.database)
+        }
+    }
+}
