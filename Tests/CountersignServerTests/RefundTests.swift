@@ -9,10 +9,11 @@ import Testing
 /// more than the order's price and shipping, also in parallel; the provider's outcome decides.
 @Suite("Order refunds")
 struct RefundTests {
-    /// A paid order (price 10,000 + 695 shipping, card `number`), its seller and buyer.
-    static func paidOrder(_ server: LiveServer, card number: String = "4242 4242 4242 4242") async throws -> (
-        seller: TestUser, buyer: TestUser, order: OrderResponse
-    ) {
+    /// A paid order (price 10,000 + 695 shipping, card `number`), its seller and buyer. Stripe wants
+    /// a `returnURL`.
+    static func paidOrder(
+        _ server: LiveServer, card number: String = "4242 4242 4242 4242", returnURL: String? = nil
+    ) async throws -> (seller: TestUser, buyer: TestUser, order: OrderResponse) {
         let (seller, buyer, bid, address) = try await OrderTests.acceptedBid(server)
         let order = try await server.client.post(
             "/orders",
@@ -21,7 +22,7 @@ struct RefundTests {
         ).decode(OrderResponse.self)
         let card = try await OrderPaymentTests.card(server, buyer, number)
         let paid = try await server.client.post(
-            "/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: buyer.token
+            "/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card, returnURL: returnURL), token: buyer.token
         ).decode(OrderPaymentResponse.self)
         try #require(paid.orderStatus == .paid)
         return (seller, buyer, order)
