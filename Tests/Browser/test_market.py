@@ -548,3 +548,5 @@ def test_market_seller_refunds_and_buyer_sees_it(server, browser, seller):
     assert not browser.find_elements(By.CSS_SELECTOR, "#refund-form"), "only the seller refunds"
     screenshot(browser, "market-buyer-sees-refund")
     assert order_status(browser, order_id)["refunded"] == 1250
+    go(browser, server, "/market/orders")
+    wait_text(browser, f"#market-buying li[data-order='{order_id}']", f"{euro(1250)} refunded")
