@@ -321,3 +321,28 @@ extension StripeCheckoutTests {
         }
     }
 }
+
+extension StripeCheckoutTests {
+    @Test(
+        "a refund Stripe could not be asked for stays pending, held from the seller, until the sweeper asks",
+        arguments: TestEngines.all)
+    func refundWhileStripeIsDown(engine: DatabaseEngine) async throws {
+        try await Self.run(engine) { server, fake in
+            let (seller, buyer, order) = try await RefundTests.paidOrder(
+                server, returnURL: "https://app.example/return")
+            fake.failNext(1, status: 500)
+            let refund = try await RefundTests.refund(server, order.id, 3_000, token: seller.token)
+            #expect(refund.status == 201, "\(refund.text)")
+            #expect(try refund.decode(RefundResponse.self).status == .pending)
+            #expect(fake.refunds.isEmpty)
+            #expect(try await RefundTests.escrow(server, seller) == 7_695, "held away from the seller meanwhile")
+            server.clock.advance(seconds: 180)
+            #expect(await server.services.pendingOrderSweeper.sweepRefunds() == 1)
+            let listed = try await server.client.get("/orders/\(order.id)/refunds", token: buyer.token).decode(
+                RefundList.self)
+            #expect(listed.refunds.map(\.status) == [.succeeded])
+            #expect(fake.refunds.count == 1)
+            try await LedgerAudit.check(server.database, now: server.services.clock.nowMillis())
+        }
+    }
+}
