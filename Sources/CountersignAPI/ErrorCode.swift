@@ -321,6 +321,10 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case alreadyReversed = "already_reversed"
     /// No operator funding with this transaction id.
     case fundingNotFound = "funding_not_found"
+    /// No refund with this id at the payment provider.
+    case refundNotFound = "refund_not_found"
+    /// A simulated refund that has ended already.
+    case refundNotPending = "refund_not_pending"
     /// The payment provider reports an amount or currency that differs from the order's.
     case paymentMismatch = "payment_mismatch"
 

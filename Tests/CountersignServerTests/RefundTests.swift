@@ -328,4 +328,27 @@ struct RefundTests {
                 checks: LedgerAuditCheck.all.filter { $0.name != "entries_have_owners" })
         }
     }
+
+    @Test(
+        "the simulator's controls end a pending refund, and the order's refund follows at once",
+        arguments: TestEngines.all)
+    func simulatorControls(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let (seller, buyer, order) = try await Self.paidOrder(server, card: "4000 0000 0000 5126")
+            let made = try await Self.refund(server, order.id, 2_500, token: seller.token).decode(RefundResponse.self)
+            let providerId = try await Self.providerRefundId(server, made.id)
+            let failed = try await server.client.post("/sim/refunds/\(providerId)/fail")
+            #expect(failed.status == 200, "\(failed.text)")
+            #expect(try failed.decode(SimulatedRefund.self).status == "failed")
+            let listed = try await server.client.get("/orders/\(order.id)/refunds", token: buyer.token).decode(
+                RefundList.self)
+            #expect(listed.refunds.map(\.status) == [.failed])
+            #expect(try await Self.escrow(server, seller) == 10_695)
+            let again = try await server.client.post("/sim/refunds/\(providerId)/succeed")
+            #expect(again.status == 409 && again.errorCode == "refund_not_pending")
+            let unknown = try await server.client.post("/sim/refunds/re_nothing/succeed")
+            #expect(unknown.status == 404 && unknown.errorCode == "refund_not_found")
+            try await LedgerAudit.check(server.database)
+        }
+    }
 }

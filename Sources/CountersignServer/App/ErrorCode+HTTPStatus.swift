@@ -35,7 +35,8 @@ extension ErrorCode {
             .attestationUntrusted, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator, .ownAccount,
             .pinCoolingOff, .deviceCoolingOff, .newDeviceLimit:
             .forbidden
-        case .notFound, .transferNotFound, .fundingNotFound, .productNotFound, .bidNotFound, .addressNotFound,
+        case .notFound, .transferNotFound, .fundingNotFound, .refundNotFound, .productNotFound, .bidNotFound,
+            .addressNotFound,
             .orderNotFound,
             .unknownUser,
             .paymentMethodNotFound, .paymentIntentNotFound, .resourceMissing, .unknownDevice:
@@ -46,7 +47,7 @@ extension ErrorCode {
             .transferBusy,
             .quoteExpired, .productUnavailable, .productSold, .bidNotAccepted, .orderClosed, .orderBusy, .orderPaid,
             .paymentInProgress,
-            .paymentIntentUnexpectedState, .alreadyReversed:
+            .paymentIntentUnexpectedState, .alreadyReversed, .refundNotPending:
             .conflict
         case .bodyTooLarge:
             .contentTooLarge

@@ -13,8 +13,12 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// 404: no refund with this id.
     package static func refundNotFound(_ id: String) -> ProviderError {
-        ProviderError(code: .paymentIntentNotFound, message: "No refund \(id).")
+        ProviderError(code: .refundNotFound, message: "No refund \(id).")
     }
+
+    /// 409: a simulated refund that has ended already.
+    package static let refundNotPending = ProviderError(
+        code: .refundNotPending, message: "The refund has ended already; nothing changed.")
 
     /// 404: no saved card with this id.
     package static func paymentMethodNotFound(_ id: String) -> ProviderError {

@@ -65,8 +65,8 @@ extension SimulatedPaymentProvider {
     }
 
     /// Ends a pending refund, as the bank would: `succeeded`, or `failed` with `failure_reason`. For
-    /// tests and the simulator's control page; throws `refundNotFound`, or `invalidRequest` if it has
-    /// ended already.
+    /// tests and the simulator's controls (`/sim/refunds/{id}/succeed|fail`); throws `refundNotFound`,
+    /// or `refundNotPending` if it has ended already.
     package func settleRefund(id: String, succeeded: Bool) async throws -> ProviderRefund {
         let now = clock.nowMillis()
         let row = try await database.transaction { sql in
@@ -82,7 +82,7 @@ extension SimulatedPaymentProvider {
         }
         guard let row else {
             _ = try await retrieveRefund(id: id)
-            throw ProviderError.invalidRequest("The refund has ended already.")
+            throw ProviderError.refundNotPending
         }
         return try Self.refund(from: row)
     }

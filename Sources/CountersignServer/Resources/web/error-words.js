@@ -161,6 +161,8 @@ const WORDS = {
   reversal_insufficient_funds: { what: 'The wallet that received the money no longer holds enough of it.', next: 'Nothing was reversed. The details say how much it holds.' },
   already_reversed: { what: 'This was reversed already.', next: 'Reload to see the reversal in the history.' },
   funding_not_found: { what: 'That funding could not be found.', next: 'Reload the user and try again.' },
+  refund_not_found: { what: 'That refund could not be found.', next: 'Check the refund id.' },
+  refund_not_pending: { what: 'That refund has ended already.', next: 'Nothing changed; reload the order to see it.' },
   payment_in_progress: { what: 'A payment for this order is already under way.', next: 'Wait a moment and look again.' },
   address_required: { what: 'This needs a delivery address.', next: 'Add an address and try again.' },
   address_not_found: { what: 'That address could not be found.', next: 'Choose another address.' },
