@@ -351,4 +351,18 @@ struct RefundTests {
             try await LedgerAudit.check(server.database)
         }
     }
+
+    @Test("the SDK refunds an order once per key and lists its refunds for both sides")
+    func sdk() async throws {
+        try await LiveServer.run(.sqlite) { server in
+            let (seller, buyer, order) = try await Self.paidOrder(server)
+            let sellerAPI = server.client.sdk(token: seller.token)
+            let request = CreateRefundRequest(amount: 1_500, reason: "Missing a screw")
+            let first = try await sellerAPI.refundOrder(id: order.id, request, idempotencyKey: "sdk-1")
+            let again = try await sellerAPI.refundOrder(id: order.id, request, idempotencyKey: "sdk-1")
+            #expect(first.id == again.id && first.status == .succeeded)
+            let seen = try await server.client.sdk(token: buyer.token).refunds(orderId: order.id)
+            #expect(seen.map(\.id) == [first.id] && seen.first?.reason == "Missing a screw")
+        }
+    }
 }
