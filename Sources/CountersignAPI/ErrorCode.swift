@@ -321,6 +321,20 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case invalidReturnURL = "invalid_return_url"
     /// A payment that may redirect, without `returnURL`.
     case returnURLRequired = "return_url_required"
+    /// A refund of more than the order has left to refund; the message says how much is left.
+    case refundExceedsPaid = "refund_exceeds_paid"
+    /// A refund's reason that is empty or too long.
+    case invalidReason = "invalid_reason"
+    /// A reversal that would take a wallet below zero; the message and `available` say what it has.
+    case reversalInsufficientFunds = "reversal_insufficient_funds"
+    /// A transfer or funding that was reversed already.
+    case alreadyReversed = "already_reversed"
+    /// No operator funding with this transaction id.
+    case fundingNotFound = "funding_not_found"
+    /// No refund with this id at the payment provider.
+    case refundNotFound = "refund_not_found"
+    /// A simulated refund that has ended already.
+    case refundNotPending = "refund_not_pending"
     /// The payment provider reports an amount or currency that differs from the order's.
     case paymentMismatch = "payment_mismatch"
 

@@ -12,12 +12,17 @@ public struct ErrorResponse: Codable, Sendable, Equatable {
         /// The request's trace id: quote it to the operator, who finds the request's log lines and
         /// trace by it.
         public var traceId: String?
+        /// With a refusal to refund or reverse more than there is: the most that may be, in minor units.
+        public var available: Int64?
         /// An error body.
-        public init(code: ErrorCode, message: String, retryAfter: Int? = nil, traceId: String? = nil) {
+        public init(
+            code: ErrorCode, message: String, retryAfter: Int? = nil, traceId: String? = nil, available: Int64? = nil
+        ) {
             self.code = code.rawValue
             self.message = message
             self.retryAfter = retryAfter
             self.traceId = traceId
+            self.available = available
         }
 
         /// The code as an `ErrorCode`, nil when it is one this build does not know (a newer server).

@@ -11,7 +11,7 @@ struct Countersign: AsyncParsableCommand {
             WebAuthnCommand.self, MetadataCommand.self, WebhooksCommand.self,
             Signup.self, Login.self, Logout.self, PinCommand.self, AccountCommand.self, DeviceCommand.self,
             Dashboard.self, Send.self, AirtimeCommand.self,
-            Sell.self, BidCommand.self, Buy.self, OrderCommand.self, Demo.self,
+            Sell.self, BidCommand.self, Buy.self, OrderCommand.self, ReverseCommand.self, Demo.self,
         ]
     )
 }

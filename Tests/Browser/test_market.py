@@ -512,3 +512,41 @@ def test_market_seller_sees_where_to_ship(server, browser, seller):
     press(browser, "#checkout-order")
     wait_text(browser, "#order-seller", "Sam Seller")
     assert "Keizersgracht 1" in wait_for(browser, "#order-address").text
+
+
+def test_market_seller_refunds_and_buyer_sees_it(server, browser, seller):
+    """The seller refunds part of a paid order with a reason, after a confirmation naming the amount
+    (more than the order has is refused at the field); the buyer sees how much, why, and that it went
+    back, and has no refund form of their own."""
+    sign_up(seller, server, new_phone(), name="Sam Seller")
+    product_id = list_product(seller, server, "Lamp", "30", shipping=False)
+    sign_up(browser, server, new_phone(), name="Bea Buyer")
+    buy_now(browser, server, product_id)
+    add_card(browser, CARD_OK)
+    total(browser, 3087)  # 30.00 + card 2.9% (0.87)
+    press(browser, "#checkout-pay")
+    order_id = confirmed(browser)
+
+    go(seller, server, f"/market/orders/{order_id}")
+    wait_for(seller, "#refund-form")
+    fill(seller, "#refund-amount", "40")
+    fill(seller, "#refund-reason", "The shade is cracked")
+    press(seller, "#refund-submit")
+    wait_text(seller, "#refund-amount-error", f"At most {euro(3000)}")
+    assert not seller.find_elements(By.CSS_SELECTOR, "#refund-confirm"), "nothing is asked for an amount refused"
+    fill(seller, "#refund-amount", "12.50")
+    press(seller, "#refund-submit")
+    wait_text(seller, "#refund-confirm", euro(1250))
+    screenshot(seller, "market-refund-confirm")
+    press(seller, "#refund-confirm-yes")
+    wait_text(seller, "#order-refunds", "Returned to the buyer")
+    assert f"up to {euro(1750)} more" in wait_for(seller, "#order-refundable").text
+
+    go(browser, server, f"/market/orders/{order_id}")
+    refunds = wait_text(browser, "#order-refunds", "The shade is cracked").text
+    assert euro(1250) in refunds and "Returned to the buyer" in refunds, refunds
+    assert not browser.find_elements(By.CSS_SELECTOR, "#refund-form"), "only the seller refunds"
+    screenshot(browser, "market-buyer-sees-refund")
+    assert order_status(browser, order_id)["refunded"] == 1250
+    go(browser, server, "/market/orders")
+    wait_text(browser, f"#market-buying li[data-order='{order_id}']", f"{euro(1250)} refunded")

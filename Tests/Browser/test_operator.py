@@ -189,3 +189,31 @@ def test_search_tells_what_it_needs(server, browser):
     field = browser.find_element(By.CSS_SELECTOR, "#search-phone")
     assert field.get_attribute("aria-invalid") == "true"
     assert "search-phone-error" in field.get_attribute("aria-describedby")
+
+
+def test_operator_reverses_a_funding_with_reason_pin_and_confirmation(server, browser):
+    """A reversal asks for a reason and the PIN, then confirms naming the amount; after it the wallet
+    is back where it was, both lines are in the history, and the funding cannot be reversed again."""
+    phone = new_phone()
+    token = api_signup(server, phone, name="Dayo Funded")
+    server.fund(phone, 250000)
+    status, body = server.api("GET", "/user/profile", token=token)
+    assert status == 200, body
+    operator_signs_in(browser, server)
+    go(browser, server, f"/operator/users/{body['userId']}")
+    wait_title(browser, "Dayo Funded")
+    click(browser, "#user-transactions tr[data-type='funding'] .reverse-tx")
+    wait_text(browser, "#reverse-reason-error", "Say why")
+    fill(browser, "#reverse-reason", "Funded the wrong account")
+    fill(browser, "#operator-pin", OPERATOR_PIN)
+    click(browser, "#user-transactions tr[data-type='funding'] .reverse-tx")
+    wait_text(browser, "#reverse-confirm", naira(250000))
+    screenshot(browser, "35-operator-reverse-confirm")
+    click(browser, "#reverse-confirm-yes")
+    wait_text(browser, "main .notice", "Reversed")
+    wait_text(browser, "#user-balance", naira(0))
+    row = wait_for(browser, "#user-transactions tr[data-type='reversal_out']")
+    assert "money taken back" in row.text, row.text
+    funding = wait_for(browser, "#user-transactions tr[data-type='funding']")
+    assert "Reversed" in funding.text and not funding.find_elements(By.CSS_SELECTOR, ".reverse-tx"), funding.text
+    assert server.api("GET", "/user/wallet", token=token)[1]["balance"] == 0

@@ -254,16 +254,7 @@ struct AuditTests {
         let done = try await server.awaitTransfer(payer, id: quoted.id) { $0.status == .success }
         try #require(done.status == .success)
 
-        let (seller, buyer, bid, address) = try await OrderTests.acceptedBid(server)
-        let order = try await server.client.post(
-            "/orders",
-            CheckoutTotalsRequest(bidId: bid.id, delivery: "postnl_standard", addressId: address, paymentMethod: .card),
-            token: buyer.token
-        ).decode(OrderResponse.self)
-        let card = try await OrderPaymentTests.card(server, buyer, "4242 4242 4242 4242")
-        let paid = try await server.client.post(
-            "/orders/\(order.id)/pay", PayOrderRequest(paymentMethodId: card), token: buyer.token)
-        try #require(try paid.decode(OrderPaymentResponse.self).orderStatus == .paid, "\(paid.text)")
+        let (seller, buyer, order) = try await RefundTests.paidOrder(server)
         try #require(try await server.client.post("/orders/\(order.id)/ship", token: seller.token).status == 200)
         try #require(try await server.client.post("/orders/\(order.id)/complete", token: buyer.token).status == 200)
     }

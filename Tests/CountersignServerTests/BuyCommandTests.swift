@@ -90,12 +90,20 @@ struct BuyCommandTests {
                 shown.contains("Buyer: Buyer") && shown.contains("Ship to: B, Dam 1, 1012 Amsterdam, NL"),
                 "the seller sees where to send it: \(shown)")
             #expect(try run(["order", "show", cardOrder]).output.contains("Seller: Seller"))
+            // The seller gives the shipping back; the buyer sees it on the order.
+            let refund = try asSeller(["order", "refund", cardOrder, "--amount", "6.95", "--reason", "Sent late"])
+            #expect(
+                refund.status == 0 && refund.output.contains("€6.95 returned to the buyer, by the seller (Sent late)"),
+                "\(refund.output)")
+            let overRefund = try asSeller(["order", "refund", cardOrder, "--amount", "100.01", "--reason", "All"])
+            #expect(overRefund.status != 0 && overRefund.output.contains("€100.00"), "\(overRefund.output)")
+            #expect(try run(["order", "show", cardOrder]).output.contains("Refund: €6.95 returned to the buyer"))
             #expect(try run(["order", "ship", cardOrder]).output.contains("not_seller"), "the buyer does not ship")
             #expect(try asSeller(["order", "ship", cardOrder]).output.contains("SHIPPED"))
             #expect(try run(["order", "complete", cardOrder]).output.contains("COMPLETED"))
             let proceeds = try asSeller(["order", "proceeds"]).output
             #expect(
-                proceeds.contains("Held in escrow  €0.00") && proceeds.contains("Payable to you  €106.95"),
+                proceeds.contains("Held in escrow  €0.00") && proceeds.contains("Payable to you  €100.00"),
                 "\(proceeds)")
 
             let declined = try run(

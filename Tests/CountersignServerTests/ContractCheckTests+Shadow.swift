@@ -99,7 +99,10 @@ extension ContractCheckTests {
         #expect(
             try ShadowEncoder.tree(of: error)
                 == .object([
-                    "error": .object(["code": "not_found", "message": "gone", "retryAfter": .null, "traceId": .null])
+                    "error": .object([
+                        "code": "not_found", "message": "gone", "retryAfter": .null, "traceId": .null,
+                        "available": .null,
+                    ])
                 ]))
         #expect(try ShadowEncoder.tree(of: [Optional("a"), nil]) == .array(["a", .null]))
     }
@@ -192,6 +195,8 @@ extension ContractCheckTests {
                                         type: string
                                       traceId:
                                         type: string
+                                      available:
+                                        type: integer
                 """)
         let violations = ContractViolations()
         try await OpenAPITests.withRouter(contract: ResponseContract(document: document, violations: violations)) {

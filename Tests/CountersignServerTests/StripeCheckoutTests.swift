@@ -296,3 +296,53 @@ struct StripeCheckoutTests {
             .POST, "/webhooks/payments", raw: body, headers: [("Stripe-Signature", header)])
     }
 }
+
+extension StripeCheckoutTests {
+    @Test(
+        "a seller's refund goes to Stripe's Refunds API for the order's intent, once per refund",
+        arguments: TestEngines.all)
+    func refundAtStripe(engine: DatabaseEngine) async throws {
+        try await Self.run(engine) { server, fake in
+            let (seller, _, order) = try await RefundTests.paidOrder(server, returnURL: "https://app.example/return")
+            let intent = try #require(Self.intents(fake, order: order).first)
+
+            for _ in 0..<2 {
+                let refund = try await RefundTests.refund(server, order.id, 2_000, key: "stripe-1", token: seller.token)
+                #expect(refund.status == 201 || refund.status == 200, "\(refund.text)")
+                #expect(try refund.decode(RefundResponse.self).status == .succeeded)
+            }
+            let refunds = fake.refunds
+            #expect(refunds.count == 1, "one refund at Stripe for one key: \(refunds)")
+            #expect(refunds.first?["payment_intent"] == .string(intent.id) && refunds.first?["amount"] == .int(2_000))
+            let beyond = try await RefundTests.refund(server, order.id, 8_696, token: seller.token)
+            #expect(beyond.status == 422 && beyond.errorCode == "refund_exceeds_paid")
+            #expect(fake.refunds.count == 1, "a refused refund never reaches Stripe")
+            try await LedgerAudit.check(server.database)
+        }
+    }
+}
+
+extension StripeCheckoutTests {
+    @Test(
+        "a refund Stripe could not be asked for stays pending, held from the seller, until the sweeper asks",
+        arguments: TestEngines.all)
+    func refundWhileStripeIsDown(engine: DatabaseEngine) async throws {
+        try await Self.run(engine) { server, fake in
+            let (seller, buyer, order) = try await RefundTests.paidOrder(
+                server, returnURL: "https://app.example/return")
+            fake.failNext(1, status: 500)
+            let refund = try await RefundTests.refund(server, order.id, 3_000, token: seller.token)
+            #expect(refund.status == 201, "\(refund.text)")
+            #expect(try refund.decode(RefundResponse.self).status == .pending)
+            #expect(fake.refunds.isEmpty)
+            #expect(try await RefundTests.escrow(server, seller) == 7_695, "held away from the seller meanwhile")
+            server.clock.advance(seconds: 180)
+            #expect(await server.services.pendingOrderSweeper.sweepRefunds() == 1)
+            let listed = try await server.client.get("/orders/\(order.id)/refunds", token: buyer.token).decode(
+                RefundList.self)
+            #expect(listed.refunds.map(\.status) == [.succeeded])
+            #expect(fake.refunds.count == 1)
+            try await LedgerAudit.check(server.database, now: server.services.clock.nowMillis())
+        }
+    }
+}

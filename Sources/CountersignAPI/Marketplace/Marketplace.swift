@@ -252,6 +252,12 @@ public struct OrderResponse: Codable, Sendable, Equatable {
     public var seller: OrderParty?
     /// Once paid, unless picked up: where the seller sends it.
     public var shippingAddress: AddressBody?
+    /// Once paid: what its refunds hold or returned (pending and succeeded), minor units.
+    public var refunded: Int64?
+    /// Once paid: what may still be refunded (the price and shipping, less `refunded`), minor units.
+    public var refundable: Int64?
+    /// Once paid: its refunds, oldest first.
+    public var refunds: [RefundResponse]?
     /// An order.
     public init(
         id: String, bidId: String, productId: String, status: OrderStatus, delivery: String, addressId: String?,

@@ -47,6 +47,10 @@ extension Endpoint {
     package static let shipOrder = Endpoint(.post, "/orders/{id}/ship")
     /// The buyer confirms receipt.
     package static let completeOrder = Endpoint(.post, "/orders/{id}/complete")
+    /// The seller refunds (part of) a paid order.
+    package static let createOrderRefund = Endpoint(.post, "/orders/{id}/refunds")
+    /// An order's refunds.
+    package static let orderRefunds = Endpoint(.get, "/orders/{id}/refunds")
     /// What the marketplace holds for and owes the seller.
     package static let proceeds = Endpoint(.get, "/user/proceeds")
     /// Saves a card.

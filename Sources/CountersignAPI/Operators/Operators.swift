@@ -204,4 +204,48 @@ extension Endpoint {
     package static let operatorRevokeKey = Endpoint(.post, "/operator/users/{userId}/keys/{credentialId}/revoke")
     /// Credit a user's wallet.
     package static let operatorFund = Endpoint(.post, "/operator/users/{userId}/fund")
+    /// Refund (part of) any paid order, before or after its proceeds are released.
+    package static let operatorRefundOrder = Endpoint(.post, "/operator/orders/{id}/refunds")
+}
+
+/// `POST /operator/transfers/{id}/reverse` and `POST /operator/fundings/{id}/reverse`.
+public struct OperatorReverseRequest: Codable, Sendable, Equatable {
+    /// The operator's own PIN.
+    public var pin: String
+    /// Why, shown to the users: 1 to 200 characters.
+    public var reason: String
+
+    /// A reversal request.
+    public init(pin: String, reason: String) { (self.pin, self.reason) = (pin, reason) }
+}
+
+/// A reversal: a new ledger entry undoing a completed transfer or funding exactly, linked to it.
+public struct OperatorReversal: Codable, Sendable, Equatable {
+    public var id: String
+    /// `transfer` or `funding`.
+    public var originalKind: String
+    /// The transfer's id, or the funding's transaction id.
+    public var originalId: String
+    /// What came back to the payer (the transfer's amount and fees), or left the funded wallet.
+    public var amount: Int64
+    public var currency: String
+    public var reason: String
+    /// ISO 8601, UTC.
+    public var createdAt: String
+
+    /// A reversal.
+    public init(
+        id: String, originalKind: String, originalId: String, amount: Int64, currency: String, reason: String,
+        createdAt: String
+    ) {
+        (self.id, self.originalKind, self.originalId, self.amount) = (id, originalKind, originalId, amount)
+        (self.currency, self.reason, self.createdAt) = (currency, reason, createdAt)
+    }
+}
+
+extension Endpoint {
+    /// Reverse a completed transfer.
+    package static let operatorReverseTransfer = Endpoint(.post, "/operator/transfers/{id}/reverse")
+    /// Reverse an operator's funding of a wallet.
+    package static let operatorReverseFunding = Endpoint(.post, "/operator/fundings/{id}/reverse")
 }

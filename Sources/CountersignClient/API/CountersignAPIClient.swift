@@ -86,11 +86,11 @@ public final class CountersignAPIClient: Sendable {
 
     /// Sends a create under one fresh `Idempotency-Key`, again with the same key while the failure
     /// is retryable: the server answers a replay with the first outcome, so nothing happens twice.
-    func create<T: Decodable>(_ endpoint: Endpoint, json body: some Encodable, idempotencyKey: String?) async throws
-        -> T
-    {
+    func create<T: Decodable>(
+        _ endpoint: Endpoint, _ parameters: [String] = [], json body: some Encodable, idempotencyKey: String?
+    ) async throws -> T {
         let outgoing = try self.request(
-            endpoint, json: body, headers: ["Idempotency-Key": idempotencyKey ?? makeIdempotencyKey()])
+            endpoint, parameters, json: body, headers: ["Idempotency-Key": idempotencyKey ?? makeIdempotencyKey()])
         var attempt = 0
         while true {
             do {

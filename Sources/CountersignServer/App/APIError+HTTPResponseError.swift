@@ -13,10 +13,11 @@ extension APIError: HTTPErrorBody {
 
     /// The body of its response.
     package func body(traceId: String?) -> ErrorResponse {
-        ErrorResponse(error: .init(code: code, message: message, retryAfter: retryAfter, traceId: traceId))
+        ErrorResponse(
+            error: .init(code: code, message: message, retryAfter: retryAfter, traceId: traceId, available: available))
     }
 
-    /// `{"error": {"code", "message", "retryAfter"?, "traceId"?}}` with `status`, `Retry-After` and
+    /// `{"error": {"code", "message", "retryAfter"?, "traceId"?, "available"?}}` with `status`, `Retry-After` and
     /// `Allow` as the error carries them.
     func response(status: HTTPResponse.Status, traceId: String?) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]

@@ -156,7 +156,8 @@ package enum CountersignApp {
         ).addRoutes(to: router.group())
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
         OperatorController(
-            operators: services.operators, console: services.operatorConsole, throttle: services.throttle,
+            operators: services.operators, console: services.operatorConsole, marketplace: services.marketplace,
+            throttle: services.throttle,
             metrics: services.metrics, currency: services.configuration.currency
         ).addRoutes(to: router.group().add(middleware: sessions))
         WebhookController(
@@ -165,7 +166,8 @@ package enum CountersignApp {
         ).addRoutes(to: router.group().add(middleware: sessions))
         // The payer's browser, not a signed-in client: no session.
         if let simulator = services.simulatedPaymentProvider {
-            SimulatedProviderController(simulator: simulator).addRoutes(to: router.group())
+            SimulatedProviderController(simulator: simulator, marketplace: services.marketplace).addRoutes(
+                to: router.group())
         }
         // What a phone would have received, while the SMS provider is the simulator (test mode).
         if let simulator = services.simulatedSMS {

@@ -201,7 +201,7 @@ package struct AppServices: Sendable {
             database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(),
             provider: paymentProvider,
             clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts,
-            returnURLs: returnURLs, metrics: metrics
+            returnURLs: returnURLs, metrics: metrics, instance: instance
         )
         let wallets = WalletService(
             database: database, users: users, ledger: ledger, transactions: transactions, clock: clock,

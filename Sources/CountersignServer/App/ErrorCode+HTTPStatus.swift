@@ -35,8 +35,8 @@ extension ErrorCode {
             .attestationUntrusted, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator, .ownAccount,
             .pinCoolingOff, .deviceCoolingOff, .newDeviceLimit:
             .forbidden
-        case .notFound, .transferNotFound, .productNotFound, .bidNotFound, .addressNotFound, .orderNotFound,
-            .unknownUser, .webhookEndpointNotFound, .webhookEventNotFound,
+        case .notFound, .transferNotFound, .fundingNotFound, .refundNotFound, .productNotFound, .bidNotFound,
+            .addressNotFound, .orderNotFound, .unknownUser, .webhookEndpointNotFound, .webhookEventNotFound,
             .paymentMethodNotFound, .paymentIntentNotFound, .resourceMissing, .unknownDevice:
             .notFound
         case .methodNotAllowed:
@@ -45,7 +45,7 @@ extension ErrorCode {
             .transferBusy,
             .quoteExpired, .productUnavailable, .productSold, .bidNotAccepted, .orderClosed, .orderBusy, .orderPaid,
             .paymentInProgress,
-            .paymentIntentUnexpectedState:
+            .paymentIntentUnexpectedState, .alreadyReversed, .refundNotPending:
             .conflict
         case .bodyTooLarge:
             .contentTooLarge
@@ -59,7 +59,7 @@ extension ErrorCode {
             .deliveryUnavailable,
             .addressRequired, .noRoute, .totalsUnavailable, .cardNotOwned, .invalidCardNumber, .invalidExpiry,
             .unsupportedTestCard, .cardEntryNotSupported, .cardDeclined, .invalidRequest, .samePhone, .weakPin,
-            .unknownCountry:
+            .unknownCountry, .refundExceedsPaid, .invalidReason, .reversalInsufficientFunds:
             .unprocessableContent
         case .loginLocked, .pinLocked, .paymentLocked, .pinResetRequired:
             .locked

@@ -8,7 +8,10 @@ import CountersignStore
 /// a top-up's debit `topup` (reference: its wallet transaction), then on delivery `cashback` when
 /// it earned any, or on failure `topup_reversal`; operator funding `funding` (its wallet
 /// transaction); a successful transfer `transfer` (the transfer); a paid order `order_payment` and,
-/// once completed, `order_release` (the order).
+/// once completed, `order_release` of what its refunds left (the order); a refund `order_refund`,
+/// then `order_refund_settled` once the provider paid it or `order_refund_failed` once it could not
+/// (the refund); an operator's reversal `transfer_reversal` or `funding_reversal` (the reversal,
+/// which names its original).
 package struct LedgerAuditCheck: Sendable {
     /// A stable snake_case name, for reports and scripts.
     package let name: String
@@ -30,8 +33,8 @@ package struct LedgerAuditCheck: Sendable {
     package static let all: [LedgerAuditCheck] =
         bookkeeping + [
             topUpsHaveEntries, fundingsHaveEntries, transfersHaveEntries, transfersHaveWalletLines,
-            orderPaymentsHaveEntries, entriesHaveOwners,
-            noStalePendingTopUps, idempotencyTransactions, idempotencyResources,
+            orderPaymentsHaveEntries, refundsWithinOrders, refundsHaveEntries, reversalsUndoOriginals,
+            entriesHaveOwners, noStalePendingTopUps, idempotencyTransactions, idempotencyResources,
         ]
 
     /// The checks that read only accounts and postings: for a ledger written without the business
@@ -55,8 +58,13 @@ package struct LedgerAuditCheck: Sendable {
         """)
 
     static let noNegativeBalances = LedgerAuditCheck(
-        "no_negative_balances", "no user account is below zero or allowed to go there",
-        "SELECT id FROM accounts WHERE user_id IS NOT NULL AND (balance < 0 OR may_go_negative <> 0)")
+        "no_negative_balances",
+        "no user account is below zero or allowed to go there, but a seller's receivable, which is never above zero",
+        """
+        SELECT id FROM accounts WHERE user_id IS NOT NULL AND (
+            (kind <> 'receivable' AND (balance < 0 OR may_go_negative <> 0))
+            OR (kind = 'receivable' AND (balance > 0 OR may_go_negative <> 1)))
+        """)
 
     // A top-up's user pays its amount in the debit (from wallet and cashback), earns its
     // `cashback_earned` once completed, and gets the amount back if it failed.
@@ -143,12 +151,21 @@ package struct LedgerAuditCheck: Sendable {
         """)
 
     // The seller's escrow holds the price and shipping from the payment until the release moves
-    // them on (the payment-method fee is the marketplace's).
+    // on what refunds left (the payment-method fee is the marketplace's): net of its refunds'
+    // escrow postings, an order's escrow is its proceeds less its refunded total until it completes,
+    // and zero after.
     static let orderPaymentsHaveEntries = LedgerAuditCheck(
         "order_payments_have_entries",
-        "every paid order has exactly one payment entry holding its price and shipping in the seller's escrow, and one release of them once completed",
+        "every paid order has exactly one payment entry holding its price and shipping in the seller's escrow, at most one release once completed, and its escrow net of refunds right",
         """
-        WITH \(userPostings("held", kinds: ["order_payment", "order_release"], accountKind: "escrow"))
+        WITH \(userPostings("held", kinds: ["order_payment"], accountKind: "escrow")),
+        escrow AS (
+            SELECT COALESCE(r.order_id, l.reference) AS order_id, a.user_id, SUM(p.amount) AS net
+            FROM ledger_transactions l
+            JOIN postings p ON p.ledger_transaction_id = l.id JOIN accounts a ON a.id = p.account_id
+            LEFT JOIN order_refunds r ON r.id = l.reference
+            WHERE l.kind IN ('order_payment', 'order_release', 'order_refund', 'order_refund_failed') AND a.kind = 'escrow'
+            GROUP BY COALESCE(r.order_id, l.reference), a.user_id)
         SELECT o.id AS id FROM orders o
         LEFT JOIN (
             SELECT reference, SUM(CASE WHEN kind = 'order_payment' THEN 1 ELSE 0 END) AS payments,
@@ -156,11 +173,80 @@ package struct LedgerAuditCheck: Sendable {
             FROM ledger_transactions WHERE kind IN ('order_payment', 'order_release') GROUP BY reference
         ) e ON e.reference = o.id
         LEFT JOIN held h ON h.reference = o.id AND h.user_id = o.seller_id
+        LEFT JOIN escrow n ON n.order_id = o.id AND n.user_id = o.seller_id
         WHERE o.status IN ('PAID', 'SHIPPED', 'COMPLETED') AND (
             COALESCE(e.payments, 0) <> 1
-            OR COALESCE(e.releases, 0) <> CASE WHEN o.status = 'COMPLETED' THEN 1 ELSE 0 END
+            OR COALESCE(e.releases, 0) > CASE WHEN o.status = 'COMPLETED' THEN 1 ELSE 0 END
             OR COALESCE(h.order_payment, 0) <> o.subtotal + o.shipping
-            OR COALESCE(h.order_release, 0) <> CASE WHEN o.status = 'COMPLETED' THEN -(o.subtotal + o.shipping) ELSE 0 END)
+            OR COALESCE(n.net, 0) <> CASE WHEN o.status = 'COMPLETED' THEN 0 ELSE o.subtotal + o.shipping - o.refunded END)
+        """)
+
+    // A reversal's entry is its original's, negated: per account the two sum to zero, so it never
+    // moves more than the original did. Exactly one such entry per reversal, and its original exists.
+    static let reversalsUndoOriginals = LedgerAuditCheck(
+        "reversals_undo_originals",
+        "every reversal has exactly one entry, the exact negation of its original transfer's or funding's entry",
+        """
+        WITH pairs AS (
+            SELECT r.id AS reversal_id, l.kind, l.id AS entry_id FROM reversals r
+            JOIN ledger_transactions l ON (l.reference = r.id AND l.kind = r.original_kind || '_reversal')
+                OR (l.reference = r.original_id AND l.kind = r.original_kind))
+        SELECT r.id AS id FROM reversals r
+        LEFT JOIN (
+            SELECT reversal_id, SUM(CASE WHEN kind IN ('transfer_reversal', 'funding_reversal') THEN 1 ELSE 0 END) AS undos,
+                SUM(CASE WHEN kind IN ('transfer', 'funding') THEN 1 ELSE 0 END) AS originals
+            FROM pairs GROUP BY reversal_id) n ON n.reversal_id = r.id
+        WHERE COALESCE(n.undos, 0) <> 1 OR COALESCE(n.originals, 0) <> 1
+        UNION ALL
+        SELECT x.reversal_id AS id FROM pairs x JOIN postings p ON p.ledger_transaction_id = x.entry_id
+        GROUP BY x.reversal_id, p.account_id HAVING SUM(p.amount) <> 0
+        """)
+
+    // An order's refunded total is the sum of its refunds that did not fail, never more than its
+    // price and shipping; only a paid order has refunds.
+    static let refundsWithinOrders = LedgerAuditCheck(
+        "refunds_within_orders",
+        "every order's refunded total is the sum of its pending and succeeded refunds, within its price and shipping, and only paid orders have refunds",
+        """
+        SELECT o.id AS id FROM orders o
+        LEFT JOIN (
+            SELECT order_id, SUM(CASE WHEN status <> 'failed' THEN amount ELSE 0 END) AS held, COUNT(*) AS n
+            FROM order_refunds GROUP BY order_id) r ON r.order_id = o.id
+        WHERE o.refunded <> COALESCE(r.held, 0) OR o.refunded > o.subtotal + o.shipping
+            OR (COALESCE(r.n, 0) > 0 AND o.status NOT IN ('PAID', 'SHIPPED', 'COMPLETED'))
+        """)
+
+    // A refund takes its amount from the seller (escrow, payable, debt as it records) into refund
+    // clearing; once settled, clearing pays the provider (succeeded) or the seller back (failed).
+    static let refundsHaveEntries = LedgerAuditCheck(
+        "refunds_have_entries",
+        "every refund has exactly one entry taking its amount from its seller, and exactly one settling it once it succeeded or failed",
+        """
+        WITH \(userPostings("taken", kinds: ["order_refund", "order_refund_failed"])),
+        entries AS (
+            SELECT l.reference, SUM(CASE WHEN l.kind = 'order_refund' THEN 1 ELSE 0 END) AS takes,
+                SUM(CASE WHEN l.kind = 'order_refund_settled' THEN 1 ELSE 0 END) AS settles,
+                SUM(CASE WHEN l.kind = 'order_refund_failed' THEN 1 ELSE 0 END) AS fails
+            FROM ledger_transactions l
+            WHERE l.kind IN ('order_refund', 'order_refund_settled', 'order_refund_failed') GROUP BY l.reference),
+        cleared AS (
+            SELECT l.reference, SUM(CASE WHEN l.kind = 'order_refund' THEN p.amount ELSE 0 END) AS taken,
+                SUM(CASE WHEN l.kind <> 'order_refund' THEN p.amount ELSE 0 END) AS given
+            FROM ledger_transactions l JOIN postings p ON p.ledger_transaction_id = l.id
+            WHERE l.kind IN ('order_refund', 'order_refund_settled', 'order_refund_failed')
+                AND SUBSTR(p.account_id, 1, 20) = 'sys:refund_clearing:'
+            GROUP BY l.reference)
+        SELECT r.id AS id FROM order_refunds r JOIN orders o ON o.id = r.order_id
+        LEFT JOIN entries e ON e.reference = r.id
+        LEFT JOIN cleared c ON c.reference = r.id
+        LEFT JOIN taken t ON t.reference = r.id AND t.user_id = o.seller_id
+        WHERE COALESCE(e.takes, 0) <> 1
+            OR COALESCE(e.settles, 0) <> CASE WHEN r.status = 'succeeded' THEN 1 ELSE 0 END
+            OR COALESCE(e.fails, 0) <> CASE WHEN r.status = 'failed' THEN 1 ELSE 0 END
+            OR COALESCE(c.taken, 0) <> r.amount
+            OR COALESCE(c.given, 0) <> CASE WHEN r.status = 'pending' THEN 0 ELSE -r.amount END
+            OR COALESCE(t.order_refund, 0) <> -r.amount
+            OR COALESCE(t.order_refund_failed, 0) <> CASE WHEN r.status = 'failed' THEN r.amount ELSE 0 END
         """)
 
     /// `name AS (…)`, for a `WITH`: per entry reference and user, what that user's accounts (only
@@ -189,6 +275,8 @@ package struct LedgerAuditCheck: Sendable {
         LEFT JOIN wallet_transactions w ON w.id = l.reference
         LEFT JOIN transfers t ON t.id = l.reference
         LEFT JOIN orders o ON o.id = l.reference
+        LEFT JOIN order_refunds r ON r.id = l.reference
+        LEFT JOIN reversals v ON v.id = l.reference
         WHERE NOT COALESCE(
             (l.kind = 'topup' AND w.type = 'topup')
             OR (l.kind = 'cashback' AND w.type = 'topup' AND w.status = 'completed')
@@ -196,7 +284,11 @@ package struct LedgerAuditCheck: Sendable {
             OR (l.kind = 'funding' AND w.type = 'funding')
             OR (l.kind = 'transfer' AND t.status = 'SUCCESS')
             OR (l.kind = 'order_payment' AND o.status IN ('PAID', 'SHIPPED', 'COMPLETED'))
-            OR (l.kind = 'order_release' AND o.status = 'COMPLETED'), false)
+            OR (l.kind = 'order_release' AND o.status = 'COMPLETED')
+            OR (l.kind = 'order_refund' AND r.id IS NOT NULL)
+            OR (l.kind = 'order_refund_settled' AND r.status = 'succeeded')
+            OR (l.kind = 'order_refund_failed' AND r.status = 'failed')
+            OR (l.kind = v.original_kind || '_reversal'), false)
         """)
 
     static let noStalePendingTopUps = LedgerAuditCheck(
@@ -221,9 +313,11 @@ package struct LedgerAuditCheck: Sendable {
         """)
 
     static let idempotencyResources = LedgerAuditCheck(
-        "idempotency_resources", "every transfer key is done and names a transfer of its user",
+        "idempotency_resources", "every transfer or refund key is done and names a transfer or refund of its user",
         """
         SELECT k.claim_id AS id FROM idempotency_keys k LEFT JOIN transfers t ON t.id = k.resource_id
-        WHERE k.resource_id IS NOT NULL AND (t.id IS NULL OR t.payer_id <> k.user_id OR k.state <> 'done')
+        LEFT JOIN order_refunds r ON r.id = k.resource_id
+        WHERE k.resource_id IS NOT NULL AND (k.state <> 'done'
+            OR COALESCE(t.payer_id, r.requested_by, '') <> k.user_id)
         """)
 }

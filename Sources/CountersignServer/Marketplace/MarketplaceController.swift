@@ -31,6 +31,8 @@ package struct MarketplaceController {
         group.on(.cancelOrderPayment, use: cancelPayment)
         group.on(.shipOrder, use: ship)
         group.on(.completeOrder, use: complete)
+        group.on(.createOrderRefund, use: createRefund)
+        group.on(.orderRefunds, use: refunds)
         group.on(.proceeds, use: proceeds)
         group.on(.addCard, use: addCard)
         group.on(.listCards, use: cards)

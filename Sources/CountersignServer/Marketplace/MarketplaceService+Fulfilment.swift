@@ -39,7 +39,8 @@ extension MarketplaceService {
     }
 
     /// The buyer confirms receipt of a shipped order: it completes, and the seller's money moves
-    /// from escrow to what we owe them, in one transaction.
+    /// from escrow to what we owe them, in one transaction: the proceeds less what refunds took
+    /// (read after the move, which holds the order's row, so no refund slips in between).
     package func complete(buyerId: String, orderId: String) async throws -> OrderResponse {
         let order = try await buyersOrder(buyerId: buyerId, orderId: orderId)
         let (orders, ledger, now) = (self.orders, self.ledger, clock.nowMillis())
@@ -55,8 +56,12 @@ extension MarketplaceService {
             let payable = try await ledger.openAccount(
                 userId: order.sellerId, kind: .payable, currency: currency, now: now, on: sql)
             let escrow = ledger.accountId(userId: order.sellerId, kind: .escrow, currency: currency)
+            let refunded = try await orders.find(id: order.id, on: sql)?.refunded ?? 0
+            // A fully refunded order has nothing left to release (and an entry of zero is none).
+            guard proceeds > refunded else { return true }
             try await ledger.post(
-                .transfer(kind: "order_release", reference: order.id, amount: proceeds, from: escrow, to: payable),
+                .transfer(
+                    kind: "order_release", reference: order.id, amount: proceeds - refunded, from: escrow, to: payable),
                 now: now, on: sql)
             return true
         }

@@ -15,6 +15,9 @@ extension MarketplaceService {
             createdAt: WallClock.iso8601(millis: order.createdAt), updatedAt: WallClock.iso8601(millis: order.updatedAt)
         )
         guard order.status.isPaid else { return view }
+        view.refunded = order.refunded
+        view.refundable = order.totals.subtotal + order.totals.shipping - order.refunded
+        view.refunds = try await refunds.list(orderId: order.id, on: sql).map(Self.wire)
         let pickup = order.delivery == "pickup"
         if let buyer = try await users.find(id: order.buyerId, on: sql) {
             view.buyer = OrderParty(name: buyer.name, phone: pickup ? buyer.phone : nil)

@@ -40,6 +40,10 @@ extension MarketplaceService {
     /// those whose order id cannot be one (too long, or with a control character, which PostgreSQL
     /// could not even compare).
     package func handleWebhook(_ event: PaymentWebhookEvent) async throws {
+        // Stripe's `refund.updated`, `refund.failed`, `charge.refund.updated`: the object is the refund.
+        if event.type.hasPrefix("refund.") || event.type.hasPrefix("charge.refund.") {
+            return try await handleRefundEvent(providerRefundId: event.data.object.id)
+        }
         guard event.type.hasPrefix("payment_intent."), let orderId = event.data.object.metadata?.orderId,
             orderId.utf8.count <= 64, !ControlCharacters.appear(in: orderId)
         else { return }

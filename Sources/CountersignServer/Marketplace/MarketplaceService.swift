@@ -16,7 +16,11 @@ package struct MarketplaceService: Sendable {
     /// Where a payment's redirect may send the payer back.
     let returnURLs: ReturnURLPolicy
     let metrics: ServerMetrics
+    /// This process, as refunds' idempotency claims name it.
+    let instance: ServerInstance
     let ledger = LedgerSQLRepository()
+    let refunds = OrderRefundSQLRepository()
+    let idempotency = IdempotencySQLRepository()
 
     /// The largest price or bid, in minor units (€10 million).
     package static let maximumAmount: Int64 = 1_000_000_000

@@ -26,6 +26,8 @@ package struct Order: Sendable, Equatable {
     /// Why the last attempt failed.
     package var paymentErrorCode: String?
     package var paymentErrorMessage: String?
+    /// What its refunds hold or returned (pending and succeeded), minor units.
+    package var refunded: Int64 = 0
     package var createdAt: Int64
     package var updatedAt: Int64
 }
@@ -181,6 +183,7 @@ package struct OrderSQLRepository: Sendable {
             paymentIntentId: try row.optionalString("payment_intent_id"),
             paymentErrorCode: try row.optionalString("payment_error_code"),
             paymentErrorMessage: try row.optionalString("payment_error_message"),
+            refunded: try row.int("refunded"),
             createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
         )
     }

@@ -18,6 +18,7 @@ package struct PendingOrderSweeper: Service {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
                 await sweep()
+                await sweepRefunds()
                 await expire()
             }
         }
@@ -45,6 +46,30 @@ package struct PendingOrderSweeper: Service {
             }
         }
         return asked
+    }
+
+    /// One pass over refunds the provider has not settled (or was never reached for): each is asked
+    /// about again; returns how many it was asked about successfully.
+    @discardableResult
+    package func sweepRefunds() async -> Int {
+        do {
+            var asked = 0
+            for refund in try await marketplace.pendingRefunds(
+                updatedBefore: marketplace.clock.nowMillis() - minimumAgeMillis)
+            {
+                do {
+                    try await marketplace.advance(refund)
+                    asked += 1
+                } catch {
+                    logger.error(
+                        "could not settle a pending refund", metadata: ["refund": "\(refund.id)", "error": "\(error)"])
+                }
+            }
+            return asked
+        } catch {
+            logger.error("pending refund sweep failed", metadata: ["error": "\(error)"])
+            return 0
+        }
     }
 
     /// One expiry pass; returns how many bids expired.

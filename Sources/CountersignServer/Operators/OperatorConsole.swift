@@ -199,8 +199,9 @@ package struct OperatorConsole: Sendable {
         try await confirmPin(operatorId: operatorId, pin: pin)
     }
 
-    /// The operator's own PIN, for an action on no user's account (a new webhook endpoint): a
-    /// well-formed PIN (400), then the PIN itself (401 / 423), counted with the operator's others.
+    /// The operator's own PIN, for an action on no one user's account (a new webhook endpoint, an
+    /// order's refund, a reversal): a well-formed PIN (400), then the PIN itself (401 / 423),
+    /// counted with the operator's others.
     package func confirmPin(operatorId: String, pin: String) async throws {
         guard PinHasher.isWellFormed(pin) else { throw APIError(.invalidPin, "pin must be 4 to 6 digits.") }
         let users = self.users
@@ -210,13 +211,13 @@ package struct OperatorConsole: Sendable {
         try await pinGuard.confirm(pin, user: user)
     }
 
-    private static func refuseOwn(operatorId: String, target: String) throws(APIError) {
+    static func refuseOwn(operatorId: String, target: String) throws(APIError) {
         guard operatorId != target else {
             throw APIError(.ownAccount, "Operators may not act on their own account; ask another operator.")
         }
     }
 
-    private static func action(_ name: String, operatorId: String, target: String, now: Int64, detail: String)
+    static func action(_ name: String, operatorId: String, target: String, now: Int64, detail: String)
         -> OperatorAction
     {
         OperatorAction(

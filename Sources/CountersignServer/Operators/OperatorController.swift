@@ -8,6 +8,7 @@ import Hummingbird
 package struct OperatorController {
     let operators: OperatorService
     let console: OperatorConsole
+    let marketplace: MarketplaceService
     let throttle: RequestThrottle
     let metrics: ServerMetrics
     let currency: String
@@ -21,6 +22,9 @@ package struct OperatorController {
         group.on(.operatorUnlock, use: unlock)
         group.on(.operatorRevokeKey, use: revokeKey)
         group.on(.operatorFund, use: fund)
+        group.on(.operatorRefundOrder, use: refundOrder)
+        group.on(.operatorReverseTransfer, use: reverseTransfer)
+        group.on(.operatorReverseFunding, use: reverseFunding)
     }
 
     /// `GET /operator/overview`.
@@ -102,6 +106,56 @@ package struct OperatorController {
         return EditedResponse(status: .ok, headers: [.idempotentReplayed: "true"], response: funding)
     }
 
+    /// `POST /operator/orders/{id}/refunds {amount, reason, pin}` with `Idempotency-Key`: any paid
+    /// order, before or after its proceeds are released → 201 the refund; a retry with the key → 200
+    /// the refund it made, `Idempotent-Replayed: true`.
+    @Sendable func refundOrder(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        RefundResponse
+    > {
+        var request = request
+        let operatorId = try context.requireUser()
+        try await operators.requireOperator(operatorId)
+        try throttle.check(request, context: context, account: [.pinAccount], key: operatorId)
+        guard let key = try IdempotentRequest.key(in: request.headers) else {
+            throw APIError(.missingIdempotencyKey, "A refund needs an Idempotency-Key header.")
+        }
+        let body = try await request.decodeJSON(as: OperatorRefundRequest.self, context: context)
+        try await console.confirmPin(operatorId: operatorId, pin: body.pin)
+        let (refund, replayed) = try await marketplace.refund(
+            orderId: try context.parameters.require("id"), by: .operator(operatorId),
+            CreateRefundRequest(amount: body.amount, reason: body.reason), idempotencyKey: key)
+        return MarketplaceController.answer(refund, replayed: replayed)
+    }
+
+    /// `POST /operator/transfers/{id}/reverse {pin, reason}` → 201 the reversal.
+    @Sendable func reverseTransfer(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        OperatorReversal
+    > {
+        try await reverse(.transfer, request, context: context)
+    }
+
+    /// `POST /operator/fundings/{id}/reverse {pin, reason}` → 201 the reversal.
+    @Sendable func reverseFunding(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        OperatorReversal
+    > {
+        try await reverse(.funding, request, context: context)
+    }
+
+    private func reverse(_ kind: ReversalOriginal, _ request: Request, context: AppRequestContext) async throws
+        -> EditedResponse<OperatorReversal>
+    {
+        var request = request
+        let operatorId = try context.requireUser()
+        try await operators.requireOperator(operatorId)
+        try throttle.check(request, context: context, account: [.pinAccount], key: operatorId)
+        let body = try await request.decodeJSON(as: OperatorReverseRequest.self, context: context)
+        return EditedResponse(
+            status: .created,
+            response: try await console.reverse(
+                kind, id: try context.parameters.require("id"), operatorId: operatorId, pin: body.pin,
+                reason: body.reason))
+    }
+
     /// An action's common part: an operator, within the PIN throttle; the operator and the target.
     private func prepare(_ request: Request, context: AppRequestContext) async throws -> (String, String) {
         let operatorId = try context.requireUser()
@@ -117,3 +171,4 @@ extension OperatorUserDetail: ResponseEncodable {}
 extension OperatorFunding: ResponseEncodable {}
 extension OperatorActionList: ResponseEncodable {}
 extension OperatorAuditRun: ResponseEncodable {}
+extension OperatorReversal: ResponseEncodable {}

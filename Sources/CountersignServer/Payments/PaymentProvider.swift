@@ -26,6 +26,14 @@ package protocol PaymentProvider: Sendable {
     /// The customer's saved cards, oldest first.
     func listCards(customerId: String) async throws -> [SavedCard]
 
+    /// Refunds `amount` (minor units) of a succeeded intent. The same `idempotencyKey` returns the
+    /// same refund, never a second one. The refund may settle later (`pending`): its outcome comes
+    /// by webhook or by `retrieveRefund`.
+    func createRefund(paymentIntentId: String, amount: Int64, idempotencyKey: String) async throws -> ProviderRefund
+
+    /// The refund as the provider has it now.
+    func retrieveRefund(id: String) async throws -> ProviderRefund
+
     /// Whether a payment by `method` needs a `returnURL` before it starts: a redirect this
     /// provider may ask for must have somewhere to bring the payer back to.
     func requiresReturnURL(_ method: PaymentMethodKind) -> Bool

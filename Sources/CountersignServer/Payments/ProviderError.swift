@@ -11,6 +11,15 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
         ProviderError(code: .paymentIntentNotFound, message: "No payment intent \(id).")
     }
 
+    /// 404: no refund with this id.
+    package static func refundNotFound(_ id: String) -> ProviderError {
+        ProviderError(code: .refundNotFound, message: "No refund \(id).")
+    }
+
+    /// 409: a simulated refund that has ended already.
+    package static let refundNotPending = ProviderError(
+        code: .refundNotPending, message: "The refund has ended already; nothing changed.")
+
     /// 404: no saved card with this id.
     package static func paymentMethodNotFound(_ id: String) -> ProviderError {
         ProviderError(code: .paymentMethodNotFound, message: "No payment method \(id).")

@@ -65,7 +65,7 @@ struct SimulatedIntentRequest: Sendable, Equatable {
         }
         guard let customerId, try card.string("customer_id") == customerId else { throw ProviderError.cardNotOwned }
         switch TestCard.Outcome(rawValue: try card.string("outcome")) {
-        case .succeeds: return (.succeeded, nil)
+        case .succeeds, .refundStaysPending: return (.succeeded, nil)
         case .requiresAuthentication: return (.requiresAction, nil)
         case .declined:
             return (

@@ -9,10 +9,12 @@ import Foundation
 /// - `4000 0027 6000 3184`: 3-D Secure, `requires_action` with a redirect to the hosted page;
 /// - `4000 0000 0000 0002` and `4000 0000 0000 0341`: declined (`card_declined`);
 /// - `4000 0000 0000 9995`: insufficient funds (`insufficient_funds`);
+/// - `4000 0000 0000 5126`: succeeds, but its refunds stay `pending` until `settleRefund` ends them;
 /// - any other number that passes the Luhn check: succeeds.
 ///
 /// iDEAL and Bancontact always go to `requires_action`. The hosted page
-/// (`<publicBaseURL>/sim/pay/<id>`) lets the payer authorize, fail, or walk away.
+/// (`<publicBaseURL>/sim/pay/<id>`) lets the payer authorize, fail, or walk away. Refunds succeed at
+/// once (`sim_refunds`), except as said above.
 package struct SimulatedPaymentProvider: PaymentProvider {
     let database: any Database
     let clock: WallClock

@@ -6,11 +6,35 @@ import Hummingbird
 /// moves nothing but the simulated intent.
 package struct SimulatedProviderController {
     let simulator: SimulatedPaymentProvider
+    /// Told of a refund the controls ended, as the provider's webhook would tell it.
+    let marketplace: MarketplaceService
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.on(.simulatedPaymentPage, use: page)
         group.on(.authorizeSimulatedPayment, use: authorize)
         group.on(.failSimulatedPayment, use: fail)
+        group.on(.succeedSimulatedRefund, use: succeedRefund)
+        group.on(.failSimulatedRefund, use: failRefund)
+    }
+
+    /// `POST /sim/refunds/{refundId}/succeed` → 200 the refund, `succeeded`; the order's refund
+    /// settles at once (as by the provider's webhook). 404 `refund_not_found`, 409 `refund_not_pending`.
+    @Sendable func succeedRefund(_ request: Request, context: AppRequestContext) async throws -> SimulatedRefund {
+        try await settleRefund(context, succeeded: true)
+    }
+
+    /// `POST /sim/refunds/{refundId}/fail` → 200 the refund, `failed`; the money goes back to the seller.
+    @Sendable func failRefund(_ request: Request, context: AppRequestContext) async throws -> SimulatedRefund {
+        try await settleRefund(context, succeeded: false)
+    }
+
+    private func settleRefund(_ context: AppRequestContext, succeeded: Bool) async throws -> SimulatedRefund {
+        let refund = try await simulator.settleRefund(
+            id: try context.parameters.require("refundId"), succeeded: succeeded)
+        try await marketplace.handleRefundEvent(providerRefundId: refund.id)
+        return SimulatedRefund(
+            id: refund.id, paymentIntentId: refund.paymentIntentId, amount: refund.amount, currency: refund.currency,
+            status: refund.status.rawValue, failureReason: refund.failureReason)
     }
 
     /// `GET /sim/pay/{intentId}` → 200 the page: what is being paid and, while the intent
@@ -52,3 +76,5 @@ package struct SimulatedProviderController {
         }
     }
 }
+
+extension SimulatedRefund: ResponseEncodable {}

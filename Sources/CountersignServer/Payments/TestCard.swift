@@ -12,6 +12,9 @@ package struct TestCard: Sendable, Equatable {
         case declined
         /// Back to `requires_payment_method` with `insufficient_funds`.
         case insufficientFunds = "insufficient_funds"
+        /// Succeeds, but a refund of the payment stays `pending` until the simulator is told how it
+        /// ends (`4000 0000 0000 5126`, Stripe's card whose refunds fail later).
+        case refundStaysPending = "refund_stays_pending"
     }
 
     package let brand: String
@@ -27,6 +30,7 @@ package struct TestCard: Sendable, Equatable {
         case "4000002760003184": outcome = .requiresAuthentication
         case "4000000000000002", "4000000000000341": outcome = .declined
         case "4000000000009995": outcome = .insufficientFunds
+        case "4000000000005126": outcome = .refundStaysPending
         default: outcome = .succeeds
         }
         brand = Self.brand(of: digits)

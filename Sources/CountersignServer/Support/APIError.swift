@@ -10,12 +10,18 @@ package struct APIError: Error, Sendable, Equatable {
     package var retryAfter: Int?
     /// The methods a path does answer, sent as `Allow` with `method_not_allowed`.
     package var allow: [String]?
+    /// The most that may be refunded or reversed, in minor units, sent in the body with a refusal
+    /// of more.
+    package var available: Int64?
 
-    package init(_ code: ErrorCode, _ message: String, retryAfter: Int? = nil, allow: [String]? = nil) {
+    package init(
+        _ code: ErrorCode, _ message: String, retryAfter: Int? = nil, allow: [String]? = nil, available: Int64? = nil
+    ) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
         self.allow = allow
+        self.available = available
     }
 }
 

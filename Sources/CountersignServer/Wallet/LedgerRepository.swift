@@ -12,6 +12,10 @@ package enum AccountKind: String, Sendable {
     case escrow
     /// What a seller has earned on completed orders, owed to them until paid out; never negative.
     case payable
+    /// What a seller owes us: refunds of completed orders beyond their payable, which we paid. The
+    /// one user account allowed below zero (an asset, like the provider's clearing account); zero or
+    /// negative.
+    case receivable
 }
 
 /// The system accounts on the other side of users' money. Their balances are derived from their
@@ -29,11 +33,14 @@ package enum SystemAccount {
     package static func providerClearing(_ currency: String) -> String { "sys:provider_clearing:\(currency)" }
     /// Payment-method fees charged to buyers at checkout.
     package static func paymentFees(_ currency: String) -> String { "sys:payment_fees:\(currency)" }
+    /// Order refunds asked of the payment provider and not yet settled: out of the seller's reach,
+    /// so they can be neither released nor refunded twice.
+    package static func refundClearing(_ currency: String) -> String { "sys:refund_clearing:\(currency)" }
     /// Every system account id for `currency`.
     package static func all(_ currency: String) -> [String] {
         [
             funding(currency), supplierClearing(currency), cashbackExpense(currency), transferFees(currency),
-            providerClearing(currency), paymentFees(currency),
+            providerClearing(currency), paymentFees(currency), refundClearing(currency),
         ]
     }
 }
@@ -81,8 +88,14 @@ package struct LedgerSQLRepository: LedgerRepository {
     {
         let id = accountId(userId: userId, kind: kind, currency: currency)
         try await sql.execute(
-            "INSERT INTO accounts (id, user_id, kind, currency, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING",
-            [.text(id), .text(userId), .text(kind.rawValue), .text(currency), .integer(now)]
+            """
+            INSERT INTO accounts (id, user_id, kind, currency, may_go_negative, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (id) DO NOTHING
+            """,
+            [
+                .text(id), .text(userId), .text(kind.rawValue), .text(currency), .integer(kind == .receivable ? 1 : 0),
+                .integer(now),
+            ]
         )
         return id
     }
@@ -117,9 +130,9 @@ package struct LedgerSQLRepository: LedgerRepository {
             if !posting.accountId.hasPrefix("sys:") {
                 // The guard in WHERE makes the debit and the funds check one atomic step: under
                 // concurrency no two debits can both see the same balance. CHECK (balance >= 0)
-                // backs it up.
+                // backs it up. Only a seller's receivable may go below zero.
                 let updated = try await sql.query(
-                    "UPDATE accounts SET balance = balance + $1 WHERE id = $2 AND balance + $1 >= 0 RETURNING balance",
+                    "UPDATE accounts SET balance = balance + $1 WHERE id = $2 AND (balance + $1 >= 0 OR may_go_negative = 1) RETURNING balance",
                     [.integer(posting.amount), .text(posting.accountId)]
                 )
                 guard !updated.isEmpty else { throw LedgerError.insufficientFunds(accountId: posting.accountId) }

@@ -127,7 +127,8 @@ package struct WalletService: Sendable {
 extension WalletTransaction {
     /// The row as `GET /user/transactions` shows it, with the transfer it belongs to, if any.
     func summary(transfer: TransferParties? = nil) -> TransactionSummary {
-        let counterparty = type == "transfer_in" ? transfer?.payerName : transfer?.payeeName
+        // The other side: the payer for who received (or gave back, in a reversal), else the payee.
+        let counterparty = ["transfer_in", "reversal_out"].contains(type) ? transfer?.payerName : transfer?.payeeName
         return TransactionSummary(
             transactionId: id, type: type, status: status, amount: amount, currency: currency,
             productCode: productCode, recipientPhone: recipientPhone, authorizedBy: authorizedBy,

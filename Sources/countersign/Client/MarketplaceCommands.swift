@@ -89,12 +89,12 @@ struct BidCommand: AsyncParsableCommand {
     }
 }
 
-/// `countersign order show|ship|complete ORDER` and `countersign order proceeds` (client).
+/// `countersign order show|ship|complete|refund ORDER` and `countersign order proceeds` (client).
 struct OrderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "order",
-        abstract: "An order after payment: ship it (seller), confirm receipt (buyer), proceeds (client).",
-        subcommands: [Show.self, Ship.self, Complete.self, Proceeds.self]
+        abstract: "An order after payment: ship it (seller), confirm receipt (buyer), refund, proceeds (client).",
+        subcommands: [Show.self, Ship.self, Complete.self, Refund.self, Proceeds.self]
     )
 
     struct Show: AsyncParsableCommand {
@@ -129,6 +129,27 @@ struct OrderCommand: AsyncParsableCommand {
         func run() async throws {
             let (_, _, api) = try client.loggedIn()
             Marketplace.print(try await Marketplace.call { try await api.completeOrder(id: order) })
+        }
+    }
+
+    struct Refund: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Give back (part of) a paid order you sold, before the buyer confirms receipt.")
+        @OptionGroup var client: ClientOptions
+        @Argument(help: "The order id.") var order: String
+        @Option(help: "How much, in euros, e.g. 12.50.") var amount: AmountArgument
+        @Option(help: "Why, shown to the buyer.") var reason: String
+
+        func validate() throws { _ = try amount.marketplaceMinor(flag: "--amount") }
+
+        func run() async throws {
+            let (_, _, api) = try client.loggedIn()
+            let refund = try await Marketplace.call {
+                try await api.refundOrder(
+                    id: order,
+                    CreateRefundRequest(amount: try amount.marketplaceMinor(flag: "--amount"), reason: reason))
+            }
+            Swift.print("Refund \(refund.id): \(Marketplace.refundLine(refund))")
         }
     }
 
@@ -170,6 +191,19 @@ enum Marketplace {
             Swift.print(
                 "Ship to: \(address.name), \(address.line1), \(address.postalCode) \(address.city), \(address.country)")
         }
+        for refund in order.refunds ?? [] { Swift.print("Refund: \(refundLine(refund))") }
+    }
+
+    /// A refund in a line: how much, where it stands, why, and when.
+    static func refundLine(_ refund: RefundResponse) -> String {
+        let status =
+            switch refund.status {
+            case .pending: "pending with the payment provider"
+            case .succeeded: "returned to the buyer"
+            case .failed: "failed: \(refund.failureMessage ?? "the payment provider could not return it")"
+            }
+        return "\(Formatting.money(refund.amount, refund.currency)) \(status), by the \(refund.requestedBy) "
+            + "(\(refund.reason)), \(refund.createdAt)"
     }
 
     /// Why a bid ended, in words.

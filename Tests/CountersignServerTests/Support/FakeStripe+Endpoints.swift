@@ -172,6 +172,29 @@ extension FakeStripe.State {
         return Self.ok(intent.json)
     }
 
+    /// `POST /v1/refunds` with `payment_intent` and `amount`: of a succeeded intent, never more in
+    /// total than it took (400 `amount_too_large`); succeeds at once, as a card refund in test mode.
+    mutating func createRefund(_ form: FakeForm) -> Answer {
+        if let refusal = Self.unknown(form, allowed: ["payment_intent", "amount"]) { return refusal }
+        guard let intentId = form["payment_intent"] else { return Self.missing("payment_intent") }
+        guard let intent = intents[intentId], intent.status == "succeeded" else {
+            return Self.noSuch("payment_intent", intentId, param: "payment_intent")
+        }
+        let amount = form["amount"].flatMap { Int64($0) } ?? intent.amount - (refunded[intentId] ?? 0)
+        guard amount > 0, (refunded[intentId] ?? 0) + amount <= intent.amount else {
+            return Self.error(
+                400, code: "amount_too_large", message: "Refund amount is greater than unrefunded amount on charge.",
+                param: "amount")
+        }
+        refunded[intentId, default: 0] += amount
+        let id = Self.newId("re")
+        refunds[id] = [
+            "id": .string(id), "object": "refund", "amount": .int(amount), "currency": .string(intent.currency),
+            "payment_intent": .string(intentId), "status": "succeeded", "failure_reason": .null,
+        ]
+        return Self.ok(.object(refunds[id] ?? [:]))
+    }
+
     /// `POST /v1/payment_intents/{id}/cancel`: only before it succeeded.
     mutating func cancel(_ id: String, _ form: FakeForm) -> Answer {
         if let refusal = Self.unknown(form, allowed: ["cancellation_reason"]) { return refusal }

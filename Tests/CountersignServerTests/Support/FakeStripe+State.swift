@@ -6,6 +6,9 @@ extension FakeStripe {
         var customers: [String: [String: String]] = [:]
         var paymentMethods: [String: FakePaymentMethod] = [:]
         var intents: [String: FakePaymentIntent] = [:]
+        /// Refunds by id: `id`, `payment_intent`, `amount`, `currency`, `status`, `failure_reason`.
+        var refunds: [String: [String: FakeJSON]] = [:]
+        var refunded: [String: Int64] = [:]
         /// Idempotency key → what the first request was and the answer it got.
         var idempotent: [String: (request: [String], answer: Answer)] = [:]
         var calls: [Call] = []
@@ -83,6 +86,9 @@ extension FakeStripe {
             case ("GET", "payment_intents", 3, nil):
                 return intents[id].map { Self.ok($0.json) } ?? Self.noSuch("payment_intent", id, status: 404)
             case ("POST", "payment_intents", 4, "cancel"): return cancel(id, form)
+            case ("POST", "refunds", 2, nil): return createRefund(form)
+            case ("GET", "refunds", 3, nil):
+                return refunds[id].map { Self.ok(.object($0)) } ?? Self.noSuch("refund", id, status: 404)
             default:
                 unexpected.append("\(call.method) \(call.path)")
                 return Self.error(404, message: "Unrecognized request URL (\(call.method): \(call.path)).")

@@ -101,6 +101,8 @@ extension FakeStripe {
     var customers: [String: [String: String]] { state.withLock { $0.customers } }
 
     func intent(_ id: String) -> FakePaymentIntent? { state.withLock { $0.intents[id] } }
+    /// The refunds Stripe made, as its API shows them.
+    var refunds: [[String: FakeJSON]] { state.withLock { Array($0.refunds.values) } }
     func paymentMethod(_ id: String) -> FakePaymentMethod? { state.withLock { $0.paymentMethods[id] } }
 
     /// The next `count` requests answer `status` with Stripe's `api_error`, doing nothing.

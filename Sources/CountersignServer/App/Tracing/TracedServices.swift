@@ -118,5 +118,16 @@ struct TracedPaymentProvider: PaymentProvider {
         }
     }
 
+    func createRefund(paymentIntentId: String, amount: Int64, idempotencyKey: String) async throws -> ProviderRefund {
+        try await withSpan("payments.create_refund", ofKind: .client) { _ in
+            try await base.createRefund(
+                paymentIntentId: paymentIntentId, amount: amount, idempotencyKey: idempotencyKey)
+        }
+    }
+
+    func retrieveRefund(id: String) async throws -> ProviderRefund {
+        try await withSpan("payments.retrieve_refund", ofKind: .client) { _ in try await base.retrieveRefund(id: id) }
+    }
+
     func requiresReturnURL(_ method: PaymentMethodKind) -> Bool { base.requiresReturnURL(method) }
 }

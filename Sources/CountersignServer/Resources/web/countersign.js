@@ -664,6 +664,45 @@ export class Countersign {
       `/operator/webhooks/${encodeURIComponent(endpointId)}/events/${encodeURIComponent(eventId)}/redeliver`);
   }
 
+  /**
+   * Reverses a completed transfer: the payer gets the amount and fees back, once. 422
+   * `reversal_insufficient_funds` (with `error.available`) if the payee's wallet lacks it.
+   * @param {string} transferId @param {{pin: string, reason: string}} body
+   */
+  operatorReverseTransfer(transferId, body) {
+    return this.request('POST', `/operator/transfers/${encodeURIComponent(transferId)}/reverse`, { body });
+  }
+
+  /** Reverses an operator's funding (its transaction id). @param {string} transactionId @param {{pin: string, reason: string}} body */
+  operatorReverseFunding(transactionId, body) {
+    return this.request('POST', `/operator/fundings/${encodeURIComponent(transactionId)}/reverse`, { body });
+  }
+
+  /**
+   * Refunds a paid order at any time, with the operator's PIN. Keep `idempotencyKey` for retries.
+   * @param {string} orderId @param {{amount: number, reason: string, pin: string}} body @param {{idempotencyKey: string}} opts
+   */
+  operatorRefundOrder(orderId, body, { idempotencyKey }) {
+    return this.request('POST', `/operator/orders/${encodeURIComponent(orderId)}/refunds`, { body, idempotencyKey });
+  }
+
+  // --- orders ---------------------------------------------------------------------------------
+
+  /**
+   * The seller refunds {amount, reason} of a paid order until the buyer confirms receipt. Keep
+   * `idempotencyKey` for retries of the same refund.
+   * @param {string} orderId @param {{amount: number, reason: string}} body @param {{idempotencyKey?: string}} [opts]
+   */
+  refundOrder(orderId, body, { idempotencyKey } = {}) {
+    return this.request('POST', `/orders/${encodeURIComponent(orderId)}/refunds`,
+      { body, idempotencyKey: idempotencyKey ?? newIdempotencyKey() });
+  }
+
+  /** The order's refunds, oldest first. @param {string} orderId */
+  async orderRefunds(orderId) {
+    return (await this.request('GET', `/orders/${encodeURIComponent(orderId)}/refunds`)).refunds;
+  }
+
   // --- wallet ---------------------------------------------------------------------------------
 
   /** Balance and cashback. */

@@ -3,6 +3,9 @@
 
 const segment = (id) => encodeURIComponent(String(id));
 
+/** A random Idempotency-Key, for a refund and its retries. */
+export const refundKey = () => (globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`);
+
 /** The marketplace endpoints, for `api` (the app's client: `api.request(method, path, {body, query})`). */
 export function marketApi(api) {
   // The client leaves out a query's undefined values (a list's unset limit).
@@ -44,6 +47,13 @@ export function marketApi(api) {
     cancelPayment: (orderId) => post(`/orders/${segment(orderId)}/payment/cancel`),
     ship: (orderId) => post(`/orders/${segment(orderId)}/ship`),
     complete: (orderId) => post(`/orders/${segment(orderId)}/complete`),
+    /**
+     * The seller gives back {amount (cents), reason} of a paid order, until the buyer confirms
+     * receipt. Keep `idempotencyKey` for retries of the same refund: never a second one.
+     */
+    refund: (orderId, body, idempotencyKey) => api.request('POST', `/orders/${segment(orderId)}/refunds`, { body, idempotencyKey }),
+    /** The order's refunds, oldest first: {id, amount, currency, reason, status, requestedBy, failureMessage?, createdAt}. */
+    refunds: async (orderId) => (await get(`/orders/${segment(orderId)}/refunds`)).refunds,
     proceeds: () => get('/user/proceeds'),
 
     cards: async () => (await get('/payment-methods/cards')).cards,

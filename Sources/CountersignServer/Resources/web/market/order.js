@@ -5,6 +5,7 @@
 import { h, money, showError, busy, setTitle, link, details, dateTime, button } from '../ui.js';
 import { marketApi } from './api.js';
 import { methodNames, orderStateText, paidStatuses, payText } from './format.js';
+import { refundsTable, refundForm } from './refunds.js';
 import { checkoutPath, orderPath, productPath, ordersPath } from './paths.js';
 import { PICKUP } from './checkout-model.js';
 import { confirmed } from './common.js';
@@ -93,6 +94,12 @@ export async function renderOrder(view, params, query, app) {
       SHIPPED: `${pickup ? 'Handed over' : 'On its way'}: confirm receipt once you have it.`,
       COMPLETED: 'Received. Thank you!' }[order.status];
     if (next) view.append(h('p', { className: 'notice' }, next));
+  }
+  // Right under the receipt, for both sides: what went back, why, and where it stands.
+  if (paid && order.refunds?.length) actions.before(refundsTable(order));
+  // The seller refunds until the buyer's confirmation releases the money; after that, an operator.
+  if (isSeller && (order.status === 'PAID' || order.status === 'SHIPPED') && order.refundable > 0) {
+    view.append(refundForm(order, market, again));
   }
   actions.append(button('Refresh', again, { kind: 'secondary', id: 'order-refresh' }));
   view.append(h('p', null, link(productPath(product.id), 'The product'), ' · ', link(ordersPath, 'Orders')));

@@ -36,7 +36,9 @@ export async function renderOrders(view, params, query, app) {
         path: orderPath(order.id),
         title,
         lines: [joined(money(order.totals.total, order.totals.currency), orderStateText(order),
-          order.delivery === PICKUP ? 'pickup' : product?.deliveryMethods.find((m) => m.id === order.delivery)?.name), next],
+          order.delivery === PICKUP ? 'pickup' : product?.deliveryMethods.find((m) => m.id === order.delivery)?.name,
+          // Refunds pending or returned; the order's page says which and why.
+          order.refunded ? `${money(order.refunded, order.totals.currency)} refunded` : null), next],
         actions: actions(title),
         dataset: { order: order.id, status: order.status },
       });

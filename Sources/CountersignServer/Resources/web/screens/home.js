@@ -29,6 +29,11 @@ function describe(tx) {
       };
     case 'transfer_in':
       return { title: `Received from ${tx.counterpartyName || 'a Countersign user'}`, sub: tx.note ? `“${tx.note}”` : '', sign: '+' };
+    // An operator undid a transfer (or a funding, named by `reference`): money back, or taken back.
+    case 'reversal_in':
+      return { title: 'Reversed by Countersign: money back', sub: `reverses ${tx.reference ?? 'a transfer'}`, sign: '+' };
+    case 'reversal_out':
+      return { title: 'Reversed by Countersign: money taken back', sub: `reverses ${tx.reference ?? 'a payment'}`, sign: '−' };
     default:
       return { title: tx.type, sub: '', sign: '' };
   }

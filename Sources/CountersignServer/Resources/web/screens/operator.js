@@ -22,6 +22,9 @@ const ACTIONS = /** @type {Record<string, string>} */ ({
   remove_webhook: 'Removed a webhook endpoint',
   enable_webhook: 'Enabled a webhook endpoint',
   redeliver_webhook: 'Sent a webhook again',
+  refund_order: 'Refunded an order',
+  reverse_transfer: 'Reversed a transfer',
+  reverse_funding: 'Reversed a funding',
 });
 
 /** Words for the kinds of wallet transaction. */
@@ -30,7 +33,12 @@ const TRANSACTION_KINDS = /** @type {Record<string, string>} */ ({
   funding: 'Wallet funded',
   transfer_out: 'Money sent',
   transfer_in: 'Money received',
+  reversal_in: 'Reversal: money back',
+  reversal_out: 'Reversal: money taken back',
 });
+
+/** The kinds an operator may reverse. */
+const REVERSIBLE = ['transfer_out', 'transfer_in', 'funding'];
 
 /** Words for how a payment was authorized. */
 const AUTHORIZED_BY = /** @type {Record<string, string>} */ ({ biometric: 'Passkey', pin: 'PIN', operator: 'Operator' });
@@ -209,8 +217,12 @@ async function renderUser(view, params, _query, app) {
     h('p', { className: 'muted' }, 'Credits the wallet from the funding account, the same entry as the wallet fund command.'),
     amount, fundButton);
   const transactions = h('div', { id: 'user-transactions' });
+  const reason = ui.field('Reason, for a reversal', {
+    id: 'reverse-reason', maxLength: 200, autocomplete: 'off',
+    hint: 'A completed transfer or funding can be reversed once; the reason is recorded with it.',
+  });
   const txCard = h('section', { className: 'card wide', 'aria-labelledby': 'user-tx-h' },
-    h('h2', { id: 'user-tx-h' }, 'Latest transactions'), transactions);
+    h('h2', { id: 'user-tx-h' }, 'Latest transactions'), transactions, reason);
   const events = h('div', { id: 'user-events' });
   const eventsCard = h('section', { className: 'card wide', 'aria-labelledby': 'user-events-h' },
     h('h2', { id: 'user-events-h' }, 'Security activity'), events);
@@ -268,13 +280,18 @@ async function renderUser(view, params, _query, app) {
         revoke);
     }));
     if (u.keys.length === 0) keys.replaceChildren(h('li', { className: 'muted', id: 'no-user-keys' }, 'No live device keys.'));
+    // What a reversal names: a transfer by its id (the line's reference), a funding by its line.
+    const original = (/** @type {any} */ t) => (t.type === 'funding' ? t.transactionId : t.reference);
+    const reversed = new Set(u.transactions.filter((/** @type {any} */ t) => t.type.startsWith('reversal_')).map((/** @type {any} */ t) => t.reference));
     transactions.replaceChildren(ui.table({
       caption: 'Latest transactions, newest first',
-      columns: ['When', 'What', 'Status', 'Authorized with', ['Amount', 'num']],
+      columns: ['When', 'What', 'Status', 'Authorized with', ['Amount', 'num'], 'Action'],
       rows: u.transactions.map((/** @type {any} */ t) => ({
         attrs: { className: 'tx', dataset: { id: t.transactionId, type: t.type } },
         cells: [ui.dateTime(t.timestamp), wordFor(TRANSACTION_KINDS, t.type), wordFor(STATUSES, t.status),
-          t.authorizedBy ? wordFor(AUTHORIZED_BY, t.authorizedBy) : '—', ui.money(t.amount, t.currency)],
+          t.authorizedBy ? wordFor(AUTHORIZED_BY, t.authorizedBy) : '—', ui.money(t.amount, t.currency),
+          REVERSIBLE.includes(t.type) && t.status === 'completed' && !reversed.has(original(t))
+            ? reverseButton(t) : (reversed.has(original(t)) ? 'Reversed' : '—')],
       })),
       empty: 'No transactions yet.',
     }));
@@ -286,6 +303,43 @@ async function renderUser(view, params, _query, app) {
       })),
       empty: 'Nothing yet.',
     }));
+  }
+
+  /** A transaction's "Reverse": reason, PIN, then a confirmation saying what moves. @param {any} t */
+  function reverseButton(t) {
+    const isFunding = t.type === 'funding';
+    const trigger = ui.button('Reverse', async () => {
+      ui.showError(txCard, null);
+      ui.showNotice(view, null);
+      ui.fieldError(reason, null);
+      const why = reason.input.value.trim();
+      if (!why) {
+        ui.fieldError(reason, 'Say why you reverse it: the reason is recorded with the reversal.');
+        reason.input.focus();
+        return;
+      }
+      const p = operatorPin(txCard);
+      if (!p) return;
+      const sure = await ui.confirmStep(txCard, {
+        id: 'reverse-confirm', kind: 'danger', returnTo: trigger, confirm: 'Reverse it',
+        message: isFunding
+          ? `Take the ${ui.money(t.amount, t.currency)} funding back from ${shown?.name ?? 'this user'}'s wallet? This cannot be undone.`
+          : `Reverse transfer ${t.reference}? The payee gives back what they received and the payer gets it back with the fees. This cannot be undone.`,
+      });
+      if (!sure) return;
+      try {
+        const body = { pin: p, reason: why };
+        await ui.busy(trigger, isFunding ? app.api.operatorReverseFunding(t.transactionId, body)
+          : app.api.operatorReverseTransfer(t.reference, body));
+        pin.input.value = '';
+        reason.input.value = '';
+        show(await app.api.operatorUser(userId));
+        ui.showNotice(view, 'Reversed: both sides see it in their history.');
+      } catch (error) {
+        ui.showError(txCard, pinError(error));
+      }
+    }, { kind: 'danger', className: 'btn danger small reverse-tx', disabled: own, 'aria-label': `Reverse the ${wordFor(TRANSACTION_KINDS, t.type).toLowerCase()} of ${ui.money(t.amount, t.currency)}` });
+    return trigger;
   }
 
   /** The operator's PIN, or null after saying what is wrong with it. @param {Element} where */

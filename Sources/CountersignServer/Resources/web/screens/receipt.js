@@ -80,6 +80,11 @@ export function transactionRows(tx, me) {
     case 'funding':
       rows = [['Credited by', 'Countersign operator'], ['To', me], ['Amount', money(tx.amount)]];
       break;
+    case 'reversal_in':
+    case 'reversal_out':
+      rows = [['Reversed by', 'Countersign operator'], ['Reverses', h('code', null, tx.reference ?? '')],
+        [tx.type === 'reversal_in' ? 'Returned to you' : 'Taken back from you', money(tx.amount)]];
+      break;
     default:
       rows = [['Amount', money(tx.amount)]];
   }
