@@ -187,7 +187,7 @@ def test_empty_wallet_says_how_money_gets_in(server, browser):
     phone = new_phone()
     sign_up(browser, server, phone)
     box = wait_for(browser, "#add-money")
-    assert "not available yet" in box.text and "transfer" in box.text, box.text
+    assert "by card" in box.text and "iDEAL" in box.text and "transfer" in box.text, box.text
     assert wait_for(browser, "#my-number").text.endswith(phone[1:])
     assert wait_for(browser, "#share-number").is_displayed()
     assert "Fund your wallet" not in page_text(browser)

@@ -37,7 +37,7 @@ extension ErrorCode {
             .forbidden
         case .notFound, .transferNotFound, .productNotFound, .bidNotFound, .addressNotFound, .orderNotFound,
             .unknownUser,
-            .paymentMethodNotFound, .paymentIntentNotFound, .resourceMissing, .unknownDevice:
+            .paymentMethodNotFound, .paymentIntentNotFound, .resourceMissing, .unknownDevice, .fundingNotFound:
             .notFound
         case .methodNotAllowed:
             .methodNotAllowed
@@ -57,7 +57,7 @@ extension ErrorCode {
             .deliveryUnavailable,
             .addressRequired, .noRoute, .totalsUnavailable, .cardNotOwned, .invalidCardNumber, .invalidExpiry,
             .unsupportedTestCard, .cardEntryNotSupported, .cardDeclined, .invalidRequest, .samePhone, .weakPin,
-            .unknownCountry:
+            .unknownCountry, .fundingBelowMinimum, .fundingAboveMaximum, .paymentMethodNotOffered:
             .unprocessableContent
         case .loginLocked, .pinLocked, .paymentLocked, .pinResetRequired:
             .locked
