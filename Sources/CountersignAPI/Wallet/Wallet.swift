@@ -110,6 +110,18 @@ public struct WalletResponse: Codable, Sendable, Equatable {
         self.wallets = wallets ?? [WalletBalance(currency: currency, balance: balance, cashback: cashback)]
     }
 
+    private enum CodingKeys: String, CodingKey { case balance, cashback, currency, wallets }
+
+    /// Decodes an answer; one from a server without `wallets` has just its primary wallet.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            balance: try container.decode(Int64.self, forKey: .balance),
+            cashback: try container.decode(Int64.self, forKey: .cashback),
+            currency: try container.decode(String.self, forKey: .currency),
+            wallets: try container.decodeIfPresent([WalletBalance].self, forKey: .wallets))
+    }
+
     /// The wallet in `currency`, if the user holds one.
     public func wallet(_ currency: String) -> WalletBalance? { wallets.first { $0.currency == currency } }
 }
