@@ -127,7 +127,11 @@ def test_airtime_by_passkey(server, browser):
     for part in ("8031234567 on MTN", "Amount", naira(50000), "Cashback earned", "New balance"):
         assert part in shown, (part, shown)
     screenshot(browser, "05-airtime-sent")
-    assert wallet(browser) == {"balance": FUNDS - 50000, "cashback": 500, "currency": "NGN"}
+    assert wallet(browser) == {
+        "balance": FUNDS - 50000, "cashback": 500, "currency": "NGN",
+        "wallets": [{"currency": "NGN", "balance": FUNDS - 50000, "cashback": 500},
+                    {"currency": "EUR", "balance": 0, "cashback": 0}],
+    }
 
     click(browser, "#to-dashboard")
     wait_text(browser, "#balance", naira(FUNDS - 50000))
