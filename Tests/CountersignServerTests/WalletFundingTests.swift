@@ -186,6 +186,10 @@ struct WalletFundingTests {
                 CreateFundingRequest(amount: 1_000, currency: "EUR", method: .ideal, returnURL: url),
                 token: user.token)
             #expect(keyless.errorCode == "missing_idempotency_key")
+            for id in ["%00", "wf_%0A", String(repeating: "w", count: 5_000), "..%2F..%2Fuser"] {
+                let unknown = try await server.client.get("/wallet/fundings/\(id)", token: user.token)
+                #expect(unknown.status == 404 && unknown.errorCode == "funding_not_found", "\(id): \(unknown.text)")
+            }
             // Another user's saved card: the provider refuses, the funding ends failed, nothing credited.
             let other = try await server.signup()
             let theirs = try await OrderPaymentTests.card(server, other, "4242424242424242")
