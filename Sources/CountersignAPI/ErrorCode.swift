@@ -322,6 +322,9 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case fundingBelowMinimum = "funding_below_minimum"
     /// More than the largest amount one funding may add.
     case fundingAboveMaximum = "funding_above_maximum"
+    /// A funding's `returnURL` that is not an absolute URL at one of the server's return origins or
+    /// app schemes (a semantic refusal: any text of the right length is well-formed here).
+    case returnURLNotAllowed = "return_url_not_allowed"
     /// The payment method is not offered for this currency (iDEAL and Bancontact are euro only).
     case paymentMethodNotOffered = "payment_method_not_offered"
 

@@ -175,7 +175,7 @@ struct WalletFundingTests {
                 (
                     CreateFundingRequest(
                         amount: 1_000, currency: "EUR", method: .ideal, returnURL: "javascript:alert(1)"),
-                    "invalid_return_url"
+                    "return_url_not_allowed"
                 ),
             ]
             for (request, code) in cases {

@@ -57,7 +57,8 @@ extension ErrorCode {
             .deliveryUnavailable,
             .addressRequired, .noRoute, .totalsUnavailable, .cardNotOwned, .invalidCardNumber, .invalidExpiry,
             .unsupportedTestCard, .cardEntryNotSupported, .cardDeclined, .invalidRequest, .samePhone, .weakPin,
-            .unknownCountry, .fundingBelowMinimum, .fundingAboveMaximum, .paymentMethodNotOffered:
+            .unknownCountry, .fundingBelowMinimum, .fundingAboveMaximum, .paymentMethodNotOffered,
+            .returnURLNotAllowed:
             .unprocessableContent
         case .loginLocked, .pinLocked, .paymentLocked, .pinResetRequired:
             .locked

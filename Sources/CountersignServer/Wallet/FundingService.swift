@@ -96,7 +96,7 @@ package struct FundingService: Sendable {
         }
         if let returnURL = request.returnURL, !returnURLs.permits(returnURL) {
             throw APIError(
-                .invalidReturnURL,
+                .returnURLNotAllowed,
                 "returnURL must be an absolute URL of at most 2048 characters at one of this server's return origins or app schemes."
             )
         }

@@ -167,6 +167,7 @@ const WORDS = {
   invalid_expiry: { what: 'That expiry date is not valid.', next: CHECK_AND_RETRY },
   payment_method_required: { what: 'Choose how to pay first.', next: 'Pick a way to pay and try again.' },
   resource_missing: { what: 'The payment provider no longer has that payment method or account.', next: 'Choose another way to pay, or save your card again.' },
+  return_url_not_allowed: { what: 'This page cannot be the place the payment returns to.', next: 'Add money from the Countersign app itself.' },
   funding_not_found: { what: 'We could not find that payment.', next: 'Check your wallet history, or add money again.' },
   funding_below_minimum: { what: 'That amount is too small to add.', next: 'Add at least 1.00 at a time.' },
   funding_above_maximum: { what: 'That amount is more than you can add at once.', next: 'Add at most 10,000.00 at a time; you can add more afterwards.' },
