@@ -338,6 +338,20 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     /// The payment provider reports an amount or currency that differs from the order's.
     case paymentMismatch = "payment_mismatch"
 
+    // MARK: Wallet fundings
+
+    /// No funding with this id for this user.
+    case fundingNotFound = "funding_not_found"
+    /// Less than the smallest amount one funding may add.
+    case fundingBelowMinimum = "funding_below_minimum"
+    /// More than the largest amount one funding may add.
+    case fundingAboveMaximum = "funding_above_maximum"
+    /// A funding's `returnURL` that is not an absolute URL at one of the server's return origins or
+    /// app schemes (a semantic refusal: any text of the right length is well-formed here).
+    case returnURLNotAllowed = "return_url_not_allowed"
+    /// The payment method is not offered for this currency (iDEAL and Bancontact are euro only).
+    case paymentMethodNotOffered = "payment_method_not_offered"
+
     // MARK: Payment provider and webhooks
 
     /// No saved card with this id.

@@ -21,7 +21,28 @@ struct StoreOptions: ParsableArguments {
         help: "How numbers without a country code are read: NG (default), NL or BE (env COUNTERSIGN_PHONE_REGION).")
     var phoneRegion: String?
 
+    @Option(
+        name: .customLong("wallet-currency"),
+        help: ArgumentHelp(
+            "A wallet currency every user holds; repeat for more, the first is the primary (default NGN and EUR; env COUNTERSIGN_WALLET_CURRENCIES, comma-separated).",
+            valueName: "code"))
+    var walletCurrencies: [String] = []
+
+    /// The wallet currencies asked for by flag, then environment; nil for the defaults.
+    var requestedWalletCurrencies: [String]? {
+        if !walletCurrencies.isEmpty { return walletCurrencies.map { $0.uppercased() } }
+        guard let text = ProcessInfo.processInfo.environment["COUNTERSIGN_WALLET_CURRENCIES"], !text.isEmpty else {
+            return nil
+        }
+        return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
+    }
+
     func validate() throws {
+        if let codes = requestedWalletCurrencies, let unknown = codes.first(where: { Currency.known[$0] == nil }) {
+            throw ValidationError(
+                "--wallet-currency \(unknown) is not a currency this server knows: use \(Currency.known.keys.sorted().joined(separator: " or "))."
+            )
+        }
         if let code = phoneRegion ?? ProcessInfo.processInfo.environment["COUNTERSIGN_PHONE_REGION"],
             PhoneRegion(code: code) == nil
         {
@@ -52,6 +73,7 @@ struct StoreOptions: ParsableArguments {
         if let region = (phoneRegion ?? environment["COUNTERSIGN_PHONE_REGION"]).flatMap(PhoneRegion.init(code:)) {
             configuration.phoneRegion = region
         }
+        if let currencies = requestedWalletCurrencies { configuration.walletCurrencies = currencies }
     }
 
     /// Runs `body` on the store these flags name, which must exist already: only `serve` and

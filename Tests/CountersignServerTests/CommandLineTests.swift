@@ -102,7 +102,7 @@ struct CommandLineTests {
             #expect(funded.status == 0, "\(funded.output)")
             #expect(funded.output.contains("with ₦2,500.00") && funded.output.contains("balance now ₦2,500.00"))
             let wallet = try await client.get("/user/wallet", token: session.sessionToken).decode(WalletResponse.self)
-            #expect(wallet == WalletResponse(balance: 250_000, cashback: 0, currency: "NGN"))
+            #expect(wallet == WalletResponse.naira(250_000, cashback: 0))
 
             let refused = try run(
                 ["wallet", "fund", "--phone", phone, "--amount=-5"] + store, environment: environment)

@@ -80,7 +80,7 @@ struct SDKTransferFlowTests {
             let finalize = PaymentFinalizeController(client: payer, screens: [initiate, details, verdict])
             #expect(
                 await finalize.finish()
-                    == .dashboard(WalletResponse(balance: 100_000 - 11_050, cashback: 0, currency: "NGN")))
+                    == .dashboard(WalletResponse.naira(100_000 - 11_050, cashback: 0)))
             #expect(try await payee.wallet().balance == 10_000)
 
             // 2. Fees declined: DECLINED on the server, nothing moved.
@@ -156,7 +156,7 @@ struct SDKTransferFlowTests {
             let second = try #require(try await fallback.pay(intent) { _ in "3816" })
             #expect(second.authorization == .pin(reason: .localAuth(.cancelled)))
             #expect(second.topUp.success && second.topUp.data.balance == 9_000)
-            #expect(try await client.wallet() == WalletResponse(balance: 9_000, cashback: 10, currency: "NGN"))
+            #expect(try await client.wallet() == WalletResponse.naira(9_000, cashback: 10))
         }
     }
 }

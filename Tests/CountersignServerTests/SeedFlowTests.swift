@@ -58,7 +58,7 @@ struct SeedFlowTests {
             #expect(topUp.data.transactionId.hasPrefix("tx_"))
 
             let wallet = try await server.wallet(user)
-            #expect(wallet == WalletResponse(balance: 4_500, cashback: 5, currency: "NGN"))
+            #expect(wallet == WalletResponse.naira(4_500, cashback: 5))
             let history = try await server.client.get("/user/transactions", token: user.token).decode(
                 TransactionPage.self)
             #expect(history.transactions.map(\.type) == ["topup", "funding"])
@@ -98,7 +98,7 @@ struct SeedFlowTests {
             #expect(topUp.code == "supplier_rejected")
             #expect(topUp.data.status == "failed")
             #expect(topUp.data.balance == 1_000)
-            #expect(try await server.wallet(user) == WalletResponse(balance: 1_000, cashback: 0, currency: "NGN"))
+            #expect(try await server.wallet(user) == WalletResponse.naira(1_000, cashback: 0))
             try await LedgerAudit.check(server.database)
         }
     }
@@ -110,12 +110,12 @@ struct SeedFlowTests {
             _ = try await server.services.wallets.fund(phone: user.phone, amount: 100_000, reference: nil)
             // 1% of 50,000 = 500 cashback.
             #expect(try await server.topUp(user, amount: 50_000, pin: user.pin).status == 200)
-            #expect(try await server.wallet(user) == WalletResponse(balance: 50_000, cashback: 500, currency: "NGN"))
+            #expect(try await server.wallet(user) == WalletResponse.naira(50_000, cashback: 500))
             let response = try await server.topUp(user, amount: 800, pin: user.pin, useCashback: true)
             let topUp = try response.decode(TopUpResponse.self)
             #expect(topUp.data.cashbackUsed == 500)
             // 300 from the wallet; 8 cashback earned on the 800 purchase.
-            #expect(try await server.wallet(user) == WalletResponse(balance: 49_700, cashback: 8, currency: "NGN"))
+            #expect(try await server.wallet(user) == WalletResponse.naira(49_700, cashback: 8))
             try await LedgerAudit.check(server.database)
         }
     }

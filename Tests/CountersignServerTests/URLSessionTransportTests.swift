@@ -21,7 +21,7 @@ struct URLSessionTransportTests {
             try await EnrolledUser.signup(client, phone: phone, name: "Ada", pin: "3816")
             #expect(client.sessionToken != nil)
             _ = try await server.services.wallets.fund(phone: phone, amount: 10_000, reference: nil)
-            #expect(try await client.wallet() == WalletResponse(balance: 10_000, cashback: 0, currency: "NGN"))
+            #expect(try await client.wallet() == WalletResponse.naira(10_000, cashback: 0))
 
             // A refusal arrives as the server's error, status and code intact, on both paths.
             let missing = await #expect(throws: CountersignClientError.self) {

@@ -138,13 +138,16 @@ public struct OperatorUserDetail: Codable, Sendable, Equatable {
     public var phoneVerified: Bool
     /// The latest 20 security events: new devices, keys bound, PIN resets, number changes.
     public var events: [AccountEvent]
+    /// Every wallet, the primary (the one `balance` and `cashback` describe) first.
+    public var wallets: [WalletBalance]
 
     public init(
         userId: String, phone: String, name: String, isOperator: Bool, createdAt: String, balance: Int64,
         cashback: Int64, currency: String, lock: OperatorLockState, keys: [CredentialSummary],
-        transactions: [TransactionSummary], phoneVerified: Bool = true, events: [AccountEvent] = []
+        transactions: [TransactionSummary], phoneVerified: Bool = true, events: [AccountEvent] = [],
+        wallets: [WalletBalance] = []
     ) {
-        (self.phoneVerified, self.events) = (phoneVerified, events)
+        (self.phoneVerified, self.events, self.wallets) = (phoneVerified, events, wallets)
         (self.userId, self.phone, self.name, self.isOperator, self.createdAt) = (
             userId, phone, name, isOperator, createdAt
         )
@@ -167,7 +170,11 @@ public struct OperatorFundRequest: Codable, Sendable, Equatable {
     public var pin: String
     /// Minor units, 1 to 100,000,000.
     public var amount: Int64
-    public init(pin: String, amount: Int64) { (self.pin, self.amount) = (pin, amount) }
+    /// The wallet to credit, e.g. `EUR`; absent means the primary wallet.
+    public var currency: String?
+    public init(pin: String, amount: Int64, currency: String? = nil) {
+        (self.pin, self.amount, self.currency) = (pin, amount, currency)
+    }
 }
 
 /// The answer to a funding.

@@ -78,20 +78,52 @@ public struct TopUpResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// `GET /user/wallet` answer.
-public struct WalletResponse: Codable, Sendable, Equatable {
+/// One wallet of a user's: money in one currency, never converted to another.
+public struct WalletBalance: Codable, Sendable, Equatable {
+    /// The ISO 4217 currency code.
+    public var currency: String
     /// The wallet balance in minor units.
     public var balance: Int64
     /// The cashback balance in minor units.
     public var cashback: Int64
-    /// The ISO 4217 currency code.
-    public var currency: String
     /// A value with every field given.
-    public init(balance: Int64, cashback: Int64, currency: String) {
+    public init(currency: String, balance: Int64, cashback: Int64) {
+        (self.currency, self.balance, self.cashback) = (currency, balance, cashback)
+    }
+}
+
+/// `GET /user/wallet` answer: the primary wallet at the top level, every wallet in `wallets`.
+public struct WalletResponse: Codable, Sendable, Equatable {
+    /// The primary wallet's balance in minor units.
+    public var balance: Int64
+    /// The primary wallet's cashback balance in minor units.
+    public var cashback: Int64
+    /// The primary wallet's ISO 4217 currency code.
+    public var currency: String
+    /// Every wallet, the primary first.
+    public var wallets: [WalletBalance]
+    /// A value with every field given.
+    public init(balance: Int64, cashback: Int64, currency: String, wallets: [WalletBalance]? = nil) {
         self.balance = balance
         self.cashback = cashback
         self.currency = currency
+        self.wallets = wallets ?? [WalletBalance(currency: currency, balance: balance, cashback: cashback)]
     }
+
+    private enum CodingKeys: String, CodingKey { case balance, cashback, currency, wallets }
+
+    /// Decodes an answer; one from a server without `wallets` has just its primary wallet.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            balance: try container.decode(Int64.self, forKey: .balance),
+            cashback: try container.decode(Int64.self, forKey: .cashback),
+            currency: try container.decode(String.self, forKey: .currency),
+            wallets: try container.decodeIfPresent([WalletBalance].self, forKey: .wallets))
+    }
+
+    /// The wallet in `currency`, if the user holds one.
+    public func wallet(_ currency: String) -> WalletBalance? { wallets.first { $0.currency == currency } }
 }
 
 /// One row of `GET /user/transactions`.
@@ -110,7 +142,7 @@ public struct TransactionSummary: Codable, Sendable, Equatable {
     public var productCode: String?
     /// The recipient phone number.
     public var recipientPhone: String?
-    /// `biometric`, `pin` or `operator`.
+    /// `biometric`, `pin` or `operator`; for a funding through the provider, its method (`card`, `ideal`, `bancontact`).
     public var authorizedBy: String?
     /// When it was created, ISO 8601 UTC.
     public var timestamp: String

@@ -40,8 +40,8 @@ package struct AccountService: Sendable {
         let now = clock.nowMillis()
         let token = Base64URL.encode(SecureRandom.bytes(32))
         let userId = Identifier.make("usr")
-        let (users, ledger, currency, verifications, events) = (
-            self.users, self.ledger, configuration.currency, self.verifications, self.events
+        let (users, ledger, currencies, verifications, events) = (
+            self.users, self.ledger, configuration.walletCurrencies, self.verifications, self.events
         )
         let deviceToken = try await database.transaction { sql in
             try await verifications.consume(proven, now: now, on: sql)
@@ -55,7 +55,9 @@ package struct AccountService: Sendable {
                 id: userId, phone: proven.phone, name: name, pinHash: pinHash,
                 userHandle: Base64URL.encode(SecureRandom.bytes(16)), now: now, on: sql
             )
-            _ = try await ledger.openAccounts(userId: userId, currency: currency, now: now, on: sql)
+            for currency in currencies {
+                _ = try await ledger.openAccounts(userId: userId, currency: currency, now: now, on: sql)
+            }
             try await events.record(userId: userId, kind: .signedUp, detail: "Account opened.", now: now, on: sql)
             return try await openSession(
                 userId: userId, token: token, proof: "signup", device: device, knownDevice: nil, coolingUntil: 0,

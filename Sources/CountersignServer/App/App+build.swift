@@ -150,8 +150,9 @@ package enum CountersignApp {
             metrics: services.metrics
         )
         .addRoutes(to: router.group().add(middleware: sessions))
+        FundingController(fundings: services.fundings).addRoutes(to: router.group().add(middleware: sessions))
         PaymentWebhookController(
-            marketplace: services.marketplace, signature: services.webhookSignature,
+            marketplace: services.marketplace, fundings: services.fundings, signature: services.webhookSignature,
             stripeSignature: services.stripeWebhookSignature, clock: services.clock
         ).addRoutes(to: router.group())
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))

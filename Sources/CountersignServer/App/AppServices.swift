@@ -13,6 +13,8 @@ package struct AppServices: Sendable {
     package let wallets: WalletService
     package let transfers: TransferService
     package let marketplace: MarketplaceService
+    /// Money in: wallet fundings by card or bank through the payment provider.
+    package let fundings: FundingService
     /// Takes marketplace payments: the simulator unless another provider is configured.
     package let paymentProvider: any PaymentProvider
     /// The built-in simulator when it is the provider, for its payer-facing pages.
@@ -71,11 +73,11 @@ package struct AppServices: Sendable {
             walletTransactions: WalletTransactionSQLRepository(), logger: logger)
     }
 
-    /// Settles orders whose payment has been pending for over two minutes.
+    /// Settles orders and wallet fundings whose payment has been pending for over two minutes.
     package var pendingOrderSweeper: PendingOrderSweeper {
         PendingOrderSweeper(
-            marketplace: marketplace, storeReadiness: storeReadiness, minimumAgeMillis: 120_000, interval: .seconds(60),
-            logger: logger)
+            marketplace: marketplace, fundings: fundings, storeReadiness: storeReadiness, minimumAgeMillis: 120_000,
+            interval: .seconds(60), logger: logger)
     }
 
     /// Deletes spent challenges, tokens, codes and ended sessions every ten minutes.
@@ -205,8 +207,12 @@ package struct AppServices: Sendable {
         )
         let wallets = WalletService(
             database: database, users: users, ledger: ledger, transactions: transactions, clock: clock,
-            currency: configuration.currency, phoneRegion: configuration.phoneRegion)
+            currencies: configuration.walletCurrencies, phoneRegion: configuration.phoneRegion)
         self.wallets = wallets
+        self.fundings = FundingService(
+            database: database, fundings: FundingSQLRepository(), transactions: transactions, ledger: ledger,
+            idempotency: IdempotencySQLRepository(), wallets: wallets, provider: paymentProvider,
+            returnURLs: returnURLs, clock: clock, instance: instance, metrics: metrics)
         self.operatorConsole = OperatorConsole(
             database: database, clock: clock, users: users, credentials: CredentialSQLRepository(), ledger: ledger,
             transactions: transactions, wallets: wallets, pinGuard: pinGuard, currency: configuration.currency,
@@ -216,9 +222,9 @@ package struct AppServices: Sendable {
     /// Migrates the schema and opens the system accounts; run before serving.
     package func prepareStore() async throws {
         try await Migrator.migrate(database, logger: logger)
-        // The wallets' currency and the marketplace's: system accounts exist before money moves.
+        // The wallets' currencies and the marketplace's: system accounts exist before money moves.
         let (ledger, currencies, now) = (
-            LedgerSQLRepository(), Set([configuration.currency, configuration.marketplaceRates.currency]),
+            LedgerSQLRepository(), Set(configuration.walletCurrencies + [configuration.marketplaceRates.currency]),
             clock.nowMillis()
         )
         try await database.transaction { sql in

@@ -59,7 +59,8 @@ extension ErrorCode {
             .deliveryUnavailable,
             .addressRequired, .noRoute, .totalsUnavailable, .cardNotOwned, .invalidCardNumber, .invalidExpiry,
             .unsupportedTestCard, .cardEntryNotSupported, .cardDeclined, .invalidRequest, .samePhone, .weakPin,
-            .unknownCountry, .refundExceedsPaid, .invalidReason, .reversalInsufficientFunds:
+            .unknownCountry, .refundExceedsPaid, .invalidReason, .reversalInsufficientFunds, .fundingBelowMinimum,
+            .fundingAboveMaximum, .paymentMethodNotOffered, .returnURLNotAllowed:
             .unprocessableContent
         case .loginLocked, .pinLocked, .paymentLocked, .pinResetRequired:
             .locked

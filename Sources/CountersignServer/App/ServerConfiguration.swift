@@ -50,8 +50,21 @@ package struct ServerConfiguration: Sendable {
     /// PIN hashes admitted at once, running or waiting; past it, 503 `server_busy`. At 0.1 s a hash
     /// on each core, 32 a core wait at most about 3 s.
     package var pinHashQueueLimit = 32 * System.coreCount
-    /// The wallet currency.
+    /// The primary wallet currency: airtime, transfers and the fields of `GET /user/wallet` outside
+    /// `wallets` are in it.
     package var currency = "NGN"
+    /// The other wallets each user holds, one per currency (`--wallet-currency`, repeated; the first is
+    /// the primary). Money never converts between them.
+    package var otherWalletCurrencies = ["EUR"]
+    /// Every wallet currency, the primary first, each once.
+    package var walletCurrencies: [String] {
+        get { [currency] + otherWalletCurrencies.filter { $0 != currency } }
+        set {
+            guard let primary = newValue.first else { return }
+            currency = primary
+            otherWalletCurrencies = Array(newValue.dropFirst()).filter { $0 != primary }
+        }
+    }
     /// How phone numbers written without a country code are read (`--phone-region`).
     package var phoneRegion = PhoneRegion.nigeria
     /// The largest request body accepted, in bytes.

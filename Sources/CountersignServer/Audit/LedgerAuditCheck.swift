@@ -7,11 +7,12 @@ import CountersignStore
 /// What the services write, and so what the checks expect (`ledger_transactions.kind`, `reference`):
 /// a top-up's debit `topup` (reference: its wallet transaction), then on delivery `cashback` when
 /// it earned any, or on failure `topup_reversal`; operator funding `funding` (its wallet
-/// transaction); a successful transfer `transfer` (the transfer); a paid order `order_payment` and,
-/// once completed, `order_release` of what its refunds left (the order); a refund `order_refund`,
-/// then `order_refund_settled` once the provider paid it or `order_refund_failed` once it could not
-/// (the refund); an operator's reversal `transfer_reversal` or `funding_reversal` (the reversal,
-/// which names its original).
+/// transaction); a funding through the payment provider `wallet_funding` once it succeeded (the
+/// funding, whose wallet transaction has the same id); a successful transfer `transfer` (the
+/// transfer); a paid order `order_payment` and, once completed, `order_release` of what its refunds
+/// left (the order); a refund `order_refund`, then `order_refund_settled` once the provider paid it
+/// or `order_refund_failed` once it could not (the refund); an operator's reversal
+/// `transfer_reversal` or `funding_reversal` (the reversal, which names its original).
 package struct LedgerAuditCheck: Sendable {
     /// A stable snake_case name, for reports and scripts.
     package let name: String
@@ -32,9 +33,10 @@ package struct LedgerAuditCheck: Sendable {
     /// Every check, in the order an audit runs them.
     package static let all: [LedgerAuditCheck] =
         bookkeeping + [
-            topUpsHaveEntries, fundingsHaveEntries, transfersHaveEntries, transfersHaveWalletLines,
-            orderPaymentsHaveEntries, refundsWithinOrders, refundsHaveEntries, reversalsUndoOriginals,
-            entriesHaveOwners, noStalePendingTopUps, idempotencyTransactions, idempotencyResources,
+            topUpsHaveEntries, fundingsHaveEntries, providerFundingsHaveEntries, transfersHaveEntries,
+            transfersHaveWalletLines, orderPaymentsHaveEntries, refundsWithinOrders, refundsHaveEntries,
+            reversalsUndoOriginals, entriesHaveOwners, noStalePendingTopUps, idempotencyTransactions,
+            idempotencyResources,
         ]
 
     /// The checks that read only accounts and postings: for a ledger written without the business
@@ -99,7 +101,27 @@ package struct LedgerAuditCheck: Sendable {
         LEFT JOIN (SELECT reference, COUNT(*) AS n FROM ledger_transactions WHERE kind = 'funding' GROUP BY reference) e
             ON e.reference = w.id
         LEFT JOIN credited c ON c.reference = w.id AND c.user_id = w.user_id
-        WHERE w.type = 'funding' AND (COALESCE(e.n, 0) <> 1 OR COALESCE(c.funding, 0) <> w.amount)
+        WHERE w.type = 'funding' AND NOT EXISTS (SELECT 1 FROM wallet_fundings f WHERE f.id = w.id)
+            AND (COALESCE(e.n, 0) <> 1 OR COALESCE(c.funding, 0) <> w.amount)
+        """)
+
+    // Money the provider collected reaches the wallet once, when the intent succeeded, and the
+    // history row says the same as the funding.
+    static let providerFundingsHaveEntries = LedgerAuditCheck(
+        "provider_fundings_have_entries",
+        "every funding through the provider has one wallet_funding entry crediting its wallet its amount if it succeeded, none otherwise, and a history row in step",
+        """
+        WITH \(userPostings("credited", kinds: ["wallet_funding"], accountKind: "wallet"))
+        SELECT f.id AS id FROM wallet_fundings f
+        LEFT JOIN (SELECT reference, COUNT(*) AS n FROM ledger_transactions WHERE kind = 'wallet_funding' GROUP BY reference) e
+            ON e.reference = f.id
+        LEFT JOIN credited c ON c.reference = f.id AND c.user_id = f.user_id
+        LEFT JOIN wallet_transactions w ON w.id = f.id
+        WHERE COALESCE(e.n, 0) <> CASE WHEN f.status = 'succeeded' THEN 1 ELSE 0 END
+            OR COALESCE(c.wallet_funding, 0) <> CASE WHEN f.status = 'succeeded' THEN f.amount ELSE 0 END
+            OR w.id IS NULL OR w.user_id <> f.user_id OR w.type <> 'funding' OR w.amount <> f.amount
+            OR w.currency <> f.currency
+            OR w.status <> CASE f.status WHEN 'pending' THEN 'pending' WHEN 'succeeded' THEN 'completed' ELSE 'failed' END
         """)
 
     // The payer pays the amount and the fees; the payee receives the amount.
@@ -277,11 +299,13 @@ package struct LedgerAuditCheck: Sendable {
         LEFT JOIN orders o ON o.id = l.reference
         LEFT JOIN order_refunds r ON r.id = l.reference
         LEFT JOIN reversals v ON v.id = l.reference
+        LEFT JOIN wallet_fundings f ON f.id = l.reference
         WHERE NOT COALESCE(
             (l.kind = 'topup' AND w.type = 'topup')
             OR (l.kind = 'cashback' AND w.type = 'topup' AND w.status = 'completed')
             OR (l.kind = 'topup_reversal' AND w.type = 'topup' AND w.status = 'failed')
-            OR (l.kind = 'funding' AND w.type = 'funding')
+            OR (l.kind = 'funding' AND w.type = 'funding' AND f.id IS NULL)
+            OR (l.kind = 'wallet_funding' AND f.status = 'succeeded')
             OR (l.kind = 'transfer' AND t.status = 'SUCCESS')
             OR (l.kind = 'order_payment' AND o.status IN ('PAID', 'SHIPPED', 'COMPLETED'))
             OR (l.kind = 'order_release' AND o.status = 'COMPLETED')
@@ -294,7 +318,7 @@ package struct LedgerAuditCheck: Sendable {
     static let noStalePendingTopUps = LedgerAuditCheck(
         "no_stale_pending_top_ups",
         "no top-up pending past the sweeper's horizon (\(PendingTopUpSweeper.settledWithinMillis / 1000) s)",
-        "SELECT id FROM wallet_transactions WHERE status = 'pending' AND created_at < $1",
+        "SELECT id FROM wallet_transactions WHERE type = 'topup' AND status = 'pending' AND created_at < $1",
         binds: { now in [.integer(now - PendingTopUpSweeper.settledWithinMillis)] })
 
     // A top-up's key is linked to its wallet transaction in the debit's commit and done in the
@@ -313,11 +337,13 @@ package struct LedgerAuditCheck: Sendable {
         """)
 
     static let idempotencyResources = LedgerAuditCheck(
-        "idempotency_resources", "every transfer or refund key is done and names a transfer or refund of its user",
+        "idempotency_resources",
+        "every transfer, funding or refund key is done and names a transfer, funding or refund of its user",
         """
         SELECT k.claim_id AS id FROM idempotency_keys k LEFT JOIN transfers t ON t.id = k.resource_id
+        LEFT JOIN wallet_fundings f ON f.id = k.resource_id
         LEFT JOIN order_refunds r ON r.id = k.resource_id
         WHERE k.resource_id IS NOT NULL AND (k.state <> 'done'
-            OR COALESCE(t.payer_id, r.requested_by, '') <> k.user_id)
+            OR COALESCE(t.payer_id, f.user_id, r.requested_by, '') <> k.user_id)
         """)
 }

@@ -142,3 +142,32 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
         )
     }
 }
+
+extension IdempotencyRepository {
+    /// For an endpoint whose request makes one resource (a transfer, a funding), in the caller's
+    /// transaction: claims the key, and for a new key runs `make` (nil: nothing was made) and
+    /// records the resource it made; a key that made one answers it through `find` (`created`
+    /// false). A request with this key still running is 409; the key used with another request, or
+    /// by an endpoint that stores answers, is 422.
+    package func claimResource<Resource>(
+        _ request: IdempotentRequest, userId: String, owner: String, now: Int64, on sql: any SQLExecutor,
+        id: (Resource) -> String, find: (String) async throws -> Resource?, make: () async throws -> Resource?
+    ) async throws -> (resource: Resource?, created: Bool) {
+        let claim = try await self.claim(
+            userId: userId, key: request.key, requestHash: request.fingerprint, owner: owner, now: now,
+            staleBefore: now - IdempotentRequest.abandonedClaimMillis, on: sql)
+        switch claim {
+        case .claimed:
+            guard let made = try await make() else { return (nil, false) }
+            try await complete(userId: userId, key: request.key, resourceId: id(made), on: sql)
+            return (made, true)
+        case .existing(let resourceId):
+            return (try await find(resourceId), false)
+        case .inFlight:
+            throw IdempotentRequest.inFlight
+        case .mismatch, .replay:
+            // `.replay` is another endpoint's key (its fingerprint never matches this one's).
+            throw IdempotentRequest.reused
+        }
+    }
+}

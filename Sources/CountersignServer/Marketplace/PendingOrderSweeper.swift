@@ -3,10 +3,12 @@ import ServiceLifecycle
 
 /// Every `interval`: asks the provider about orders whose payment has been pending for a while, so a
 /// payer who walked away or a lost webhook never leaves an order stuck; then expires bids past
-/// their time (`MarketplaceTimeouts`), freeing their products. Every move is guarded by status (and
-/// attempt), so several processes sweeping settle and expire each order once.
+/// their time (`MarketplaceTimeouts`), freeing their products. Wallet fundings through the same
+/// provider follow the same rules (`sweepFundings`). Every move is guarded by status (and attempt),
+/// so several processes sweeping settle and expire each order and funding once.
 package struct PendingOrderSweeper: Service {
     let marketplace: MarketplaceService
+    let fundings: FundingService
     let storeReadiness: StoreReadiness
     let minimumAgeMillis: Int64
     let interval: Duration
@@ -19,6 +21,7 @@ package struct PendingOrderSweeper: Service {
                 try await Task.sleep(for: interval)
                 await sweep()
                 await sweepRefunds()
+                await sweepFundings()
                 await expire()
             }
         }
@@ -27,22 +30,40 @@ package struct PendingOrderSweeper: Service {
     /// One pass; returns how many pending orders the provider was asked about successfully.
     @discardableResult
     package func sweep() async -> Int {
-        let pending: [Order]
+        await settleEach(
+            "order", load: { try await marketplace.pendingOrders(updatedBefore: $0) }, id: \.id,
+            settle: { try await marketplace.settlePending($0) })
+    }
+
+    /// One pass over pending wallet fundings; returns how many the provider was asked about.
+    @discardableResult
+    package func sweepFundings() async -> Int {
+        await settleEach(
+            "funding", load: { try await fundings.pendingFundings(updatedBefore: $0) }, id: \.id,
+            settle: { try await fundings.settlePending($0) })
+    }
+
+    /// Loads what has been pending for at least `minimumAgeMillis` and settles each, logging (not
+    /// throwing) what fails, so one bad row never stops the others; returns how many settled.
+    private func settleEach<Item>(
+        _ kind: String, load: (Int64) async throws -> [Item], id: (Item) -> String,
+        settle: (Item) async throws -> Void
+    ) async -> Int {
+        let pending: [Item]
         do {
-            pending = try await marketplace.pendingOrders(
-                updatedBefore: marketplace.clock.nowMillis() - minimumAgeMillis)
+            pending = try await load(marketplace.clock.nowMillis() - minimumAgeMillis)
         } catch {
-            logger.error("pending order sweep failed", metadata: ["error": "\(error)"])
+            logger.error("pending \(kind) sweep failed", metadata: ["error": "\(error)"])
             return 0
         }
         var asked = 0
-        for order in pending {
+        for item in pending {
             do {
-                try await marketplace.settlePending(order)
+                try await settle(item)
                 asked += 1
             } catch {
                 logger.error(
-                    "could not settle a pending order", metadata: ["order": "\(order.id)", "error": "\(error)"])
+                    "could not settle a pending \(kind)", metadata: [kind: "\(id(item))", "error": "\(error)"])
             }
         }
         return asked

@@ -62,8 +62,9 @@ package struct OperatorConsole: Sendable {
 
     /// A user's wallet, locks, live device keys and latest transactions; 404 `unknown_user`.
     package func detail(userId: String) async throws -> OperatorUserDetail {
-        let (operators, credentials, ledger, transactions, currency, now) = (
-            self.operators, self.credentials, self.ledger, self.transactions, self.currency, clock.nowMillis()
+        let (operators, credentials, ledger, transactions, wallets, currency, now) = (
+            self.operators, self.credentials, self.ledger, self.transactions, self.wallets, self.currency,
+            clock.nowMillis()
         )
         return try await database.read { sql in
             guard let account = try await operators.account(userId: userId, on: sql) else {
@@ -85,10 +86,11 @@ package struct OperatorConsole: Sendable {
                     pinBlocked: account.pinBlocked),
                 keys: try await credentials.list(userId: userId, on: sql).map(\.summary),
                 transactions: try await transactions.list(
-                    userId: userId, before: nil, limit: Self.transactionLimit, on: sql
+                    userId: userId, before: nil, currency: nil, limit: Self.transactionLimit, on: sql
                 ).map { $0.summary() },
                 phoneVerified: account.phoneVerified,
-                events: try await AccountEventSQLRepository().list(userId: userId, limit: 20, on: sql))
+                events: try await AccountEventSQLRepository().list(userId: userId, limit: 20, on: sql),
+                wallets: try await wallets.balances(userId: userId, on: sql))
         }
     }
 
@@ -128,29 +130,32 @@ package struct OperatorConsole: Sendable {
         }
     }
 
-    /// Credits `amount` to `userId`'s wallet: the ledger entry `countersign wallet fund` posts. The
+    /// Credits `amount` to `userId`'s wallet in `currency` (the primary one if nil): the ledger entry `countersign wallet fund` posts. The
     /// operator's `key` makes it idempotent: the funding's reference is `console:<operator>:<key>`, so a
     /// retry (or a parallel copy) answers the funding made (`replayed`), with the balance now; the same
     /// key for another user or amount is 422 `idempotency_key_reused`.
-    package func fund(operatorId: String, userId: String, amount: Int64, pin: String, key: String) async throws -> (
-        funding: OperatorFunding, replayed: Bool
-    ) {
-        try WalletService.checkFunding(amount)
+    package func fund(
+        operatorId: String, userId: String, amount: Int64, currency: String? = nil, pin: String, key: String
+    ) async throws -> (funding: OperatorFunding, replayed: Bool) {
+        let currency = try wallets.walletCurrency(currency)
+        try WalletService.checkFunding(amount, currency: currency)
         try Self.refuseOwn(operatorId: operatorId, target: userId)
         let reference = "console:\(operatorId):\(key)"
         // A key already used answers before the PIN is judged, as a top-up's does: a retry answers
         // the same whatever PIN it carries (no PIN oracle), and costs no PIN attempt. It tells a stolen
         // session nothing the console's reads do not.
-        if let made = try await existingFunding(reference: reference, userId: userId, amount: amount) {
+        if let made = try await existingFunding(
+            reference: reference, userId: userId, amount: amount, currency: currency)
+        {
             return (made, true)
         }
         try await confirm(operatorId: operatorId, pin: pin, target: userId)
-        let (operators, wallets, currency, now) = (self.operators, self.wallets, self.currency, clock.nowMillis())
+        let (operators, wallets, now) = (self.operators, self.wallets, clock.nowMillis())
         do {
             let (transactionId, balance) = try await database.transaction { sql in
                 guard try await operators.account(userId: userId, on: sql) != nil else { throw Self.unknownUser }
                 let credited = try await wallets.credit(
-                    userId: userId, amount: amount, reference: reference, now: now, on: sql)
+                    userId: userId, amount: amount, currency: currency, reference: reference, now: now, on: sql)
                 try await operators.record(
                     Self.action(
                         "fund_wallet", operatorId: operatorId, target: userId, now: now,
@@ -164,29 +169,38 @@ package struct OperatorConsole: Sendable {
             )
         } catch let error as APIError where error.code == .duplicateReference {
             // A copy with the same key committed between our look and our transaction (SQLite).
-            return (try await replay(reference: reference, userId: userId, amount: amount), true)
+            return (try await replay(reference: reference, userId: userId, amount: amount, currency: currency), true)
         } catch DatabaseError.constraintViolation {
             // A copy with the same key committed first; the unique reference refused ours (PostgreSQL).
-            return (try await replay(reference: reference, userId: userId, amount: amount), true)
+            return (try await replay(reference: reference, userId: userId, amount: amount, currency: currency), true)
         }
     }
 
     /// The funding with `reference`, as a replay answers it; nil if none. 422 if it was another request.
-    private func existingFunding(reference: String, userId: String, amount: Int64) async throws -> OperatorFunding? {
-        let (transactions, ledger, currency) = (self.transactions, self.ledger, self.currency)
+    private func existingFunding(reference: String, userId: String, amount: Int64, currency: String) async throws
+        -> OperatorFunding?
+    {
+        let (transactions, ledger) = (self.transactions, self.ledger)
         return try await database.read { sql in
             guard let made = try await transactions.find(type: "funding", externalReference: reference, on: sql) else {
                 return nil
             }
-            guard made.userId == userId, made.amount == amount else { throw IdempotentRequest.reused }
+            guard made.userId == userId, made.amount == amount, made.currency == currency else {
+                throw IdempotentRequest.reused
+            }
             return OperatorFunding(
                 transactionId: made.id, userId: userId, amount: amount, currency: currency,
                 balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql))
         }
     }
 
-    private func replay(reference: String, userId: String, amount: Int64) async throws -> OperatorFunding {
-        guard let made = try await existingFunding(reference: reference, userId: userId, amount: amount) else {
+    private func replay(reference: String, userId: String, amount: Int64, currency: String) async throws
+        -> OperatorFunding
+    {
+        guard
+            let made = try await existingFunding(
+                reference: reference, userId: userId, amount: amount, currency: currency)
+        else {
             throw IdempotentRequest.inFlight
         }
         return made

@@ -89,7 +89,7 @@ package struct OperatorController {
         return try await console.detail(userId: target)
     }
 
-    /// `POST /operator/users/{userId}/fund {pin, amount}` with `Idempotency-Key` (400
+    /// `POST /operator/users/{userId}/fund {pin, amount, currency?}` with `Idempotency-Key` (400
     /// `missing_idempotency_key` without): 201 with the funding, or 200 `Idempotent-Replayed: true`
     /// with the one the key made.
     @Sendable func fund(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<OperatorFunding>
@@ -101,7 +101,8 @@ package struct OperatorController {
             throw APIError(.missingIdempotencyKey, "Funding a wallet needs an Idempotency-Key header.")
         }
         let (funding, replayed) = try await console.fund(
-            operatorId: operatorId, userId: target, amount: body.amount, pin: body.pin, key: key)
+            operatorId: operatorId, userId: target, amount: body.amount, currency: body.currency, pin: body.pin,
+            key: key)
         guard replayed else { return EditedResponse(status: .created, response: funding) }
         return EditedResponse(status: .ok, headers: [.idempotentReplayed: "true"], response: funding)
     }

@@ -7,6 +7,7 @@ import NIOCore
 /// `/webhooks/payments`: events from the payment provider, signed with the shared secret.
 package struct PaymentWebhookController {
     let marketplace: MarketplaceService
+    let fundings: FundingService
     /// `Countersign-Signature`, the simulator's events.
     let signature: WebhookSignature
     /// `Stripe-Signature`, Stripe's events; nil when no `STRIPE_WEBHOOK_SECRET` is configured.
@@ -19,7 +20,8 @@ package struct PaymentWebhookController {
 
     /// `POST /webhooks/payments` with `Stripe-Signature` (Stripe) or `Countersign-Signature` (the
     /// simulator) → 200 `{"received": true}`; 400 for a bad or stale signature or body, and nothing
-    /// changes. Either way the event only names an order: it is refreshed from the provider.
+    /// changes. Either way the event only names an order or a wallet funding: it is refreshed from the
+    /// provider.
     @Sendable func receive(_ request: Request, context: AppRequestContext) async throws -> Response {
         var request = request
         let body = try await request.bodyBytes(context: context)
@@ -39,7 +41,7 @@ package struct PaymentWebhookController {
         // (a payer's address, an error message) may have line breaks, and a refused event would be
         // sent again for days. The one member used as text, the order id, is checked where it is read.
         let event = try JSONBody.decode(PaymentWebhookEvent.self, from: body, refusingControlCharacters: false)
-        try await marketplace.handleWebhook(event)
+        if try await !fundings.handleWebhook(event) { try await marketplace.handleWebhook(event) }
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: #"{"received":true}"#)))

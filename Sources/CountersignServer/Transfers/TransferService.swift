@@ -83,27 +83,17 @@ package struct TransferService: Sendable {
             createdAt: now, updatedAt: now
         )
         let owner = instance.id
-        let (stored, created) = try await database.transaction { sql -> (Transfer?, Bool) in
-            let claim = try await idempotency.claim(
-                userId: payerId, key: idempotent.key, requestHash: idempotent.fingerprint, owner: owner, now: now,
-                staleBefore: now - IdempotentRequest.abandonedClaimMillis, on: sql)
-            switch claim {
-            case .claimed:
-                // Checked only for a new transfer: a retry of one that was created replays it.
-                try lock.ensureUnlocked(payer)
-                try await ensurePayable(payerId: payerId, payee: payee, request: request, on: sql)
-                // The transfers table's own unique key on (payer, key) stays as a second guard.
-                guard try await transfers.insert(transfer, on: sql) else { return (nil, false) }
-                try await idempotency.complete(userId: payerId, key: idempotent.key, resourceId: transfer.id, on: sql)
-                return (transfer, true)
-            case .existing(let resourceId):
-                return (try await transfers.find(id: resourceId, on: sql), false)
-            case .inFlight:
-                throw IdempotentRequest.inFlight
-            case .mismatch, .replay:
-                // `.replay` is another endpoint's key (its fingerprint never matches a transfer's).
-                throw IdempotentRequest.reused
-            }
+        let (stored, created) = try await database.transaction { sql in
+            try await idempotency.claimResource(
+                idempotent, userId: payerId, owner: owner, now: now, on: sql, id: \.id,
+                find: { try await transfers.find(id: $0, on: sql) },
+                make: {
+                    // Checked only for a new transfer: a retry of one that was created replays it.
+                    try lock.ensureUnlocked(payer)
+                    try await ensurePayable(payerId: payerId, payee: payee, request: request, on: sql)
+                    // The transfers table's own unique key on (payer, key) stays as a second guard.
+                    return try await transfers.insert(transfer, on: sql) ? transfer : nil
+                })
         }
         guard let stored else { throw IdempotentRequest.inFlight }
         if created { feed.signal(stored.id) }

@@ -77,12 +77,12 @@ package struct WalletController {
         }
     }
 
-    /// `GET /user/wallet` → `{balance, cashback, currency}`.
+    /// `GET /user/wallet` → `{balance, cashback, currency}` of the primary wallet, and `wallets`.
     @Sendable func wallet(_ request: Request, context: AppRequestContext) async throws -> WalletResponse {
         try await wallets.wallet(userId: try context.requireUser())
     }
 
-    /// `GET /user/transactions?limit=&cursor=` → newest first.
+    /// `GET /user/transactions?limit=&cursor=&currency=` → newest first; with `currency`, one wallet's.
     @Sendable func transactions(_ request: Request, context: AppRequestContext) async throws -> TransactionPage {
         let query = request.uri.queryParameters
         var limit = 20
@@ -91,7 +91,8 @@ package struct WalletController {
             limit = parsed
         }
         return try await wallets.transactions(
-            userId: try context.requireUser(), cursor: query["cursor"].map(String.init), limit: limit)
+            userId: try context.requireUser(), cursor: query["cursor"].map(String.init), limit: limit,
+            currency: query["currency"].map(String.init))
     }
 
     /// What makes two top-ups "the same request": the canonical payment intent and whether cashback

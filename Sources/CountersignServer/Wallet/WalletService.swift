@@ -10,31 +10,60 @@ package struct WalletService: Sendable {
     let ledger: any LedgerRepository
     let transactions: any WalletTransactionRepository
     let clock: WallClock
-    let currency: String
+    /// The wallet currencies, the primary first (`ServerConfiguration.walletCurrencies`).
+    let currencies: [String]
     let phoneRegion: PhoneRegion
+
+    /// The primary wallet's currency: airtime and transfers are in it.
+    package var currency: String { currencies[0] }
 
     /// The largest single funding, in minor units (1,000,000.00).
     package static let maximumFunding: Int64 = 100_000_000
 
-    /// The user's wallet and cashback balances.
+    /// The user's wallet and cashback balances: the primary wallet's at the top level (as before
+    /// there were several), every wallet's in `wallets`, read in one snapshot.
     package func wallet(userId: String) async throws -> WalletResponse {
-        let (ledger, currency) = (self.ledger, self.currency)
-        return try await database.read { sql in
-            WalletResponse(
-                balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql),
-                cashback: try await ledger.balance(userId: userId, kind: .cashback, currency: currency, on: sql),
-                currency: currency
-            )
+        let wallets = try await database.read { sql in try await balances(userId: userId, on: sql) }
+        return WalletResponse(
+            balance: wallets[0].balance, cashback: wallets[0].cashback, currency: wallets[0].currency, wallets: wallets)
+    }
+
+    /// Every wallet of the user's, the primary first; 0 for one never opened.
+    package func balances(userId: String, on sql: any SQLExecutor) async throws -> [WalletBalance] {
+        var wallets: [WalletBalance] = []
+        for currency in currencies {
+            wallets.append(
+                WalletBalance(
+                    currency: currency,
+                    balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql),
+                    cashback: try await ledger.balance(userId: userId, kind: .cashback, currency: currency, on: sql)))
         }
+        return wallets
+    }
+
+    /// `currency` if the user holds a wallet in it; 422 `unsupported_currency` otherwise. Absent means
+    /// the primary wallet.
+    package func walletCurrency(_ currency: String?) throws(APIError) -> String {
+        guard let currency else { return self.currency }
+        guard currencies.contains(currency) else {
+            throw APIError(
+                .unsupportedCurrency,
+                "currency must be one of the wallet currencies: \(currencies.joined(separator: ", ")).")
+        }
+        return currency
     }
 
     /// A page of the user's transactions, newest first. `cursor` is the previous page's `nextCursor`.
-    package func transactions(userId: String, cursor: String?, limit: Int) async throws -> TransactionPage {
+    /// With `currency`, only that wallet's.
+    package func transactions(userId: String, cursor: String?, limit: Int, currency: String? = nil) async throws
+        -> TransactionPage
+    {
         guard (1...100).contains(limit) else { throw APIError(.invalidLimit, "limit must be between 1 and 100.") }
         let before = try cursor.map(Self.parseCursor)
+        let only = try currency.map { try walletCurrency($0) }
         let transactions = self.transactions
         let rows = try await database.read { sql in
-            try await transactions.list(userId: userId, before: before, limit: limit + 1, on: sql)
+            try await transactions.list(userId: userId, before: before, currency: only, limit: limit + 1, on: sql)
         }
         let page = rows.prefix(limit)
         let next = rows.count > limit ? page.last.map { Base64URL.encode(Array("\($0.createdAt)|\($0.id)".utf8)) } : nil
@@ -68,30 +97,33 @@ package struct WalletService: Sendable {
         return (createdAt, String(text[text.index(after: separator)...]))
     }
 
-    /// Credits a user's wallet from the funding account (the operator's `wallet fund` command).
-    package func fund(phone: String, amount: Int64, reference: String?) async throws -> (
+    /// Credits a user's wallet in `currency` (the primary one if nil) from the funding account (the
+    /// operator's `wallet fund` command).
+    package func fund(phone: String, amount: Int64, currency: String? = nil, reference: String?) async throws -> (
         transactionId: String, balance: Int64
     ) {
         guard let phone = PhoneNumber(phone, region: phoneRegion) else {
             throw APIError(
                 .invalidPhone, "phone must be a phone number: +country code and number, or a national number.")
         }
-        try Self.checkFunding(amount)
+        let currency = try walletCurrency(currency)
+        try Self.checkFunding(amount, currency: currency)
         let (users, now) = (self.users, clock.nowMillis())
         return try await database.transaction { sql in
             guard let user = try await users.find(phone: phone.value, on: sql) else {
                 throw APIError(.unknownUser, "No user has phone \(phone.value).")
             }
-            return try await credit(userId: user.id, amount: amount, reference: reference, now: now, on: sql)
+            return try await credit(
+                userId: user.id, amount: amount, currency: currency, reference: reference, now: now, on: sql)
         }
     }
 
     /// 400 `amount_out_of_range` unless `amount` is a funding this server makes.
-    package static func checkFunding(_ amount: Int64) throws(APIError) {
+    package static func checkFunding(_ amount: Int64, currency: String) throws(APIError) {
         guard (1...Self.maximumFunding).contains(amount) else {
             throw APIError(
                 .amountOutOfRange,
-                "amount must be between 1 and \(Self.maximumFunding) minor units (at most \(Currency.ngn.format(Self.maximumFunding)))."
+                "amount must be between 1 and \(Self.maximumFunding) minor units (at most \(Currency.named(currency).format(Self.maximumFunding)))."
             )
         }
     }
@@ -100,15 +132,16 @@ package struct WalletService: Sendable {
     /// the user's wallet and its completed `funding` wallet transaction; `wallet fund` and the
     /// operator console both post exactly this. A `reference` already used is 409 `duplicate_reference`
     /// (and the unique index on it refuses a concurrent second one at commit).
-    package func credit(userId: String, amount: Int64, reference: String?, now: Int64, on sql: any SQLExecutor)
-        async throws -> (transactionId: String, balance: Int64)
-    {
+    package func credit(
+        userId: String, amount: Int64, currency: String, reference: String?, now: Int64, on sql: any SQLExecutor
+    ) async throws -> (transactionId: String, balance: Int64) {
         let id = Identifier.make("fund")
         // An operator's reference makes funding idempotent: the same reference never credits twice.
         if let reference, try await transactions.find(type: "funding", externalReference: reference, on: sql) != nil {
             throw APIError(.duplicateReference, "A funding with reference \(reference) exists already.")
         }
-        let wallet = ledger.accountId(userId: userId, kind: .wallet, currency: currency)
+        // Users who signed up before this wallet currency existed have no account in it yet.
+        let wallet = try await ledger.openAccount(userId: userId, kind: .wallet, currency: currency, now: now, on: sql)
         try await ledger.post(
             .transfer(
                 kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet),

@@ -43,8 +43,9 @@ package protocol WalletTransactionRepository: Sendable {
     func find(id: String, on sql: any SQLExecutor) async throws -> WalletTransaction?
     func find(type: String, externalReference: String, on sql: any SQLExecutor) async throws -> WalletTransaction?
     /// A page of the user's transactions older than `before` (created_at, id), newest first.
-    func list(userId: String, before: (Int64, String)?, limit: Int, on sql: any SQLExecutor) async throws
-        -> [WalletTransaction]
+    /// With `currency`, only that currency's.
+    func list(userId: String, before: (Int64, String)?, currency: String?, limit: Int, on sql: any SQLExecutor)
+        async throws -> [WalletTransaction]
     /// Pending transactions for recovery after a crash: those created before `olderThan`, and younger
     /// ones whose idempotency claim belongs to an instance other than `except` that is known to be gone
     /// (retired at a start-up, or stopped): the request that debited them died with its process. A
@@ -124,21 +125,22 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         ).map(Self.transaction(from:))
     }
 
-    package func list(userId: String, before: (Int64, String)?, limit: Int, on sql: any SQLExecutor) async throws
-        -> [WalletTransaction]
-    {
-        if let (createdAt, id) = before {
-            return try await sql.query(
-                """
-                SELECT * FROM wallet_transactions WHERE user_id = $1 AND (created_at < $2 OR (created_at = $2 AND id < $3))
-                ORDER BY created_at DESC, id DESC LIMIT $4
-                """,
-                [.text(userId), .integer(createdAt), .text(id), .int(limit)]
-            ).map(Self.transaction(from:))
-        }
+    package func list(
+        userId: String, before: (Int64, String)?, currency: String?, limit: Int, on sql: any SQLExecutor
+    ) async throws -> [WalletTransaction] {
+        // A NULL parameter means "any": one statement for every combination of filters.
+        let (createdAt, id) = before ?? (Int64.max, "")
         return try await sql.query(
-            "SELECT * FROM wallet_transactions WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
-            [.text(userId), .int(limit)]
+            """
+            SELECT * FROM wallet_transactions WHERE user_id = $1
+              AND ($2 = 0 OR created_at < $3 OR (created_at = $3 AND id < $4))
+              AND ($5 = '' OR currency = $5)
+            ORDER BY created_at DESC, id DESC LIMIT $6
+            """,
+            [
+                .text(userId), .int(before == nil ? 0 : 1), .integer(createdAt), .text(id), .text(currency ?? ""),
+                .int(limit),
+            ]
         ).map(Self.transaction(from:))
     }
 
@@ -147,7 +149,7 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
     {
         try await sql.query(
             """
-            SELECT * FROM wallet_transactions w WHERE w.status = 'pending' AND (w.created_at < $1 OR EXISTS (
+            SELECT * FROM wallet_transactions w WHERE w.status = 'pending' AND w.type = 'topup' AND (w.created_at < $1 OR EXISTS (
                 SELECT 1 FROM idempotency_keys k
                 WHERE k.user_id = w.user_id AND k.idempotency_key = w.idempotency_key AND k.transaction_id = w.id
                   AND k.owner_instance IS NOT NULL AND k.owner_instance <> $2

@@ -2,13 +2,16 @@ import ArgumentParser
 import CountersignAPI
 import CountersignClient
 
-/// The dashboard screen: balance, cashback and the latest transactions.
+/// The dashboard screen: balance, cashback, the other wallets and the latest transactions.
 enum DashboardView {
     /// Prints the wallet and, when given, the recent history.
     static func show(_ wallet: WalletResponse, recent: [TransactionSummary]? = nil) {
         print("── Dashboard ──")
         print("  Balance   \(Formatting.money(wallet.balance, wallet.currency))")
         print("  Cashback  \(Formatting.money(wallet.cashback, wallet.currency))")
+        for other in wallet.wallets where other.currency != wallet.currency {
+            print("  \(other.currency) wallet  \(Formatting.money(other.balance, other.currency))")
+        }
         guard let recent else { return }
         print("  Recent transactions:")
         if recent.isEmpty { print("    (none yet)") }

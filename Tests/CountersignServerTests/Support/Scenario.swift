@@ -139,3 +139,16 @@ final class Counter: Sendable {
         }
     }
 }
+
+extension WalletResponse {
+    /// The wallet a test server answers with `balance` and `cashback` in naira, the primary wallet,
+    /// and nothing in euros.
+    static func naira(_ balance: Int64, cashback: Int64 = 0) -> WalletResponse {
+        WalletResponse(
+            balance: balance, cashback: cashback, currency: "NGN",
+            wallets: [
+                WalletBalance(currency: "NGN", balance: balance, cashback: cashback),
+                WalletBalance(currency: "EUR", balance: 0, cashback: 0),
+            ])
+    }
+}

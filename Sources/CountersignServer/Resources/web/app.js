@@ -47,6 +47,7 @@ import { routes as operatorRoutes } from './screens/operator.js';
 import { routes as webhookRoutes } from './screens/webhooks.js';
 import { routes as recoverRoutes } from './screens/recover.js';
 import { routes as securityRoutes } from './screens/security.js';
+import { routes as addMoneyRoutes } from './screens/add-money.js';
 
 /** @typedef {{path: string, title: string, auth?: boolean, render: Function}} Route */
 
@@ -75,7 +76,7 @@ const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
 
 /** @type {Route[]} */
 const allRoutes = [...authRoutes, ...recoverRoutes, ...lock.routes, ...homeRoutes, ...keyRoutes, ...securityRoutes,
-  ...airtimeRoutes, ...sendRoutes, ...operatorRoutes, ...webhookRoutes];
+  ...airtimeRoutes, ...sendRoutes, ...operatorRoutes, ...webhookRoutes, ...addMoneyRoutes];
 
 /**
  * The marketplace's routes, loaded on their own so that a marketplace module that fails to load
@@ -302,9 +303,13 @@ async function route() {
   }
 }
 
-/** A provider's return to `/?checkout=…` becomes the app's return route. */
+/** A provider's return to `/?checkout=…` (or `/?funding=return`) becomes the app's return route. */
 function handleCheckoutReturn() {
   const search = new URLSearchParams(location.search);
+  if (search.get('funding') === 'return') {
+    history.replaceState(null, '', `${location.pathname}#/add-money/return`);
+    return;
+  }
   const orderId = search.get('checkout');
   if (!orderId) return;
   const back = new URLSearchParams();

@@ -622,9 +622,9 @@ export class Countersign {
   }
 
   /**
-   * Credits the user's wallet. Keep `idempotencyKey` for retries of the same funding: the server
-   * credits once per key.
-   * @param {string} userId @param {{pin: string, amount: number}} body @param {{idempotencyKey: string}} opts
+   * Credits the user's wallet in `currency` (the primary one when absent). Keep `idempotencyKey`
+   * for retries of the same funding: the server credits once per key.
+   * @param {string} userId @param {{pin: string, amount: number, currency?: string}} body @param {{idempotencyKey: string}} opts
    */
   operatorFund(userId, body, { idempotencyKey }) {
     return this.request('POST', `/operator/users/${encodeURIComponent(userId)}/fund`, { body, idempotencyKey });
@@ -705,12 +705,28 @@ export class Countersign {
 
   // --- wallet ---------------------------------------------------------------------------------
 
-  /** Balance and cashback. */
+  /** The primary wallet's balance and cashback, and every wallet in `wallets` (one per currency). */
   wallet() {
     return this.request('GET', '/user/wallet');
   }
 
-  /** @param {{limit?: number, cursor?: string}} [page] */
+  /**
+   * Adds money to the wallet in `body.currency` by card or bank. Keep `idempotencyKey` for retries:
+   * the server answers the funding that key started, never a second payment. Send the payer to
+   * `redirectURL` when it is set, then poll `funding(id)`.
+   * @param {{amount: number, currency: string, method: 'card' | 'ideal' | 'bancontact', paymentMethodId?: string, returnURL?: string}} body
+   * @param {{idempotencyKey: string}} opts
+   */
+  createFunding(body, { idempotencyKey }) {
+    return this.request('POST', '/wallet/fundings', { body, idempotencyKey });
+  }
+
+  /** Where a funding stands, asked of the provider while pending. @param {string} id */
+  funding(id) {
+    return this.request('GET', `/wallet/fundings/${encodeURIComponent(id)}`);
+  }
+
+  /** With `currency`, one wallet's only. @param {{limit?: number, cursor?: string, currency?: string}} [page] */
   transactions(page = {}) {
     return this.request('GET', '/user/transactions', { query: page });
   }

@@ -6,6 +6,8 @@ import { networkName, receipt, transactionRows } from './receipt.js';
 const { h } = ui;
 const PAGE = 10;
 const POLL_MS = 15000;
+/** How `authorizedBy` reads: the factor, or how money came in. @type {Record<string, string>} */
+const AUTHORIZED_BY = { biometric: 'passkey', ideal: 'iDEAL', bancontact: 'Bancontact' };
 
 /**
  * A history row in words: who was on the other side, what the payer wrote, and for a failed or
@@ -21,6 +23,13 @@ function describe(tx) {
         sub: tx.recipientPhone ? `to ${tx.recipientPhone}` : '', sign: failed ? '' : '−',
       };
     case 'funding':
+      if (tx.authorizedBy && tx.authorizedBy !== 'operator') {
+        const how = AUTHORIZED_BY[tx.authorizedBy] || tx.authorizedBy;
+        return {
+          title: `Money added by ${how}${tx.status === 'failed' ? ' failed' : ''}`,
+          sub: tx.status === 'pending' ? 'waiting for the payment' : '', sign: tx.status === 'completed' ? '+' : '',
+        };
+      }
       return { title: 'Wallet credited by Countersign', sub: '', sign: '+' };
     case 'transfer_out':
       return {
@@ -53,7 +62,7 @@ function statusLabel(tx) {
  */
 export function transactionRow(tx, me = 'You') {
   const d = describe(tx);
-  const by = tx.authorizedBy ? ` · by ${tx.authorizedBy === 'biometric' ? 'passkey' : tx.authorizedBy}` : '';
+  const by = tx.authorizedBy ? ` · by ${AUTHORIZED_BY[tx.authorizedBy] || tx.authorizedBy}` : '';
   const amount = tx.status === 'failed'
     ? h('s', { className: 'tx-void', 'aria-label': `${ui.money(tx.amount, tx.currency)}, not taken` }, ui.money(tx.amount, tx.currency))
     : `${d.sign}${ui.money(tx.amount, tx.currency)}`;
@@ -70,8 +79,8 @@ export function transactionRow(tx, me = 'You') {
 }
 
 /**
- * What a wallet with nothing in it can do: money comes in by a transfer from another user or a
- * credit from Countersign; there is no card or bank top-up yet, and the screen says so.
+ * What a wallet with nothing in it can do: money comes in by card or bank (Add money), by a
+ * transfer from another user, or by a credit from Countersign.
  * @param {any} app
  */
 function emptyWallet(app) {
@@ -91,8 +100,9 @@ function emptyWallet(app) {
   const shared = h('p', { className: 'muted', id: 'share-status', role: 'status' });
   return h('section', { className: 'card', id: 'add-money', 'aria-labelledby': 'add-money-h', hidden: true },
     h('h2', { id: 'add-money-h' }, 'How to add money'),
-    h('p', null, 'Your wallet is empty. Adding money by card or bank transfer is not available yet. Money reaches your wallet in two ways:'),
+    h('p', null, 'Your wallet is empty. Money reaches your wallet in three ways:'),
     h('ul', null,
+      h('li', null, ui.link('/add-money', 'Add money'), ' by card, or by iDEAL or Bancontact into your euro wallet.'),
       h('li', null, 'Another Countersign user sends you a transfer to your number', phone ? [' ', h('strong', { id: 'my-number' }, phone)] : null, '.'),
       h('li', null, 'Countersign credits your wallet, for example for a promotion or a refund.')),
     share, shared);
@@ -108,6 +118,8 @@ async function renderHome(view, _params, _query, app) {
   ui.setTitle(view, `Hello, ${app.user.name.split(' ')[0]}`);
   const balance = h('p', { className: 'balance', id: 'balance', 'aria-live': 'polite' }, '…');
   const cashback = h('p', { className: 'balance small', id: 'cashback' }, '…');
+  // The wallets in other currencies: money in each stays in its currency.
+  const others = h('ul', { className: 'wallets', id: 'wallets', 'aria-label': 'Other wallets', hidden: true });
   const list = h('ul', { className: 'list', id: 'transactions', 'aria-live': 'polite' });
   const empty = h('p', { className: 'muted', id: 'no-transactions', hidden: true }, 'No transactions yet.');
   const addMoney = emptyWallet(app);
@@ -119,8 +131,10 @@ async function renderHome(view, _params, _query, app) {
   view.append(
     h('section', { className: 'card stats', 'aria-label': 'Balances' },
       h('div', null, h('p', { className: 'balance-label' }, 'Wallet balance'), balance),
-      h('div', null, h('p', { className: 'balance-label' }, 'Cashback'), cashback)),
+      h('div', null, h('p', { className: 'balance-label' }, 'Cashback'), cashback),
+      others),
     h('div', { className: 'actions' },
+      ui.link('/add-money', 'Add money', { className: 'btn primary', id: 'add-money-link' }),
       ui.link('/airtime', 'Buy airtime', { className: 'btn primary' }),
       ui.link('/send', 'Send money', { className: 'btn primary' }),
       ui.link('/market', 'Marketplace', { className: 'btn secondary' }),
@@ -144,6 +158,11 @@ async function renderHome(view, _params, _query, app) {
       ui.showError(view, null);
       balance.textContent = ui.money(wallet.balance, wallet.currency);
       cashback.textContent = ui.money(wallet.cashback, wallet.currency);
+      const rest = (wallet.wallets || []).filter((/** @type {any} */ w) => w.currency !== wallet.currency);
+      others.replaceChildren(...rest.map((/** @type {any} */ w) => h('li', { className: 'wallet-row' },
+        h('span', { className: 'balance-label' }, `${w.currency} wallet`),
+        h('span', { className: 'balance medium', id: `balance-${w.currency}` }, ui.money(w.balance, w.currency)))));
+      others.hidden = rest.length === 0;
       // A receipt the user opened stays open through the refresh.
       const open = new Set([...list.querySelectorAll('li.tx > details[open]')]
         .map((d) => /** @type {HTMLElement} */ (d.parentElement).dataset.id));
@@ -155,7 +174,7 @@ async function renderHome(view, _params, _query, app) {
       loaded = page.transactions.length;
       cursor = page.nextCursor || null;
       empty.hidden = loaded > 0;
-      addMoney.hidden = wallet.balance > 0;
+      addMoney.hidden = (wallet.wallets || [wallet]).some((/** @type {any} */ w) => w.balance > 0);
       more.hidden = !cursor;
       updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
     } catch (error) {

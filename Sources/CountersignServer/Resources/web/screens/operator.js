@@ -211,11 +211,13 @@ async function renderUser(view, params, _query, app) {
   const keysCard = h('section', { className: 'card', 'aria-labelledby': 'user-keys-h' },
     h('h2', { id: 'user-keys-h' }, 'Device keys'), keys);
   const amount = ui.field('Amount', { id: 'fund-amount', inputMode: 'decimal', autocomplete: 'off', placeholder: '1,000.00' });
+  // The wallet to credit; its choices are the user's wallets, filled in by show().
+  const fundCurrency = ui.field('Wallet', { tag: 'select', id: 'fund-currency' });
   const fundButton = h('button', { type: 'submit', className: 'btn primary', id: 'fund-submit' }, 'Fund the wallet');
   const fundForm = h('form', { className: 'card', id: 'fund-form', novalidate: true, 'aria-labelledby': 'fund-h' },
     h('h2', { id: 'fund-h' }, 'Fund the wallet'),
     h('p', { className: 'muted' }, 'Credits the wallet from the funding account, the same entry as the wallet fund command.'),
-    amount, fundButton);
+    fundCurrency, amount, fundButton);
   const transactions = h('div', { id: 'user-transactions' });
   const reason = ui.field('Reason, for a reversal', {
     id: 'reverse-reason', maxLength: 200, autocomplete: 'off',
@@ -244,11 +246,17 @@ async function renderUser(view, params, _query, app) {
   /** @param {any} u */
   function show(u) {
     shown = u;
+    const select = /** @type {HTMLSelectElement} */ (fundCurrency.input);
+    const keep = select.value;
+    select.replaceChildren(...(u.wallets || [u]).map((/** @type {any} */ w) => h('option', { value: w.currency }, w.currency)));
+    if (keep) select.value = keep;
     ui.setTitle(view, u.name);
     summary.replaceChildren(h('section', { className: 'card' }, ui.details([
       ['Phone', h('span', { id: 'user-phone' }, `${u.phone} · ${u.phoneVerified ? 'proven by a code' : 'not proven yet (no transfers in)'}`)],
       ['Wallet', h('span', { id: 'user-balance' }, ui.money(u.balance, u.currency))],
       ['Cashback', ui.money(u.cashback, u.currency)],
+      ...(u.wallets || []).filter((/** @type {any} */ w) => w.currency !== u.currency).map((/** @type {any} */ w) =>
+        [`${w.currency} wallet`, h('span', { id: `user-balance-${w.currency}` }, ui.money(w.balance, w.currency))]),
       ['Joined', ui.dateTime(u.createdAt)],
       ['Operator', u.isOperator ? 'Yes' : 'No'],
       ['User id', h('code', null, u.userId)],
@@ -396,10 +404,11 @@ async function renderUser(view, params, _query, app) {
     const p = operatorPin(fundForm);
     if (!p) return;
     // Money moves at once and only a ledger correction takes it back: say what and how much first.
-    const credit = ui.money(minor, shown?.currency);
+    const currency = /** @type {HTMLSelectElement} */ (fundCurrency.input).value || shown?.currency;
+    const credit = ui.money(minor, currency);
     const sure = await ui.confirmStep(fundForm, {
       id: 'fund-confirm', returnTo: fundButton, confirm: `Credit ${credit}`, cancel: 'Cancel',
-      message: `Credit ${credit} to ${shown?.name ?? 'this user'}'s wallet (${shown?.phone ?? ''}) from the funding account? `
+      message: `Credit ${credit} to ${shown?.name ?? 'this user'}'s ${currency} wallet (${shown?.phone ?? ''}) from the funding account? `
         + 'It is theirs to spend at once and is recorded under your name.',
     });
     if (!sure) {
@@ -407,7 +416,7 @@ async function renderUser(view, params, _query, app) {
       return;
     }
     try {
-      const funding = await ui.busy(fundButton, app.api.operatorFund(userId, { pin: p, amount: minor }, { idempotencyKey: fundKey }));
+      const funding = await ui.busy(fundButton, app.api.operatorFund(userId, { pin: p, amount: minor, currency }, { idempotencyKey: fundKey }));
       fundKey = newIdempotencyKey();
       pin.input.value = '';
       amount.input.value = '';
