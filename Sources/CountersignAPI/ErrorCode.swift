@@ -329,8 +329,6 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case reversalInsufficientFunds = "reversal_insufficient_funds"
     /// A transfer or funding that was reversed already.
     case alreadyReversed = "already_reversed"
-    /// No operator funding with this transaction id.
-    case fundingNotFound = "funding_not_found"
     /// No refund with this id at the payment provider.
     case refundNotFound = "refund_not_found"
     /// A simulated refund that has ended already.
@@ -340,7 +338,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
 
     // MARK: Wallet fundings
 
-    /// No funding with this id for this user.
+    /// No funding with this id for this user (or, for an operator's reversal, no operator funding with
+    /// this transaction id).
     case fundingNotFound = "funding_not_found"
     /// Less than the smallest amount one funding may add.
     case fundingBelowMinimum = "funding_below_minimum"

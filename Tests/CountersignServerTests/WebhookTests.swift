@@ -329,6 +329,73 @@ struct WebhookTests {
         }
     }
 
+    @Test(
+        "a settled refund and an operator's reversal each send their event, the reversal after the original's",
+        arguments: TestEngines.all)
+    func refundAndReversalEvents(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine, configure: Self.loopback) { server in
+            let inbox = WebhookInbox()
+            try await inbox.run { url in
+                let admin = try await Self.operatorUser(server)
+                let events = ["refund.succeeded", "refund.failed", "transfer.completed", "transfer.reversed"]
+                let created = try await Self.register(server, admin, url: url, events: events).decode(
+                    WebhookEndpointCreated.self)
+
+                let (seller, _, order) = try await RefundTests.paidOrder(server)
+                let refund = try await RefundTests.refund(server, order.id, 2_500, token: seller.token)
+                #expect(refund.status == 201, "\(refund.text)")
+                #expect(try refund.decode(RefundResponse.self).status == .succeeded)
+                let (_, _, transferId) = try await ReversalTests.completedTransfer(server)
+                let reversed = try await ReversalTests.reverse(
+                    server, "/operator/transfers/\(transferId)/reverse", token: admin.token)
+                #expect(reversed.status == 201, "\(reversed.text)")
+
+                let received = try await inbox.waitForAccepted(3)
+                let types = try Self.types(received)
+                // Events of one resource arrive in order; the refund is another resource.
+                #expect(types.filter { $0.hasPrefix("transfer.") } == ["transfer.completed", "transfer.reversed"])
+                let refundBody = try #require(received.first { $0.body.contains("refund.succeeded") }?.body)
+                #expect(refundBody.contains("\"amount\":2500") && refundBody.contains(order.id))
+                let reversalBody = try #require(received.first { $0.body.contains("transfer.reversed") }?.body)
+                #expect(reversalBody.contains(transferId) && reversalBody.contains("Sent to the wrong number"))
+                let verified = try inbox.verifyWithReferenceLibrary(secret: created.secret)
+                #expect(verified.status == 0 && verified.output.contains("verified 3"), "\(verified.output)")
+            }
+        }
+    }
+
+    @Test(
+        "money added by card sends funding.succeeded, a declined card funding.failed, both verified",
+        arguments: TestEngines.all)
+    func fundingEvents(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine, configure: Self.loopback) { server in
+            let inbox = WebhookInbox()
+            try await inbox.run { url in
+                let admin = try await Self.operatorUser(server)
+                let created = try await Self.register(server, admin, url: url, events: ["funding.*"])
+                #expect(created.errorCode == "unknown_webhook_event", "types are named in full, or `*`")
+                let endpoint = try await Self.register(
+                    server, admin, url: url, events: ["funding.succeeded", "funding.failed", "funding.canceled"]
+                ).decode(WebhookEndpointCreated.self)
+
+                let user = try await server.signup()
+                for number in ["4242424242424242", "4000000000000002"] {
+                    let card = try await OrderPaymentTests.card(server, user, number)
+                    let made = try await WalletFundingTests.create(
+                        server, user,
+                        CreateFundingRequest(amount: 2_000, currency: "EUR", method: .card, paymentMethodId: card))
+                    #expect(made.status == 201, "\(made.text)")
+                }
+                let received = try await inbox.waitForAccepted(2)
+                #expect(Set(try Self.types(received)) == ["funding.succeeded", "funding.failed"])
+                let failed = try #require(received.first { $0.body.contains("funding.failed") }?.body)
+                #expect(failed.contains("card_declined") && failed.contains(user.userId))
+                let verified = try inbox.verifyWithReferenceLibrary(secret: endpoint.secret)
+                #expect(verified.status == 0 && verified.output.contains("verified 2"), "\(verified.output)")
+            }
+        }
+    }
+
     @Test("signatures match the Standard Webhooks example (known answer)")
     func knownAnswer() throws {
         let signer = try #require(WebhookSigner(secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))

@@ -216,6 +216,11 @@ extension MarketplaceService {
                     id: refund.id, status: succeeded ? .succeeded : .failed, failureMessage: failureMessage, now: now,
                     on: sql)
             else { return }
+            var settled = refund
+            (settled.status, settled.failureMessage, settled.updatedAt) = (
+                succeeded ? .succeeded : .failed, failureMessage, now
+            )
+            try await WebhookOutbox().recordRefund(settled, on: sql)
             let (currency, clearing) = (refund.currency, SystemAccount.refundClearing(refund.currency))
             guard !succeeded else {
                 try await ledger.post(

@@ -86,6 +86,7 @@ extension OperatorConsole {
                         "reverse_\(kind.rawValue)", operatorId: operatorId, target: userId, now: now,
                         detail: "reversed \(kind.rawValue) \(originalId) (\(reversal.id)): \(reason)"), on: sql)
             }
+            try await WebhookOutbox().recordReversal(reversal, now: now, on: sql)
         }
         return reversal
     }

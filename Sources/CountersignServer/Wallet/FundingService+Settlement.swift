@@ -74,6 +74,9 @@ extension FundingService {
                 id: funding.id, status: status.transactionStatus, cashbackEarned: 0,
                 externalReference: nil, failureCode: error?.code, now: now, on: sql)
             if status == .succeeded { try await credit(funding, now: now, on: sql) }
+            var finished = funding
+            (finished.status, finished.errorCode, finished.updatedAt) = (status, error?.code, now)
+            try await WebhookOutbox().recordFunding(finished, on: sql)
             return status
         }
         guard let outcome else { return false }

@@ -7,6 +7,9 @@ package enum WebhookEventType {
         "transfer.completed", "transfer.failed", "transfer.declined", "transfer.expired", "transfer.cancelled",
         "order.paid", "order.cancelled", "order.expired", "order.shipped", "order.completed",
         "wallet.credited",
+        "funding.succeeded", "funding.failed", "funding.canceled",
+        "refund.succeeded", "refund.failed",
+        "transfer.reversed", "wallet.credit_reversed",
     ]
 
     /// Subscribes to every type.

@@ -1,3 +1,4 @@
+import CountersignAPI
 import CountersignCore
 import CountersignStore
 
@@ -58,6 +59,74 @@ extension WebhookOutbox {
         try await record(
             type: type, resourceType: "wallet_transaction", resourceId: t.id, data: data, now: t.updatedAt, on: sql)
     }
+
+    /// A funding through a payment provider that ended: `funding.succeeded` (the wallet was
+    /// credited in this transaction), `funding.failed` or `funding.canceled` (nothing was).
+    package func recordFunding(_ f: Funding, on sql: any SQLExecutor) async throws {
+        guard f.status != .pending else { return }
+        let data = FundingWebhookData(
+            id: f.id, userId: f.userId, status: f.status.rawValue, amount: f.amount, currency: f.currency,
+            method: f.method.rawValue, failureCode: f.errorCode, createdAt: WallClock.iso8601(millis: f.createdAt),
+            updatedAt: WallClock.iso8601(millis: f.updatedAt))
+        // The funding's history row has its id: one resource with the wallet transaction it is.
+        try await record(
+            type: "funding." + f.status.rawValue, resourceType: "wallet_transaction", resourceId: f.id, data: data,
+            now: f.updatedAt, on: sql)
+    }
+
+    /// A refund the provider settled: `refund.succeeded` or `refund.failed`, ordered with its order's
+    /// other refunds' events (the refund's own row is the resource).
+    package func recordRefund(_ refund: OrderRefund, on sql: any SQLExecutor) async throws {
+        guard refund.status != .pending else { return }
+        let data = RefundWebhookData(
+            id: refund.id, orderId: refund.orderId, status: refund.status.rawValue, amount: refund.amount,
+            currency: refund.currency, reason: refund.reason, requestedBy: refund.requestedAs,
+            failureMessage: refund.failureMessage, createdAt: WallClock.iso8601(millis: refund.createdAt),
+            updatedAt: WallClock.iso8601(millis: refund.updatedAt))
+        try await record(
+            type: "refund." + refund.status.rawValue, resourceType: "refund", resourceId: refund.id, data: data,
+            now: refund.updatedAt, on: sql)
+    }
+
+    /// An operator's reversal: `transfer.reversed`, or `wallet.credit_reversed` for an operator's
+    /// funding (whose event was `wallet.credited`); an event of the original's resource, so it
+    /// arrives after the original's own event.
+    package func recordReversal(_ reversal: OperatorReversal, now: Int64, on sql: any SQLExecutor) async throws {
+        let transfer = reversal.originalKind == ReversalOriginal.transfer.rawValue
+        try await record(
+            type: transfer ? "transfer.reversed" : "wallet.credit_reversed",
+            resourceType: transfer ? "transfer" : "wallet_transaction", resourceId: reversal.originalId, data: reversal,
+            now: now, on: sql)
+    }
+}
+
+/// `data` of `funding.succeeded`, `.failed` and `.canceled`.
+struct FundingWebhookData: Encodable {
+    let id: String
+    let userId: String
+    let status: String
+    let amount: Int64
+    let currency: String
+    /// `card`, `ideal` or `bancontact`.
+    let method: String
+    let failureCode: String?
+    let createdAt: String
+    let updatedAt: String
+}
+
+/// `data` of `refund.*`.
+struct RefundWebhookData: Encodable {
+    let id: String
+    let orderId: String
+    let status: String
+    let amount: Int64
+    let currency: String
+    let reason: String
+    /// `seller` or `operator`.
+    let requestedBy: String
+    let failureMessage: String?
+    let createdAt: String
+    let updatedAt: String
 }
 
 /// `data` of `transfer.*`.

@@ -168,7 +168,6 @@ const WORDS = {
   invalid_reason: { what: 'The reason is missing or too long.', next: 'Say in a short line why you are refunding.' },
   reversal_insufficient_funds: { what: 'The wallet that received the money no longer holds enough of it.', next: 'Nothing was reversed. The details say how much it holds.' },
   already_reversed: { what: 'This was reversed already.', next: 'Reload to see the reversal in the history.' },
-  funding_not_found: { what: 'That funding could not be found.', next: 'Reload the user and try again.' },
   refund_not_found: { what: 'That refund could not be found.', next: 'Check the refund id.' },
   refund_not_pending: { what: 'That refund has ended already.', next: 'Nothing changed; reload the order to see it.' },
   payment_in_progress: { what: 'A payment for this order is already under way.', next: 'Wait a moment and look again.' },
