@@ -12,12 +12,17 @@ public struct ErrorResponse: Codable, Sendable, Equatable {
         /// The request's trace id: quote it to the operator, who finds the request's log lines and
         /// trace by it.
         public var traceId: String?
+        /// With `limit_exceeded`: which limit refused, and what remains of it.
+        public var limit: LimitRefusal?
         /// An error body.
-        public init(code: ErrorCode, message: String, retryAfter: Int? = nil, traceId: String? = nil) {
+        public init(
+            code: ErrorCode, message: String, retryAfter: Int? = nil, traceId: String? = nil, limit: LimitRefusal? = nil
+        ) {
             self.code = code.rawValue
             self.message = message
             self.retryAfter = retryAfter
             self.traceId = traceId
+            self.limit = limit
         }
 
         /// The code as an `ErrorCode`, nil when it is one this build does not know (a newer server).

@@ -99,7 +99,9 @@ extension ContractCheckTests {
         #expect(
             try ShadowEncoder.tree(of: error)
                 == .object([
-                    "error": .object(["code": "not_found", "message": "gone", "retryAfter": .null, "traceId": .null])
+                    "error": .object([
+                        "code": "not_found", "message": "gone", "retryAfter": .null, "traceId": .null, "limit": .null,
+                    ])
                 ]))
         #expect(try ShadowEncoder.tree(of: [Optional("a"), nil]) == .array(["a", .null]))
     }
@@ -192,6 +194,8 @@ extension ContractCheckTests {
                                         type: string
                                       traceId:
                                         type: string
+                                      limit:
+                                        type: object
                 """)
         let violations = ContractViolations()
         try await OpenAPITests.withRouter(contract: ResponseContract(document: document, violations: violations)) {

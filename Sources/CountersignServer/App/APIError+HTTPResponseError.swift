@@ -13,7 +13,8 @@ extension APIError: HTTPErrorBody {
 
     /// The body of its response.
     package func body(traceId: String?) -> ErrorResponse {
-        ErrorResponse(error: .init(code: code, message: message, retryAfter: retryAfter, traceId: traceId))
+        ErrorResponse(
+            error: .init(code: code, message: message, retryAfter: retryAfter, traceId: traceId, limit: limit))
     }
 
     /// `{"error": {"code", "message", "retryAfter"?, "traceId"?}}` with `status`, `Retry-After` and

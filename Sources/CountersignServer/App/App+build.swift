@@ -154,6 +154,8 @@ package enum CountersignApp {
             stripeSignature: services.stripeWebhookSignature, clock: services.clock
         ).addRoutes(to: router.group())
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
+        LimitsController(limits: services.limits, throttle: services.throttle)
+            .addRoutes(to: router.group().add(middleware: sessions))
         OperatorController(
             operators: services.operators, console: services.operatorConsole, throttle: services.throttle,
             metrics: services.metrics, currency: services.configuration.currency

@@ -33,7 +33,7 @@ extension ErrorCode {
             .unauthorized
         case .originRefused, .syncedPasskeyRefused, .authenticatorNotAllowed, .authenticatorCompromised,
             .attestationUntrusted, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator, .ownAccount,
-            .pinCoolingOff, .deviceCoolingOff, .newDeviceLimit:
+            .pinCoolingOff, .deviceCoolingOff, .newDeviceLimit, .strongAuthenticationRequired:
             .forbidden
         case .notFound, .transferNotFound, .productNotFound, .bidNotFound, .addressNotFound, .orderNotFound,
             .unknownUser,
@@ -52,6 +52,7 @@ extension ErrorCode {
         case .unsupportedMediaType:
             .unsupportedMediaType
         case .noRegisteredCredential, .supplierMismatch, .idempotencyKeyReused, .insufficientFunds, .unknownCursor,
+            .limitExceeded, .payeeLimitExceeded, .limitAboveTier, .unknownTier,
             .unsupportedCurrency, .selfTransfer, .payeeNotFound, .payeeUnverified, .unknownShippingMethod,
             .noDeliveryMethod, .ownProduct,
             .deliveryUnavailable,

@@ -21,6 +21,7 @@ package struct OperatorConsole: Sendable {
     let pinGuard: PinGuard
     let currency: String
     let phoneRegion: PhoneRegion
+    let limitTiers: LimitTiers
     let operators = OperatorSQLRepository()
 
     /// The most users one search answers.
@@ -194,7 +195,7 @@ package struct OperatorConsole: Sendable {
 
     /// The checks every action makes before it changes anything: not the operator's own account
     /// (403), a well-formed PIN (400), and the operator's PIN (401 / 423).
-    private func confirm(operatorId: String, pin: String, target: String) async throws {
+    func confirm(operatorId: String, pin: String, target: String) async throws {
         try Self.refuseOwn(operatorId: operatorId, target: target)
         guard PinHasher.isWellFormed(pin) else { throw APIError(.invalidPin, "pin must be 4 to 6 digits.") }
         let users = self.users
@@ -210,7 +211,7 @@ package struct OperatorConsole: Sendable {
         }
     }
 
-    private static func action(_ name: String, operatorId: String, target: String, now: Int64, detail: String)
+    static func action(_ name: String, operatorId: String, target: String, now: Int64, detail: String)
         -> OperatorAction
     {
         OperatorAction(

@@ -10,12 +10,18 @@ package struct APIError: Error, Sendable, Equatable {
     package var retryAfter: Int?
     /// The methods a path does answer, sent as `Allow` with `method_not_allowed`.
     package var allow: [String]?
+    /// With `limit_exceeded`: the limit that refused, sent in the body.
+    package var limit: LimitRefusal?
 
-    package init(_ code: ErrorCode, _ message: String, retryAfter: Int? = nil, allow: [String]? = nil) {
+    package init(
+        _ code: ErrorCode, _ message: String, retryAfter: Int? = nil, allow: [String]? = nil,
+        limit: LimitRefusal? = nil
+    ) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
         self.allow = allow
+        self.limit = limit
     }
 }
 
