@@ -642,10 +642,28 @@ export class Countersign {
     return this.request('GET', '/user/transactions', { query: page });
   }
 
+  // --- limits ---------------------------------------------------------------------------------
+
+  /** The spending limits per currency, with what is used and what remains (`GET /user/limits`). */
+  limits() {
+    return this.request('GET', '/user/limits');
+  }
+
+  /**
+   * Changes one limit: lower applies at once; higher (up to the tier's) needs `stepUp`, an
+   * assertion over {@link stepUpOptions}'s challenge, and applies after the server's delay.
+   * @param {{currency: string, kind: string, amount: number, stepUp?: object}} body
+   */
+  setLimit(body) {
+    return this.request('PUT', '/user/limits', { body });
+  }
+
   // --- airtime --------------------------------------------------------------------------------
 
   /**
    * Request options bound to the intent; `transaction` and `nonce` let the page check the challenge.
+   * `pinAllowed: false` says the PIN alone may not pay it now (over the PIN allowance): offer only the
+   * passkey, since {@link buyAirtimeWithPin} would be refused with `strong_authentication_required`.
    * @param {AirtimeIntent} intent
    */
   airtimeOptions(intent) {
@@ -695,7 +713,7 @@ export class Countersign {
   }
 
   /**
-   * PIN fallback.
+   * PIN fallback, within the PIN allowance (403 `strong_authentication_required` beyond it).
    * @param {AirtimeIntent & {useCashback?: boolean}} intent
    * @param {string} pin
    * @param {{idempotencyKey?: string}} [opts]
