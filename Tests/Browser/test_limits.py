@@ -2,9 +2,10 @@
 offered instead), and the Limits screen (see, lower at once, raise with the passkey after a delay)."""
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from conftest import (
-    PIN, add_authenticator, allow_console, click, enrol_passkey, fill, funded_with_passkey, go, naira, new_phone,
+    PIN, add_authenticator, allow_console, api_signup, click, enrol_passkey, fill, funded_with_passkey, go, naira, new_phone,
     page_text, screenshot, sign_up, wait_error, wait_for, wait_text, wait_title, wallet,
 )
 from test_wallet import buy_airtime
@@ -80,3 +81,28 @@ def test_limits_screen_lowers_and_raises_with_the_passkey(server, browser):
     assert naira(100000) in wait_for(browser, "#limit-NGN-daily").text
     screenshot(browser, "limits")
     assert "limit_exceeded" not in page_text(browser)
+
+
+def test_operator_assigns_a_limits_tier(server, browser):
+    from test_operator import OPERATOR_PIN, operator_signs_in
+
+    phone = new_phone()
+    token = api_signup(server, phone, name="Tari Tier")
+    user_id = server.api("GET", "/user/profile", token=token)[1]["userId"]
+    operator_signs_in(browser, server)
+    go(browser, server, f"/operator/users/{user_id}")
+    wait_title(browser, "Tari Tier")
+    assert "In tier standard" in wait_for(browser, "#tier-now").text
+    Select(wait_for(browser, "#tier-select")).select_by_value("tier1")
+    fill(browser, "#operator-pin", OPERATOR_PIN)
+    click(browser, "#tier-submit")
+    wait_text(browser, "main .notice", "Now in tier tier1")
+    assert "In tier tier1" in wait_for(browser, "#tier-now").text
+    screenshot(browser, "34-operator-tier")
+    # The user's limits are the tier's now (₦50,000 a day), and the change is in the action log.
+    limits = server.api("GET", "/user/limits", token=token)[1]
+    naira_limits = next(c for c in limits["currencies"] if c["currency"] == "NGN")["limits"]
+    assert limits["tier"] == "tier1"
+    assert next(l for l in naira_limits if l["kind"] == "daily")["limit"] == 5000000
+    go(browser, server, "/operator")
+    wait_for(browser, "#actions tr[data-action='assign_tier']")

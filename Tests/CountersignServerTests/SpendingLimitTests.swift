@@ -126,6 +126,8 @@ struct SpendingLimitTests {
                 .PUT, "/operator/users/\(user.userId)/tier", json: AssignTierRequest(tier: "tier1", pin: admin.pin),
                 token: admin.token)
             #expect(assigned.status == 200, "\(assigned.text)")
+            let detail = try assigned.decode(OperatorUserDetail.self)
+            #expect(detail.limitsTier == "tier1" && detail.limitsTiers == ["standard", "tier1"])
             let limits = try await Self.limits(server, user)
             #expect(limits[.daily]?.limit == 1_000 && limits[.perPayment]?.limit == nil)
             let actions = try await server.services.operators.actions()

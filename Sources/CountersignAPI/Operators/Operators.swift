@@ -138,6 +138,10 @@ public struct OperatorUserDetail: Codable, Sendable, Equatable {
     public var phoneVerified: Bool
     /// The latest 20 security events: new devices, keys bound, PIN resets, number changes.
     public var events: [AccountEvent]
+    /// The spending limits tier the user is in (`PUT /operator/users/{userId}/tier`), and the tiers
+    /// the server is configured with.
+    public var limitsTier: String?
+    public var limitsTiers: [String]?
 
     public init(
         userId: String, phone: String, name: String, isOperator: Bool, createdAt: String, balance: Int64,

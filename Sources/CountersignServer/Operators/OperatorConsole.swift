@@ -66,11 +66,12 @@ package struct OperatorConsole: Sendable {
         let (operators, credentials, ledger, transactions, currency, now) = (
             self.operators, self.credentials, self.ledger, self.transactions, self.currency, clock.nowMillis()
         )
+        let limits = SpendingLimits(tiers: limitTiers, ledger: ledger)
         return try await database.read { sql in
             guard let account = try await operators.account(userId: userId, on: sql) else {
                 throw Self.unknownUser
             }
-            return OperatorUserDetail(
+            var detail = OperatorUserDetail(
                 userId: account.id, phone: account.phone, name: account.name, isOperator: account.isOperator,
                 createdAt: WallClock.iso8601(millis: account.createdAt),
                 balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql),
@@ -90,6 +91,9 @@ package struct OperatorConsole: Sendable {
                 ).map { $0.summary() },
                 phoneVerified: account.phoneVerified,
                 events: try await AccountEventSQLRepository().list(userId: userId, limit: 20, on: sql))
+            detail.limitsTier = try await limits.tier(userId: userId, on: sql)
+            detail.limitsTiers = limits.tiers.tiers.keys.sorted()
+            return detail
         }
     }
 

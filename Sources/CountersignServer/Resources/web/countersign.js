@@ -622,6 +622,14 @@ export class Countersign {
   }
 
   /**
+   * Puts the user in a spending limits tier (one of the detail's `limitsTiers`).
+   * @param {string} userId @param {{tier: string, pin: string}} body the tier and the operator's own PIN
+   */
+  operatorAssignTier(userId, body) {
+    return this.request('PUT', `/operator/users/${encodeURIComponent(userId)}/tier`, { body });
+  }
+
+  /**
    * Credits the user's wallet. Keep `idempotencyKey` for retries of the same funding: the server
    * credits once per key.
    * @param {string} userId @param {{pin: string, amount: number}} body @param {{idempotencyKey: string}} opts
