@@ -333,7 +333,7 @@ async function renderAirtime(view, _params, _query, app) {
     }, { id: 'airtime-passkey-needed' });
     show('Confirm with your passkey', 'passkey-needed',
       h('div', { className: 'card verdict neutral' },
-        h('p', { className: 'mark', 'aria-hidden': 'true' }, '🔑'),
+        h('p', { className: 'mark', 'aria-hidden': 'true' }, '!'),
         h('p', { id: 'verdict-message' },
           'This payment needs your passkey. Your PIN alone pays only small amounts, and only a few times '
           + 'between passkey payments. Nothing was charged.'),
