@@ -126,6 +126,22 @@ struct PinAllowanceTests {
                 }
             }
             #expect(refused?.reason == .localAuth(.cancelled))
+            // A user with no key at all is told the same, with that reason.
+            let keyless = CountersignAPIClient(
+                transport: AsyncHTTPClientTransport(baseURL: server.client.baseURL, client: server.client.http))
+            let other = TestPhones.next()
+            try await EnrolledUser.signup(keyless, phone: other, name: "Bo", pin: "3816")
+            _ = try await server.services.wallets.fund(phone: other, amount: 10_000, reference: nil)
+            let noKey = await #expect(throws: AirtimePayment.PasskeyRequired.self) {
+                _ = try await AirtimePayment(
+                    client: keyless, authenticator: SDKClientTests.FixedAuthenticator(result: .failure(.cancelled)),
+                    signer: SDKClientTests.DeviceSigner(device: device)
+                ).pay(intent) { _ in
+                    Issue.record("the PIN was asked for beyond the allowance")
+                    return "3816"
+                }
+            }
+            #expect(noKey?.reason == .noRegisteredCredential)
             #expect(try await client.wallet().balance == 10_000)
             var small = intent
             small.amount = 500

@@ -52,8 +52,7 @@ public struct AirtimePayment: Sendable {
     /// Buys `intent`'s airtime. When the device path cannot finish, `pin` is asked for the PIN with
     /// the reason; nil (the user gave up) returns nil. Where the server said the PIN alone may not pay
     /// this, `PasskeyRequired` is thrown instead of asking. Server refusals other than a failed
-    /// verification (e.g. 423 `payment_locked`, `insufficient_funds`, 403 `strong_authentication_required`)
-    /// are thrown.
+    /// verification (e.g. 423 `payment_locked`, `insufficient_funds`) are thrown.
     public func pay(
         _ intent: AuthenticationOptionsRequest, useCashback: Bool? = nil,
         pin: @Sendable (PINFallbackReason) async -> String?
@@ -79,6 +78,9 @@ public struct AirtimePayment: Sendable {
             options = try await client.authenticationOptions(intent)
         } catch let error as CountersignClientError where error.errorCode == .noRegisteredCredential {
             return .failure(Fallback(reason: .noRegisteredCredential))
+        } catch let error as CountersignClientError where error.errorCode == .strongAuthenticationRequired {
+            // No key, and the PIN alone may not pay this: neither path can finish here.
+            return .failure(Fallback(reason: .noRegisteredCredential, pinAllowed: false))
         }
         let pinAllowed = options.pinAllowed ?? true
         let approval = await device.approve(
