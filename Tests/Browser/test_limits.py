@@ -98,7 +98,7 @@ def test_operator_assigns_a_limits_tier(server, browser):
     click(browser, "#tier-submit")
     wait_text(browser, "main .notice", "Now in tier tier1")
     assert "In tier tier1" in wait_for(browser, "#tier-now").text
-    screenshot(browser, "34-operator-tier")
+    screenshot(browser, "36-operator-tier")
     # The user's limits are the tier's now (₦50,000 a day), and the change is in the action log.
     limits = server.api("GET", "/user/limits", token=token)[1]
     naira_limits = next(c for c in limits["currencies"] if c["currency"] == "NGN")["limits"]
