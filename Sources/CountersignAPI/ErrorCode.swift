@@ -295,6 +295,16 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case notOperator = "not_operator"
     /// An operator console action on the operator's own account.
     case ownAccount = "own_account"
+    /// A webhook URL that is not https, too long, or names an internal address.
+    case webhookURLRefused = "webhook_url_refused"
+    /// A webhook subscription to an event type the server does not send.
+    case unknownWebhookEvent = "unknown_webhook_event"
+    /// The most webhook endpoints a server keeps are registered already.
+    case webhookEndpointLimit = "webhook_endpoint_limit"
+    /// No live webhook endpoint with this id.
+    case webhookEndpointNotFound = "webhook_endpoint_not_found"
+    /// The webhook endpoint was never sent this event.
+    case webhookEventNotFound = "webhook_event_not_found"
     /// Checkout of a bid that is not accepted.
     case bidNotAccepted = "bid_not_accepted"
     /// A delivery choice the product does not offer.

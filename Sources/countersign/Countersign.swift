@@ -8,7 +8,7 @@ struct Countersign: AsyncParsableCommand {
         abstract: "Payment authorization with device-bound keys: server, operator tools and the terminal app.",
         subcommands: [
             Serve.self, Migrate.self, Wallet.self, OperatorCommand.self, Audit.self, Backup.self, Restore.self,
-            WebAuthnCommand.self, MetadataCommand.self,
+            WebAuthnCommand.self, MetadataCommand.self, WebhooksCommand.self,
             Signup.self, Login.self, Logout.self, PinCommand.self, AccountCommand.self, DeviceCommand.self,
             Dashboard.self, Send.self, AirtimeCommand.self, LimitsCommand.self,
             Sell.self, BidCommand.self, Buy.self, OrderCommand.self, Demo.self,

@@ -70,6 +70,17 @@ struct Serve: AsyncParsableCommand {
     var allowCrossOrigin = false
 
     @Flag(
+        name: .customLong("allow-private-webhook-targets"),
+        help:
+            "Let webhooks go to loopback and private addresses, and over http: for tests and receivers on this network only."
+    )
+    var allowPrivateWebhookTargets = false
+
+    // Tests: the first webhook retry's delay in milliseconds (default 5000), and the worker's pause.
+    @Option(name: .customLong("webhook-retry-base-ms"), help: .hidden) var webhookRetryBaseMillis: Int64?
+    @Option(name: .customLong("webhook-poll-ms"), help: .hidden) var webhookPollMillis: Int64?
+
+    @Flag(
         name: .customLong("accept-unverified-attestation"),
         help:
             "Accept registrations whose attestation format cannot be verified here (android-safetynet, compound), stored as unverified. Refused by default."
@@ -290,6 +301,15 @@ struct Serve: AsyncParsableCommand {
         case (nil, false): configuration.web = .bundled
         }
         configuration.allowCrossOrigin = allowCrossOrigin
+        configuration.allowPrivateWebhookTargets = allowPrivateWebhookTargets
+        if let base = webhookRetryBaseMillis {
+            guard base >= 1 else { throw ValidationError("--webhook-retry-base-ms must be at least 1") }
+            configuration.webhookRetry.baseMillis = base
+        }
+        if let poll = webhookPollMillis {
+            guard poll >= 10 else { throw ValidationError("--webhook-poll-ms must be at least 10") }
+            configuration.webhookPollMillis = poll
+        }
         guard !(acceptUnverifiedAttestation && verifiedAttestationOnly) else {
             throw ValidationError("--accept-unverified-attestation contradicts --verified-attestation-only")
         }

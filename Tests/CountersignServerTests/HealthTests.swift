@@ -25,7 +25,7 @@ struct HealthTests {
             #expect(
                 Set(body.workers.keys) == [
                     "instanceLease", "pendingTopUpSweeper", "transferProcessor", "transferChangeListener",
-                    "pendingOrderSweeper", "smsDispatcher", "storePurger",
+                    "pendingOrderSweeper", "smsDispatcher", "storePurger", "webhookWorker",
                 ])
             #expect(body.workers.values.allSatisfy { $0 })
         }

@@ -93,6 +93,7 @@ package enum CountersignApp {
                 services.workers.tracking(services.pendingOrderSweeper, as: "pendingOrderSweeper"),
                 services.workers.tracking(services.smsDispatcher, as: "smsDispatcher"),
                 services.workers.tracking(services.storePurger, as: "storePurger"),
+                services.workers.tracking(services.webhookWorker, as: "webhookWorker"),
             ] + (metricsListener.map { [$0] } ?? []),
             onServerRunning: onServerRunning,
             logger: logger
@@ -159,6 +160,10 @@ package enum CountersignApp {
         OperatorController(
             operators: services.operators, console: services.operatorConsole, throttle: services.throttle,
             metrics: services.metrics, currency: services.configuration.currency
+        ).addRoutes(to: router.group().add(middleware: sessions))
+        WebhookController(
+            operators: services.operators, console: services.operatorConsole, webhooks: services.webhooks,
+            throttle: services.throttle
         ).addRoutes(to: router.group().add(middleware: sessions))
         // The payer's browser, not a signed-in client: no session.
         if let simulator = services.simulatedPaymentProvider {

@@ -47,6 +47,8 @@ package struct AppServices: Sendable {
     package let simulatedSMS: SimulatedSMSSender?
     /// One-time codes that prove a phone number.
     package let verifications: PhoneVerifications
+    /// The operator's webhook endpoints.
+    package let webhooks: WebhookService
     let logger: Logger
 
     /// The background settlement of top-ups a stopped process left pending.
@@ -84,6 +86,18 @@ package struct AppServices: Sendable {
             database: database, clock: clock, storeReadiness: storeReadiness, interval: .seconds(600), logger: logger)
     }
 
+    /// Sends the webhook outbox.
+    package var webhookWorker: WebhookDeliveryWorker {
+        WebhookDeliveryWorker(
+            // Registered first: until this instance's row exists, its leases would look abandoned.
+            database: database, clock: clock, instance: instance, ready: instanceRegistered,
+            sender: WebhookSender(
+                policy: WebhookTargetPolicy(allowPrivate: configuration.allowPrivateWebhookTargets),
+                timeout: .seconds(configuration.webhookTimeoutSeconds)),
+            retry: configuration.webhookRetry, metrics: metrics, logger: logger,
+            interval: .milliseconds(configuration.webhookPollMillis))
+    }
+
     /// Brings transfer changes committed by other processes (PostgreSQL) to this one's streams.
     package var transferChangeListener: TransferChangeListener {
         TransferChangeListener(database: database, feed: transfers.feed, logger: logger)
@@ -97,6 +111,9 @@ package struct AppServices: Sendable {
     ) async {
         self.metrics = metrics
         self.operators = OperatorService(database: database, clock: clock, phoneRegion: configuration.phoneRegion)
+        self.webhooks = WebhookService(
+            database: database, clock: clock,
+            policy: WebhookTargetPolicy(allowPrivate: configuration.allowPrivateWebhookTargets))
         self.webFiles = webFiles
         self.webhookSignature = WebhookSignature(secret: webhookSecret)
         self.stripeWebhookSignature = configuration.stripe?.webhookSecret.map {

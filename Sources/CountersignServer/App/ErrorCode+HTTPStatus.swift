@@ -36,7 +36,7 @@ extension ErrorCode {
             .pinCoolingOff, .deviceCoolingOff, .newDeviceLimit, .strongAuthenticationRequired:
             .forbidden
         case .notFound, .transferNotFound, .productNotFound, .bidNotFound, .addressNotFound, .orderNotFound,
-            .unknownUser,
+            .unknownUser, .webhookEndpointNotFound, .webhookEventNotFound,
             .paymentMethodNotFound, .paymentIntentNotFound, .resourceMissing, .unknownDevice:
             .notFound
         case .methodNotAllowed:
@@ -51,7 +51,9 @@ extension ErrorCode {
             .contentTooLarge
         case .unsupportedMediaType:
             .unsupportedMediaType
-        case .noRegisteredCredential, .supplierMismatch, .idempotencyKeyReused, .insufficientFunds, .unknownCursor,
+        case .webhookURLRefused, .unknownWebhookEvent, .webhookEndpointLimit, .noRegisteredCredential,
+            .supplierMismatch,
+            .idempotencyKeyReused, .insufficientFunds, .unknownCursor,
             .limitExceeded, .payeeLimitExceeded, .limitAboveTier, .unknownTier,
             .unsupportedCurrency, .selfTransfer, .payeeNotFound, .payeeUnverified, .unknownShippingMethod,
             .noDeliveryMethod, .ownProduct,

@@ -113,6 +113,16 @@ package struct ServerConfiguration: Sendable {
     /// It has no authentication, so it belongs on loopback or a private network.
     package var metricsAddress: (host: String, port: Int)?
 
+    /// Webhooks may go to private and loopback addresses, and over http
+    /// (`--allow-private-webhook-targets`): for tests and receivers on the server's own network only.
+    package var allowPrivateWebhookTargets = false
+    /// When failed webhook deliveries are tried again, and when they and their endpoint give up.
+    package var webhookRetry = WebhookRetryPolicy()
+    /// The webhook worker's pause between passes that found nothing to send.
+    package var webhookPollMillis: Int64 = 1_000
+    /// The most one webhook attempt may take, in seconds.
+    package var webhookTimeoutSeconds: Int64 = 10
+
     package init() {}
 
     package enum WebSource: Sendable, Equatable {

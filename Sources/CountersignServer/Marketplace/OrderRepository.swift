@@ -115,10 +115,16 @@ package struct OrderSQLRepository: Sendable {
     package func move(orderId: String, from: OrderStatus, to: OrderStatus, now: Int64, on sql: any SQLExecutor)
         async throws -> Bool
     {
-        !(try await sql.query(
-            "UPDATE orders SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2 RETURNING id",
-            [.text(orderId), .text(from.rawValue), .text(to.rawValue), .integer(now)]
-        )).isEmpty
+        let moved =
+            !(try await sql.query(
+                "UPDATE orders SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2 RETURNING id",
+                [.text(orderId), .text(from.rawValue), .text(to.rawValue), .integer(now)]
+            )).isEmpty
+        // Every change of an order's status passes here: its webhook commits with it.
+        if moved, let order = try await find(id: orderId, on: sql) {
+            try await WebhookOutbox().recordOrder(order, now: now, on: sql)
+        }
+        return moved
     }
 
     package func find(id: String, on sql: any SQLExecutor) async throws -> Order? {

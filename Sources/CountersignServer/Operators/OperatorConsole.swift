@@ -201,6 +201,12 @@ package struct OperatorConsole: Sendable {
     /// (403), a well-formed PIN (400), and the operator's PIN (401 / 423).
     func confirm(operatorId: String, pin: String, target: String) async throws {
         try Self.refuseOwn(operatorId: operatorId, target: target)
+        try await confirmPin(operatorId: operatorId, pin: pin)
+    }
+
+    /// The operator's own PIN, for an action on no user's account (a new webhook endpoint): a
+    /// well-formed PIN (400), then the PIN itself (401 / 423), counted with the operator's others.
+    package func confirmPin(operatorId: String, pin: String) async throws {
         guard PinHasher.isWellFormed(pin) else { throw APIError(.invalidPin, "pin must be 4 to 6 digits.") }
         let users = self.users
         guard let user = try await database.read({ sql in try await users.find(id: operatorId, on: sql) }) else {

@@ -115,6 +115,8 @@ package struct TransferSQLRepository: TransferRepository {
         )
         guard !updated.isEmpty else { return false }
         try await record(t, on: sql)
+        // Every change of a transfer passes here: a final state's webhook commits with it.
+        try await WebhookOutbox().recordTransfer(t, on: sql)
         return true
     }
 

@@ -152,6 +152,7 @@ extension TopUpService {
                 finished.status = "failed"
                 finished.failureCode = code
             }
+            try await WebhookOutbox().recordWalletTransaction(finished, on: sql)
             let response = Self.response(
                 finished, balance: try await ledger.balance(accountId: walletId, on: sql), outcome: outcome)
             let json = try TopUpResponse.encodedForReplay(response)

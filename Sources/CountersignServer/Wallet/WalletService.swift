@@ -113,13 +113,13 @@ package struct WalletService: Sendable {
             .transfer(
                 kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet),
             now: now, on: sql)
-        try await transactions.insert(
-            WalletTransaction(
-                id: id, userId: userId, type: "funding", status: "completed", amount: amount, currency: currency,
-                productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0,
-                cashbackEarned: 0, externalReference: reference, idempotencyKey: nil, failureCode: nil,
-                createdAt: now, updatedAt: now
-            ), on: sql)
+        let funding = WalletTransaction(
+            id: id, userId: userId, type: "funding", status: "completed", amount: amount, currency: currency,
+            productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0,
+            cashbackEarned: 0, externalReference: reference, idempotencyKey: nil, failureCode: nil,
+            createdAt: now, updatedAt: now)
+        try await transactions.insert(funding, on: sql)
+        try await WebhookOutbox().recordWalletTransaction(funding, on: sql)
         return (id, try await ledger.balance(accountId: wallet, on: sql))
     }
 }

@@ -20,7 +20,7 @@ package enum Migrator {
         Migration0012TransferIdempotency.migration,
         Migration0013Operators.migration, Migration0014PinLockEscalation.migration,
         Migration0015PhoneAndDevices.migration, Migration0016AuthenticatorMetadata.migration,
-        Migration0017BidClosedReason.migration, Migration0020Limits.migration,
+        Migration0017BidClosedReason.migration, Migration0018Webhooks.migration, Migration0020Limits.migration,
     ]
 
     /// The table that records which migrations a database has: made before the first migration.

@@ -110,6 +110,12 @@ package final class ServerMetrics: Sendable {
         counter("countersign_sms_total", [("kind", kind), ("outcome", outcome)]).increment()
     }
 
+    /// One webhook attempt: `outcome` `delivered`, `retry` (it will be tried again), `failed` (given
+    /// up after the retry window) or `refused` (the target's address is not allowed).
+    func webhookAttempt(outcome: String) {
+        counter("countersign_webhook_attempts_total", [("outcome", outcome)]).increment()
+    }
+
     /// A one-time code judged: `purpose` as asked, `outcome` `accepted` or the refusal's code.
     func codeCheck(purpose: String, outcome: String) {
         counter("countersign_code_checks_total", [("purpose", purpose), ("outcome", outcome)]).increment()

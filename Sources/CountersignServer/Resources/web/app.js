@@ -44,6 +44,7 @@ import { routes as keyRoutes } from './screens/keys.js';
 import { routes as airtimeRoutes } from './screens/airtime.js';
 import { routes as sendRoutes } from './screens/send.js';
 import { routes as operatorRoutes } from './screens/operator.js';
+import { routes as webhookRoutes } from './screens/webhooks.js';
 import { routes as recoverRoutes } from './screens/recover.js';
 import { routes as securityRoutes } from './screens/security.js';
 import { routes as limitsRoutes } from './screens/limits.js';
@@ -75,7 +76,7 @@ const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
 
 /** @type {Route[]} */
 const allRoutes = [...authRoutes, ...recoverRoutes, ...lock.routes, ...homeRoutes, ...keyRoutes, ...securityRoutes, ...limitsRoutes,
-  ...airtimeRoutes, ...sendRoutes, ...operatorRoutes];
+  ...airtimeRoutes, ...sendRoutes, ...operatorRoutes, ...webhookRoutes];
 
 /**
  * The marketplace's routes, loaded on their own so that a marketplace module that fails to load

@@ -638,6 +638,40 @@ export class Countersign {
     return this.request('POST', `/operator/users/${encodeURIComponent(userId)}/fund`, { body, idempotencyKey });
   }
 
+  /**
+   * Registers a webhook endpoint; the answer's `secret` (`whsec_…`) is shown this once.
+   * @param {{url: string, events: string[], pin: string}} body `events`: types or `*`; `pin`: the operator's own
+   */
+  operatorAddWebhook(body) {
+    return this.request('POST', '/operator/webhooks', { body });
+  }
+
+  /** The webhook endpoints (never their secrets). */
+  operatorWebhooks() {
+    return this.request('GET', '/operator/webhooks');
+  }
+
+  /** @param {string} endpointId */
+  operatorRemoveWebhook(endpointId) {
+    return this.request('DELETE', `/operator/webhooks/${encodeURIComponent(endpointId)}`);
+  }
+
+  /** The latest 100 delivery attempts, newest first. @param {string} endpointId */
+  operatorWebhookDeliveries(endpointId) {
+    return this.request('GET', `/operator/webhooks/${encodeURIComponent(endpointId)}/deliveries`);
+  }
+
+  /** Enables an endpoint that three days of failures disabled. @param {string} endpointId */
+  operatorEnableWebhook(endpointId) {
+    return this.request('POST', `/operator/webhooks/${encodeURIComponent(endpointId)}/enable`);
+  }
+
+  /** Sends an event to the endpoint again. @param {string} endpointId @param {string} eventId */
+  operatorRedeliverWebhook(endpointId, eventId) {
+    return this.request('POST',
+      `/operator/webhooks/${encodeURIComponent(endpointId)}/events/${encodeURIComponent(eventId)}/redeliver`);
+  }
+
   // --- wallet ---------------------------------------------------------------------------------
 
   /** Balance and cashback. */

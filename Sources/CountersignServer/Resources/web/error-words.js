@@ -85,6 +85,14 @@ const WORDS = {
   payment_locked: { what: 'Payments are locked after too many failed authorizations.', next: 'Wait until the lock ends, then try again.' },
   not_operator: { what: 'Only operators can open the operator console.', next: 'Go back to your dashboard.' },
   own_account: { what: 'Operators cannot change their own account.', next: 'Ask another operator to do it.' },
+  webhook_url_refused: {
+    what: 'That receiver address is not allowed: it must start with https:// and not name an internal address of this network.',
+    next: 'Type the receiver\'s public https address.',
+  },
+  unknown_webhook_event: { what: 'One of the event types is not one the server sends.', next: 'Type * for every event, or check the names in the webhooks guide.' },
+  webhook_endpoint_limit: { what: 'Sixteen endpoints are registered already, the most there can be.', next: 'Remove one you no longer need, then add this one.' },
+  webhook_endpoint_not_found: { what: 'That webhook endpoint is gone: it was removed.', next: RELOAD },
+  webhook_event_not_found: { what: 'That endpoint was never sent that event.', next: RELOAD },
 
   // Passkeys
   credential_exists: { what: 'This passkey is already on your account.', next: 'There is nothing more to do.' },

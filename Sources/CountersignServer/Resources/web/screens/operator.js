@@ -19,6 +19,10 @@ const ACTIONS = /** @type {Record<string, string>} */ ({
   revoke_key: 'Revoked a device key',
   fund_wallet: 'Funded a wallet',
   assign_tier: 'Changed a limits tier',
+  add_webhook: 'Added a webhook endpoint',
+  remove_webhook: 'Removed a webhook endpoint',
+  enable_webhook: 'Enabled a webhook endpoint',
+  redeliver_webhook: 'Sent a webhook again',
 });
 
 /** Words for the kinds of wallet transaction. */
@@ -84,7 +88,8 @@ async function renderConsole(view, _params, query, app) {
   const actions = h('div', { id: 'actions' });
   const actionsCard = h('section', { className: 'card wide', 'aria-labelledby': 'actions-h' },
     h('h2', { id: 'actions-h' }, 'Operator actions'), actions);
-  view.append(h('div', { className: 'console-grid' }, overviewCard, auditCard, searchForm, actionsCard));
+  view.append(h('div', { className: 'console-grid' }, overviewCard, auditCard, searchForm, actionsCard),
+    h('p', null, ui.link('/operator/webhooks', 'Webhooks: endpoints, delivery logs, sending again', { id: 'webhooks-link' })));
 
   async function loadOverview() {
     const o = await app.api.operatorOverview();

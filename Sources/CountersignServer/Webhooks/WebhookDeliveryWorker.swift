@@ -1,0 +1,105 @@
+import CountersignStore
+import Logging
+import ServiceLifecycle
+
+/// Sends the outbox: leases due deliveries (`WebhookDeliverySQLRepository.claim`), sends each once
+/// per lease, and records the attempt with the delivery's next state. At least once: a process that
+/// dies mid-attempt leaves its lease to lapse, and the delivery is sent again (receivers dedupe on
+/// `webhook-id`). Several processes on one PostgreSQL share the work without sending an attempt twice.
+package struct WebhookDeliveryWorker: Service {
+    let database: any Database
+    let clock: WallClock
+    let instance: ServerInstance
+    let ready: StoreReadiness
+    let sender: WebhookSender
+    let retry: WebhookRetryPolicy
+    let metrics: ServerMetrics
+    let logger: Logger
+    /// The pause between passes that found nothing to send.
+    let interval: Duration
+    let deliveries = WebhookDeliverySQLRepository()
+    let endpoints = WebhookEndpointSQLRepository()
+
+    /// Deliveries leased per pass, and sent at once.
+    static let batch = 16
+
+    package func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            await ready.wait()
+            while !Task.isCancelled {
+                if await pass() < Self.batch { try await Task.sleep(for: interval) }
+            }
+        }
+    }
+
+    /// One pass: lease, send, record. Returns how many deliveries it attempted.
+    @discardableResult
+    package func pass() async -> Int {
+        let (deliveries, engine, owner, now) = (self.deliveries, database.engine, instance.id, clock.nowMillis())
+        // Long enough for the attempt's timeout and its bookkeeping; a lapsed lease means a retry.
+        let leaseUntil = now + 2 * Int64(sender.timeout.nanoseconds / 1_000_000) + 10_000
+        let claimed: [WebhookDelivery]
+        do {
+            claimed = try await database.transaction { sql in
+                try await deliveries.claim(
+                    now: now, owner: owner, leaseUntil: leaseUntil, limit: Self.batch, engine: engine, on: sql)
+            }
+            metrics.backlog(
+                worker: "webhooks", count: Int(try await database.read { sql in try await deliveries.backlog(on: sql) })
+            )
+        } catch {
+            logger.error("webhook delivery pass failed", metadata: ["error": "\(error)"])
+            return 0
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for delivery in claimed { group.addTask { await attempt(delivery) } }
+        }
+        return claimed.count
+    }
+
+    private func attempt(_ delivery: WebhookDelivery) async {
+        let started = ContinuousClock.now
+        let attemptedAt = clock.nowMillis()
+        let result = await sender.send(delivery, timestamp: attemptedAt / 1000)
+        let elapsed = ContinuousClock.now - started
+        let now = clock.nowMillis()
+        let status: String
+        var next = now
+        if result.succeeded {
+            status = "delivered"
+        } else if now - delivery.eventCreatedAt >= retry.giveUpAfterMillis {
+            status = "failed"
+        } else {
+            status = "pending"
+            next = now + retry.delay(afterAttempts: delivery.attempts + 1)
+        }
+        metrics.webhookAttempt(outcome: result.refused ? "refused" : status == "pending" ? "retry" : status)
+        let record = WebhookAttempt(
+            id: Identifier.make("wha"), deliveryId: delivery.id, eventId: delivery.eventId, eventType: "",
+            attemptedAt: attemptedAt, statusCode: result.statusCode, error: result.error,
+            latencyMillis: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        let (deliveries, endpoints, owner, disableAfter, nextAttemptAt) = (
+            self.deliveries, self.endpoints, instance.id, retry.disableAfterMillis, next
+        )
+        do {
+            let disabled = try await database.transaction { sql in
+                guard
+                    try await deliveries.finish(
+                        delivery, owner: owner, status: status, nextAttemptAt: nextAttemptAt, attempt: record, on: sql)
+                else { return false }
+                return try await endpoints.noteAttempt(
+                    endpointId: delivery.endpointId, succeeded: result.succeeded, now: now,
+                    disableAfterMillis: disableAfter, on: sql)
+            }
+            if disabled {
+                logger.warning(
+                    "webhook endpoint disabled after failing for the whole retry window; an operator can enable it",
+                    metadata: ["endpoint": "\(delivery.endpointId)"])
+            }
+        } catch {
+            logger.error(
+                "could not record a webhook attempt; the delivery will be retried",
+                metadata: ["delivery": "\(delivery.id)", "error": "\(error)"])
+        }
+    }
+}

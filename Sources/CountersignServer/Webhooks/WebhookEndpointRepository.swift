@@ -1,0 +1,106 @@
+import CountersignStore
+
+/// A receiver the operator registered.
+package struct WebhookEndpoint: Sendable, Equatable {
+    package let id: String
+    package let url: String
+    /// `whsec_` and the base64 key: what the receiver verifies with.
+    package let secret: String
+    package let eventTypes: [String]
+    package let enabled: Bool
+    /// When the current run of failures began; nil while deliveries succeed.
+    package let failingSince: Int64?
+    package let disabledAt: Int64?
+    package let createdAt: Int64
+}
+
+/// `webhook_endpoints`, in SQL both engines share.
+package struct WebhookEndpointSQLRepository: Sendable {
+    package init() {}
+
+    /// The ids of the live, enabled endpoints subscribed to `type`.
+    func subscribed(to type: String, on sql: any SQLExecutor) async throws -> [String] {
+        try await sql.query(
+            "SELECT id, event_types FROM webhook_endpoints WHERE removed_at IS NULL AND enabled = 1 ORDER BY id", []
+        ).compactMap { row in
+            WebhookEventType.matches(Self.types(try row.string("event_types")), type) ? try row.string("id") : nil
+        }
+    }
+
+    func insert(_ endpoint: WebhookEndpoint, createdBy: String?, on sql: any SQLExecutor) async throws {
+        try await sql.execute(
+            """
+            INSERT INTO webhook_endpoints (id, url, secret, event_types, enabled, created_by, created_at)
+            VALUES ($1, $2, $3, $4, 1, $5, $6)
+            """,
+            [
+                .text(endpoint.id), .text(endpoint.url), .text(endpoint.secret),
+                .text(endpoint.eventTypes.joined(separator: ",")), .text(createdBy), .integer(endpoint.createdAt),
+            ])
+    }
+
+    /// The live endpoints, oldest first.
+    func list(on sql: any SQLExecutor) async throws -> [WebhookEndpoint] {
+        try await sql.query("SELECT * FROM webhook_endpoints WHERE removed_at IS NULL ORDER BY created_at, id", []).map(
+            Self.endpoint(from:))
+    }
+
+    func find(id: String, on sql: any SQLExecutor) async throws -> WebhookEndpoint? {
+        try await sql.first("SELECT * FROM webhook_endpoints WHERE id = $1 AND removed_at IS NULL", [.text(id)]).map(
+            Self.endpoint(from:))
+    }
+
+    /// Removes a live endpoint (its pending deliveries are not sent); false if there is none.
+    func remove(id: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+        let removed = try await sql.query(
+            "UPDATE webhook_endpoints SET removed_at = $2 WHERE id = $1 AND removed_at IS NULL RETURNING id",
+            [.text(id), .integer(now)])
+        guard !removed.isEmpty else { return false }
+        try await sql.execute(
+            "UPDATE webhook_deliveries SET status = 'failed', finished_at = $2 WHERE endpoint_id = $1 AND status = 'pending'",
+            [.text(id), .integer(now)])
+        return true
+    }
+
+    /// Enables a live endpoint again, its run of failures forgotten; false if there is none.
+    func enable(id: String, on sql: any SQLExecutor) async throws -> Bool {
+        !(try await sql.query(
+            """
+            UPDATE webhook_endpoints SET enabled = 1, failing_since = NULL, disabled_at = NULL
+            WHERE id = $1 AND removed_at IS NULL RETURNING id
+            """, [.text(id)])).isEmpty
+    }
+
+    /// After an attempt: a success ends the run of failures; a failure starts one, and one that has
+    /// lasted `disableAfterMillis` disables the endpoint. Returns true if this call disabled it.
+    func noteAttempt(
+        endpointId: String, succeeded: Bool, now: Int64, disableAfterMillis: Int64, on sql: any SQLExecutor
+    )
+        async throws -> Bool
+    {
+        if succeeded {
+            try await sql.execute(
+                "UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1", [.text(endpointId)])
+            return false
+        }
+        try await sql.execute(
+            "UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1",
+            [.text(endpointId), .integer(now)])
+        return
+            !(try await sql.query(
+                """
+                UPDATE webhook_endpoints SET enabled = 0, disabled_at = $2
+                WHERE id = $1 AND enabled = 1 AND failing_since <= $3 RETURNING id
+                """, [.text(endpointId), .integer(now), .integer(now - disableAfterMillis)])).isEmpty
+    }
+
+    static func types(_ text: String) -> [String] { text.split(separator: ",").map(String.init) }
+
+    static func endpoint(from row: SQLRow) throws -> WebhookEndpoint {
+        WebhookEndpoint(
+            id: try row.string("id"), url: try row.string("url"), secret: try row.string("secret"),
+            eventTypes: types(try row.string("event_types")), enabled: try row.int("enabled") == 1,
+            failingSince: try row.optionalInt("failing_since"), disabledAt: try row.optionalInt("disabled_at"),
+            createdAt: try row.int("created_at"))
+    }
+}

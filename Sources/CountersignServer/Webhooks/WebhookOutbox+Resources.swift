@@ -1,0 +1,107 @@
+import CountersignCore
+import CountersignStore
+
+/// The one call each movement makes where its final state commits: the event's type and its data
+/// from the resource as stored.
+extension WebhookOutbox {
+    /// A transfer that reached a final state: `transfer.completed`, `.failed`, `.declined`,
+    /// `.expired` or `.cancelled`. Other states send nothing.
+    package func recordTransfer(_ t: Transfer, on sql: any SQLExecutor) async throws {
+        let what: String
+        switch t.status {
+        case .success: what = "completed"
+        case .failed, .declined, .expired, .cancelled: what = t.status.rawValue.lowercased()
+        case .pendingPayeeLookup, .pendingQuote, .authorizationRequired, .authorized: return
+        }
+        let data = TransferWebhookData(
+            id: t.id, status: t.status.rawValue, payerId: t.payerId, payeeId: t.payeeId, payeePhone: t.payeePhone,
+            amount: t.amount, currency: t.currency, totalFees: t.quote?.totalFees, failureCode: t.failure?.code,
+            createdAt: WallClock.iso8601(millis: t.createdAt), updatedAt: WallClock.iso8601(millis: t.updatedAt))
+        try await record(
+            type: "transfer." + what, resourceType: "transfer", resourceId: t.id, data: data, now: t.updatedAt, on: sql)
+    }
+
+    /// An order that moved to `PAID`, `CANCELED`, `EXPIRED`, `SHIPPED` or `COMPLETED`.
+    package func recordOrder(_ order: Order, now: Int64, on sql: any SQLExecutor) async throws {
+        let what: String
+        switch order.status {
+        case .paid: what = "paid"
+        case .canceled: what = "cancelled"
+        case .expired: what = "expired"
+        case .shipped: what = "shipped"
+        case .completed: what = "completed"
+        case .new, .paymentPending: return
+        }
+        let data = OrderWebhookData(
+            id: order.id, status: order.status.rawValue, bidId: order.bidId, productId: order.productId,
+            buyerId: order.buyerId, sellerId: order.sellerId, total: order.totals.total,
+            currency: order.totals.currency, paymentMethod: order.paymentMethod.rawValue,
+            createdAt: WallClock.iso8601(millis: order.createdAt), updatedAt: WallClock.iso8601(millis: now))
+        try await record(
+            type: "order." + what, resourceType: "order", resourceId: order.id, data: data, now: now, on: sql)
+    }
+
+    /// A wallet transaction in its final state: a top-up's `topup.completed` / `topup.failed`, an
+    /// operator's funding's `wallet.credited`.
+    package func recordWalletTransaction(_ t: WalletTransaction, on sql: any SQLExecutor) async throws {
+        let type: String
+        switch (t.type, t.status) {
+        case ("topup", "completed"), ("topup", "failed"): type = "topup." + t.status
+        case ("funding", "completed"): type = "wallet.credited"
+        default: return
+        }
+        let data = WalletTransactionWebhookData(
+            id: t.id, userId: t.userId, type: t.type, status: t.status, amount: t.amount, currency: t.currency,
+            cashbackUsed: t.cashbackUsed, cashbackEarned: t.cashbackEarned, failureCode: t.failureCode,
+            reference: t.externalReference, createdAt: WallClock.iso8601(millis: t.createdAt),
+            updatedAt: WallClock.iso8601(millis: t.updatedAt))
+        try await record(
+            type: type, resourceType: "wallet_transaction", resourceId: t.id, data: data, now: t.updatedAt, on: sql)
+    }
+}
+
+/// `data` of `transfer.*`.
+struct TransferWebhookData: Encodable {
+    let id: String
+    let status: String
+    let payerId: String
+    let payeeId: String?
+    let payeePhone: String
+    let amount: Int64
+    let currency: String
+    let totalFees: Int64?
+    let failureCode: String?
+    let createdAt: String
+    let updatedAt: String
+}
+
+/// `data` of `order.*`.
+struct OrderWebhookData: Encodable {
+    let id: String
+    let status: String
+    let bidId: String
+    let productId: String
+    let buyerId: String
+    let sellerId: String
+    let total: Int64
+    let currency: String
+    let paymentMethod: String
+    let createdAt: String
+    let updatedAt: String
+}
+
+/// `data` of `topup.*` and `wallet.credited`.
+struct WalletTransactionWebhookData: Encodable {
+    let id: String
+    let userId: String
+    let type: String
+    let status: String
+    let amount: Int64
+    let currency: String
+    let cashbackUsed: Int64
+    let cashbackEarned: Int64
+    let failureCode: String?
+    let reference: String?
+    let createdAt: String
+    let updatedAt: String
+}
