@@ -86,6 +86,9 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case deviceCoolingOff = "device_cooling_off"
     /// A device or key in its cooling-off may pay at most the new-device limit at once.
     case newDeviceLimit = "new_device_limit"
+    /// A payment the PIN alone may not authorize: over the low-value allowance for one-factor
+    /// payments (at once, or in all since the last passkey payment). The passkey may.
+    case strongAuthenticationRequired = "strong_authentication_required"
     /// A remembered device the user does not have (`DELETE /account/devices/{id}`).
     case unknownDevice = "unknown_device"
 
@@ -211,6 +214,15 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case idempotencyKeyReused = "idempotency_key_reused"
     /// The wallet balance (or, at the payment provider, the card) has too little money.
     case insufficientFunds = "insufficient_funds"
+    /// A payment over one of the payer's spending limits (per payment, per day, per 30 days); the
+    /// error body's `limit` says which and what remains.
+    case limitExceeded = "limit_exceeded"
+    /// A transfer would take the payee over the most their wallet may hold. Says nothing of their balance.
+    case payeeLimitExceeded = "payee_limit_exceeded"
+    /// A limit set above the tier's (`PUT /user/limits`).
+    case limitAboveTier = "limit_above_tier"
+    /// A tier the server is not configured with (`PUT /operator/users/{userId}/tier`).
+    case unknownTier = "unknown_tier"
     /// A top-up that was settled already.
     case alreadySettled = "already_settled"
     /// A `limit` that is not an integer from 1 to 100.

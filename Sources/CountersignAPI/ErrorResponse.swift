@@ -14,15 +14,19 @@ public struct ErrorResponse: Codable, Sendable, Equatable {
         public var traceId: String?
         /// With a refusal to refund or reverse more than there is: the most that may be, in minor units.
         public var available: Int64?
+        /// With `limit_exceeded`: which limit refused, and what remains of it.
+        public var limit: LimitRefusal?
         /// An error body.
         public init(
-            code: ErrorCode, message: String, retryAfter: Int? = nil, traceId: String? = nil, available: Int64? = nil
+            code: ErrorCode, message: String, retryAfter: Int? = nil, traceId: String? = nil, available: Int64? = nil,
+            limit: LimitRefusal? = nil
         ) {
             self.code = code.rawValue
             self.message = message
             self.retryAfter = retryAfter
             self.traceId = traceId
             self.available = available
+            self.limit = limit
         }
 
         /// The code as an `ErrorCode`, nil when it is one this build does not know (a newer server).

@@ -10,7 +10,7 @@ struct Countersign: AsyncParsableCommand {
             Serve.self, Migrate.self, Wallet.self, OperatorCommand.self, Audit.self, Backup.self, Restore.self,
             WebAuthnCommand.self, MetadataCommand.self, WebhooksCommand.self,
             Signup.self, Login.self, Logout.self, PinCommand.self, AccountCommand.self, DeviceCommand.self,
-            Dashboard.self, Send.self, AirtimeCommand.self,
+            Dashboard.self, Send.self, AirtimeCommand.self, LimitsCommand.self,
             Sell.self, BidCommand.self, Buy.self, OrderCommand.self, ReverseCommand.self, Demo.self,
         ]
     )

@@ -202,6 +202,37 @@ struct Serve: AsyncParsableCommand {
         help: "The most a new device or key may pay at once, in minor units of the wallet currency (default 500000).")
     var newDeviceMaxAmount: Int64?
 
+    @Option(
+        name: .customLong("pin-max-amount"),
+        help:
+            "The most the PIN alone may pay at once, per currency, repeatable: 30EUR, 50000NGN (defaults 30EUR, 50000NGN); beyond it the passkey is needed."
+    )
+    var pinMaxAmounts: [String] = []
+
+    @Option(
+        name: .customLong("pin-cumulative-amount"),
+        help:
+            "The most the PIN alone may pay in all between two passkey payments, per currency, repeatable: 100EUR, 150000NGN (the defaults); at most 5 payments either way."
+    )
+    var pinCumulativeAmounts: [String] = []
+
+    @Option(
+        name: .customLong("limit-tier"),
+        help:
+            "A spending limits tier, repeatable: NAME:KIND=AMOUNT,… with KIND per_payment, daily, rolling_30_days or max_balance, e.g. tier1:daily=50000NGN,max_balance=300000NGN (replaces a tier of that name; built in: standard, tier1)."
+    )
+    var limitTierEntries: [String] = []
+
+    @Option(
+        name: .customLong("default-limit-tier"), help: "The tier of users an operator assigned none (default standard)."
+    )
+    var defaultLimitTier: String?
+
+    @Option(
+        name: .customLong("limit-raise-delay"),
+        help: "Hours before a limit a user raised applies (default 24; lowering applies at once).")
+    var limitRaiseDelay: Int?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
     var logLevel: String?
 
@@ -372,6 +403,8 @@ struct Serve: AsyncParsableCommand {
             }
             configuration.newDeviceMaxAmount = newDeviceMaxAmount
         }
+        configuration.pinAllowance = try pinAllowance()
+        configuration.limitTiers = try limitTiers()
         configuration.marketplaceTimeouts = try marketplaceTimeouts()
         let format = logFormat ?? environment["COUNTERSIGN_LOG_FORMAT"] ?? "auto"
         guard ["auto", "json", "text"].contains(format) else {

@@ -156,6 +156,8 @@ def test_airtime_over_balance_is_refused_before_the_passkey(server, browser):
 
 
 def test_airtime_over_balance_by_pin_is_refused_before_the_pin(server, browser):
+    # Without a passkey, the options answer 422 no_registered_credential: the PIN may pay (within its allowance).
+    allow_console(browser, r"/biometric/auth/options .*422")
     phone = new_phone()
     sign_up(browser, server, phone)  # no authenticator: the PIN would pay
     server.fund(phone, 10000)
@@ -170,6 +172,8 @@ def test_airtime_over_balance_by_pin_is_refused_before_the_pin(server, browser):
 
 
 def test_failed_airtime_reads_as_failed(server, browser):
+    # Without a passkey, the options answer 422 no_registered_credential: the PIN may pay (within its allowance).
+    allow_console(browser, r"/biometric/auth/options .*422")
     phone = new_phone()
     sign_up(browser, server, phone)  # no authenticator: the PIN pays
     server.fund(phone, FUNDS)
@@ -202,6 +206,8 @@ def test_empty_wallet_says_how_money_gets_in(server, browser):
 
 
 def test_airtime_pin_fallback_without_authenticator(server, browser):
+    # Without a passkey, the options answer 422 no_registered_credential: the PIN may pay (within its allowance).
+    allow_console(browser, r"/biometric/auth/options .*422")
     allow_console(browser, r"/user/topup .*401")
     phone = new_phone()
     sign_up(browser, server, phone)  # no authenticator at all in this browser
@@ -270,6 +276,8 @@ def test_airtime_verification_failed_shows_retry(server, browser):
 
 
 def test_airtime_locked_shows_when_it_unlocks(server, browser):
+    # Without a passkey, the options answer 422 no_registered_credential: the PIN may pay (within its allowance).
+    allow_console(browser, r"/biometric/auth/options .*422")
     allow_console(browser, r"/user/topup .*(401|423)")
     phone = new_phone()
     sign_up(browser, server, phone)

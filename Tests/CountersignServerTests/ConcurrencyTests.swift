@@ -11,20 +11,7 @@ struct ConcurrencyTests {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
             _ = try await server.services.wallets.fund(phone: user.phone, amount: 50 * 1_000, reference: nil)
-            let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
-                for _ in 0..<200 {
-                    group.addTask {
-                        // At most five PIN checks per account are judged at once; the rest are
-                        // 429 with Retry-After and retried, as a client would.
-                        while true {
-                            let response = try await server.topUp(user, amount: 1_000, pin: user.pin)
-                            if response.status != 429 { return (response.status, response.errorCode) }
-                            try await Task.sleep(for: .milliseconds(Int.random(in: 5...50)))
-                        }
-                    }
-                }
-                return try await group.reduce(into: [(Int, String?)]()) { $0.append($1) }
-            }
+            let statuses = try await server.parallelPinTopUps(user, count: 200, amount: 1_000)
             #expect(statuses.filter { $0.0 == 200 }.count == 50)
             #expect(statuses.filter { $0.0 == 422 && $0.1 == "insufficient_funds" }.count == 150)
             #expect(try await server.wallet(user).balance == 0)

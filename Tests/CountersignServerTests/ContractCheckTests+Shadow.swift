@@ -101,7 +101,7 @@ extension ContractCheckTests {
                 == .object([
                     "error": .object([
                         "code": "not_found", "message": "gone", "retryAfter": .null, "traceId": .null,
-                        "available": .null,
+                        "available": .null, "limit": .null,
                     ])
                 ]))
         #expect(try ShadowEncoder.tree(of: [Optional("a"), nil]) == .array(["a", .null]))
@@ -197,6 +197,8 @@ extension ContractCheckTests {
                                         type: string
                                       available:
                                         type: integer
+                                      limit:
+                                        type: object
                 """)
         let violations = ContractViolations()
         try await OpenAPITests.withRouter(contract: ResponseContract(document: document, violations: violations)) {

@@ -202,11 +202,14 @@ public struct AuthenticationOptionsResponse: Codable, Sendable {
     public var nonce: String
     /// What to pass to Secure Payment Confirmation for this challenge, where the browser offers it.
     public var securePaymentConfirmation: SecurePaymentConfirmationData?
+    /// Whether the PIN alone may pay this intent now (within the low-value allowance); when false,
+    /// offer only the passkey: a PIN would be refused with `strong_authentication_required`.
+    public var pinAllowed: Bool?
     /// A value with every field given.
     public init(
         challenge: String, rpId: String, allowCredentials: [CredentialDescriptor], userVerification: String,
         timeout: Int, transaction: Transaction, nonce: String,
-        securePaymentConfirmation: SecurePaymentConfirmationData? = nil
+        securePaymentConfirmation: SecurePaymentConfirmationData? = nil, pinAllowed: Bool? = nil
     ) {
         self.challenge = challenge
         self.rpId = rpId
@@ -216,6 +219,7 @@ public struct AuthenticationOptionsResponse: Codable, Sendable {
         self.transaction = transaction
         self.nonce = nonce
         self.securePaymentConfirmation = securePaymentConfirmation
+        self.pinAllowed = pinAllowed
     }
 }
 

@@ -140,6 +140,10 @@ public struct OperatorUserDetail: Codable, Sendable, Equatable {
     public var events: [AccountEvent]
     /// Every wallet, the primary (the one `balance` and `cashback` describe) first.
     public var wallets: [WalletBalance]
+    /// The spending limits tier the user is in (`PUT /operator/users/{userId}/tier`), and the tiers
+    /// the server is configured with.
+    public var limitsTier: String?
+    public var limitsTiers: [String]?
 
     public init(
         userId: String, phone: String, name: String, isOperator: Bool, createdAt: String, balance: Int64,

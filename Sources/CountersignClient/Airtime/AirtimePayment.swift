@@ -24,6 +24,14 @@ public struct AirtimePayment: Sendable {
         case pin(reason: PINFallbackReason)
     }
 
+    /// The device path could not finish and the PIN alone may not pay this intent now: it is over the
+    /// server's PIN allowance (what the PIN pays at once, or in all since the last passkey payment).
+    /// Only the passkey may; `reason` says why the device path gave way. No PIN was asked for.
+    public struct PasskeyRequired: Error, Sendable, Equatable {
+        /// Why the device path gave way.
+        public var reason: PINFallbackReason
+    }
+
     /// A completed purchase.
     public struct Receipt: Sendable, Equatable {
         /// The server's answer to the top-up.
@@ -42,7 +50,8 @@ public struct AirtimePayment: Sendable {
     }
 
     /// Buys `intent`'s airtime. When the device path cannot finish, `pin` is asked for the PIN with
-    /// the reason; nil (the user gave up) returns nil. Server refusals other than a failed
+    /// the reason; nil (the user gave up) returns nil. Where the server said the PIN alone may not pay
+    /// this, `PasskeyRequired` is thrown instead of asking. Server refusals other than a failed
     /// verification (e.g. 423 `payment_locked`, `insufficient_funds`) are thrown.
     public func pay(
         _ intent: AuthenticationOptionsRequest, useCashback: Bool? = nil,
@@ -54,6 +63,7 @@ public struct AirtimePayment: Sendable {
             let request = topUp(intent, useCashback: useCashback, verificationToken: token)
             return Receipt(topUp: try await client.topUp(request), authorization: .biometric)
         case .failure(let fallback):
+            guard fallback.pinAllowed else { throw PasskeyRequired(reason: fallback.reason) }
             reason = fallback.reason
         }
         guard let entered = await pin(reason) else { return nil }
@@ -68,7 +78,11 @@ public struct AirtimePayment: Sendable {
             options = try await client.authenticationOptions(intent)
         } catch let error as CountersignClientError where error.errorCode == .noRegisteredCredential {
             return .failure(Fallback(reason: .noRegisteredCredential))
+        } catch let error as CountersignClientError where error.errorCode == .strongAuthenticationRequired {
+            // No key, and the PIN alone may not pay this: neither path can finish here.
+            return .failure(Fallback(reason: .noRegisteredCredential, pinAllowed: false))
         }
+        let pinAllowed = options.pinAllowed ?? true
         let approval = await device.approve(
             reason: "Buy \(Currency.ngn.format(intent.amount)) of airtime for \(intent.recipientPhone)"
         ) {
@@ -77,23 +91,27 @@ public struct AirtimePayment: Sendable {
         let assertion: AuthenticationResponseJSON
         switch approval {
         case .success(let signed): assertion = signed
-        case .failure(.localAuth(let error)): return .failure(Fallback(reason: .localAuth(error)))
-        case .failure(.signing(let error)): return .failure(Fallback(reason: .signing(error)))
+        case .failure(.localAuth(let error)):
+            return .failure(Fallback(reason: .localAuth(error), pinAllowed: pinAllowed))
+        case .failure(.signing(let error)): return .failure(Fallback(reason: .signing(error), pinAllowed: pinAllowed))
         }
         let verified: AuthenticationVerifyResponse
         do {
             verified = try await client.verifyAuthentication(assertion)
         } catch CountersignClientError.api(let status, let code, _, _, _) where status == 400 || status == 401 {
-            return .failure(Fallback(reason: .verificationFailed(code: code)))
+            return .failure(Fallback(reason: .verificationFailed(code: code), pinAllowed: pinAllowed))
         }
         guard verified.verified, let token = verified.verificationToken else {
-            return .failure(Fallback(reason: .verificationFailed(code: verified.code ?? "not_verified")))
+            return .failure(
+                Fallback(reason: .verificationFailed(code: verified.code ?? "not_verified"), pinAllowed: pinAllowed))
         }
         return .success(token)
     }
 
     private struct Fallback: Error {
         var reason: PINFallbackReason
+        /// What the options said; with no key there were none, and the PIN is the only path.
+        var pinAllowed = true
     }
 
     private func topUp(

@@ -14,7 +14,9 @@ extension APIError: HTTPErrorBody {
     /// The body of its response.
     package func body(traceId: String?) -> ErrorResponse {
         ErrorResponse(
-            error: .init(code: code, message: message, retryAfter: retryAfter, traceId: traceId, available: available))
+            error: .init(
+                code: code, message: message, retryAfter: retryAfter, traceId: traceId, available: available,
+                limit: limit))
     }
 
     /// `{"error": {"code", "message", "retryAfter"?, "traceId"?, "available"?}}` with `status`, `Retry-After` and

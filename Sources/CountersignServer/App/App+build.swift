@@ -156,6 +156,8 @@ package enum CountersignApp {
             stripeSignature: services.stripeWebhookSignature, clock: services.clock
         ).addRoutes(to: router.group())
         MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
+        LimitsController(limits: services.limits, throttle: services.throttle)
+            .addRoutes(to: router.group().add(middleware: sessions))
         OperatorController(
             operators: services.operators, console: services.operatorConsole, marketplace: services.marketplace,
             throttle: services.throttle,

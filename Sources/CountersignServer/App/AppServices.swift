@@ -10,6 +10,8 @@ package struct AppServices: Sendable {
     package let accounts: AccountService
     package let biometric: BiometricService
     package let topUps: TopUpService
+    /// The spending limits users see and change.
+    package let limits: LimitsService
     package let wallets: WalletService
     package let transfers: TransferService
     package let marketplace: MarketplaceService
@@ -184,7 +186,9 @@ package struct AppServices: Sendable {
             consumedTokens: ConsumedTokenSQLRepository(),
             idempotencyKeys: IdempotencySQLRepository(),
             tokens: tokens, pinGuard: pinGuard, lock: lock, intents: intents, supplier: supplier, clock: clock,
-            logger: logger, metrics: metrics, newDeviceLimit: newDeviceLimit
+            logger: logger, metrics: metrics, newDeviceLimit: newDeviceLimit,
+            pinAllowance: configuration.pinAllowance,
+            limits: SpendingLimits(tiers: configuration.limitTiers, ledger: ledger)
         )
         var paymentProvider: any PaymentProvider
         if let stripe = configuration.stripe {
@@ -216,7 +220,10 @@ package struct AppServices: Sendable {
         self.operatorConsole = OperatorConsole(
             database: database, clock: clock, users: users, credentials: CredentialSQLRepository(), ledger: ledger,
             transactions: transactions, wallets: wallets, pinGuard: pinGuard, currency: configuration.currency,
-            phoneRegion: configuration.phoneRegion)
+            phoneRegion: configuration.phoneRegion, limitTiers: configuration.limitTiers)
+        self.limits = LimitsService(
+            database: database, limits: SpendingLimits(tiers: configuration.limitTiers, ledger: ledger),
+            biometric: biometric, clock: clock)
     }
 
     /// Migrates the schema and opens the system accounts; run before serving.

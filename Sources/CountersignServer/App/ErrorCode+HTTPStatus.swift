@@ -33,7 +33,7 @@ extension ErrorCode {
             .unauthorized
         case .originRefused, .syncedPasskeyRefused, .authenticatorNotAllowed, .authenticatorCompromised,
             .attestationUntrusted, .tokenWrongUser, .intentMismatch, .notSeller, .notBuyer, .notOperator, .ownAccount,
-            .pinCoolingOff, .deviceCoolingOff, .newDeviceLimit:
+            .pinCoolingOff, .deviceCoolingOff, .newDeviceLimit, .strongAuthenticationRequired:
             .forbidden
         case .notFound, .transferNotFound, .fundingNotFound, .refundNotFound, .productNotFound, .bidNotFound,
             .addressNotFound, .orderNotFound, .unknownUser, .webhookEndpointNotFound, .webhookEventNotFound,
@@ -54,6 +54,7 @@ extension ErrorCode {
         case .webhookURLRefused, .unknownWebhookEvent, .webhookEndpointLimit, .noRegisteredCredential,
             .supplierMismatch,
             .idempotencyKeyReused, .insufficientFunds, .unknownCursor,
+            .limitExceeded, .payeeLimitExceeded, .limitAboveTier, .unknownTier,
             .unsupportedCurrency, .selfTransfer, .payeeNotFound, .payeeUnverified, .unknownShippingMethod,
             .noDeliveryMethod, .ownProduct,
             .deliveryUnavailable,

@@ -45,6 +45,10 @@ package struct ServerConfiguration: Sendable {
     /// minor units (`--new-device-max-amount`).
     package var newDeviceSeconds: Int64 = 24 * 3600
     package var newDeviceMaxAmount: Int64 = 500_000
+    /// What the PIN alone may pay (`--pin-max-amount`, `--pin-cumulative-amount`).
+    package var pinAllowance = PinAllowance.standard
+    /// The spending limits tiers (`--limit-tier`, `--default-limit-tier`, `--limit-raise-delay`).
+    package var limitTiers = LimitTiers.standard
     /// PBKDF2-SHA256 rounds for PINs. 210,000 is OWASP's floor; tests lower it for speed.
     package var pinHashRounds = 210_000
     /// PIN hashes admitted at once, running or waiting; past it, 503 `server_busy`. At 0.1 s a hash

@@ -16,9 +16,10 @@ extension BiometricService {
         -> AuthenticationVerifyResponse
     {
         do {
-            let (credentialId, digest) = try await verifyAssertion(userId: userId, body, for: .payment)
+            let (credentialId, digest, userVerified) = try await verifyAssertion(userId: userId, body, for: .payment)
             let token = try await tokens.issue(
-                userId: userId, intentDigest: digest, credentialId: credentialId, now: clock.nowMillis(),
+                userId: userId, intentDigest: digest, credentialId: credentialId, userVerified: userVerified,
+                now: clock.nowMillis(),
                 lifetimeSeconds: configuration.verificationTokenSeconds
             )
             metrics.authorization(factor: "biometric", outcome: "accepted")
@@ -42,9 +43,10 @@ extension BiometricService {
     }
 
     /// Verifies `body` against a live authentication challenge of this user issued for `purpose`
-    /// and returns the credential that signed and the digest of the intent the challenge covered.
+    /// and returns the credential that signed, the digest of the intent the challenge covered, and
+    /// whether the authenticator verified the user.
     func verifyAssertion(userId: String, _ body: AuthenticationResponseJSON, for purpose: AssertionPurpose) async throws
-        -> (credentialId: String, intentDigest: String)
+        -> (credentialId: String, intentDigest: String, userVerified: Bool)
     {
         let decoded = try DecodedAssertion(body)
         let (credentialId, clientData, authenticatorData, signature, challengeText) =
@@ -142,7 +144,7 @@ extension BiometricService {
             }
             throw outcome
         }
-        return (credential.id, digest)
+        return (credential.id, digest, verified.flags.userVerified)
     }
 
     /// Runs the verifier (WebAuthn §7.2 steps 7–21) against the stored key; `payment` is what a

@@ -94,7 +94,7 @@ extension BiometricService {
             }
             return binding
         case (nil, .some(let assertion)):
-            let (credentialId, _) = try await verifyAssertion(userId: userId, assertion, for: .stepUp)
+            let (credentialId, _, _) = try await verifyAssertion(userId: userId, assertion, for: .stepUp)
             let credentials = self.credentials
             let signer = try await database.read { sql in try await credentials.find(id: credentialId, on: sql) }
             if let signer, signer.coolingUntil > now {

@@ -165,16 +165,28 @@ package struct BiometricService: Sendable {
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
         // Read outside the writer: only the challenge insert needs a write transaction.
-        let live = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }.filter {
-            $0.flaggedAt == nil
+        let allowance = configuration.pinAllowance
+        let (all, pinAllowed) = try await database.read { sql in
+            (
+                try await credentials.list(userId: userId, on: sql),
+                try await allowance.permits(userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
+            )
         }
+        let live = all.filter { $0.flaggedAt == nil }
         guard !live.isEmpty else {
+            // Neither factor path is open: say that the passkey is needed, not that the PIN will do.
+            guard pinAllowed else { throw allowance.refusal(intent.currency) }
             throw APIError(.noRegisteredCredential, "Register a device key first, or pay with your PIN.")
         }
         // Before any gesture: a new device (or only new keys) over the limit is refused now, and a
         // key still in its cooling-off is not offered for an amount over it.
         try newDeviceLimit.check(amount: intent.amount, session: session)
         try await ensureAffordable(userId: userId, intent: intent)
+        let limits = SpendingLimits(tiers: configuration.limitTiers, ledger: ledger)
+        try await database.read { sql in
+            try await limits.checkOutgoing(
+                userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
+        }
         let usable = live.filter { (try? newDeviceLimit.check(amount: intent.amount, session: nil, key: $0)) != nil }
         guard !usable.isEmpty else {
             try newDeviceLimit.check(
@@ -194,7 +206,8 @@ package struct BiometricService: Sendable {
             securePaymentConfirmation: paymentConfirmation.data(
                 paymentConfirmation.expected(amount: intent.amount, currency: intent.currency), challenge: challenge,
                 credentialIds: usable.map(\.id), timeout: timeout
-            )
+            ),
+            pinAllowed: pinAllowed
         )
     }
 

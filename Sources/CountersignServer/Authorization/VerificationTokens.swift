@@ -17,6 +17,9 @@ package struct VerificationClaims: JWTPayload, Equatable {
     package var dig: String
     /// The credential that signed.
     package var cid: String
+    /// Whether the authenticator verified the user (WebAuthn UV): the payment then had two factors
+    /// and renews the PIN allowance. Absent in tokens issued before this claim existed.
+    package var uv: Bool?
 
     /// Signature and audience are checked here; expiry is checked by `VerificationTokens` against
     /// the server's clock (which tests can move).
@@ -40,12 +43,13 @@ package struct VerificationTokens: Sendable {
     }
 
     /// A signed token letting `userId` pay once for the intent whose digest is `intentDigest`.
-    package func issue(userId: String, intentDigest: String, credentialId: String, now: Int64, lifetimeSeconds: Int64)
-        async throws -> String
-    {
+    package func issue(
+        userId: String, intentDigest: String, credentialId: String, userVerified: Bool = false, now: Int64,
+        lifetimeSeconds: Int64
+    ) async throws -> String {
         let claims = VerificationClaims(
             sub: userId, jti: Identifier.make("vt"), iat: now / 1000, exp: now / 1000 + lifetimeSeconds,
-            aud: Self.audience, dig: intentDigest, cid: credentialId
+            aud: Self.audience, dig: intentDigest, cid: credentialId, uv: userVerified
         )
         return try await keys.sign(claims)
     }

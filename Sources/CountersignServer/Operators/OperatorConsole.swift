@@ -21,6 +21,7 @@ package struct OperatorConsole: Sendable {
     let pinGuard: PinGuard
     let currency: String
     let phoneRegion: PhoneRegion
+    let limitTiers: LimitTiers
     let operators = OperatorSQLRepository()
 
     /// The most users one search answers.
@@ -66,11 +67,12 @@ package struct OperatorConsole: Sendable {
             self.operators, self.credentials, self.ledger, self.transactions, self.wallets, self.currency,
             clock.nowMillis()
         )
+        let limits = SpendingLimits(tiers: limitTiers, ledger: ledger)
         return try await database.read { sql in
             guard let account = try await operators.account(userId: userId, on: sql) else {
                 throw Self.unknownUser
             }
-            return OperatorUserDetail(
+            var detail = OperatorUserDetail(
                 userId: account.id, phone: account.phone, name: account.name, isOperator: account.isOperator,
                 createdAt: WallClock.iso8601(millis: account.createdAt),
                 balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql),
@@ -91,6 +93,9 @@ package struct OperatorConsole: Sendable {
                 phoneVerified: account.phoneVerified,
                 events: try await AccountEventSQLRepository().list(userId: userId, limit: 20, on: sql),
                 wallets: try await wallets.balances(userId: userId, on: sql))
+            detail.limitsTier = try await limits.tier(userId: userId, on: sql)
+            detail.limitsTiers = limits.tiers.tiers.keys.sorted()
+            return detail
         }
     }
 
@@ -208,7 +213,7 @@ package struct OperatorConsole: Sendable {
 
     /// The checks every action makes before it changes anything: not the operator's own account
     /// (403), a well-formed PIN (400), and the operator's PIN (401 / 423).
-    private func confirm(operatorId: String, pin: String, target: String) async throws {
+    func confirm(operatorId: String, pin: String, target: String) async throws {
         try Self.refuseOwn(operatorId: operatorId, target: target)
         try await confirmPin(operatorId: operatorId, pin: pin)
     }

@@ -25,6 +25,16 @@ package struct OperatorController {
         group.on(.operatorRefundOrder, use: refundOrder)
         group.on(.operatorReverseTransfer, use: reverseTransfer)
         group.on(.operatorReverseFunding, use: reverseFunding)
+        group.on(.operatorAssignTier, use: assignTier)
+    }
+
+    /// `PUT /operator/users/{userId}/tier {tier, pin}` → the account after.
+    @Sendable func assignTier(_ request: Request, context: AppRequestContext) async throws -> OperatorUserDetail {
+        var request = request
+        let (operatorId, target) = try await prepare(request, context: context)
+        let body = try await request.decodeJSON(as: AssignTierRequest.self, context: context)
+        try await console.assignTier(operatorId: operatorId, userId: target, tier: body.tier, pin: body.pin)
+        return try await console.detail(userId: target)
     }
 
     /// `GET /operator/overview`.

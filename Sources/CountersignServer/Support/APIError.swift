@@ -13,15 +13,19 @@ package struct APIError: Error, Sendable, Equatable {
     /// The most that may be refunded or reversed, in minor units, sent in the body with a refusal
     /// of more.
     package var available: Int64?
+    /// With `limit_exceeded`: the limit that refused, sent in the body.
+    package var limit: LimitRefusal?
 
     package init(
-        _ code: ErrorCode, _ message: String, retryAfter: Int? = nil, allow: [String]? = nil, available: Int64? = nil
+        _ code: ErrorCode, _ message: String, retryAfter: Int? = nil, allow: [String]? = nil, available: Int64? = nil,
+        limit: LimitRefusal? = nil
     ) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
         self.allow = allow
         self.available = available
+        self.limit = limit
     }
 }
 

@@ -196,6 +196,10 @@ package struct TransferProcessor: Service {
                 current, now: now, code: "insufficient_funds",
                 message: "Your balance is too low for this amount and its fees; nothing was charged.")
         }
+        // The limits as they are now, before the payer is asked to sign; execution checks again.
+        if let refusal = try await limitRefusal(current, total: current.amount + totalFees, now: now, on: sql) {
+            return Self.failed(current, now: now, code: refusal.code.rawValue, message: refusal.message)
+        }
         // Whole seconds, so the signed `expiresAt` text and the stored deadline agree exactly.
         let expiresAt = (now + configuration.quoteSeconds * 1000) / 1000 * 1000
         let quote = TransferQuote(
@@ -237,6 +241,12 @@ package struct TransferProcessor: Service {
         }
         let payer = ledger.accountId(userId: current.payerId, kind: .wallet, currency: current.currency)
         let payee = ledger.accountId(userId: payeeId, kind: .wallet, currency: current.currency)
+        // Both wallets locked before the limits are read, so no parallel transfer changes what they count.
+        try await SpendingLimits.lock([payer, payee], database: transfers.database, on: sql)
+        if let refusal = try await limitRefusal(current, total: quote.total, now: now, on: sql) {
+            throw ExecutionRefused(
+                transferId: current.id, failure: .init(code: refusal.code.rawValue, message: refusal.message))
+        }
         var postings = [
             Posting(accountId: payer, amount: -quote.total), Posting(accountId: payee, amount: quote.amount),
         ]
@@ -272,6 +282,25 @@ package struct TransferProcessor: Service {
             done.payeeName = DisplayText.sanitized(payee.name)
         }
         return done
+    }
+
+    /// The payer's spending limits on `total`, then the payee's maximum balance on the amount: the
+    /// refusal, or nil when both allow it.
+    private func limitRefusal(_ current: Transfer, total: Int64, now: Int64, on sql: any SQLExecutor) async throws
+        -> APIError?
+    {
+        let limits = transfers.limits
+        do {
+            try await limits.checkOutgoing(
+                userId: current.payerId, currency: current.currency, amount: total, now: now, on: sql)
+            if let payeeId = current.payeeId {
+                try await limits.checkIncoming(
+                    userId: payeeId, currency: current.currency, amount: current.amount, now: now, on: sql)
+            }
+            return nil
+        } catch let refusal as APIError {
+            return refusal
+        }
     }
 
     private static func failed(_ current: Transfer, now: Int64, code: String, message: String) -> Transfer {

@@ -18,6 +18,7 @@ extension TransferService {
         let current = try await transfer(payerId: payerId, id: id)
         let user = try await biometric.loadUser(payerId)
         let (credentials, transfers, now) = (self.credentials, self.transfers, clock.nowMillis())
+        let pinAllowance = configuration.pinAllowance
         guard current.status == .authorizationRequired, let challenge = current.challenge,
             let expected = Base64URL.decode(challenge.challenge)
         else {
@@ -92,6 +93,8 @@ extension TransferService {
                             backupState: verified.flags.backupState, now: now, on: sql)
                     else { throw CounterOvertaken() }
                     if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: payerId, on: sql) }
+                    // Two factors (the key and its user verification): the PIN allowance starts again.
+                    if verified.flags.userVerified { try await pinAllowance.renew(userId: payerId, on: sql) }
                     return next
                 }
                 guard let authorized else { throw try await spent(payerId: payerId, id: id) }

@@ -29,5 +29,12 @@ extension TransferService {
                 .insufficientFunds,
                 "Your balance is too low for this amount and its fees. Lower the amount or add money first.")
         }
+        let now = clock.nowMillis()
+        try await limits.checkOutgoing(userId: payerId, currency: request.currency, amount: total, now: now, on: sql)
+        try await limits.checkIncoming(
+            userId: found.id, currency: request.currency, amount: request.amount, now: now, on: sql)
     }
+
+    /// The spending limits, as configured.
+    var limits: SpendingLimits { SpendingLimits(tiers: configuration.limitTiers, ledger: ledger) }
 }

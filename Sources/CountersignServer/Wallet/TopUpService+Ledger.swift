@@ -15,6 +15,7 @@ extension TopUpService {
         let (ledger, transactions, consumedTokens, users, keys, now) = (
             self.ledger, self.transactions, self.consumedTokens, self.users, self.idempotencyKeys, clock.nowMillis()
         )
+        let (pinAllowance, limits, database) = (self.pinAllowance, self.limits, self.database)
         let walletId = ledger.accountId(userId: userId, kind: .wallet, currency: intent.currency)
         let cashbackId = ledger.accountId(userId: userId, kind: .cashback, currency: intent.currency)
         let lockSuffix = database.forUpdate
@@ -47,6 +48,18 @@ extension TopUpService {
                             "The key that authorized this payment was disabled after a security check.")
                     }
                 }
+                switch authorization {
+                case .pin:
+                    try await pinAllowance.spend(
+                        userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
+                case .token(let claims) where claims.uv == true:
+                    try await pinAllowance.renew(userId: userId, on: sql)
+                case .token: break
+                }
+                // The wallet and cashback locked first: what the limits count holds until the commit.
+                try await SpendingLimits.lock([walletId, cashbackId], database: database, on: sql)
+                try await limits.checkOutgoing(
+                    userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
                 var cashbackUsed: Int64 = 0
                 if useCashback {
                     let available =

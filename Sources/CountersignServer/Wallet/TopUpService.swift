@@ -23,6 +23,8 @@ package struct TopUpService: Sendable {
     let logger: Logger
     let metrics: ServerMetrics
     let newDeviceLimit: NewDeviceLimit
+    let pinAllowance: PinAllowance
+    let limits: SpendingLimits
     let credentials = CredentialSQLRepository()
 
     /// How the payment was authorized, once checked.
@@ -99,6 +101,12 @@ package struct TopUpService: Sendable {
             throw APIError.unauthenticated
         }
         try lock.ensureUnlocked(user)
+        // Over a spending limit: said before the PIN is checked; the debit checks again.
+        let (limits, now) = (self.limits, clock.nowMillis())
+        try await database.read { sql in
+            try await limits.checkOutgoing(
+                userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
+        }
         if let token = request.verificationToken {
             let claims = try await tokens.verify(token, now: clock.nowMillis())
             guard claims.sub == userId else {
@@ -115,6 +123,14 @@ package struct TopUpService: Sendable {
             return (.token(claims), user)
         }
         try newDeviceLimit.check(amount: intent.amount, session: session)
+        // Refused before the PIN is checked: a try beyond the allowance counts nothing towards the
+        // lock. The debit counts it again, in its transaction.
+        let allowance = self.pinAllowance
+        guard
+            try await database.read({ sql in
+                try await allowance.permits(userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
+            })
+        else { throw allowance.refusal(intent.currency) }
         try AccountService.ensurePinUsable(user, now: clock.nowMillis())
         try await lock.checkPIN(request.pin ?? "", user: user, guard: pinGuard)
         return (.pin, user)

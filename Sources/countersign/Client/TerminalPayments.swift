@@ -32,10 +32,20 @@ enum TerminalPayments {
         spinner.start("Getting the challenge")
         let payment = AirtimePayment(
             client: api, authenticator: StopsSpinner(inner: authenticator, spinner: spinner), signer: signer)
-        let receipt = try await payment.pay(intent) { reason in
+        let receipt: AirtimePayment.Receipt?
+        do {
+            receipt = try await payment.pay(intent) { reason in
+                spinner.stop()
+                print("  Biometric path did not finish (\(describe(reason))); using the account PIN")
+                return await accountPIN(reason)
+            }
+        } catch let needed as AirtimePayment.PasskeyRequired {
             spinner.stop()
-            print("  Biometric path did not finish (\(describe(reason))); using the account PIN")
-            return await accountPIN(reason)
+            print("  Biometric path did not finish (\(describe(needed.reason)))")
+            throw CommandFailure(
+                "this payment needs your passkey: the account PIN alone pays only small amounts, and only a few "
+                    + "times between passkey payments. Nothing was charged. Run it again and approve with the "
+                    + "biometric (--biometric approve), or register a key with `countersign device register`.")
         }
         spinner.stop()
         guard let receipt else {

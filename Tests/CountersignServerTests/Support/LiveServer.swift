@@ -38,6 +38,14 @@ struct LiveServer: Sendable {
         configuration.returnOrigins = ["https://app.example", "https://shop.test", "myapp:"]
         // Tests sign up and log in far faster than people do; the limits have their own test.
         configuration.rateLimits = .off
+        // Many tests pay by PIN dozens of times; the allowance has its own tests (`PinAllowanceTests`).
+        configuration.pinAllowance = PinAllowance(
+            rules: ["NGN", "EUR"].reduce(into: [:]) { rules, currency in
+                rules[currency] = .init(
+                    maxAmount: 1_000_000_000, cumulativeAmount: 1_000_000_000, maxPayments: 1_000_000)
+            })
+        // No spending limits but where a test sets them (`SpendingLimitTests`).
+        configuration.limitTiers = LimitTiers(tiers: ["standard": [:]], defaultTier: "standard")
         // Some tests move the clock on by days (bid expiry); the idle limit has its own test.
         configuration.sessionIdleSeconds = 30 * 86_400
         return configuration

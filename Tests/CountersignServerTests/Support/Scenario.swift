@@ -108,6 +108,23 @@ extension LiveServer {
             "/user/topup", request, token: user.token, headers: idempotencyKey.map { [("Idempotency-Key", $0)] } ?? [])
     }
 
+    /// `count` PIN top-ups of `amount` at once, each retried while the server says five PIN checks of
+    /// the account are being judged (429), as a client would; the statuses and codes they ended with.
+    func parallelPinTopUps(_ user: TestUser, count: Int, amount: Int64) async throws -> [(Int, String?)] {
+        try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    while true {
+                        let response = try await topUp(user, amount: amount, pin: user.pin)
+                        if response.status != 429 { return (response.status, response.errorCode) }
+                        try await Task.sleep(for: .milliseconds(Int.random(in: 5...50)))
+                    }
+                }
+            }
+            return try await group.reduce(into: [(Int, String?)]()) { $0.append($1) }
+        }
+    }
+
     /// `GET /user/wallet`.
     func wallet(_ user: TestUser) async throws -> WalletResponse {
         try await client.get("/user/wallet", token: user.token).decode(WalletResponse.self)

@@ -48,6 +48,7 @@ import { routes as webhookRoutes } from './screens/webhooks.js';
 import { routes as recoverRoutes } from './screens/recover.js';
 import { routes as securityRoutes } from './screens/security.js';
 import { routes as addMoneyRoutes } from './screens/add-money.js';
+import { routes as limitsRoutes } from './screens/limits.js';
 
 /** @typedef {{path: string, title: string, auth?: boolean, render: Function}} Route */
 
@@ -75,7 +76,7 @@ const view = /** @type {HTMLElement} */ (document.getElementById('view'));
 const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
 
 /** @type {Route[]} */
-const allRoutes = [...authRoutes, ...recoverRoutes, ...lock.routes, ...homeRoutes, ...keyRoutes, ...securityRoutes,
+const allRoutes = [...authRoutes, ...recoverRoutes, ...lock.routes, ...homeRoutes, ...keyRoutes, ...securityRoutes, ...limitsRoutes,
   ...airtimeRoutes, ...sendRoutes, ...operatorRoutes, ...webhookRoutes, ...addMoneyRoutes];
 
 /**

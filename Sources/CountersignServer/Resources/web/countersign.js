@@ -622,6 +622,14 @@ export class Countersign {
   }
 
   /**
+   * Puts the user in a spending limits tier (one of the detail's `limitsTiers`).
+   * @param {string} userId @param {{tier: string, pin: string}} body the tier and the operator's own PIN
+   */
+  operatorAssignTier(userId, body) {
+    return this.request('PUT', `/operator/users/${encodeURIComponent(userId)}/tier`, { body });
+  }
+
+  /**
    * Credits the user's wallet in `currency` (the primary one when absent). Keep `idempotencyKey`
    * for retries of the same funding: the server credits once per key.
    * @param {string} userId @param {{pin: string, amount: number, currency?: string}} body @param {{idempotencyKey: string}} opts
@@ -731,10 +739,28 @@ export class Countersign {
     return this.request('GET', '/user/transactions', { query: page });
   }
 
+  // --- limits ---------------------------------------------------------------------------------
+
+  /** The spending limits per currency, with what is used and what remains (`GET /user/limits`). */
+  limits() {
+    return this.request('GET', '/user/limits');
+  }
+
+  /**
+   * Changes one limit: lower applies at once; higher (up to the tier's) needs `stepUp`, an
+   * assertion over {@link stepUpOptions}'s challenge, and applies after the server's delay.
+   * @param {{currency: string, kind: string, amount: number, stepUp?: object}} body
+   */
+  setLimit(body) {
+    return this.request('PUT', '/user/limits', { body });
+  }
+
   // --- airtime --------------------------------------------------------------------------------
 
   /**
    * Request options bound to the intent; `transaction` and `nonce` let the page check the challenge.
+   * `pinAllowed: false` says the PIN alone may not pay it now (over the PIN allowance): offer only the
+   * passkey, since {@link buyAirtimeWithPin} would be refused with `strong_authentication_required`.
    * @param {AirtimeIntent} intent
    */
   airtimeOptions(intent) {
@@ -784,7 +810,7 @@ export class Countersign {
   }
 
   /**
-   * PIN fallback.
+   * PIN fallback, within the PIN allowance (403 `strong_authentication_required` beyond it).
    * @param {AirtimeIntent & {useCashback?: boolean}} intent
    * @param {string} pin
    * @param {{idempotencyKey?: string}} [opts]

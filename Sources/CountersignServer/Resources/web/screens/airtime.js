@@ -29,6 +29,11 @@ async function renderAirtime(view, _params, _query, app) {
   let timer = null;
   /** @type {AbortController | null} */
   let gesture = null;
+  /**
+   * What the server's options said of the PIN for the current intent: false once it said the PIN
+   * alone may not pay it (over the PIN allowance), so only the passkey is offered.
+   */
+  let pinAllowed = true;
 
   /** @type {{amount: number, productCode: string, recipientPhone: string, useCashback: boolean}} */
   let intent = { amount: 0, productCode: 'AIRTIME_MTN', recipientPhone: app.user.phone || '', useCashback: false };
@@ -73,6 +78,7 @@ async function renderAirtime(view, _params, _query, app) {
       if (!read()) return;
       try {
         await ensureAffordable();
+        await askPinAllowed();
         showPin(null);
       } catch (error) {
         if (alive) refuseOnForm(error);
@@ -138,6 +144,22 @@ async function renderAirtime(view, _params, _query, app) {
     }
   }
 
+  /**
+   * Asks the server, before the PIN is typed, whether the PIN alone may pay this intent: the options
+   * say so (`pinAllowed`); with no passkey the options are refused, and the refusal says it.
+   */
+  async function askPinAllowed() {
+    try {
+      const options = await app.api.airtimeOptions(bare());
+      pinAllowed = options.pinAllowed !== false;
+    } catch (error) {
+      const e = /** @type {any} */ (error);
+      if (e.code === 'no_registered_credential') pinAllowed = true;
+      else if (e.code === 'strong_authentication_required') pinAllowed = false;
+      else throw error;
+    }
+  }
+
   /** The intent without useCashback: what the options and the challenge cover. */
   function bare() {
     const { useCashback, ...rest } = intent;
@@ -148,11 +170,14 @@ async function renderAirtime(view, _params, _query, app) {
   /** @param {{anyAuthenticator?: boolean}} [opts] try a passkey even without a platform authenticator */
   async function prepare({ anyAuthenticator = false } = {}) {
     await ensureAffordable();
+    pinAllowed = true;
     if (!window.PublicKeyCredential) {
+      await askPinAllowed();
       showPin('This browser cannot use passkeys. Pay with your PIN instead.');
       return;
     }
     if (!anyAuthenticator && !(await platformAuthenticatorAvailable())) {
+      await askPinAllowed();
       showPin('Biometric authentication is not available on this device. Pay with your PIN instead.', true);
       return;
     }
@@ -167,9 +192,11 @@ async function renderAirtime(view, _params, _query, app) {
         return;
       }
       if (e.status === 423) return showLocked(e);
+      if (e.code === 'strong_authentication_required') return showPasskeyNeeded(e);
       throw error;
     }
     if (!alive) return;
+    pinAllowed = options.pinAllowed !== false;
     try {
       await app.api.checkAirtimeOptions(options, bare());
     } catch (error) {
@@ -194,7 +221,10 @@ async function renderAirtime(view, _params, _query, app) {
           h('p', { className: 'muted' }, 'The challenge was recomputed on this device as SHA-256 of the server\'s nonce and this intent:'),
           h('p', null, h('code', null, JSON.stringify(t))))),
       confirm,
-      ui.button('Pay with PIN instead', () => showPin(null), { kind: 'secondary', id: 'airtime-use-pin' }),
+      pinAllowed
+        ? ui.button('Pay with PIN instead', () => showPin(null), { kind: 'secondary', id: 'airtime-use-pin' })
+        : h('p', { className: 'muted', id: 'pin-not-offered' },
+          'Your PIN alone cannot pay this amount now: confirm it with your passkey.'),
       ui.button('Cancel', () => showForm(), { kind: 'link', id: 'airtime-cancel' }));
   }
 
@@ -244,6 +274,7 @@ async function renderAirtime(view, _params, _query, app) {
    * @param {boolean} [offerPasskey] offer a passkey on another device (a phone, a security key)
    */
   function showPin(reason, offerPasskey = false) {
+    if (!pinAllowed) return showPasskeyNeeded(null);
     const pin = ui.pinField('Account PIN', { id: 'airtime-pin', autocomplete: 'current-password' });
     const pay = h('button', { type: 'submit', className: 'btn primary', id: 'airtime-pay-pin' }, `Pay ${ui.money(intent.amount, 'NGN')} with PIN`);
     const form = h('form', { className: 'card', id: 'airtime-pin-form', novalidate: true },
@@ -275,6 +306,10 @@ async function renderAirtime(view, _params, _query, app) {
         if (!alive) return;
         const e = /** @type {any} */ (error);
         if (e.status === 423) return showLocked(e);
+        if (e.code === 'strong_authentication_required') {
+          pinAllowed = false;
+          return showPasskeyNeeded(e);
+        }
         pin.input.value = '';
         ui.showError(form, e.code === 'authorization_failed'
           ? Object.assign(new Error('Payment authorization failed. Check your PIN and try again.'), { code: e.code, traceId: e.traceId })
@@ -282,6 +317,30 @@ async function renderAirtime(view, _params, _query, app) {
         pin.input.focus();
       }
     });
+  }
+
+  /**
+   * The PIN alone may not pay this (over the PIN allowance): only the passkey is offered.
+   * @param {any} error the server's refusal, if it came as one
+   */
+  function showPasskeyNeeded(error) {
+    const retry = ui.button('Confirm with passkey', async (event) => {
+      try {
+        await ui.busy(/** @type {HTMLElement} */ (event.currentTarget), prepare({ anyAuthenticator: true }));
+      } catch (err) {
+        if (alive) ui.showError(stage, err);
+      }
+    }, { id: 'airtime-passkey-needed' });
+    show('Confirm with your passkey', 'passkey-needed',
+      h('div', { className: 'card verdict neutral' },
+        h('p', { className: 'mark', 'aria-hidden': 'true' }, '!'),
+        h('p', { id: 'verdict-message' },
+          'This payment needs your passkey. Your PIN alone pays only small amounts, and only a few times '
+          + 'between passkey payments. Nothing was charged.'),
+        error ? ui.errorDetails(error, { codeId: 'verdict-code' }) : null),
+      retry,
+      ui.link('/keys', 'Add a passkey', { className: 'btn secondary', id: 'airtime-add-passkey' }),
+      ui.button('Back', () => showForm(), { kind: 'link', id: 'airtime-back' }));
   }
 
   // --- outcomes -----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ const ACTIONS = /** @type {Record<string, string>} */ ({
   unlock_account: 'Unlocked an account',
   revoke_key: 'Revoked a device key',
   fund_wallet: 'Funded a wallet',
+  assign_tier: 'Changed a limits tier',
   add_webhook: 'Added a webhook endpoint',
   remove_webhook: 'Removed a webhook endpoint',
   enable_webhook: 'Enabled a webhook endpoint',
@@ -218,6 +219,12 @@ async function renderUser(view, params, _query, app) {
     h('h2', { id: 'fund-h' }, 'Fund the wallet'),
     h('p', { className: 'muted' }, 'Credits the wallet from the funding account, the same entry as the wallet fund command.'),
     fundCurrency, amount, fundButton);
+  const tierSelect = ui.field('Limits tier', { id: 'tier-select', tag: 'select', options: [] });
+  const tierButton = h('button', { type: 'submit', className: 'btn secondary', id: 'tier-submit' }, 'Change the tier');
+  const tierForm = h('form', { className: 'card', id: 'tier-form', novalidate: true, 'aria-labelledby': 'tier-h' },
+    h('h2', { id: 'tier-h' }, 'Spending limits'),
+    h('p', { className: 'muted', id: 'tier-now' }),
+    tierSelect, tierButton);
   const transactions = h('div', { id: 'user-transactions' });
   const reason = ui.field('Reason, for a reversal', {
     id: 'reverse-reason', maxLength: 200, autocomplete: 'off',
@@ -229,11 +236,11 @@ async function renderUser(view, params, _query, app) {
   const eventsCard = h('section', { className: 'card wide', 'aria-labelledby': 'user-events-h' },
     h('h2', { id: 'user-events-h' }, 'Security activity'), events);
   view.append(h('div', { className: 'console-grid' },
-    h('div', null, summary, pinCard), h('div', null, lockCard, keysCard, fundForm), txCard, eventsCard),
+    h('div', null, summary, pinCard), h('div', null, lockCard, keysCard, fundForm, tierForm), txCard, eventsCard),
   h('p', null, ui.link('/operator', 'Back to the console')));
   if (own) {
     ui.showNotice(view, 'This is your own account: another operator must make changes to it.');
-    for (const el of [unlock, fundButton]) /** @type {HTMLButtonElement} */ (el).disabled = true;
+    for (const el of [unlock, fundButton, tierButton]) /** @type {HTMLButtonElement} */ (el).disabled = true;
   }
 
   // One key per funding the operator means: a retry after an error (or a second click) reuses it,
@@ -250,6 +257,11 @@ async function renderUser(view, params, _query, app) {
     const keep = select.value;
     select.replaceChildren(...(u.wallets || [u]).map((/** @type {any} */ w) => h('option', { value: w.currency }, w.currency)));
     if (keep) select.value = keep;
+    const tiers = /** @type {HTMLSelectElement} */ (tierSelect.input);
+    tiers.replaceChildren(...(u.limitsTiers || []).map((/** @type {string} */ t) => h('option', { value: t }, t)));
+    tiers.value = u.limitsTier || '';
+    tierForm.querySelector('#tier-now')?.replaceChildren(`In tier ${u.limitsTier ?? 'unknown'}: its limits apply, `
+      + 'or lower ones the user set.');
     ui.setTitle(view, u.name);
     summary.replaceChildren(h('section', { className: 'card' }, ui.details([
       ['Phone', h('span', { id: 'user-phone' }, `${u.phone} · ${u.phoneVerified ? 'proven by a code' : 'not proven yet (no transfers in)'}`)],
@@ -389,6 +401,13 @@ async function renderUser(view, params, _query, app) {
     }
     return error;
   }
+
+  tierForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const tier = /** @type {HTMLSelectElement} */ (tierSelect.input).value;
+    await act(tierButton, tierForm, (/** @type {string} */ p) => app.api.operatorAssignTier(userId, { tier, pin: p }),
+      `Now in tier ${tier}.`);
+  });
 
   fundForm.addEventListener('submit', async (event) => {
     event.preventDefault();

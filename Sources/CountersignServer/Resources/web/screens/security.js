@@ -64,7 +64,8 @@ async function renderSecurity(view, _params, _query, app) {
     h('h2', { id: 'activity-h' }, 'Recent activity'), events);
   const change = changeNumberForm(app, view, () => load());
   view.append(stateCard, devicesCard, activityCard, change.element,
-    h('p', null, ui.link('/keys', 'Device keys', { id: 'to-keys' })));
+    h('p', null, ui.link('/keys', 'Device keys', { id: 'to-keys' }), ' · ',
+      ui.link('/limits', 'Spending limits', { id: 'to-limits' })));
 
   async function load() {
     const [security, devices, activity] = await Promise.all([

@@ -1,0 +1,84 @@
+import CountersignAPI
+import CountersignCore
+import CountersignStore
+
+/// The low-value allowance for payments authorized by the PIN alone (PSD2 RTS Art. 16): a PIN is
+/// one factor, a passkey with user verification two. A PIN pays at most `maxAmount` at once and,
+/// since the user's last two-factor payment, at most `cumulativeAmount` and `maxPayments` payments
+/// in all, per currency; beyond it the payment needs the passkey (403
+/// `strong_authentication_required`). A currency without a rule has no allowance.
+package struct PinAllowance: Sendable, Equatable {
+    /// One currency's allowance, in its minor units.
+    package struct Rule: Sendable, Equatable {
+        package var maxAmount: Int64
+        package var cumulativeAmount: Int64
+        package var maxPayments: Int64
+
+        package init(maxAmount: Int64, cumulativeAmount: Int64, maxPayments: Int64 = 5) {
+            self.maxAmount = maxAmount
+            self.cumulativeAmount = cumulativeAmount
+            self.maxPayments = maxPayments
+        }
+    }
+
+    package var rules: [String: Rule]
+
+    package init(rules: [String: Rule]) { self.rules = rules }
+
+    /// The RTS's EUR 30 / 100 / 5; for NGN ₦50,000 at once and ₦150,000 in all.
+    package static let standard = PinAllowance(rules: [
+        "EUR": Rule(maxAmount: 3_000, cumulativeAmount: 10_000),
+        "NGN": Rule(maxAmount: 5_000_000, cumulativeAmount: 15_000_000),
+    ])
+
+    /// Whether the PIN alone may pay `amount` of `currency` now; read-only, for the options, where
+    /// the PIN path is offered. The debit decides (`spend`).
+    func permits(userId: String, amount: Int64, currency: String, on sql: any SQLExecutor) async throws -> Bool {
+        guard let rule = rules[currency], amount > 0, amount <= rule.maxAmount else { return false }
+        let row = try await sql.first(
+            "SELECT payments, total FROM pin_allowances WHERE user_id = $1 AND currency = $2",
+            [.text(userId), .text(currency)])
+        let (payments, total) = (try row?.int("payments") ?? 0, try row?.int("total") ?? 0)
+        return payments < rule.maxPayments && total <= rule.cumulativeAmount - amount
+    }
+
+    /// Counts a PIN-only payment inside its debit's transaction, or throws 403
+    /// `strong_authentication_required` (the caller's transaction then writes nothing). One guarded
+    /// UPDATE: parallel PIN payments serialize on the row, so together they never pass the allowance.
+    func spend(userId: String, amount: Int64, currency: String, on sql: any SQLExecutor) async throws {
+        guard let rule = rules[currency], amount > 0, amount <= rule.maxAmount else { throw refusal(currency) }
+        try await sql.execute(
+            "INSERT INTO pin_allowances (user_id, currency, payments, total) VALUES ($1, $2, 0, 0) ON CONFLICT (user_id, currency) DO NOTHING",
+            [.text(userId), .text(currency)])
+        let counted = try await sql.first(
+            """
+            UPDATE pin_allowances SET payments = payments + 1, total = total + $3
+            WHERE user_id = $1 AND currency = $2 AND payments < $4 AND total <= $5 - $3 RETURNING payments
+            """,
+            [
+                .text(userId), .text(currency), .integer(amount), .integer(rule.maxPayments),
+                .integer(rule.cumulativeAmount),
+            ])
+        guard counted != nil else { throw refusal(currency) }
+    }
+
+    /// A two-factor payment of the user's: the allowance starts again, in every currency.
+    func renew(userId: String, on sql: any SQLExecutor) async throws {
+        try await sql.execute("DELETE FROM pin_allowances WHERE user_id = $1", [.text(userId)])
+    }
+
+    /// 403 `strong_authentication_required`, saying what the PIN alone may pay.
+    func refusal(_ currency: String) -> APIError {
+        guard let rule = rules[currency] else {
+            return APIError(
+                .strongAuthenticationRequired,
+                "Payments in \(currency) need your passkey: confirm this one with it, or add a passkey under Keys.")
+        }
+        let money = Currency.named(currency)
+        return APIError(
+            .strongAuthenticationRequired,
+            "This payment needs your passkey. The PIN alone pays at most \(money.format(rule.maxAmount)) at once, "
+                + "and \(money.format(rule.cumulativeAmount)) or \(rule.maxPayments) payments in all between "
+                + "passkey payments. Confirm it with your passkey (add one under Keys if you have none).")
+    }
+}

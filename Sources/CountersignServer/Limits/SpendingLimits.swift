@@ -1,0 +1,126 @@
+import CountersignAPI
+import CountersignCore
+import CountersignStore
+
+/// The spending limits of an account per currency: its tier's (`LimitTiers`), or lower ones the user
+/// set, with a raise applying only after its delay. Checked before the gesture (read-only) and again
+/// inside the debit's transaction, after the accounts it moves are locked, so parallel payments
+/// never pass a limit together. Usage is what the user paid out of the wallet (top-ups and transfers
+/// with their fees, failed ones not counted) in the last 24 hours or 30 days.
+package struct SpendingLimits: Sendable {
+    let tiers: LimitTiers
+    let ledger: any LedgerRepository
+
+    /// One limit as it applies at some moment.
+    struct Effective: Sendable {
+        var limit: Int64?
+        var tierLimit: Int64?
+        /// A raise not yet applied: its amount and when it applies.
+        var pending: (amount: Int64, from: Int64)?
+    }
+
+    /// The tier the operator assigned `userId`, else the default.
+    func tier(userId: String, on sql: any SQLExecutor) async throws -> String {
+        let assigned = try await sql.first("SELECT tier FROM user_tiers WHERE user_id = $1", [.text(userId)])
+        return try assigned?.string("tier") ?? tiers.defaultTier
+    }
+
+    /// The limits of `currency` at `now`.
+    func effective(userId: String, currency: String, now: Int64, on sql: any SQLExecutor) async throws
+        -> [SpendingLimitKind: Effective]
+    {
+        let tierLimits = tiers.limits(tier: try await tier(userId: userId, on: sql), currency: currency)
+        var result: [SpendingLimitKind: Effective] = [:]
+        for kind in SpendingLimitKind.allCases {
+            result[kind] = Effective(limit: tierLimits[kind], tierLimit: tierLimits[kind])
+        }
+        let rows = try await sql.query(
+            "SELECT kind, amount, pending_amount, pending_from FROM user_limits WHERE user_id = $1 AND currency = $2",
+            [.text(userId), .text(currency)])
+        for row in rows {
+            guard let kind = SpendingLimitKind(rawValue: try row.string("kind")) else { continue }
+            var own = try row.int("amount")
+            var pending: (Int64, Int64)?
+            if let amount = try row.optionalInt("pending_amount"), let from = try row.optionalInt("pending_from") {
+                if from <= now { own = amount } else { pending = (amount, from) }
+            }
+            let tierLimit = tierLimits[kind]
+            // A tier lowered since the user set theirs still binds: the lower of the two.
+            let cap = { (amount: Int64) in tierLimit.map { min($0, amount) } ?? amount }
+            result[kind] = Effective(
+                limit: cap(own), tierLimit: tierLimit, pending: pending.map { (cap($0.0), $0.1) })
+        }
+        return result
+    }
+
+    /// What counts against `kind` now: paid out in its window, or the wallet's balance.
+    func used(_ kind: SpendingLimitKind, userId: String, currency: String, now: Int64, on sql: any SQLExecutor)
+        async throws -> Int64
+    {
+        let window: Int64
+        switch kind {
+        case .perPayment: return 0
+        case .maxBalance: return try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql)
+        case .daily: window = 86_400_000
+        case .rolling30Days: window = 30 * 86_400_000
+        }
+        return try await sql.first(
+            """
+            SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM wallet_transactions
+            WHERE user_id = $1 AND currency = $2 AND type IN ('topup', 'transfer_out') AND status <> 'failed'
+            AND created_at > $3
+            """,
+            [.text(userId), .text(currency), .integer(now - window)])?.int("total") ?? 0
+    }
+
+    /// Refuses a payment of `amount` out of the wallet over a spending limit: 422 `limit_exceeded`
+    /// with the limit and what remains. In a debit's transaction, lock the payer's accounts first
+    /// (`lock`), so that what is counted cannot change before the commit.
+    func checkOutgoing(userId: String, currency: String, amount: Int64, now: Int64, on sql: any SQLExecutor)
+        async throws
+    {
+        let limits = try await effective(userId: userId, currency: currency, now: now, on: sql)
+        for kind in [SpendingLimitKind.perPayment, .daily, .rolling30Days] {
+            guard let limit = limits[kind]?.limit else { continue }
+            let used = try await used(kind, userId: userId, currency: currency, now: now, on: sql)
+            let remaining = max(0, limit - used)
+            guard amount > remaining else { continue }
+            let money = Currency.named(currency)
+            let words =
+                switch kind {
+                case .perPayment: "at most \(money.format(limit)) at once"
+                case .daily: "\(money.format(remaining)) more today (limit \(money.format(limit)) a day)"
+                default: "\(money.format(remaining)) more in 30 days (limit \(money.format(limit)))"
+                }
+            throw APIError(
+                .limitExceeded,
+                "This payment is over your spending limit: you may pay \(words). Pay less, or change your limits.",
+                limit: LimitRefusal(currency: currency, kind: kind, limit: limit, remaining: remaining))
+        }
+    }
+
+    /// Refuses money coming in to `userId` that would take their wallet over its maximum balance:
+    /// 422 `payee_limit_exceeded`, which says nothing of their balance or limit. The one check every
+    /// credit to a user's wallet makes (transfers; fundings); inside a transaction, lock the wallet first.
+    package func checkIncoming(userId: String, currency: String, amount: Int64, now: Int64, on sql: any SQLExecutor)
+        async throws
+    {
+        guard let limit = try await effective(userId: userId, currency: currency, now: now, on: sql)[.maxBalance]?.limit
+        else { return }
+        let balance = try await used(.maxBalance, userId: userId, currency: currency, now: now, on: sql)
+        guard balance > limit - amount else { return }
+        throw APIError(
+            .payeeLimitExceeded,
+            "The recipient cannot receive this much now: their account limits do not allow it. Send less, or ask them.")
+    }
+
+    /// Locks `accountIds` (PostgreSQL `FOR UPDATE`, in id order as `LedgerRepository.post` does, so no
+    /// two transactions wait on each other) before a check whose answer must hold until the commit.
+    /// SQLite needs nothing: its writers run one at a time.
+    static func lock(_ accountIds: [String], database: any Database, on sql: any SQLExecutor) async throws {
+        guard database.engine == .postgres else { return }
+        for id in Set(accountIds).sorted() {
+            _ = try await sql.first("SELECT id FROM accounts WHERE id = $1 FOR UPDATE", [.text(id)])
+        }
+    }
+}

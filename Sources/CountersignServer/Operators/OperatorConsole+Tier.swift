@@ -1,0 +1,31 @@
+import CountersignAPI
+import CountersignStore
+
+extension OperatorConsole {
+    /// Puts `userId` in the limits tier `tier` (422 `unknown_tier` for one the server is not
+    /// configured with), recorded as `assign_tier` with the tier before and after.
+    package func assignTier(operatorId: String, userId: String, tier: String, pin: String) async throws {
+        guard limitTiers.tiers[tier] != nil else {
+            throw APIError(
+                .unknownTier,
+                "No tier is called \(tier): use one of \(limitTiers.tiers.keys.sorted().joined(separator: ", ")).")
+        }
+        try await confirm(operatorId: operatorId, pin: pin, target: userId)
+        let (operators, now, fallback) = (self.operators, clock.nowMillis(), limitTiers.defaultTier)
+        try await database.transaction { sql in
+            guard try await operators.account(userId: userId, on: sql) != nil else { throw Self.unknownUser }
+            let before =
+                try await sql.first("SELECT tier FROM user_tiers WHERE user_id = $1", [.text(userId)])?.string("tier")
+                ?? fallback
+            try await sql.execute(
+                """
+                INSERT INTO user_tiers (user_id, tier, assigned_at) VALUES ($1, $2, $3)
+                ON CONFLICT (user_id) DO UPDATE SET tier = excluded.tier, assigned_at = excluded.assigned_at
+                """, [.text(userId), .text(tier), .integer(now)])
+            try await operators.record(
+                Self.action(
+                    "assign_tier", operatorId: operatorId, target: userId, now: now, detail: "tier \(before) → \(tier)"),
+                on: sql)
+        }
+    }
+}
