@@ -141,6 +141,62 @@ struct WalletFundingTests {
         }
     }
 
+    @Test(
+        "money added never takes the wallet over its maximum balance, fundings still pending counted; parallel too",
+        arguments: TestEngines.all)
+    func maximumBalance(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(
+            engine,
+            configure: {
+                $0.limitTiers = LimitTiers(
+                    tiers: ["capped": ["EUR": [.maxBalance: 50_000]]], defaultTier: "capped", raiseDelaySeconds: 0)
+            }
+        ) { server in
+            let user = try await server.signup()
+            let card = try await OrderPaymentTests.card(server, user, "4242424242424242")
+            let paid = try await Self.create(
+                server, user,
+                CreateFundingRequest(amount: 30_000, currency: "EUR", method: .card, paymentMethodId: card))
+            #expect(try paid.decode(WalletFunding.self).status == "succeeded")
+            // A bank payment the payer has not finished yet holds its share of the room.
+            let pending = try await Self.create(
+                server, user,
+                CreateFundingRequest(
+                    amount: 15_000, currency: "EUR", method: .ideal, returnURL: "https://app.example/add-money"))
+            #expect(try pending.decode(WalletFunding.self).status == "pending")
+
+            let over = try await Self.create(
+                server, user, CreateFundingRequest(amount: 5_001, currency: "EUR", method: .card, paymentMethodId: card)
+            )
+            #expect(over.status == 422 && over.errorCode == "limit_exceeded", "\(over.text)")
+            let refusal = try over.decode(ErrorResponse.self).error.limit
+            #expect(refusal?.kind == .maxBalance && refusal?.remaining == 5_000 && refusal?.limit == 50_000)
+            #expect(over.text.contains("€50.00") && over.text.contains("€500.00"), "the room and the cap, in euros")
+
+            // Ten parallel fundings of what is left: one fits, nine are refused, nothing is charged for them.
+            let results = try await withThrowingTaskGroup(of: APIResponse.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        try await Self.create(
+                            server, user,
+                            CreateFundingRequest(amount: 5_000, currency: "EUR", method: .card, paymentMethodId: card))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.filter { $0.status == 201 }.count == 1)
+            #expect(results.filter { $0.errorCode == "limit_exceeded" }.count == 9)
+            #expect(try await server.wallet(user).wallet("EUR")?.balance == 35_000)
+            let fundings = try await server.database.read { sql in
+                try await sql.first(
+                    "SELECT COUNT(*) AS n FROM wallet_fundings WHERE user_id = $1", [.text(user.userId)])?
+                    .int("n")
+            }
+            #expect(fundings == 3, "a refused funding writes nothing")
+            try await LedgerAudit.check(server.database)
+        }
+    }
+
     @Test("bad requests are refused with a code and nothing is written", arguments: TestEngines.all)
     func refusals(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in

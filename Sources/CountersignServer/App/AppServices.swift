@@ -216,7 +216,8 @@ package struct AppServices: Sendable {
         self.fundings = FundingService(
             database: database, fundings: FundingSQLRepository(), transactions: transactions, ledger: ledger,
             idempotency: IdempotencySQLRepository(), wallets: wallets, provider: paymentProvider,
-            returnURLs: returnURLs, clock: clock, instance: instance, metrics: metrics)
+            returnURLs: returnURLs, clock: clock, instance: instance, metrics: metrics,
+            limits: SpendingLimits(tiers: configuration.limitTiers, ledger: ledger))
         self.operatorConsole = OperatorConsole(
             database: database, clock: clock, users: users, credentials: CredentialSQLRepository(), ledger: ledger,
             transactions: transactions, wallets: wallets, pinGuard: pinGuard, currency: configuration.currency,

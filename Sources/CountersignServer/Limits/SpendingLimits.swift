@@ -101,7 +101,8 @@ package struct SpendingLimits: Sendable {
 
     /// Refuses money coming in to `userId` that would take their wallet over its maximum balance:
     /// 422 `payee_limit_exceeded`, which says nothing of their balance or limit. The one check every
-    /// credit to a user's wallet makes (transfers; fundings); inside a transaction, lock the wallet first.
+    /// transfer to a user makes (a funding, the user's own, uses `checkOwnIncoming`); inside a transaction,
+    /// lock the wallet first.
     package func checkIncoming(userId: String, currency: String, amount: Int64, now: Int64, on sql: any SQLExecutor)
         async throws
     {
@@ -112,6 +113,26 @@ package struct SpendingLimits: Sendable {
         throw APIError(
             .payeeLimitExceeded,
             "The recipient cannot receive this much now: their account limits do not allow it. Send less, or ask them.")
+    }
+
+    /// Refuses money a user adds to their own wallet beyond its maximum balance, counting `pending`
+    /// (their fundings not yet settled, which will land): 422 `limit_exceeded`, with what may still
+    /// come in. Unlike `checkIncoming` it may say so: the wallet is the asker's own.
+    package func checkOwnIncoming(
+        userId: String, currency: String, amount: Int64, pending: Int64, now: Int64, on sql: any SQLExecutor
+    ) async throws {
+        guard let limit = try await effective(userId: userId, currency: currency, now: now, on: sql)[.maxBalance]?.limit
+        else { return }
+        let (held, overflow) = try await used(.maxBalance, userId: userId, currency: currency, now: now, on: sql)
+            .addingReportingOverflow(pending)
+        let remaining = overflow ? 0 : max(0, limit - held)
+        guard amount > remaining else { return }
+        let money = Currency.named(currency)
+        throw APIError(
+            .limitExceeded,
+            "Your \(currency) wallet may hold at most \(money.format(limit)): you may add \(money.format(remaining)) now. "
+                + "Add less, or change your limits.",
+            limit: LimitRefusal(currency: currency, kind: .maxBalance, limit: limit, remaining: remaining))
     }
 
     /// Locks `accountIds` (PostgreSQL `FOR UPDATE`, in id order as `LedgerRepository.post` does, so no

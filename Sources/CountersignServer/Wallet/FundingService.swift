@@ -19,6 +19,7 @@ package struct FundingService: Sendable {
     let clock: WallClock
     let instance: ServerInstance
     let metrics: ServerMetrics
+    let limits: SpendingLimits
 
     /// The smallest funding, in minor units (1.00): less costs more in provider fees than it adds.
     package static let minimumAmount: Int64 = 100
@@ -67,8 +68,24 @@ package struct FundingService: Sendable {
     }
 
     /// The one place money coming in is checked before the provider is asked for it, in the
-    /// transaction that records the funding: nothing yet (a maximum balance belongs here).
-    func checkIncoming(userId: String, amount: Int64, currency: String, on sql: any SQLExecutor) async throws {}
+    /// transaction that records the funding: the wallet's maximum balance, counting the user's
+    /// fundings still pending. The wallet's row is locked first (PostgreSQL), so parallel fundings
+    /// are checked one after another and cannot together pass the limit. A funding that passed is
+    /// credited when it succeeds even if other money came in meanwhile: the payer was charged.
+    func checkIncoming(userId: String, amount: Int64, currency: String, on sql: any SQLExecutor) async throws {
+        let now = clock.nowMillis()
+        let wallet = try await ledger.openAccount(userId: userId, kind: .wallet, currency: currency, now: now, on: sql)
+        try await SpendingLimits.lock([wallet], database: database, on: sql)
+        let pending =
+            try await sql.first(
+                """
+                SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM wallet_fundings
+                WHERE user_id = $1 AND currency = $2 AND status = 'pending'
+                """, [.text(userId), .text(currency)]
+            )?.int("total") ?? 0
+        try await limits.checkOwnIncoming(
+            userId: userId, currency: currency, amount: amount, pending: pending, now: now, on: sql)
+    }
 
     /// The request as it will be stored: the currency one of the wallets', the method offered for it,
     /// the amount within bounds, and what the method needs.
