@@ -43,6 +43,8 @@ struct ServerUnderTest: Sendable {
             "--origin", origin, "--rp-id", rpId,
             // Every simulated user signs up from 127.0.0.1, far past the signup limit.
             "--no-rate-limits",
+            // Top-ups without a key pay by PIN, far past what the PIN alone may pay between passkeys.
+            "--no-pin-allowance",
         ]
         if let databaseURL { arguments += ["--database-url", databaseURL] }
         if let metricsAddress { arguments += ["--metrics-address", metricsAddress] }

@@ -139,6 +139,13 @@ struct Serve: AsyncParsableCommand {
         help: "Turn the rate limits off (a benchmark from one address; never in production).")
     var noRateLimits = false
 
+    @Flag(
+        name: .customLong("no-pin-allowance"),
+        help:
+            "Let the PIN alone pay any amount any number of times (load and crash tests that pay by PIN; never in production)."
+    )
+    var noPinAllowance = false
+
     @Option(
         name: .customLong("trusted-proxy"),
         help:
@@ -403,7 +410,7 @@ struct Serve: AsyncParsableCommand {
             }
             configuration.newDeviceMaxAmount = newDeviceMaxAmount
         }
-        configuration.pinAllowance = try pinAllowance()
+        configuration.pinAllowance = noPinAllowance ? .unlimited : try pinAllowance()
         configuration.limitTiers = try limitTiers()
         configuration.marketplaceTimeouts = try marketplaceTimeouts()
         let format = logFormat ?? environment["COUNTERSIGN_LOG_FORMAT"] ?? "auto"

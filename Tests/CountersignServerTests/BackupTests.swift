@@ -21,7 +21,8 @@ struct BackupTests {
 
         try await withHTTPClient { http in
             let server = try await ServeProcess(
-                databaseURL: nil, dataDirectory: dataDirectory, http: http, extra: ["--no-rate-limits"])
+                databaseURL: nil, dataDirectory: dataDirectory, http: http,
+                extra: ["--no-rate-limits", "--no-pin-allowance"])
             let phone = "0806" + String(Int.random(in: 1_000_000..<9_999_999))
             let session = try await server.client.post(
                 "/auth/signup", try await server.client.signupBody(phone: phone, name: "Backup test", pin: "4827")

@@ -31,6 +31,13 @@ package struct PinAllowance: Sendable, Equatable {
         "NGN": Rule(maxAmount: 5_000_000, cumulativeAmount: 15_000_000),
     ])
 
+    /// No allowance: the PIN alone pays anything, any number of times (`serve --no-pin-allowance`, for
+    /// load and crash tests that pay by PIN).
+    package static let unlimited = PinAllowance(
+        rules: Currency.known.keys.reduce(into: [:]) { rules, currency in
+            rules[currency] = Rule(maxAmount: .max, cumulativeAmount: .max, maxPayments: .max)
+        })
+
     /// Whether the PIN alone may pay `amount` of `currency` now; read-only, for the options, where
     /// the PIN path is offered. The debit decides (`spend`).
     func permits(userId: String, amount: Int64, currency: String, on sql: any SQLExecutor) async throws -> Bool {
