@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 /// How route results (`ResponseEncodable`) become JSON responses: Hummingbird's default
-/// `JSONEncoder` (ISO 8601 dates), plus a hook the tests set to see each value as a Swift value, so
+/// `JSONEncoder` (ISO 8601 dates, keys sorted), plus a hook the tests set to see each value as a Swift value, so
 /// that openapi.yaml is checked against every member a response type declares, not only the ones
 /// the bytes happen to carry (`JSONEncoder` leaves out a nil optional). Outside the tests the hook
 /// is nil and costs one comparison.
@@ -18,6 +18,9 @@ package struct AppResponseEncoder: ResponseEncoder, Sendable {
         observer?(value)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
+        // One value, one text: a retry answered with the resource its key made (a transfer, a
+        // funding, a refund) is then the first answer byte for byte while the resource is unchanged.
+        encoder.outputFormatting = .sortedKeys
         return try encoder.encode(value, from: request, context: context)
     }
 

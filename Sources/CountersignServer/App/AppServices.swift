@@ -221,7 +221,8 @@ package struct AppServices: Sendable {
         self.operatorConsole = OperatorConsole(
             database: database, clock: clock, users: users, credentials: CredentialSQLRepository(), ledger: ledger,
             transactions: transactions, wallets: wallets, pinGuard: pinGuard, currency: configuration.currency,
-            phoneRegion: configuration.phoneRegion, limitTiers: configuration.limitTiers)
+            phoneRegion: configuration.phoneRegion, limitTiers: configuration.limitTiers,
+            idempotency: IdempotencySQLRepository(), instance: instance)
         self.limits = LimitsService(
             database: database, limits: SpendingLimits(tiers: configuration.limitTiers, ledger: ledger),
             biometric: biometric, clock: clock)

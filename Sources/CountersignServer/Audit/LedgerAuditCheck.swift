@@ -338,12 +338,15 @@ package struct LedgerAuditCheck: Sendable {
 
     static let idempotencyResources = LedgerAuditCheck(
         "idempotency_resources",
-        "every transfer, funding or refund key is done and names a transfer, funding or refund of its user",
+        "every resource key is done and names its user's transfer, funding or refund, or an operator's funding made with it",
         """
         SELECT k.claim_id AS id FROM idempotency_keys k LEFT JOIN transfers t ON t.id = k.resource_id
         LEFT JOIN wallet_fundings f ON f.id = k.resource_id
         LEFT JOIN order_refunds r ON r.id = k.resource_id
+        LEFT JOIN wallet_transactions w ON w.id = k.resource_id AND w.type = 'funding'
+            AND w.external_reference = 'console:' || k.user_id || ':' || k.idempotency_key
         WHERE k.resource_id IS NOT NULL AND (k.state <> 'done'
-            OR COALESCE(t.payer_id, f.user_id, r.requested_by, '') <> k.user_id)
+            OR COALESCE(t.payer_id, f.user_id, r.requested_by, CASE WHEN w.id IS NOT NULL THEN k.user_id END, '')
+                <> k.user_id)
         """)
 }

@@ -60,32 +60,21 @@ extension MarketplaceService {
         let (orders, refunds, ledger, idempotency, owner, now) = (
             self.orders, self.refunds, self.ledger, self.idempotency, instance.id, clock.nowMillis()
         )
-        let (refund, created) = try await database.transaction { sql -> (OrderRefund, Bool) in
-            let claim = try await idempotency.claim(
-                userId: requester.userId, key: idempotent.key, requestHash: idempotent.fingerprint, owner: owner,
-                now: now, staleBefore: now - IdempotentRequest.abandonedClaimMillis, on: sql)
-            switch claim {
-            case .claimed:
-                guard let order = try await orders.find(id: orderId, on: sql) else {
-                    throw APIError(.orderNotFound, "No such order.")
-                }
-                let refund = try await Self.takeRefund(
-                    order, amount: request.amount, reason: reason, by: requester, orders: orders, refunds: refunds,
-                    ledger: ledger, now: now, on: sql)
-                try await idempotency.complete(
-                    userId: requester.userId, key: idempotent.key, resourceId: refund.id, on: sql)
-                return (refund, true)
-            case .existing(let resourceId):
-                guard let made = try await refunds.find(id: resourceId, on: sql) else {
-                    throw IdempotentRequest.reused
-                }
-                return (made, false)
-            case .inFlight:
-                throw IdempotentRequest.inFlight
-            case .mismatch, .replay:
-                throw IdempotentRequest.reused
-            }
+        let (made, created) = try await database.transaction { sql in
+            try await idempotency.claimResource(
+                idempotent, userId: requester.userId, owner: owner, now: now, on: sql, id: \.id,
+                find: { try await refunds.find(id: $0, on: sql) },
+                make: {
+                    guard let order = try await orders.find(id: orderId, on: sql) else {
+                        throw APIError(.orderNotFound, "No such order.")
+                    }
+                    return try await Self.takeRefund(
+                        order, amount: request.amount, reason: reason, by: requester, orders: orders, refunds: refunds,
+                        ledger: ledger, now: now, on: sql)
+                })
         }
+        // A key that made another endpoint's resource (its fingerprint never matches a refund's).
+        guard let refund = made else { throw IdempotentRequest.reused }
         let current = refund.status == .pending ? try await advance(refund) : refund
         return (Self.wire(current), !created)
     }

@@ -22,6 +22,8 @@ package struct OperatorConsole: Sendable {
     let currency: String
     let phoneRegion: PhoneRegion
     let limitTiers: LimitTiers
+    let idempotency: any IdempotencyRepository
+    let instance: ServerInstance
     let operators = OperatorSQLRepository()
 
     /// The most users one search answers.
@@ -135,81 +137,79 @@ package struct OperatorConsole: Sendable {
         }
     }
 
-    /// Credits `amount` to `userId`'s wallet in `currency` (the primary one if nil): the ledger entry `countersign wallet fund` posts. The
-    /// operator's `key` makes it idempotent: the funding's reference is `console:<operator>:<key>`, so a
-    /// retry (or a parallel copy) answers the funding made (`replayed`), with the balance now; the same
-    /// key for another user or amount is 422 `idempotency_key_reused`.
+    /// Credits `amount` to `userId`'s wallet in `currency` (the primary one if nil): the ledger entry
+    /// `countersign wallet fund` posts. The operator's `key` goes through the one idempotency mechanism
+    /// (`IdempotentRequest`, claimed in the credit's transaction, in the operator's key space): a retry
+    /// or a parallel copy answers the funding made (`replayed`) with the balance now; the key with
+    /// another user, amount or currency is 422 `idempotency_key_reused`. The funding's reference stays
+    /// `console:<operator>:<key>`, so the history and the audit name who made it and with which key.
     package func fund(
         operatorId: String, userId: String, amount: Int64, currency: String? = nil, pin: String, key: String
     ) async throws -> (funding: OperatorFunding, replayed: Bool) {
         let currency = try wallets.walletCurrency(currency)
         try WalletService.checkFunding(amount, currency: currency)
         try Self.refuseOwn(operatorId: operatorId, target: userId)
-        let reference = "console:\(operatorId):\(key)"
+        let reference = Self.fundingReference(operatorId: operatorId, key: key)
+        let request = IdempotentRequest(
+            key: key, canonical: Array("operator fund\n\(userId)\n\(amount)\n\(currency)".utf8))
+        let (idempotency, transactions, ledger) = (self.idempotency, self.transactions, self.ledger)
+        /// The funding a key made, as a replay answers it, with the balance now.
+        @Sendable func made(_ transactionId: String, on sql: any SQLExecutor) async throws -> OperatorFunding? {
+            guard let funding = try await transactions.find(id: transactionId, on: sql) else { return nil }
+            return OperatorFunding(
+                transactionId: funding.id, userId: funding.userId, amount: funding.amount, currency: funding.currency,
+                balance: try await ledger.balance(
+                    userId: funding.userId, kind: .wallet, currency: funding.currency, on: sql))
+        }
         // A key already used answers before the PIN is judged, as a top-up's does: a retry answers
         // the same whatever PIN it carries (no PIN oracle), and costs no PIN attempt. It tells a stolen
         // session nothing the console's reads do not.
-        if let made = try await existingFunding(
-            reference: reference, userId: userId, amount: amount, currency: currency)
-        {
-            return (made, true)
-        }
-        try await confirm(operatorId: operatorId, pin: pin, target: userId)
-        let (operators, wallets, now) = (self.operators, self.wallets, clock.nowMillis())
-        do {
-            let (transactionId, balance) = try await database.transaction { sql in
-                guard try await operators.account(userId: userId, on: sql) != nil else { throw Self.unknownUser }
-                let credited = try await wallets.credit(
-                    userId: userId, amount: amount, currency: currency, reference: reference, now: now, on: sql)
-                try await operators.record(
-                    Self.action(
-                        "fund_wallet", operatorId: operatorId, target: userId, now: now,
-                        detail: "credited \(amount) \(currency) (\(credited.transactionId))"), on: sql)
-                return credited
-            }
-            return (
-                OperatorFunding(
-                    transactionId: transactionId, userId: userId, amount: amount, currency: currency, balance: balance),
-                false
-            )
-        } catch let error as APIError where error.code == .duplicateReference {
-            // A copy with the same key committed between our look and our transaction (SQLite).
-            return (try await replay(reference: reference, userId: userId, amount: amount, currency: currency), true)
-        } catch DatabaseError.constraintViolation {
-            // A copy with the same key committed first; the unique reference refused ours (PostgreSQL).
-            return (try await replay(reference: reference, userId: userId, amount: amount, currency: currency), true)
-        }
-    }
-
-    /// The funding with `reference`, as a replay answers it; nil if none. 422 if it was another request.
-    private func existingFunding(reference: String, userId: String, amount: Int64, currency: String) async throws
-        -> OperatorFunding?
-    {
-        let (transactions, ledger) = (self.transactions, self.ledger)
-        return try await database.read { sql in
-            guard let made = try await transactions.find(type: "funding", externalReference: reference, on: sql) else {
-                return nil
-            }
-            guard made.userId == userId, made.amount == amount, made.currency == currency else {
+        switch try await database.read({ sql in
+            try await idempotency.lookup(userId: operatorId, key: key, requestHash: request.fingerprint, on: sql)
+        }) {
+        case .existing(let transactionId)?:
+            guard let funding = try await database.read({ sql in try await made(transactionId, on: sql) }) else {
                 throw IdempotentRequest.reused
             }
-            return OperatorFunding(
-                transactionId: made.id, userId: userId, amount: amount, currency: currency,
-                balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql))
+            return (funding, true)
+        case .inFlight?: throw IdempotentRequest.inFlight
+        case .mismatch?, .replay?: throw IdempotentRequest.reused
+        case .claimed?, nil: break
         }
+        // A funding an earlier version made with this key recorded it only in its reference.
+        if let earlier = try await database.read({ sql in
+            try await transactions.find(type: "funding", externalReference: reference, on: sql)
+        }) {
+            guard earlier.userId == userId, earlier.amount == amount, earlier.currency == currency,
+                let funding = try await database.read({ sql in try await made(earlier.id, on: sql) })
+            else { throw IdempotentRequest.reused }
+            return (funding, true)
+        }
+        try await confirm(operatorId: operatorId, pin: pin, target: userId)
+        let (operators, wallets, owner, now) = (self.operators, self.wallets, instance.id, clock.nowMillis())
+        let (funding, created) = try await database.transaction { sql in
+            try await idempotency.claimResource(
+                request, userId: operatorId, owner: owner, now: now, on: sql, id: \.transactionId,
+                find: { try await made($0, on: sql) },
+                make: {
+                    guard try await operators.account(userId: userId, on: sql) != nil else { throw Self.unknownUser }
+                    let credited = try await wallets.credit(
+                        userId: userId, amount: amount, currency: currency, reference: reference, now: now, on: sql)
+                    try await operators.record(
+                        Self.action(
+                            "fund_wallet", operatorId: operatorId, target: userId, now: now,
+                            detail: "credited \(amount) \(currency) (\(credited.transactionId))"), on: sql)
+                    return OperatorFunding(
+                        transactionId: credited.transactionId, userId: userId, amount: amount, currency: currency,
+                        balance: credited.balance)
+                })
+        }
+        guard let funding else { throw IdempotentRequest.reused }
+        return (funding, !created)
     }
 
-    private func replay(reference: String, userId: String, amount: Int64, currency: String) async throws
-        -> OperatorFunding
-    {
-        guard
-            let made = try await existingFunding(
-                reference: reference, userId: userId, amount: amount, currency: currency)
-        else {
-            throw IdempotentRequest.inFlight
-        }
-        return made
-    }
+    /// The reference of an operator's funding made in the console with `key`.
+    static func fundingReference(operatorId: String, key: String) -> String { "console:\(operatorId):\(key)" }
 
     /// The checks every action makes before it changes anything: not the operator's own account
     /// (403), a well-formed PIN (400), and the operator's PIN (401 / 423).
