@@ -44,6 +44,12 @@ struct SpendingLimitTests {
             limits = try await Self.limits(server, user)
             #expect(limits[.daily]?.used == 2_000 && limits[.daily]?.remaining == 3_000)
 
+            // A step-up sent with a lowering is checked all the same: a forged one changes nothing.
+            var forged = try await StepUpTests.stepUpAssertion(server, user)
+            forged.response.signature = "AA"
+            let refused = try await Self.set(server, user, .daily, 2_500, stepUp: forged)
+            #expect((400..<500).contains(refused.status), "\(refused.text)")
+            #expect(try await Self.limits(server, user)[.daily]?.limit == 5_000)
             #expect(try await Self.set(server, user, .daily, 2_500).status == 200)
             let over = try await server.topUp(user, amount: 1_000, pin: user.pin)
             #expect(over.status == 422 && over.errorCode == "limit_exceeded", "\(over.text)")

@@ -39,8 +39,8 @@ package struct LimitsService: Sendable {
     }
 
     /// Sets one limit: at most the current one applies at once (and ends any pending raise); more
-    /// needs `stepUp` (401 `step_up_required` without) and applies after the raise delay. Over the
-    /// tier's: 422 `limit_above_tier`.
+    /// needs `stepUp` (401 `step_up_required` without) and applies after the raise delay. A `stepUp`
+    /// sent is verified either way. Over the tier's: 422 `limit_above_tier`.
     package func set(userId: String, _ request: SetLimitRequest) async throws -> LimitsResponse {
         guard limits.tiers.currencies.contains(request.currency) else {
             throw APIError(
@@ -63,13 +63,13 @@ package struct LimitsService: Sendable {
             )
         }
         let lowering = current?.limit.map { request.amount <= $0 } ?? true
-        if !lowering {
-            guard let assertion = request.stepUp else {
-                throw APIError(
-                    .stepUpRequired,
-                    "Raising a limit needs your passkey: send stepUp, an assertion from one of your keys.")
-            }
+        if let assertion = request.stepUp {
+            // A step-up sent is checked even where a lowering needs none: a malformed or wrong one is
+            // refused, never passed over.
             _ = try await biometric.verifyAssertion(userId: userId, assertion, for: .stepUp)
+        } else if !lowering {
+            throw APIError(
+                .stepUpRequired, "Raising a limit needs your passkey: send stepUp, an assertion from one of your keys.")
         }
         let own = current?.limit ?? request.amount
         let delay = limits.tiers.raiseDelaySeconds * 1000
