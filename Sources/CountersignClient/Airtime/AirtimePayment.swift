@@ -69,11 +69,19 @@ public struct AirtimePayment: Sendable {
         } catch let error as CountersignClientError where error.errorCode == .noRegisteredCredential {
             return .failure(Fallback(reason: .noRegisteredCredential))
         }
-        let approval = await device.approve(
-            reason: "Buy \(Currency.ngn.format(intent.amount)) of airtime for \(intent.recipientPhone)"
-        ) {
-            try $0.authorize(airtime: options)
-        }
+        return try await Self.token(
+            answering: options,
+            reason: "Buy \(Currency.ngn.format(intent.amount)) of airtime for \(intent.recipientPhone)", client: client,
+            device: device)
+    }
+
+    /// Seed steps 2–4 for any wallet payment's `options`: local authentication, the signature over
+    /// the intent (checked against the challenge first), verify; the token, or why the PIN must do.
+    static func token(
+        answering options: AuthenticationOptionsResponse, reason: String, client: CountersignAPIClient,
+        device: DeviceApproval
+    ) async throws -> Result<String, Fallback> {
+        let approval = await device.approve(reason: reason) { try $0.authorize(airtime: options) }
         let assertion: AuthenticationResponseJSON
         switch approval {
         case .success(let signed): assertion = signed
@@ -92,7 +100,7 @@ public struct AirtimePayment: Sendable {
         return .success(token)
     }
 
-    private struct Fallback: Error {
+    struct Fallback: Error {
         var reason: PINFallbackReason
     }
 

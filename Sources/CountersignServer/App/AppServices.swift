@@ -203,7 +203,8 @@ package struct AppServices: Sendable {
             database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(),
             provider: paymentProvider,
             clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts,
-            returnURLs: returnURLs, metrics: metrics, instance: instance
+            returnURLs: returnURLs, metrics: metrics, instance: instance, biometric: biometric,
+            authorizer: topUps.authorizer
         )
         let wallets = WalletService(
             database: database, users: users, ledger: ledger, transactions: transactions, clock: clock,

@@ -153,6 +153,17 @@ package struct BiometricService: Sendable {
         let intent = try intents.airtime(
             amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone,
             supplierSlug: request.supplierSlug)
+        return try await paymentOptions(userId: userId, intent: intent, session: session) {
+            try await ensureAffordable(userId: userId, intent: intent)
+        }
+    }
+
+    /// Request options for authorizing any wallet payment's `intent`; `ensureFunds` refuses, before
+    /// any gesture, a payment the balance cannot cover.
+    func paymentOptions(
+        userId: String, intent: PaymentIntent, session: LiveSession?,
+        ensureFunds: @Sendable () async throws -> Void
+    ) async throws -> AuthenticationOptionsResponse {
         let user = try await loadUser(userId)
         try lock.ensureUnlocked(user)
         let nonce = SecureRandom.bytes(32)
@@ -174,7 +185,7 @@ package struct BiometricService: Sendable {
         // Before any gesture: a new device (or only new keys) over the limit is refused now, and a
         // key still in its cooling-off is not offered for an amount over it.
         try newDeviceLimit.check(amount: intent.amount, session: session)
-        try await ensureAffordable(userId: userId, intent: intent)
+        try await ensureFunds()
         let usable = live.filter { (try? newDeviceLimit.check(amount: intent.amount, session: nil, key: $0)) != nil }
         guard !usable.isEmpty else {
             try newDeviceLimit.check(

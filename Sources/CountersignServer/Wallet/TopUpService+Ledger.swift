@@ -12,8 +12,8 @@ extension TopUpService {
         userId: String, intent: PaymentIntent, useCashback: Bool, authorization: Authorization,
         clearFailures: Bool = true, idempotency: IdempotencyTicket? = nil
     ) async throws -> WalletTransaction {
-        let (ledger, transactions, consumedTokens, users, keys, now) = (
-            self.ledger, self.transactions, self.consumedTokens, self.users, self.idempotencyKeys, clock.nowMillis()
+        let (ledger, transactions, authorizer, users, keys, now) = (
+            self.ledger, self.transactions, self.authorizer, self.users, self.idempotencyKeys, clock.nowMillis()
         )
         let walletId = ledger.accountId(userId: userId, kind: .wallet, currency: intent.currency)
         let cashbackId = ledger.accountId(userId: userId, kind: .cashback, currency: intent.currency)
@@ -32,20 +32,7 @@ extension TopUpService {
                     claimId = id
                 }
                 if case .token(let claims) = authorization {
-                    let spend = try await consumedTokens.consume(
-                        jti: claims.jti, userId: userId, credentialId: claims.cid,
-                        expiresAt: claims.exp.multipliedReportingOverflow(by: 1000).overflow ? .max : claims.exp * 1000,
-                        now: now, on: sql)
-                    switch spend {
-                    case .spent: break
-                    case .replayed: throw APIError(.tokenReplayed, "This verification token has already been used.")
-                    case .keyRevoked:
-                        throw APIError(.unknownCredential, "The key that authorized this payment has been revoked.")
-                    case .keyFlagged:
-                        throw APIError(
-                            .credentialFlagged,
-                            "The key that authorized this payment was disabled after a security check.")
-                    }
+                    try await authorizer.spend(claims, userId: userId, now: now, on: sql)
                 }
                 var cashbackUsed: Int64 = 0
                 if useCashback {

@@ -25,11 +25,13 @@ package struct TopUpService: Sendable {
     let newDeviceLimit: NewDeviceLimit
     let credentials = CredentialSQLRepository()
 
-    /// How the payment was authorized, once checked.
-    enum Authorization {
-        case token(VerificationClaims)
-        case pin
-        var label: String { if case .token = self { "biometric" } else { "pin" } }
+    typealias Authorization = PaymentAuthorizer.Authorization
+
+    /// The token-or-PIN check shared with marketplace orders paid from the wallet.
+    var authorizer: PaymentAuthorizer {
+        PaymentAuthorizer(
+            database: database, users: users, tokens: tokens, consumedTokens: consumedTokens, lock: lock,
+            pinGuard: pinGuard, newDeviceLimit: newDeviceLimit, clock: clock)
     }
 
     /// Checks the request's shape; throws 400 before anything is claimed or written.
@@ -37,16 +39,9 @@ package struct TopUpService: Sendable {
         let intent = try intents.airtime(
             amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone,
             supplierSlug: request.supplierSlug)
-        switch (request.verificationToken, request.pin) {
-        case (nil, nil): throw APIError(.authorizationRequired, "Send a verificationToken or a pin.")
-        case (.some, .some): throw APIError(.ambiguousAuthorization, "Send a verificationToken or a pin, not both.")
-        case (nil, .some(let pin)) where !PinHasher.isWellFormed(pin):
-            throw APIError(.invalidPin, "pin must be 4 to 6 digits.")
         // Checked here, with the rest of the shape, before any lock or state is consulted.
-        case (.some(let token), nil) where token.unicodeScalars.count > 4095:
-            throw APIError(.invalidVerificationToken, "verificationToken must be at most 4095 characters.")
-        default: return intent
-        }
+        try PaymentAuthorizer.checkShape(verificationToken: request.verificationToken, pin: request.pin)
+        return intent
     }
 
     /// Authorizes and executes one top-up. With `idempotency`, the key is claimed in the debit's
@@ -94,30 +89,9 @@ package struct TopUpService: Sendable {
     private func authorize(userId: String, intent: PaymentIntent, request: TopUpRequest, session: LiveSession?)
         async throws -> (Authorization, User)
     {
-        let users = self.users
-        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else {
-            throw APIError.unauthenticated
-        }
-        try lock.ensureUnlocked(user)
-        if let token = request.verificationToken {
-            let claims = try await tokens.verify(token, now: clock.nowMillis())
-            guard claims.sub == userId else {
-                throw APIError(.tokenWrongUser, "The verification token belongs to another user.")
-            }
-            // Dynamic linking: the device signed SHA-256(nonce ‖ intent); the token carries the
-            // intent's digest, and this request must be for exactly that intent.
-            guard claims.dig == Base64URL.encode(intent.digest) else {
-                throw APIError(.intentMismatch, "The verification token was issued for a different payment.")
-            }
-            let credentials = self.credentials
-            let key = try await database.read { sql in try await credentials.find(id: claims.cid, on: sql) }
-            try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
-            return (.token(claims), user)
-        }
-        try newDeviceLimit.check(amount: intent.amount, session: session)
-        try AccountService.ensurePinUsable(user, now: clock.nowMillis())
-        try await lock.checkPIN(request.pin ?? "", user: user, guard: pinGuard)
-        return (.pin, user)
+        try await authorizer.authorize(
+            userId: userId, intent: intent, verificationToken: request.verificationToken, pin: request.pin,
+            session: session)
     }
 }
 

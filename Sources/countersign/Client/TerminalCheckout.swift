@@ -45,9 +45,11 @@ enum TerminalCheckout {
     static func run(
         api: CountersignAPIClient, bidId: String, productId: String, answers: CheckoutAnswers,
         redirects: any RedirectHandler,
-        returnURL: String? = nil, timing: PaymentScreenModel.Timing = .init()
+        returnURL: String? = nil, timing: PaymentScreenModel.Timing = .init(),
+        authorizeWallet: (@Sendable (OrderResponse) async throws -> PayOrderRequest?)? = nil
     ) async -> CheckoutEnding {
-        let model = PaymentScreenModel(client: api, redirects: redirects, returnURL: returnURL, timing: timing)
+        let model = PaymentScreenModel(
+            client: api, redirects: redirects, returnURL: returnURL, timing: timing, authorizeWallet: authorizeWallet)
         print("── Payment ──")
         guard case .ready(let checkout) = await model.load(bidId: bidId, productId: productId) else {
             return unavailable(model.screen.value)
@@ -240,6 +242,7 @@ enum TerminalCheckout {
         case .card: "Card"
         case .ideal: "iDEAL"
         case .bancontact: "Bancontact"
+        case .wallet: "Wallet"
         }
     }
 
