@@ -14,7 +14,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (
     WAIT, _chrome, allow_console, console_errors, fetch_json, fill, go, new_phone, page_text, screenshot,
-    sign_up, wait_for, wait_text, wait_title, euro, PHONE, set_viewport,
+    sign_up, wait_for, wait_text, wait_title, euro, PHONE, set_viewport, add_authenticator, enrol_passkey, wallet,
 )
 
 CARD_3DS = "4000 0027 6000 3184"
@@ -550,3 +550,31 @@ def test_market_seller_refunds_and_buyer_sees_it(server, browser, seller):
     assert order_status(browser, order_id)["refunded"] == 1250
     go(browser, server, "/market/orders")
     wait_text(browser, f"#market-buying li[data-order='{order_id}']", f"{euro(1250)} refunded")
+
+
+def test_market_paid_from_the_euro_wallet_with_the_passkey(server, browser, seller):
+    """Buy now, paid from the EUR wallet: the method shows what the wallet holds, the passkey signs the
+    order's total and seller, and the wallet and the order show the payment at once (no provider page)."""
+    sign_up(seller, server, new_phone(), name="Sam Seller")
+    product_id = list_product(seller, server, "Oak chair", "100", shipping=False)
+    add_authenticator(browser)
+    phone = new_phone()
+    sign_up(browser, server, phone, name="Bea Buyer")
+    server.fund(phone, 12_500, currency="EUR")
+    enrol_passkey(browser, server)
+    buy_now(browser, server, product_id)
+
+    label = wait_for(browser, "label[for='method-wallet']")
+    assert label.text == f"Wallet ({euro(12_500)})", label.text
+    click_label(browser, "method-wallet")
+    # The wallet has no payment fee: the total is the price.
+    text = total(browser, 10_000)
+    assert euro(10_000) in browser.find_element(By.ID, "checkout-pay").text, text
+    screenshot(browser, "market-checkout-wallet")
+
+    press(browser, "#checkout-pay")
+    order_id = confirmed(browser)
+    order = order_status(browser, order_id)
+    assert order["status"] == "PAID" and order["paymentMethod"] == "wallet", order
+    euros = [w for w in wallet(browser)["wallets"] if w["currency"] == "EUR"]
+    assert euros and euros[0]["balance"] == 2_500, euros

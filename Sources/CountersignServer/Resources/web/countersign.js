@@ -698,6 +698,33 @@ export class Countersign {
       { body, idempotencyKey: idempotencyKey ?? newIdempotencyKey() });
   }
 
+  /**
+   * Pays a `wallet` order from the buyer's wallet with the passkey: the order's options (the
+   * challenge covers its total and seller), checked here against `expected` before anything is
+   * signed, signed, verified, then the order paid with the token.
+   * @param {{id: string, sellerId?: string, totals: {total: number, currency: string}}} order
+   * @param {{signal?: AbortSignal, sign?: (options: any) => Promise<object>}} [opts] `sign` replaces
+   *   `navigator.credentials.get` (e.g. Secure Payment Confirmation with `options.securePaymentConfirmation`)
+   */
+  async payOrderFromWallet(order, { signal, sign } = {}) {
+    const options = await this.request('POST', `/orders/${encodeURIComponent(order.id)}/pay/options`, { body: {} });
+    const t = options.transaction || {};
+    if (t.kind !== 'marketplace_order' || t.productCode !== order.id || t.amount !== order.totals.total
+      || t.currency !== order.totals.currency || (order.sellerId && t.supplierSlug !== order.sellerId)) {
+      throw new CountersignError(0, 'challenge_mismatch_local', 'The server described another payment; nothing was signed.');
+    }
+    await checkChallenge(options.nonce, t, options.challenge);
+    const assertion = sign ? await sign(options) : await getAssertion(options, { signal });
+    const verified = await this.verifyAssertion(assertion);
+    return this.request('POST', `/orders/${encodeURIComponent(order.id)}/pay`,
+      { body: { verificationToken: verified.verificationToken } });
+  }
+
+  /** Pays a `wallet` order with the PIN instead of the passkey. @param {string} orderId @param {string} pin */
+  payOrderWithPin(orderId, pin) {
+    return this.request('POST', `/orders/${encodeURIComponent(orderId)}/pay`, { body: { pin } });
+  }
+
   /** The order's refunds, oldest first. @param {string} orderId */
   async orderRefunds(orderId) {
     return (await this.request('GET', `/orders/${encodeURIComponent(orderId)}/refunds`)).refunds;

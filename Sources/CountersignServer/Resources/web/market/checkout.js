@@ -7,6 +7,7 @@ import { PaymentScreen, PICKUP, deliveryOptions, paymentOptions, isEditable, can
 import { methodNames, orderStatusText, paymentFailureText, countries, bidStateText } from './format.js';
 import { checkoutPath, orderPath, productPath, bidPath, ordersPath, returnURL } from './paths.js';
 import { keepCheckout } from './store.js';
+import { signPayment } from '../screens/sign.js';
 
 /** `/market/products/:productId/checkout/:bidId`: the payment screen of an accepted bid. */
 export function renderCheckout(view, params, query, app) {
@@ -38,6 +39,7 @@ function mount(view, app, productId, bidId, returnedOrderId) {
   const model = new PaymentScreen(marketApi(app.api), {
     returnURL,
     redirect: (url) => location.assign(url),
+    sign: async (options) => (await signPayment(options, options.securePaymentConfirmation, { label: 'Order total' })).assertion,
     onChange: (state) => screen.render(state),
   });
   screen.model = model;
@@ -60,11 +62,16 @@ function mount(view, app, productId, bidId, returnedOrderId) {
   };
 }
 
+/** "Wallet (€12.50)": the wallet shows what it holds; the other methods their names. */
+const methodLabel = (kind, checkout) => (kind === 'wallet' && checkout.wallet
+  ? `${methodNames.wallet} (${money(checkout.wallet.balance, checkout.wallet.currency)})` : methodNames[kind]);
+
 /** "visa" → "Visa"; the provider names brands in lower case. */
 const brandName = (brand) => (brand ? brand[0].toUpperCase() + brand.slice(1) : 'Card');
 
 const stepText = {
   placingOrder: () => 'Placing your order…',
+  authorizing: () => 'Confirm the payment with your passkey…',
   startingPayment: () => 'Starting the payment…',
   redirected: () => 'Taking you to the payment page…',
   confirming: (step) => `Checking the payment (${step.attempt} of ${step.of})…`,
@@ -175,8 +182,8 @@ class CheckoutView {
     parts.addressHint = h('p', { className: 'hint' });
     parts.addressSet = h('fieldset', { className: 'card' }, h('legend', null, 'Address'), parts.addresses, parts.addressHint, this.addressForm());
 
-    // Method: card (with saved cards and a new one), iDEAL, Bancontact.
-    parts.method = this.radios('method', paymentOptions(checkout).map((o) => [o.kind, methodNames[o.kind]]),
+    // Method: card (with saved cards and a new one), iDEAL, Bancontact, the wallet with its balance.
+    parts.method = this.radios('method', paymentOptions(checkout).map((o) => [o.kind, methodLabel(o.kind, checkout)]),
       (kind) => this.model.choosePaymentMethod(kind));
     parts.cards = h('div', { className: 'market-options' });
     parts.cardHint = h('p', { className: 'hint' });
