@@ -145,6 +145,18 @@ struct WalletOrderPaymentTests {
         }
     }
 
+    @Test("wallet payment challenges count towards the per-account challenge limit", arguments: TestEngines.all)
+    func challengesLimited(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine, configure: RateLimitTests.limited(["challenge-account=2/60"])) { server in
+            // fundedUser's registration took one challenge.
+            let (_, buyer, order) = try await Self.walletOrder(server)
+            let options = { try await server.client.post("/orders/\(order.id)/pay/options", token: buyer.token) }
+            #expect(try await options().status == 200)
+            let third = try await options()
+            #expect(third.status == 429 && third.errorCode == "rate_limited", "\(third.text)")
+        }
+    }
+
     @Test("a refund of a wallet-paid order goes back to the wallet at once", arguments: TestEngines.all)
     func refund(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in

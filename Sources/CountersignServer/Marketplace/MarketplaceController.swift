@@ -5,6 +5,8 @@ import Hummingbird
 /// The marketplace: the buyer's profile and addresses, products, bids, and checkout totals.
 package struct MarketplaceController {
     let marketplace: MarketplaceService
+    /// Limits the wallet payment challenges a client or an account may ask for, as for top-ups.
+    let throttle: RequestThrottle
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.on(.profile, use: profile)
@@ -196,7 +198,10 @@ extension MarketplaceController {
     @Sendable func payOptions(_ request: Request, context: AppRequestContext) async throws
         -> AuthenticationOptionsResponse
     {
-        try await marketplace.walletPaymentOptions(
+        try throttle.check(
+            request, context: context, address: [.challengeAddress], account: [.challengeAccount],
+            key: try context.requireUser())
+        return try await marketplace.walletPaymentOptions(
             buyerId: try context.requireUser(), orderId: try context.parameters.require("id"),
             session: context.session)
     }
