@@ -165,13 +165,14 @@ class Server:
 
     # --- operator and API helpers ---------------------------------------------------------------
 
-    def fund(self, phone, amount):
-        """Credits `amount` kobo with the operator CLI, which takes naira (it runs beside the live
-        server: SQLite in WAL)."""
-        naira = f"{amount // 100}.{amount % 100:02d}"
+    def fund(self, phone, amount, currency=None):
+        """Credits `amount` minor units (kobo, or cents of `currency`) with the operator CLI, which
+        takes whole units (it runs beside the live server: SQLite in WAL)."""
+        units = f"{amount // 100}.{amount % 100:02d}"
+        wallet = ["--currency", currency] if currency else []
         subprocess.run(
-            [str(BIN), "wallet", "fund", "--data-dir", self.data_dir, "--phone", phone, "--amount", naira,
-             "--reference", f"browser-test-{secrets.token_hex(6)}"],
+            [str(BIN), "wallet", "fund", "--data-dir", self.data_dir, "--phone", phone, "--amount", units,
+             "--reference", f"browser-test-{secrets.token_hex(6)}", *wallet],
             check=True, capture_output=True, timeout=30,
         )
 

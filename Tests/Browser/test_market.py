@@ -14,7 +14,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import (
     WAIT, _chrome, allow_console, console_errors, fetch_json, fill, go, new_phone, page_text, screenshot,
-    sign_up, wait_for, wait_text, wait_title, euro, PHONE, set_viewport,
+    sign_up, wait_for, wait_text, wait_title, euro, PHONE, set_viewport, add_authenticator, enrol_passkey, wallet,
+    wait_error, PIN,
 )
 
 CARD_3DS = "4000 0027 6000 3184"
@@ -550,3 +551,67 @@ def test_market_seller_refunds_and_buyer_sees_it(server, browser, seller):
     assert order_status(browser, order_id)["refunded"] == 1250
     go(browser, server, "/market/orders")
     wait_text(browser, f"#market-buying li[data-order='{order_id}']", f"{euro(1250)} refunded")
+
+
+def test_market_paid_from_the_euro_wallet_with_the_passkey(server, browser, seller):
+    """Buy now, paid from the EUR wallet: the method shows what the wallet holds, the passkey signs the
+    order's total and seller, and the wallet and the order show the payment at once (no provider page)."""
+    sign_up(seller, server, new_phone(), name="Sam Seller")
+    product_id = list_product(seller, server, "Oak chair", "100", shipping=False)
+    add_authenticator(browser)
+    phone = new_phone()
+    sign_up(browser, server, phone, name="Bea Buyer")
+    server.fund(phone, 12_500, currency="EUR")
+    enrol_passkey(browser, server)
+    buy_now(browser, server, product_id)
+
+    label = wait_for(browser, "label[for='method-wallet']")
+    assert label.text == f"Wallet ({euro(12_500)})", label.text
+    click_label(browser, "method-wallet")
+    # The wallet has no payment fee: the total is the price.
+    text = total(browser, 10_000)
+    assert euro(10_000) in browser.find_element(By.ID, "checkout-pay").text, text
+    screenshot(browser, "market-checkout-wallet")
+
+    press(browser, "#checkout-pay")
+    order_id = confirmed(browser)
+    order = order_status(browser, order_id)
+    assert order["status"] == "PAID" and order["paymentMethod"] == "wallet", order
+    euros = [w for w in wallet(browser)["wallets"] if w["currency"] == "EUR"]
+    assert euros and euros[0]["balance"] == 2_500, euros
+
+
+def test_market_wallet_order_by_pin_without_a_passkey(server, browser, seller):
+    """A buyer with no passkey pays a small order from the EUR wallet: the screen offers the account
+    PIN, says so when it is wrong (nothing taken), pays with the right one, and the dashboard's history
+    names the seller and the product."""
+    # The options' 422 (no passkey) and the wrong PIN's 401 are answers the screen expects.
+    allow_console(browser, r"/pay/options - .*status of 422|/pay - .*status of 401")
+    sign_up(seller, server, new_phone(), name="Sam Seller")
+    product_id = list_product(seller, server, "Desk lamp", "25", shipping=False)
+    phone = new_phone()
+    sign_up(browser, server, phone, name="Bea Buyer")
+    server.fund(phone, 10_000, currency="EUR")
+    buy_now(browser, server, product_id)
+    click_label(browser, "method-wallet")
+    total(browser, 2_500)
+
+    press(browser, "#checkout-pay")
+    wait_text(browser, "#wallet-pin-needed", "no passkey")
+    fill(browser, "#wallet-pin", "1111")
+    press(browser, "#wallet-pay-pin")
+    wait_error(browser, "#wallet-pin-needed", "authorization_failed")
+    euros = [w for w in wallet(browser)["wallets"] if w["currency"] == "EUR"]
+    assert euros[0]["balance"] == 10_000, euros
+    screenshot(browser, "market-checkout-wallet-pin")
+
+    fill(browser, "#wallet-pin", PIN)
+    press(browser, "#wallet-pay-pin")
+    order_id = confirmed(browser)
+    assert order_status(browser, order_id)["status"] == "PAID"
+    euros = [w for w in wallet(browser)["wallets"] if w["currency"] == "EUR"]
+    assert euros[0]["balance"] == 7_500, euros
+
+    go(browser, server, "/")
+    row = wait_for(browser, "li.tx[data-type='order_payment']")
+    assert "Paid to Sam Seller" in row.text and "Desk lamp" in row.text, row.text

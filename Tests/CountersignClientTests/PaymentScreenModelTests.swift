@@ -87,7 +87,7 @@ struct PaymentScreenModelTests {
                 "/user/profile", "/products/prd_1", "/bids/bid_1", "/payment-methods/cards",
             ])
         #expect(checkout.deliveryOptions.map(\.disabled) == [nil, .noAddress])
-        #expect(checkout.paymentOptions.map(\.disabled) == [.noSavedCard, nil, nil])
+        #expect(checkout.paymentOptions.map(\.disabled) == [.noSavedCard, nil, nil, nil])
         #expect(checkout.choices == Checkout.Choices(delivery: "pickup"))
         #expect(checkout.totals == .incomplete && !checkout.canPay && checkout.order == nil)
         #expect(await harness.model.chooseDelivery("postnl_standard") == false)

@@ -57,6 +57,38 @@ struct SecurePaymentConfirmationHTTPTests {
     }
 
     @Test(
+        "a wallet order's SPC sheet names its seller; shown so it pays, shown without the seller it pays nothing",
+        arguments: TestEngines.all)
+    func orderBySPC(engine: DatabaseEngine) async throws {
+        try await Self.run(engine) { server in
+            let (_, buyer, order) = try await WalletOrderPaymentTests.walletOrder(server)
+            let device = try #require(buyer.device)
+            let issue = {
+                try #require(
+                    try await server.client.post("/orders/\(order.id)/pay/options", token: buyer.token)
+                        .decode(AuthenticationOptionsResponse.self).securePaymentConfirmation)
+            }
+            let first = try await issue()
+            #expect(first.payeeName == "Ada via Countersign" && first.total == .init(currency: "EUR", value: "100.00"))
+            var platformOnly = ShownPayment(first)
+            platformOnly.payeeName = "Countersign"
+            let refused = try await server.client.post(
+                "/biometric/auth/verify", try platformOnly.assertion(device, challenge: first.challenge),
+                token: buyer.token)
+            #expect(refused.status == 401 && refused.errorCode == "payment_data_mismatch", "\(refused.text)")
+
+            let spc = try await issue()
+            let verify = try await server.client.post(
+                "/biometric/auth/verify", try ShownPayment(spc).assertion(device, challenge: spc.challenge),
+                token: buyer.token)
+            #expect(verify.status == 200, "\(verify.text)")
+            let token = try #require(try verify.decode(AuthenticationVerifyResponse.self).verificationToken)
+            let paid = try await WalletOrderPaymentTests.pay(server, buyer, order.id, token: token)
+            #expect(paid.status == 200, "\(paid.text)")
+        }
+    }
+
+    @Test(
         "each member the browser showed differently is 401 payment_data_mismatch; nothing is paid",
         arguments: TestEngines.all)
     func mismatchesRefused(engine: DatabaseEngine) async throws {

@@ -288,10 +288,20 @@ public struct PayOrderRequest: Codable, Sendable, Equatable {
     public var paymentMethodId: String?
     /// Where the provider's redirect (3-D Secure, iDEAL, Bancontact) sends the payer back.
     public var returnURL: String?
+    /// For `wallet`: the token `/biometric/auth/verify` issued for the order's options (the passkey
+    /// signed the order's amount and seller). Exactly one of this and `pin`.
+    public var verificationToken: String?
+    /// For `wallet`: the PIN instead of the passkey.
+    public var pin: String?
     /// A request.
-    public init(paymentMethodId: String? = nil, returnURL: String? = nil) {
+    public init(
+        paymentMethodId: String? = nil, returnURL: String? = nil, verificationToken: String? = nil,
+        pin: String? = nil
+    ) {
         self.paymentMethodId = paymentMethodId
         self.returnURL = returnURL
+        self.verificationToken = verificationToken
+        self.pin = pin
     }
 }
 

@@ -39,6 +39,8 @@ extension Endpoint {
     package static let order = Endpoint(.get, "/orders/{id}")
     /// Starts the order's payment.
     package static let payOrder = Endpoint(.post, "/orders/{id}/pay")
+    /// The passkey's options for paying a `wallet` order.
+    package static let payOrderOptions = Endpoint(.post, "/orders/{id}/pay/options")
     /// The payment as the provider last reported it.
     package static let orderPayment = Endpoint(.get, "/orders/{id}/payment")
     /// Stops a payment left waiting.

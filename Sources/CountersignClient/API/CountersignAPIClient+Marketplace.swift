@@ -90,6 +90,12 @@ extension CountersignAPIClient {
         try await call(request(.payOrder, [orderId], json: body))
     }
 
+    /// `POST /orders/{id}/pay/options`: for a `wallet` order, the passkey's request options, whose
+    /// challenge covers the order's total and seller; `insufficient_funds` before any gesture.
+    public func payOrderOptions(orderId: String) async throws -> AuthenticationOptionsResponse {
+        try await call(request(.payOrderOptions, [orderId]))
+    }
+
     /// `GET /orders/{id}/payment`: the provider's current word on the payment, as the server applied it.
     public func payment(orderId: String) async throws -> OrderPaymentResponse {
         try await call(request(.orderPayment, [orderId]))

@@ -82,12 +82,21 @@ public struct AirtimePayment: Sendable {
             // No key, and the PIN alone may not pay this: neither path can finish here.
             return .failure(Fallback(reason: .noRegisteredCredential, pinAllowed: false))
         }
+        return try await Self.token(
+            answering: options,
+            reason: "Buy \(Currency.ngn.format(intent.amount)) of airtime for \(intent.recipientPhone)", client: client,
+            device: device)
+    }
+
+    /// Seed steps 2–4 for any wallet payment's `options`: local authentication, the signature over
+    /// the intent (checked against the challenge first), verify; the token, or why the PIN must do
+    /// and whether the options allowed it.
+    static func token(
+        answering options: AuthenticationOptionsResponse, reason: String, client: CountersignAPIClient,
+        device: DeviceApproval
+    ) async throws -> Result<String, Fallback> {
         let pinAllowed = options.pinAllowed ?? true
-        let approval = await device.approve(
-            reason: "Buy \(Currency.ngn.format(intent.amount)) of airtime for \(intent.recipientPhone)"
-        ) {
-            try $0.authorize(airtime: options)
-        }
+        let approval = await device.approve(reason: reason) { try $0.authorize(airtime: options) }
         let assertion: AuthenticationResponseJSON
         switch approval {
         case .success(let signed): assertion = signed
@@ -108,7 +117,7 @@ public struct AirtimePayment: Sendable {
         return .success(token)
     }
 
-    private struct Fallback: Error {
+    struct Fallback: Error {
         var reason: PINFallbackReason
         /// What the options said; with no key there were none, and the PIN is the only path.
         var pinAllowed = true

@@ -111,7 +111,7 @@ public struct Checkout: Sendable, Equatable {
         }
     }
 
-    /// Card (disabled until a card is saved), iDEAL and Bancontact.
+    /// Card (disabled until a card is saved), iDEAL, Bancontact and the wallet.
     public var paymentOptions: [PaymentOption] {
         PaymentMethodKind.allCases.map {
             PaymentOption(kind: $0, disabled: $0 == .card && cards.isEmpty ? .noSavedCard : nil)

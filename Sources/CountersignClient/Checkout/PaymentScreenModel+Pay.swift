@@ -55,9 +55,29 @@ extension PaymentScreenModel {
         }
         paying.order = order
         if order.status.isPaid { return .confirmed(order) }
-        screen.set(.paying(paying, .startingPayment(orderId: order.id)))
-        let body = PayOrderRequest(
+        screen.set(
+            .paying(
+                paying,
+                request.paymentMethod == .wallet ? .authorizing(orderId: order.id) : .startingPayment(orderId: order.id)
+            ))
+        var body = PayOrderRequest(
             paymentMethodId: request.paymentMethod == .card ? paying.choices.cardId : nil, returnURL: returnURL)
+        if request.paymentMethod == .wallet {
+            // The passkey (or the PIN) authorizes the order's total to its seller; without it, nothing is paid.
+            do {
+                guard let authorized = try await authorizeWallet?(order) else {
+                    return back(
+                        paying,
+                        .error(
+                            .api(
+                                status: 0, code: "authorization_required",
+                                message: "The wallet payment was not authorized. Nothing was paid.", retryAfter: nil)))
+                }
+                body = authorized
+            } catch {
+                return back(paying, .error(CountersignClientError(error)))
+            }
+        }
         let started: OrderPaymentResponse
         do {
             started = try await client.pay(orderId: order.id, body)

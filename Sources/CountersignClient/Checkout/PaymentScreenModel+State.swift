@@ -60,6 +60,8 @@ extension PaymentScreenModel {
         case placingOrder
         /// The payment is being started with the provider.
         case startingPayment(orderId: String)
+        /// A wallet payment: the device key (or the PIN) authorizes it, then the server pays it at once.
+        case authorizing(orderId: String)
         /// The payer is on the provider's page (3-D Secure, iDEAL, Bancontact).
         case redirected(URL)
         /// The server is asked where the payment stands: poll `attempt` of at most 1 + the retries.

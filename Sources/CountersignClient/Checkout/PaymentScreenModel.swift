@@ -38,6 +38,7 @@ public actor PaymentScreenModel {
     let redirects: any RedirectHandler
     let returnURL: String?
     let timing: Timing
+    let authorizeWallet: (@Sendable (OrderResponse) async throws -> PayOrderRequest?)?
     /// Raised by every change of choices: a totals answer for an older revision is stale.
     var revision: UInt64 = 0
     /// The totals refreshes not finished yet, by revision.
@@ -47,10 +48,14 @@ public actor PaymentScreenModel {
 
     /// A model calling the server through `client`, sending the payer to providers' pages through
     /// `redirects`, which bring them back to `returnURL`.
+    /// `authorizeWallet` answers what authorizes a `wallet` order (the passkey's token or the PIN;
+    /// nil when the buyer gave up), e.g. `WalletOrderPayment.authorization(for:pin:)`.
     public init(
         client: CountersignAPIClient, redirects: any RedirectHandler, returnURL: String? = nil,
-        timing: Timing = Timing()
+        timing: Timing = Timing(),
+        authorizeWallet: (@Sendable (OrderResponse) async throws -> PayOrderRequest?)? = nil
     ) {
+        self.authorizeWallet = authorizeWallet
         self.client = client
         self.redirects = redirects
         self.returnURL = returnURL

@@ -67,7 +67,11 @@ public struct CheckoutTotals: Sendable, Hashable, Codable {
         } else {
             lines.append(Line(kind: "shipping", name: "Pickup", amount: 0))
         }
-        guard let fee = rates.paymentFees[method.rawValue] else { throw .unknownPaymentMethod(method.rawValue) }
+        // The wallet pays no provider: it has no fee, whatever the rates say.
+        let fee =
+            method.usesProvider
+            ? rates.paymentFees[method.rawValue] : MarketplaceRates.PaymentFee(fixed: 0, basisPoints: 0)
+        guard let fee else { throw .unknownPaymentMethod(method.rawValue) }
         let paymentFee = fee.fixed + ((subtotal + shipping) * fee.basisPoints + 5_000) / 10_000
         lines.append(Line(kind: "payment_fee", name: "Payment fee (\(method.displayName))", amount: paymentFee))
         self.subtotal = subtotal

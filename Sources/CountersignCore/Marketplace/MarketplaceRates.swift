@@ -90,7 +90,7 @@ public struct MarketplaceRates: Sendable, Hashable, Codable {
 
     /// Why the rates cannot be used, if they can't.
     public var problem: String? {
-        for method in PaymentMethodKind.allCases {
+        for method in PaymentMethodKind.allCases where method.usesProvider {
             guard let fee = paymentFees[method.rawValue] else { return "no fee for payment method \(method.rawValue)" }
             if fee.fixed < 0 || fee.basisPoints < 0 || fee.basisPoints > 10_000 {
                 return "the \(method.rawValue) fee is out of range"

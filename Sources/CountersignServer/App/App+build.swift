@@ -155,7 +155,8 @@ package enum CountersignApp {
             marketplace: services.marketplace, fundings: services.fundings, signature: services.webhookSignature,
             stripeSignature: services.stripeWebhookSignature, clock: services.clock
         ).addRoutes(to: router.group())
-        MarketplaceController(marketplace: services.marketplace).addRoutes(to: router.group().add(middleware: sessions))
+        MarketplaceController(marketplace: services.marketplace, throttle: services.throttle).addRoutes(
+            to: router.group().add(middleware: sessions))
         LimitsController(limits: services.limits, throttle: services.throttle)
             .addRoutes(to: router.group().add(middleware: sessions))
         OperatorController(

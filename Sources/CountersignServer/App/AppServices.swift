@@ -181,15 +181,14 @@ package struct AppServices: Sendable {
             clock: clock,
             configuration: configuration, metrics: metrics
         )
+        let authorizer = PaymentAuthorizer(
+            database: database, users: users, tokens: tokens, consumedTokens: ConsumedTokenSQLRepository(),
+            lock: lock, pinGuard: pinGuard, newDeviceLimit: newDeviceLimit, pinAllowance: configuration.pinAllowance,
+            limits: SpendingLimits(tiers: configuration.limitTiers, ledger: ledger), clock: clock)
         self.topUps = TopUpService(
             database: database, users: users, ledger: ledger, transactions: transactions,
-            consumedTokens: ConsumedTokenSQLRepository(),
-            idempotencyKeys: IdempotencySQLRepository(),
-            tokens: tokens, pinGuard: pinGuard, lock: lock, intents: intents, supplier: supplier, clock: clock,
-            logger: logger, metrics: metrics, newDeviceLimit: newDeviceLimit,
-            pinAllowance: configuration.pinAllowance,
-            limits: SpendingLimits(tiers: configuration.limitTiers, ledger: ledger)
-        )
+            idempotencyKeys: IdempotencySQLRepository(), authorizer: authorizer, intents: intents, supplier: supplier,
+            clock: clock, logger: logger, metrics: metrics)
         var paymentProvider: any PaymentProvider
         if let stripe = configuration.stripe {
             paymentProvider = StripePaymentProvider(
@@ -207,7 +206,8 @@ package struct AppServices: Sendable {
             database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(),
             provider: paymentProvider,
             clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts,
-            returnURLs: returnURLs, metrics: metrics, instance: instance
+            returnURLs: returnURLs, metrics: metrics, instance: instance, biometric: biometric,
+            authorizer: authorizer
         )
         let wallets = WalletService(
             database: database, users: users, ledger: ledger, transactions: transactions, clock: clock,

@@ -54,7 +54,7 @@ package struct StorePurger: Service {
                     try await sql.query(statement, [.integer(before)]).count
                 }
             } catch {
-                logger.error("store purge failed", metadata: ["table": "\(table)", "error": "\(error)"])
+                logger.passFailed("store purge failed", error, metadata: ["table": "\(table)"])
             }
         }
         return purged

@@ -78,7 +78,7 @@ extension BiometricService {
         }
         // Secure Payment Confirmation (`payment.get`) only on the payment path, checked against what
         // the challenge's intent showed; a step-up accepts `webauthn.get` alone.
-        let shown = purpose == .payment ? paymentConfirmation.expected(topUp: challenge) : nil
+        let shown = try await purpose == .payment ? paymentConfirmation(challenge) : nil
         let result = try await checkAssertion(
             credential: credential, challenge: expected,
             userVerificationRequired: challenge.userVerification == "required",

@@ -153,6 +153,17 @@ package struct BiometricService: Sendable {
         let intent = try intents.airtime(
             amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone,
             supplierSlug: request.supplierSlug)
+        return try await paymentOptions(userId: userId, intent: intent, session: session) {
+            try await ensureAffordable(userId: userId, intent: intent)
+        }
+    }
+
+    /// Request options for authorizing any wallet payment's `intent`; `ensureFunds` refuses, before
+    /// any gesture, a payment the balance cannot cover.
+    func paymentOptions(
+        userId: String, intent: PaymentIntent, session: LiveSession?,
+        ensureFunds: @Sendable () async throws -> Void
+    ) async throws -> AuthenticationOptionsResponse {
         let user = try await loadUser(userId)
         try lock.ensureUnlocked(user)
         let nonce = SecureRandom.bytes(32)
@@ -181,7 +192,7 @@ package struct BiometricService: Sendable {
         // Before any gesture: a new device (or only new keys) over the limit is refused now, and a
         // key still in its cooling-off is not offered for an amount over it.
         try newDeviceLimit.check(amount: intent.amount, session: session)
-        try await ensureAffordable(userId: userId, intent: intent)
+        try await ensureFunds()
         let limits = SpendingLimits(tiers: configuration.limitTiers, ledger: ledger)
         try await database.read { sql in
             try await limits.checkOutgoing(
@@ -204,7 +215,9 @@ package struct BiometricService: Sendable {
             userVerification: configuration.userVerification, timeout: timeout, transaction: intent,
             nonce: Base64URL.encode(nonce),
             securePaymentConfirmation: paymentConfirmation.data(
-                paymentConfirmation.expected(amount: intent.amount, currency: intent.currency), challenge: challenge,
+                paymentConfirmation.expected(
+                    amount: intent.amount, currency: intent.currency, payee: try await payeeName(intent)),
+                challenge: challenge,
                 credentialIds: usable.map(\.id), timeout: timeout
             ),
             pinAllowed: pinAllowed
@@ -228,6 +241,22 @@ package struct BiometricService: Sendable {
 
     /// What Secure Payment Confirmation shows for this server's payment challenges.
     var paymentConfirmation: PaymentConfirmation { PaymentConfirmation(configuration: configuration) }
+
+    /// What a payment challenge's Secure Payment Confirmation showed, computed again from its
+    /// intent: the total, and for a marketplace order the seller it pays. Nil for any other challenge.
+    func paymentConfirmation(_ challenge: StoredChallenge) async throws -> SecurePaymentConfirmation? {
+        guard let intent = paymentConfirmation.intent(of: challenge) else { return nil }
+        return paymentConfirmation.expected(
+            amount: intent.amount, currency: intent.currency, payee: try await payeeName(intent))
+    }
+
+    /// Who a wallet payment pays, by name, where it is a person: a marketplace order's seller
+    /// (`supplierSlug` carries their id). Nil for airtime, paid to Countersign's supplier.
+    func payeeName(_ intent: PaymentIntent) async throws -> String? {
+        guard intent.kind == MarketplaceService.walletIntentKind else { return nil }
+        let users = self.users
+        return try await database.read { sql in try await users.find(id: intent.supplierSlug, on: sql) }?.name
+    }
 
     /// The user, or 401 if the session outlived them.
     func loadUser(_ userId: String) async throws -> User {

@@ -33,13 +33,13 @@ package struct PaymentConfirmation: Sendable {
         )
     }
 
-    /// What a top-up challenge showed: its stored intent, read back. Nil for any other challenge.
-    func expected(topUp challenge: StoredChallenge) -> SecurePaymentConfirmation? {
+    /// A wallet payment challenge's stored intent, read back. Nil for any other challenge.
+    func intent(of challenge: StoredChallenge) -> PaymentIntent? {
         guard let text = challenge.intent,
             let intent = try? JSONDecoder().decode(PaymentIntent.self, from: Data(text.utf8)),
             intent.canonicalBytes.elementsEqual(text.utf8)
         else { return nil }
-        return expected(amount: intent.amount, currency: intent.currency)
+        return intent
     }
 
     /// What a transfer's challenge showed: its quote's total, to its payee.

@@ -5,8 +5,8 @@ import CountersignStore
 /// The spending limits of an account per currency: its tier's (`LimitTiers`), or lower ones the user
 /// set, with a raise applying only after its delay. Checked before the gesture (read-only) and again
 /// inside the debit's transaction, after the accounts it moves are locked, so parallel payments
-/// never pass a limit together. Usage is what the user paid out of the wallet (top-ups and transfers
-/// with their fees, failed ones not counted) in the last 24 hours or 30 days.
+/// never pass a limit together. Usage is what the user paid out of the wallet (top-ups, transfers
+/// with their fees and marketplace orders; a refund does not give it back; failed ones not counted) in the last 24 hours or 30 days.
 package struct SpendingLimits: Sendable {
     let tiers: LimitTiers
     let ledger: any LedgerRepository
@@ -67,7 +67,7 @@ package struct SpendingLimits: Sendable {
         return try await sql.first(
             """
             SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM wallet_transactions
-            WHERE user_id = $1 AND currency = $2 AND type IN ('topup', 'transfer_out') AND status <> 'failed'
+            WHERE user_id = $1 AND currency = $2 AND type IN ('topup', 'transfer_out', 'order_payment') AND status <> 'failed'
             AND created_at > $3
             """,
             [.text(userId), .text(currency), .integer(now - window)])?.int("total") ?? 0

@@ -5,6 +5,8 @@ import Hummingbird
 /// The marketplace: the buyer's profile and addresses, products, bids, and checkout totals.
 package struct MarketplaceController {
     let marketplace: MarketplaceService
+    /// Limits the wallet payment challenges a client or an account may ask for, as for top-ups.
+    let throttle: RequestThrottle
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.on(.profile, use: profile)
@@ -27,6 +29,7 @@ package struct MarketplaceController {
         group.on(.placeOrder, use: placeOrder)
         group.on(.order, use: order)
         group.on(.payOrder, use: pay)
+        group.on(.payOrderOptions, use: payOptions)
         group.on(.orderPayment, use: payment)
         group.on(.cancelOrderPayment, use: cancelPayment)
         group.on(.shipOrder, use: ship)
@@ -186,7 +189,21 @@ extension MarketplaceController {
         var request = request
         let body = try await request.decodeJSON(as: PayOrderRequest.self, context: context)
         return try await marketplace.pay(
-            buyerId: try context.requireUser(), orderId: try context.parameters.require("id"), body)
+            buyerId: try context.requireUser(), orderId: try context.parameters.require("id"), body,
+            session: context.session)
+    }
+
+    /// `POST /orders/{id}/pay/options` (the buyer, a `wallet` order) → the passkey's request options
+    /// for the order's amount and seller; 422 `insufficient_funds` before any gesture.
+    @Sendable func payOptions(_ request: Request, context: AppRequestContext) async throws
+        -> AuthenticationOptionsResponse
+    {
+        try throttle.check(
+            request, context: context, address: [.challengeAddress], account: [.challengeAccount],
+            key: try context.requireUser())
+        return try await marketplace.walletPaymentOptions(
+            buyerId: try context.requireUser(), orderId: try context.parameters.require("id"),
+            session: context.session)
     }
 
     /// `GET /orders/{id}/payment` → the provider's current word on the payment, applied to the order.

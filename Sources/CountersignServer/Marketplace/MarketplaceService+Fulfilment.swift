@@ -3,17 +3,18 @@ import CountersignCore
 import CountersignStore
 
 extension MarketplaceService {
-    /// Books a succeeded payment, in the transaction that marks the order paid: the provider owes
-    /// us the total; the seller's escrow holds the price and the shipping until the buyer confirms
-    /// receipt; the payment-method fee is ours. (The system accounts are opened at start-up.)
-    static func bookPayment(_ order: Order, ledger: LedgerSQLRepository, now: Int64, on sql: any SQLExecutor)
-        async throws
-    {
+    /// Books a succeeded payment, in the transaction that marks the order paid: the total comes
+    /// `from` the provider (it owes us) or the buyer's wallet; the seller's escrow holds the price
+    /// and the shipping until the buyer confirms receipt; the payment-method fee is ours. (The
+    /// system accounts are opened at start-up.) This is where an order's payment commits.
+    static func bookPayment(
+        _ order: Order, from source: String? = nil, ledger: LedgerSQLRepository, now: Int64, on sql: any SQLExecutor
+    ) async throws {
         let totals = order.totals
         let escrow = try await ledger.openAccount(
             userId: order.sellerId, kind: .escrow, currency: totals.currency, now: now, on: sql)
         var postings = [
-            Posting(accountId: SystemAccount.providerClearing(totals.currency), amount: -totals.total),
+            Posting(accountId: source ?? SystemAccount.providerClearing(totals.currency), amount: -totals.total),
             Posting(accountId: escrow, amount: totals.subtotal + totals.shipping),
         ]
         if totals.paymentFee > 0 {

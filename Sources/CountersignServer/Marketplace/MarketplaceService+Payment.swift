@@ -6,7 +6,9 @@ extension MarketplaceService {
     /// way — reports it: never a second payment for one order. The attempt number is claimed in a
     /// guarded update before the provider is called and is part of the provider's idempotency key,
     /// so a retry after a crash or a timeout reaches the same intent, never a new charge.
-    package func pay(buyerId: String, orderId: String, _ request: PayOrderRequest) async throws -> OrderPaymentResponse
+    /// A `wallet` order is paid at once from the buyer's wallet instead (`payFromWallet`).
+    package func pay(buyerId: String, orderId: String, _ request: PayOrderRequest, session: LiveSession? = nil)
+        async throws -> OrderPaymentResponse
     {
         let order = try await buyersOrder(buyerId: buyerId, orderId: orderId)
         switch order.status {
@@ -19,6 +21,7 @@ extension MarketplaceService {
         case .new:
             break
         }
+        if order.paymentMethod == .wallet { return try await payFromWallet(order, request, session: session) }
         if let returnURL = request.returnURL, !returnURLs.permits(returnURL) {
             throw APIError(
                 .invalidReturnURL,

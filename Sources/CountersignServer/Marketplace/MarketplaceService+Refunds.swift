@@ -20,13 +20,20 @@ package enum RefundRequester: Sendable, Equatable {
     }
 }
 
-/// Where a refund's money goes back to the buyer. One place decides, per order: today every paid
-/// order was paid through the payment provider.
+/// Where a refund's money goes back to the buyer. One place decides, per order: through the
+/// payment provider that took it, or straight into the wallet it came from.
 enum RefundDestination: Sendable, Equatable {
     case paymentProvider(intentId: String)
+    /// The buyer's wallet in the order's currency: settled at once, no provider.
+    case wallet(accountId: String)
 
     static func of(_ order: Order) -> RefundDestination? {
-        order.paymentIntentId.map { .paymentProvider(intentId: $0) }
+        if order.paymentMethod == .wallet {
+            return .wallet(
+                accountId: LedgerSQLRepository().accountId(
+                    userId: order.buyerId, kind: .wallet, currency: order.totals.currency))
+        }
+        return order.paymentIntentId.map { .paymentProvider(intentId: $0) }
     }
 }
 
@@ -170,6 +177,8 @@ extension MarketplaceService {
         let outcome: ProviderRefund
         do {
             switch destination {
+            case .wallet(let accountId):
+                return try await settle(refund, succeeded: true, failureMessage: nil, into: accountId)
             case .paymentProvider(let intentId):
                 if let providerId = refund.providerRefundId {
                     outcome = try await provider.retrieveRefund(id: providerId)
@@ -196,8 +205,11 @@ extension MarketplaceService {
     /// from refund clearing to the provider's account (it paid the buyer back); on failure back to
     /// the seller (escrow while the order is not completed, else payable; a debt part back to the
     /// debt) and off the order's refunded total. Guarded by status, so a webhook and a poll settle
-    /// it once. This is where a refund's outcome commits: the one place to announce it.
-    func settle(_ refund: OrderRefund, succeeded: Bool, failureMessage: String?) async throws -> OrderRefund {
+    /// it once. This is where a refund's outcome commits: the one place to announce it. A refund
+    /// `into` the buyer's wallet goes there instead of to the provider.
+    func settle(_ refund: OrderRefund, succeeded: Bool, failureMessage: String?, into wallet: String? = nil)
+        async throws -> OrderRefund
+    {
         let (refunds, ledger, now) = (self.refunds, self.ledger, clock.nowMillis())
         try await database.transaction { sql in
             guard
@@ -215,7 +227,17 @@ extension MarketplaceService {
                 try await ledger.post(
                     .transfer(
                         kind: "order_refund_settled", reference: refund.id, amount: refund.amount, from: clearing,
-                        to: SystemAccount.providerClearing(currency)), now: now, on: sql)
+                        to: wallet ?? SystemAccount.providerClearing(currency)), now: now, on: sql)
+                if wallet != nil,
+                    let buyerId = try await sql.first(
+                        "SELECT buyer_id FROM orders WHERE id = $1", [.text(refund.orderId)])?.string("buyer_id")
+                {
+                    try await WalletTransactionSQLRepository().insert(
+                        Self.walletLine(
+                            type: "order_refund", buyerId: buyerId, orderId: refund.orderId, amount: refund.amount,
+                            currency: currency, authorizedBy: nil, now: now),
+                        on: sql)
+                }
                 return
             }
             guard

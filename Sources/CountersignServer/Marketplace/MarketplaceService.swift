@@ -18,6 +18,10 @@ package struct MarketplaceService: Sendable {
     let metrics: ServerMetrics
     /// This process, as refunds' idempotency claims name it.
     let instance: ServerInstance
+    /// The passkey's options for an order paid from the wallet.
+    let biometric: BiometricService
+    /// The token or PIN that authorizes an order paid from the wallet.
+    let authorizer: PaymentAuthorizer
     let ledger = LedgerSQLRepository()
     let refunds = OrderRefundSQLRepository()
     let idempotency = IdempotencySQLRepository()

@@ -53,7 +53,7 @@ package struct PendingOrderSweeper: Service {
         do {
             pending = try await load(marketplace.clock.nowMillis() - minimumAgeMillis)
         } catch {
-            logger.error("pending \(kind) sweep failed", metadata: ["error": "\(error)"])
+            logger.passFailed("pending \(kind) sweep failed", error)
             return 0
         }
         var asked = 0
@@ -62,8 +62,7 @@ package struct PendingOrderSweeper: Service {
                 try await settle(item)
                 asked += 1
             } catch {
-                logger.error(
-                    "could not settle a pending \(kind)", metadata: [kind: "\(id(item))", "error": "\(error)"])
+                logger.passFailed("could not settle a pending \(kind)", error, metadata: [kind: "\(id(item))"])
             }
         }
         return asked
@@ -82,13 +81,12 @@ package struct PendingOrderSweeper: Service {
                     try await marketplace.advance(refund)
                     asked += 1
                 } catch {
-                    logger.error(
-                        "could not settle a pending refund", metadata: ["refund": "\(refund.id)", "error": "\(error)"])
+                    logger.passFailed("could not settle a pending refund", error, metadata: ["refund": "\(refund.id)"])
                 }
             }
             return asked
         } catch {
-            logger.error("pending refund sweep failed", metadata: ["error": "\(error)"])
+            logger.passFailed("pending refund sweep failed", error)
             return 0
         }
     }
@@ -99,7 +97,7 @@ package struct PendingOrderSweeper: Service {
         do {
             return try await marketplace.expireStale()
         } catch {
-            logger.error("bid expiry sweep failed", metadata: ["error": "\(error)"])
+            logger.passFailed("bid expiry sweep failed", error)
             return 0
         }
     }

@@ -49,7 +49,7 @@ package struct PendingTopUpSweeper: Service {
                 try await transactions.pending(olderThan: cutoff, orOrphanedExcept: id, on: sql)
             }
         } catch {
-            topUps.logger.error("pending top-up sweep failed", metadata: ["error": "\(error)"])
+            topUps.logger.passFailed("pending top-up sweep failed", error)
             return 0
         }
         topUps.metrics.backlog(worker: "pending_top_ups", count: pending.count(where: { $0.type == "topup" }))
@@ -75,9 +75,8 @@ package struct PendingTopUpSweeper: Service {
             } catch let error as APIError where error.code == .alreadySettled {
                 continue
             } catch {
-                topUps.logger.error(
-                    "could not settle pending top-up",
-                    metadata: ["transaction": "\(transaction.id)", "error": "\(error)"])
+                topUps.logger.passFailed(
+                    "could not settle pending top-up", error, metadata: ["transaction": "\(transaction.id)"])
             }
         }
         return settled

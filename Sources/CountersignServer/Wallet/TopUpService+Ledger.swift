@@ -12,10 +12,10 @@ extension TopUpService {
         userId: String, intent: PaymentIntent, useCashback: Bool, authorization: Authorization,
         clearFailures: Bool = true, idempotency: IdempotencyTicket? = nil
     ) async throws -> WalletTransaction {
-        let (ledger, transactions, consumedTokens, users, keys, now) = (
-            self.ledger, self.transactions, self.consumedTokens, self.users, self.idempotencyKeys, clock.nowMillis()
+        let (ledger, transactions, authorizer, users, keys, now) = (
+            self.ledger, self.transactions, self.authorizer, self.users, self.idempotencyKeys, clock.nowMillis()
         )
-        let (pinAllowance, limits, database) = (self.pinAllowance, self.limits, self.database)
+        let database = self.database
         let walletId = ledger.accountId(userId: userId, kind: .wallet, currency: intent.currency)
         let cashbackId = ledger.accountId(userId: userId, kind: .cashback, currency: intent.currency)
         let lockSuffix = database.forUpdate
@@ -32,34 +32,9 @@ extension TopUpService {
                     guard case .claimed(let id) = claim else { throw IdempotencyKeyTaken(claim: claim) }
                     claimId = id
                 }
-                if case .token(let claims) = authorization {
-                    let spend = try await consumedTokens.consume(
-                        jti: claims.jti, userId: userId, credentialId: claims.cid,
-                        expiresAt: claims.exp.multipliedReportingOverflow(by: 1000).overflow ? .max : claims.exp * 1000,
-                        now: now, on: sql)
-                    switch spend {
-                    case .spent: break
-                    case .replayed: throw APIError(.tokenReplayed, "This verification token has already been used.")
-                    case .keyRevoked:
-                        throw APIError(.unknownCredential, "The key that authorized this payment has been revoked.")
-                    case .keyFlagged:
-                        throw APIError(
-                            .credentialFlagged,
-                            "The key that authorized this payment was disabled after a security check.")
-                    }
-                }
-                switch authorization {
-                case .pin:
-                    try await pinAllowance.spend(
-                        userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
-                case .token(let claims) where claims.uv == true:
-                    try await pinAllowance.renew(userId: userId, on: sql)
-                case .token: break
-                }
-                // The wallet and cashback locked first: what the limits count holds until the commit.
-                try await SpendingLimits.lock([walletId, cashbackId], database: database, on: sql)
-                try await limits.checkOutgoing(
-                    userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
+                // The wallet and cashback locked: what the limits count holds until the commit.
+                try await authorizer.commit(
+                    authorization, userId: userId, intent: intent, locking: [walletId, cashbackId], now: now, on: sql)
                 var cashbackUsed: Int64 = 0
                 if useCashback {
                     let available =

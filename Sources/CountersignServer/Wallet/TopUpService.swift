@@ -12,43 +12,26 @@ package struct TopUpService: Sendable {
     let users: any UserRepository
     let ledger: any LedgerRepository
     let transactions: any WalletTransactionRepository
-    let consumedTokens: any ConsumedTokenRepository
     let idempotencyKeys: any IdempotencyRepository
-    let tokens: VerificationTokens
-    let pinGuard: PinGuard
-    let lock: PaymentLock
+    /// The token-or-PIN check, its allowance and the spending limits, shared with marketplace
+    /// orders paid from the wallet.
+    let authorizer: PaymentAuthorizer
     let intents: IntentValidator
     let supplier: any AirtimeSupplier
     let clock: WallClock
     let logger: Logger
     let metrics: ServerMetrics
-    let newDeviceLimit: NewDeviceLimit
-    let pinAllowance: PinAllowance
-    let limits: SpendingLimits
-    let credentials = CredentialSQLRepository()
 
-    /// How the payment was authorized, once checked.
-    enum Authorization {
-        case token(VerificationClaims)
-        case pin
-        var label: String { if case .token = self { "biometric" } else { "pin" } }
-    }
+    typealias Authorization = PaymentAuthorizer.Authorization
 
     /// Checks the request's shape; throws 400 before anything is claimed or written.
     package func validate(_ request: TopUpRequest) throws(APIError) -> PaymentIntent {
         let intent = try intents.airtime(
             amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone,
             supplierSlug: request.supplierSlug)
-        switch (request.verificationToken, request.pin) {
-        case (nil, nil): throw APIError(.authorizationRequired, "Send a verificationToken or a pin.")
-        case (.some, .some): throw APIError(.ambiguousAuthorization, "Send a verificationToken or a pin, not both.")
-        case (nil, .some(let pin)) where !PinHasher.isWellFormed(pin):
-            throw APIError(.invalidPin, "pin must be 4 to 6 digits.")
         // Checked here, with the rest of the shape, before any lock or state is consulted.
-        case (.some(let token), nil) where token.unicodeScalars.count > 4095:
-            throw APIError(.invalidVerificationToken, "verificationToken must be at most 4095 characters.")
-        default: return intent
-        }
+        try PaymentAuthorizer.checkShape(verificationToken: request.verificationToken, pin: request.pin)
+        return intent
     }
 
     /// Authorizes and executes one top-up. With `idempotency`, the key is claimed in the debit's
@@ -73,8 +56,9 @@ package struct TopUpService: Sendable {
         userId: String, intent: PaymentIntent, request: TopUpRequest, session: LiveSession?,
         idempotency: IdempotencyTicket?
     ) async throws -> SettledTopUp {
-        let (authorization, user) = try await authorize(
-            userId: userId, intent: intent, request: request, session: session)
+        let (authorization, user) = try await authorizer.authorize(
+            userId: userId, intent: intent, verificationToken: request.verificationToken, pin: request.pin,
+            session: session)
         let pending = try await debit(
             userId: userId, intent: intent, useCashback: request.useCashback ?? false, authorization: authorization,
             clearFailures: user.failedPaymentAuths > 0, idempotency: idempotency
@@ -93,48 +77,6 @@ package struct TopUpService: Sendable {
         return try await settle(pending, outcome: outcome)
     }
 
-    private func authorize(userId: String, intent: PaymentIntent, request: TopUpRequest, session: LiveSession?)
-        async throws -> (Authorization, User)
-    {
-        let users = self.users
-        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else {
-            throw APIError.unauthenticated
-        }
-        try lock.ensureUnlocked(user)
-        // Over a spending limit: said before the PIN is checked; the debit checks again.
-        let (limits, now) = (self.limits, clock.nowMillis())
-        try await database.read { sql in
-            try await limits.checkOutgoing(
-                userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
-        }
-        if let token = request.verificationToken {
-            let claims = try await tokens.verify(token, now: clock.nowMillis())
-            guard claims.sub == userId else {
-                throw APIError(.tokenWrongUser, "The verification token belongs to another user.")
-            }
-            // Dynamic linking: the device signed SHA-256(nonce ‖ intent); the token carries the
-            // intent's digest, and this request must be for exactly that intent.
-            guard claims.dig == Base64URL.encode(intent.digest) else {
-                throw APIError(.intentMismatch, "The verification token was issued for a different payment.")
-            }
-            let credentials = self.credentials
-            let key = try await database.read { sql in try await credentials.find(id: claims.cid, on: sql) }
-            try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
-            return (.token(claims), user)
-        }
-        try newDeviceLimit.check(amount: intent.amount, session: session)
-        // Refused before the PIN is checked: a try beyond the allowance counts nothing towards the
-        // lock. The debit counts it again, in its transaction.
-        let allowance = self.pinAllowance
-        guard
-            try await database.read({ sql in
-                try await allowance.permits(userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
-            })
-        else { throw allowance.refusal(intent.currency) }
-        try AccountService.ensurePinUsable(user, now: clock.nowMillis())
-        try await lock.checkPIN(request.pin ?? "", user: user, guard: pinGuard)
-        return (.pin, user)
-    }
 }
 
 /// A settled top-up's answer and its JSON, encoded once for the client and for replays.

@@ -68,7 +68,11 @@ package struct WalletService: Sendable {
         let page = rows.prefix(limit)
         let next = rows.count > limit ? page.last.map { Base64URL.encode(Array("\($0.createdAt)|\($0.id)".utf8)) } : nil
         let transferIds = page.filter { $0.type.hasPrefix("transfer_") }.compactMap(\.externalReference)
-        let parties = try await database.read { sql in try await transactions.transfers(ids: transferIds, on: sql) }
+        let orderIds = page.filter { $0.type.hasPrefix("order_") }.compactMap(\.externalReference)
+        let parties = try await database.read { sql in
+            try await transactions.transfers(ids: transferIds, on: sql)
+                .merging(try await transactions.orders(ids: orderIds, on: sql)) { transfer, _ in transfer }
+        }
         return TransactionPage(
             transactions: page.map { $0.summary(transfer: $0.externalReference.flatMap { parties[$0] }) },
             nextCursor: next)

@@ -34,6 +34,9 @@ package struct TransferParties: Sendable, Equatable {
 package protocol WalletTransactionRepository: Sendable {
     /// The parties of the transfers with these ids, by id (a page of history at most).
     func transfers(ids: [String], on sql: any SQLExecutor) async throws -> [String: TransferParties]
+    /// The parties of the marketplace orders with these ids, by id: the buyer as payer, the seller
+    /// as payee, and the product's title as the note.
+    func orders(ids: [String], on sql: any SQLExecutor) async throws -> [String: TransferParties]
     func insert(_ transaction: WalletTransaction, on sql: any SQLExecutor) async throws
     /// Moves a pending transaction to a final status; returns false if it was not pending.
     func finish(
@@ -91,6 +94,26 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
             parties[try row.string("id")] = TransferParties(
                 payerName: try row.string("payer_name"), payeeName: try row.optionalString("payee_name"),
                 note: try row.optionalString("note"), totalFees: try row.optionalInt("total_fees"))
+        }
+        return parties
+    }
+
+    package func orders(ids: [String], on sql: any SQLExecutor) async throws -> [String: TransferParties] {
+        guard !ids.isEmpty else { return [:] }
+        let placeholders = ids.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        let rows = try await sql.query(
+            """
+            SELECT o.id, p.title, buyer.name AS buyer_name, seller.name AS seller_name
+            FROM orders o JOIN products p ON p.id = o.product_id JOIN users buyer ON buyer.id = o.buyer_id
+            JOIN users seller ON seller.id = o.seller_id
+            WHERE o.id IN (\(placeholders))
+            """,
+            ids.map { .text($0) })
+        var parties: [String: TransferParties] = [:]
+        for row in rows {
+            parties[try row.string("id")] = TransferParties(
+                payerName: try row.string("buyer_name"), payeeName: try row.string("seller_name"),
+                note: try row.string("title"), totalFees: nil)
         }
         return parties
     }

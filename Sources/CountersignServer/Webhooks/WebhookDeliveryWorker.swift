@@ -48,7 +48,7 @@ package struct WebhookDeliveryWorker: Service {
                 worker: "webhooks", count: Int(try await database.read { sql in try await deliveries.backlog(on: sql) })
             )
         } catch {
-            logger.error("webhook delivery pass failed", metadata: ["error": "\(error)"])
+            logger.passFailed("webhook delivery pass failed", error)
             return 0
         }
         await withTaskGroup(of: Void.self) { group in
@@ -97,9 +97,9 @@ package struct WebhookDeliveryWorker: Service {
                     metadata: ["endpoint": "\(delivery.endpointId)"])
             }
         } catch {
-            logger.error(
-                "could not record a webhook attempt; the delivery will be retried",
-                metadata: ["delivery": "\(delivery.id)", "error": "\(error)"])
+            logger.passFailed(
+                "could not record a webhook attempt; the delivery will be retried", error,
+                metadata: ["delivery": "\(delivery.id)"])
         }
     }
 }

@@ -1,11 +1,26 @@
 import Foundation
 import Logging
 
-/// One numbered, append-only schema change. Statements use only SQL both engines accept.
+/// One numbered, append-only schema change. Statements use only SQL both engines accept, except
+/// where a change cannot be written so (SQLite rebuilds a table to change a CHECK that PostgreSQL
+/// alters in place): then `postgresStatements` replace `statements` on PostgreSQL.
 package struct Migration: Sendable {
     package let version: Int
     package let name: String
     package let statements: [String]
+    package let postgresStatements: [String]?
+
+    init(version: Int, name: String, statements: [String], postgresStatements: [String]? = nil) {
+        self.version = version
+        self.name = name
+        self.statements = statements
+        self.postgresStatements = postgresStatements
+    }
+
+    /// What runs on `engine`.
+    func statements(for engine: DatabaseEngine) -> [String] {
+        engine == .postgres ? postgresStatements ?? statements : statements
+    }
 }
 
 /// Applies the migrations a database has not seen yet, each in its own transaction, before the
@@ -22,6 +37,7 @@ package enum Migrator {
         Migration0015PhoneAndDevices.migration, Migration0016AuthenticatorMetadata.migration,
         Migration0017BidClosedReason.migration, Migration0018Webhooks.migration, Migration0019Refunds.migration,
         Migration0020Limits.migration, Migration0021WalletFundings.migration,
+        Migration0022WalletOrderPayments.migration,
     ]
 
     /// The table that records which migrations a database has: made before the first migration.
@@ -46,7 +62,7 @@ package enum Migrator {
                 {
                     return false
                 }
-                for statement in migration.statements {
+                for statement in migration.statements(for: database.engine) {
                     try await sql.execute(statement)
                 }
                 try await sql.execute(

@@ -11,6 +11,7 @@ struct Buy: AsyncParsableCommand {
         abstract: "Buy a product: buy now, or pay an accepted bid (client).")
 
     @OptionGroup var client: ClientOptions
+    @OptionGroup var auth: LocalAuthOptions
 
     @Argument(help: "The product id (prd_…).") var product: String
     @Option(help: "Offer this much, in euros (80 or 79.95), instead of buying now; the seller accepts it first.")
@@ -19,7 +20,10 @@ struct Buy: AsyncParsableCommand {
     var bidId: String?
     @Option(help: "pickup or a shipping method id (asked when not given).") var delivery: String?
     @Option(help: "The id of one of your addresses, for shipping.") var address: String?
-    @Option(help: "card, ideal or bancontact.") var method: PaymentMethodKind?
+    @Option(help: "card, ideal, bancontact or wallet (the wallet in the order's currency, by device key or PIN).")
+    var method: PaymentMethodKind?
+    @Option(help: "The account PIN, for --method wallet when the device key cannot sign (asked if not given).")
+    var pin: String?
     @Option(help: "The id of a saved card (pm_…), for --method card.") var card: String?
     @Option(name: .customLong("card-number"), help: "Save this card (test numbers in docs/stripe.md) and pay with it.")
     var cardNumber: String?
@@ -59,7 +63,7 @@ struct Buy: AsyncParsableCommand {
     func offer() throws -> Int64? { try bid?.marketplaceMinor(flag: "--bid") }
 
     func run() async throws {
-        let (_, _, api) = try client.loggedIn()
+        let (profile, _, api) = try client.loggedIn()
         // A buy-now always needs a method: refuse before it holds the product. (An offer waits for the
         // seller first; a bid whose payment is under way keeps its method; the screen asks when it must.)
         if bidId == nil, bid == nil { try TerminalInput.require(method, flag: "--method", question: "Pay with") }
@@ -106,11 +110,36 @@ struct Buy: AsyncParsableCommand {
             withdrawIfAbandoned: withdrawIfAbandoned ? true : (keepIfAbandoned ? false : nil),
             cancelPending: cancelPending
         )
+        // A wallet payment signs with this device's key (local authentication first), else the PIN.
+        let device = try? auth.make(profile: profile, devicePINFallback: false)
+        let preset = pin
+        let accountPIN: @Sendable (AirtimePayment.PINFallbackReason) async -> String? = { reason in
+            print("  Device key did not finish (\(TerminalPayments.describe(reason))); using the account PIN")
+            if let preset { return preset }
+            if !TerminalInput.isInteractive { print("no terminal to ask for the account PIN; pass --pin") }
+            return TerminalInput.secret("Account PIN")
+        }
         let ending = await TerminalCheckout.run(
             api: api, bidId: accepted.id, productId: product, answers: answers,
             redirects: TerminalRedirectHandler(mode: redirect),
             returnURL: returnURL, timing: .init(pollInterval: .seconds(pollSeconds))
-        )
+        ) { order in
+            guard let device else { return await accountPIN(.noRegisteredCredential).map { PayOrderRequest(pin: $0) } }
+            do {
+                return try await WalletOrderPayment(
+                    client: api, authenticator: device.authenticator, signer: device.signer
+                ).authorization(for: order, pin: accountPIN)
+            } catch let needed as AirtimePayment.PasskeyRequired {
+                print("  Device key did not finish (\(TerminalPayments.describe(needed.reason)))")
+                throw CountersignClientError.api(
+                    status: 403, code: ErrorCode.strongAuthenticationRequired.rawValue,
+                    message: "This payment needs your device key: the account PIN alone pays only small amounts, "
+                        + "and only a few times between key payments. Nothing was paid. Approve it with the key "
+                        + "(--biometric approve), or register one with `countersign device register`.",
+                    retryAfter: nil, traceId: nil)
+            }
+        }
+        if let device { LocalAuthOptions.recordSignCount(device.signer, in: profile) }
         switch ending {
         case .paid: return
         case .pending: throw ExitCode(2)

@@ -30,7 +30,7 @@ enum DashboardView {
     static func counterpartText(_ row: TransactionSummary) -> String {
         var text: String
         switch (row.type, row.counterpartyName, row.recipientPhone) {
-        case ("transfer_in", let name?, _): text = " ← \(name)"
+        case ("transfer_in", let name?, _), ("order_refund", let name?, _): text = " ← \(name)"
         case (_, let name?, let phone?): text = " → \(name) (\(phone))"
         case (_, let name?, nil): text = " → \(name)"
         case (_, nil, let phone?): text = " → \(phone)"

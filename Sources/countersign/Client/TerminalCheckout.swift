@@ -45,9 +45,11 @@ enum TerminalCheckout {
     static func run(
         api: CountersignAPIClient, bidId: String, productId: String, answers: CheckoutAnswers,
         redirects: any RedirectHandler,
-        returnURL: String? = nil, timing: PaymentScreenModel.Timing = .init()
+        returnURL: String? = nil, timing: PaymentScreenModel.Timing = .init(),
+        authorizeWallet: (@Sendable (OrderResponse) async throws -> PayOrderRequest?)? = nil
     ) async -> CheckoutEnding {
-        let model = PaymentScreenModel(client: api, redirects: redirects, returnURL: returnURL, timing: timing)
+        let model = PaymentScreenModel(
+            client: api, redirects: redirects, returnURL: returnURL, timing: timing, authorizeWallet: authorizeWallet)
         print("── Payment ──")
         guard case .ready(let checkout) = await model.load(bidId: bidId, productId: productId) else {
             return unavailable(model.screen.value)
@@ -215,6 +217,7 @@ enum TerminalCheckout {
         switch step {
         case .placingOrder: spinner.start("placing the order")
         case .startingPayment: spinner.start("starting the payment with the provider")
+        case .authorizing: spinner.start("paying from the wallet")
         case .redirected: spinner.stop()
         case .confirming(let attempt): spinner.start("asking the server where the payment stands (\(attempt))")
         }
@@ -240,6 +243,7 @@ enum TerminalCheckout {
         case .card: "Card"
         case .ideal: "iDEAL"
         case .bancontact: "Bancontact"
+        case .wallet: "Wallet"
         }
     }
 

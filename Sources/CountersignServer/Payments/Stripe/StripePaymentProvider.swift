@@ -50,6 +50,9 @@ package struct StripePaymentProvider: PaymentProvider {
             }
             form["customer"] = try await owner(ofCard: paymentMethodId, customerId: customerId)
             form["payment_method"] = paymentMethodId
+        case .wallet:
+            // Paid inside the ledger; never sent to the provider.
+            throw ProviderError.invalidRequest("The wallet is not a payment provider's method.")
         case .ideal, .bancontact:
             form["payment_method_data", "type"] = method.rawValue
             if method == .bancontact {

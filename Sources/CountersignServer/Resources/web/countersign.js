@@ -706,6 +706,47 @@ export class Countersign {
       { body, idempotencyKey: idempotencyKey ?? newIdempotencyKey() });
   }
 
+  /**
+   * Pays a `wallet` order from the buyer's wallet with the passkey: the order's options (the
+   * challenge covers its total and seller), checked here against `expected` before anything is
+   * signed, signed, verified, then the order paid with the token.
+   * @param {{id: string, sellerId?: string, totals: {total: number, currency: string}}} order
+   * @param {{signal?: AbortSignal, sign?: (options: any) => Promise<object>}} [opts] `sign` replaces
+   *   `navigator.credentials.get` (e.g. Secure Payment Confirmation with `options.securePaymentConfirmation`)
+   */
+  async payOrderFromWallet(order, { signal, sign } = {}) {
+    const options = await this.request('POST', `/orders/${encodeURIComponent(order.id)}/pay/options`, { body: {} });
+    const t = options.transaction || {};
+    if (t.kind !== 'marketplace_order' || t.productCode !== order.id || t.amount !== order.totals.total
+      || t.currency !== order.totals.currency || (order.sellerId && t.supplierSlug !== order.sellerId)) {
+      throw new CountersignError(0, 'challenge_mismatch_local', 'The server described another payment; nothing was signed.');
+    }
+    await checkChallenge(options.nonce, t, options.challenge);
+    // A failure to sign or verify says so (`stage`), with whether the options let the PIN pay instead.
+    const failed = (/** @type {any} */ error, /** @type {string} */ stage) => Object.assign(
+      error instanceof Error ? error : new Error(String(error)), { stage, pinAllowed: options.pinAllowed !== false });
+    let assertion;
+    try {
+      assertion = sign ? await sign(options) : await getAssertion(options, { signal });
+    } catch (error) {
+      throw failed(error, 'sign');
+    }
+    let verified;
+    try {
+      verified = await this.verifyAssertion(assertion);
+    } catch (error) {
+      throw failed(error, 'verify');
+    }
+    if (!verified.verificationToken) throw failed(new CountersignError(401, verified.code || 'not_verified', verified.message || 'The passkey was not accepted.'), 'verify');
+    return this.request('POST', `/orders/${encodeURIComponent(order.id)}/pay`,
+      { body: { verificationToken: verified.verificationToken } });
+  }
+
+  /** Pays a `wallet` order with the PIN instead of the passkey. @param {string} orderId @param {string} pin */
+  payOrderWithPin(orderId, pin) {
+    return this.request('POST', `/orders/${encodeURIComponent(orderId)}/pay`, { body: { pin } });
+  }
+
   /** The order's refunds, oldest first. @param {string} orderId */
   async orderRefunds(orderId) {
     return (await this.request('GET', `/orders/${encodeURIComponent(orderId)}/refunds`)).refunds;

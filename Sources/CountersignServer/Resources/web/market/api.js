@@ -42,6 +42,12 @@ export function marketApi(api) {
     order: (id) => get(`/orders/${segment(id)}`),
     /** {paymentMethodId?, returnURL?} → {orderId, orderStatus, paymentStatus?, redirectURL?, error?}. */
     pay: (orderId, body) => post(`/orders/${segment(orderId)}/pay`, body),
+    /** The buyer's wallets: `wallets` holds one {currency, balance} per currency. */
+    wallet: () => get('/user/wallet'),
+    /** A `wallet` order: options → check → sign (`sign(options)`) → verify → pay with the token. */
+    payFromWallet: (order, sign) => api.payOrderFromWallet(order, { sign }),
+    /** A `wallet` order paid with the account PIN (within its allowance). */
+    payWithPin: (orderId, pin) => api.payOrderWithPin(orderId, pin),
     /** The provider's current word on the payment, applied to the order: what the app polls. */
     payment: (orderId) => get(`/orders/${segment(orderId)}/payment`),
     cancelPayment: (orderId) => post(`/orders/${segment(orderId)}/payment/cancel`),

@@ -6,10 +6,13 @@
 // States (`state.kind`): loading, loadFailed {error}, unavailable {reason}, ready {checkout},
 // paying {checkout, step}, paymentFailing {checkout, orderId}, statusUnknown {checkout, orderId, error},
 // confirmed {order, product}, withdrawing {checkout}, withdrawn {bid}.
-// step: {kind: 'placingOrder' | 'startingPayment' | 'redirected' | 'confirming', attempt?}.
-// checkout: {profile, product, bid, order, cards, choices {delivery, addressId, paymentMethod, cardId},
+// step: {kind: 'placingOrder' | 'authorizing' | 'startingPayment' | 'redirected' | 'confirming', attempt?}.
+// checkout: {profile, product, bid, order, cards, wallet {currency, balance} | null,
+//            choices {delivery, addressId, paymentMethod, cardId},
 //            totals {kind: 'incomplete' | 'refreshing' | 'ready' | 'failed', value?, previous?, error?}, notice}.
-// notice: {kind: 'paymentFailed', failure} | {kind: 'paymentAbandoned'} | {kind: 'error', error}.
+// notice: {kind: 'paymentFailed', failure} | {kind: 'paymentAbandoned'} | {kind: 'error', error}
+//         | {kind: 'pinNeeded', orderId, reason: 'noKey' | 'passkeyFailed', error?} (a wallet order the
+//           passkey did not pay, and the PIN alone may) | {kind: 'passkeyRequired', error} (nor may the PIN).
 
 import { checkoutState, keepCheckout } from './store.js';
 import { paidStatuses } from './format.js';
@@ -27,10 +30,12 @@ export class PaymentScreen {
   /**
    * @param {object} market  the marketplace calls (market/api.js)
    * @param {object} options returnURL(orderId) → where the provider sends the payer back;
-   *   redirect(url) → leaves for the provider's page; onChange(state); timing.
+   *   redirect(url) → leaves for the provider's page; sign(options) → the passkey's assertion for a
+   *   wallet payment's request options; onChange(state); timing.
    */
-  constructor(market, { returnURL, redirect, onChange, timing = defaultTiming }) {
+  constructor(market, { returnURL, redirect, sign, onChange, timing = defaultTiming }) {
     this.market = market;
+    this.sign = sign;
     this.returnURL = returnURL;
     this.redirect = redirect;
     this.onChange = onChange;
@@ -87,7 +92,11 @@ export class PaymentScreen {
     if (bid.status !== 'ACCEPTED') return { kind: 'unavailable', reason: 'bidNotAccepted', bid };
     if (order && !openStatuses.includes(order.status)) return { kind: 'unavailable', reason: 'orderClosed', order };
     const cards = await this.market.cards();
-    return { kind: 'ready', checkout: initialCheckout(profile, product, bid, order, cards, checkoutState(bid.id)) };
+    // The wallet in the product's currency; without one (or if it cannot be read) the method is off.
+    const wallets = (await this.market.wallet?.().catch(() => null))?.wallets ?? [];
+    const wallet = wallets.find((w) => w.currency === product.currency) ?? null;
+    const checkout = initialCheckout(profile, product, bid, order, cards, checkoutState(bid.id));
+    return { kind: 'ready', checkout: { ...checkout, wallet } };
   }
 
   // --- Choices --------------------------------------------------------------------------------
@@ -223,6 +232,7 @@ export class PaymentScreen {
     paying = { ...paying, order };
     keepCheckout(paying.bid.id, { orderId: order.id });
     if (paidStatuses.includes(order.status)) return { kind: 'confirmed', order, product: paying.product };
+    if (request.paymentMethod === 'wallet') return this.payFromWallet(paying, order);
     this.show({ kind: 'paying', checkout: paying, step: { kind: 'startingPayment' } });
     let started;
     try {
@@ -236,6 +246,54 @@ export class PaymentScreen {
       return back(paying, { kind: 'error', error });
     }
     return this.follow(started, paying);
+  }
+
+  /** A wallet order: the passkey signs its total and seller (Secure Payment Confirmation where the
+   *  browser offers it), then the server pays it at once. A refusal (too little in the wallet, a
+   *  limit) returns to the screen with nothing taken; where the passkey cannot finish (no key, the
+   *  gesture dismissed or refused) the PIN is offered, if the server said it may pay this. */
+  async payFromWallet(paying, order) {
+    this.show({ kind: 'paying', checkout: paying, step: { kind: 'authorizing' } });
+    let paid;
+    try {
+      paid = await this.market.payFromWallet({ ...order, sellerId: paying.product.sellerId }, this.sign);
+    } catch (error) {
+      if (error?.code === 'order_paid') return this.poll(paying, order.id, 1, null);
+      return back(paying, walletFallback(error, order.id));
+    }
+    return this.walletPaid(paying, order, paid);
+  }
+
+  /** Pays the wallet order the passkey did not (notice `pinNeeded`) with the account PIN. A wrong
+   *  PIN keeps the PIN form, saying so; nothing is taken until the server pays. */
+  async payWithPin(pin) {
+    const { kind, checkout } = this.state;
+    const notice = checkout?.notice;
+    if (this.busy || kind !== 'ready' || notice?.kind !== 'pinNeeded') return this.state;
+    this.busy = true;
+    try {
+      const paying = { ...checkout, notice: null };
+      this.show({ kind: 'paying', checkout: paying, step: { kind: 'authorizing' } });
+      let paid;
+      try {
+        paid = await this.market.payWithPin(notice.orderId, pin);
+      } catch (error) {
+        if (error?.code === 'order_paid') return this.show(await this.poll(paying, notice.orderId, 1, null));
+        if (error?.code === 'strong_authentication_required') return this.show(back(paying, { kind: 'passkeyRequired', error }));
+        const again = error?.status === 401 || error?.code === 'invalid_pin';
+        return this.show(back(paying, again ? { ...notice, error } : { kind: 'error', error }));
+      }
+      return this.show(await this.walletPaid(paying, checkout.order ?? { totals: paying.totals.value }, paid));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async walletPaid(paying, order, paid) {
+    if (paying.wallet && paidStatuses.includes(paid.orderStatus) && order?.totals) {
+      paying = { ...paying, wallet: { ...paying.wallet, balance: paying.wallet.balance - order.totals.total } };
+    }
+    return this.follow(paid, paying);
   }
 
   async follow(response, checkout) {
@@ -401,9 +459,15 @@ export function deliveryOptions(checkout) {
   }));
 }
 
-/** Card (disabled until a card is saved), iDEAL and Bancontact. */
+/** Card (disabled until a card is saved), iDEAL, Bancontact, and the wallet in the product's currency
+ *  (disabled while it is empty or there is none; the server refuses too little before any gesture). */
 export function paymentOptions(checkout) {
-  return ['card', 'ideal', 'bancontact'].map((kind) => ({ kind, disabled: kind === 'card' && checkout.cards.length === 0 ? 'noSavedCard' : null }));
+  const disabled = (kind) => {
+    if (kind === 'card' && checkout.cards.length === 0) return 'noSavedCard';
+    if (kind === 'wallet' && !(checkout.wallet?.balance > 0)) return 'emptyWallet';
+    return null;
+  };
+  return ['card', 'ideal', 'bancontact', 'wallet'].map((kind) => ({ kind, disabled: disabled(kind) }));
 }
 
 /** Whether the choices may change: not while the order's payment is under way with the provider. */
@@ -441,6 +505,18 @@ function withStatus(checkout, status, orderId) {
 
 /** The screen again, choices kept, with `notice`. */
 const back = (checkout, notice) => ({ kind: 'ready', checkout: { ...checkout, notice } });
+
+/** What the screen offers after a wallet payment the passkey did not finish: the PIN where the
+ *  server allows it (no key yet; the gesture dismissed, refused or not verified), the passkey alone
+ *  where it does not, else the error itself (too little money, a limit, the lock). */
+export function walletFallback(error, orderId) {
+  if (error?.code === 'no_registered_credential') return { kind: 'pinNeeded', orderId, reason: 'noKey' };
+  if (error?.code === 'strong_authentication_required') return { kind: 'passkeyRequired', error };
+  if (error?.stage === 'sign' || error?.stage === 'verify') {
+    return error.pinAllowed ? { kind: 'pinNeeded', orderId, reason: 'passkeyFailed', error } : { kind: 'passkeyRequired', error };
+  }
+  return { kind: 'error', error };
+}
 
 /** The state a settled payment ends in; null while it is pending. */
 function settled(response, checkout) {

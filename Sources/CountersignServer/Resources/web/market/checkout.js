@@ -1,12 +1,13 @@
 // The marketplace payment screen: the view of PaymentScreen (checkout-model.js). The form is built once
 // and updated in place on every state, so focus and half-typed fields survive the totals' refreshes.
 
-import { h, replace, money, showError, describeError, busy, setTitle, field, button, link, details } from '../ui.js';
+import { h, replace, money, showError, describeError, busy, setTitle, field, button, link, details, pinField, fieldError } from '../ui.js';
 import { marketApi } from './api.js';
 import { PaymentScreen, PICKUP, deliveryOptions, paymentOptions, isEditable, canPay, shownTotals } from './checkout-model.js';
 import { methodNames, orderStatusText, paymentFailureText, countries, bidStateText } from './format.js';
 import { checkoutPath, orderPath, productPath, bidPath, ordersPath, returnURL } from './paths.js';
 import { keepCheckout } from './store.js';
+import { signPayment } from '../screens/sign.js';
 
 /** `/market/products/:productId/checkout/:bidId`: the payment screen of an accepted bid. */
 export function renderCheckout(view, params, query, app) {
@@ -38,6 +39,7 @@ function mount(view, app, productId, bidId, returnedOrderId) {
   const model = new PaymentScreen(marketApi(app.api), {
     returnURL,
     redirect: (url) => location.assign(url),
+    sign: async (options) => (await signPayment(options, options.securePaymentConfirmation, { label: 'Order total' })).assertion,
     onChange: (state) => screen.render(state),
   });
   screen.model = model;
@@ -60,11 +62,16 @@ function mount(view, app, productId, bidId, returnedOrderId) {
   };
 }
 
+/** "Wallet (€12.50)": the wallet shows what it holds; the other methods their names. */
+const methodLabel = (kind, checkout) => (kind === 'wallet' && checkout.wallet
+  ? `${methodNames.wallet} (${money(checkout.wallet.balance, checkout.wallet.currency)})` : methodNames[kind]);
+
 /** "visa" → "Visa"; the provider names brands in lower case. */
 const brandName = (brand) => (brand ? brand[0].toUpperCase() + brand.slice(1) : 'Card');
 
 const stepText = {
   placingOrder: () => 'Placing your order…',
+  authorizing: () => 'Confirm the payment with your passkey…',
   startingPayment: () => 'Starting the payment…',
   redirected: () => 'Taking you to the payment page…',
   confirming: (step) => `Checking the payment (${step.attempt} of ${step.of})…`,
@@ -175,8 +182,8 @@ class CheckoutView {
     parts.addressHint = h('p', { className: 'hint' });
     parts.addressSet = h('fieldset', { className: 'card' }, h('legend', null, 'Address'), parts.addresses, parts.addressHint, this.addressForm());
 
-    // Method: card (with saved cards and a new one), iDEAL, Bancontact.
-    parts.method = this.radios('method', paymentOptions(checkout).map((o) => [o.kind, methodNames[o.kind]]),
+    // Method: card (with saved cards and a new one), iDEAL, Bancontact, the wallet with its balance.
+    parts.method = this.radios('method', paymentOptions(checkout).map((o) => [o.kind, methodLabel(o.kind, checkout)]),
       (kind) => this.model.choosePaymentMethod(kind));
     parts.cards = h('div', { className: 'market-options' });
     parts.cardHint = h('p', { className: 'hint' });
@@ -366,8 +373,49 @@ class CheckoutView {
     if (box.textContent && box.textContent !== before) box.scrollIntoView({ block: 'start' });
   }
 
+  /** The wallet order the passkey did not pay, paid with the account PIN instead. */
+  pinForm(notice, checkout) {
+    const total = checkout.order?.totals ?? (checkout.totals.kind === 'ready' ? checkout.totals.value : null);
+    const pin = pinField('Account PIN', { id: 'wallet-pin', autocomplete: 'current-password' });
+    const pay = h('button', { type: 'submit', className: 'btn primary', id: 'wallet-pay-pin' },
+      `Pay${total ? ` ${money(total.total, total.currency)}` : ''} with PIN`);
+    const form = h('form', { className: 'market-add', id: 'wallet-pin-form' }, pin, pay);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const value = pin.input.value.trim();
+      if (!/^[0-9]{4,6}$/.test(value)) {
+        fieldError(pin, 'Enter your 4 to 6 digit PIN.');
+        pin.input.focus();
+        return;
+      }
+      fieldError(pin, null);
+      this.model.payWithPin(value);
+    });
+    const why = notice.reason === 'noKey'
+      ? 'You have no passkey on this account yet. Pay from your wallet with your account PIN, or add a passkey under Keys.'
+      : 'Your passkey did not confirm the payment, and nothing was taken. Pay with your account PIN instead, or press Pay to try the passkey again.';
+    const box = h('div', { className: 'notice', id: 'wallet-pin-needed' }, h('p', { role: 'status' }, why), form);
+    // A wrong PIN (or another refusal of it) is said above the form; a dismissed passkey needs no more words.
+    if (notice.error && !notice.error.stage) showError(box, notice.error);
+    return box;
+  }
+
   fillNotice(box, state, notice, order) {
+    // The PIN form stays as it is while its notice does: what is typed in it survives other updates.
+    if (notice?.kind === 'pinNeeded' && state.kind === 'ready' && notice === this.pinNotice && box.firstChild) return;
+    this.pinNotice = notice?.kind === 'pinNeeded' && state.kind === 'ready' ? notice : null;
     replace(box);
+    if (this.pinNotice) {
+      box.append(this.pinForm(this.pinNotice, state.checkout));
+      return;
+    }
+    if (notice?.kind === 'passkeyRequired') {
+      box.append(h('div', { role: 'alert', className: 'error', id: 'wallet-passkey-required' },
+        h('p', null, 'This payment needs your passkey, and nothing was paid. Your PIN alone pays only small amounts, '
+          + 'and only a few times between passkey payments.'),
+        h('p', null, 'Press Pay to confirm it with your passkey, or add a passkey under Keys, or choose another way to pay.')));
+      return;
+    }
     if (state.kind === 'paymentFailing') {
       box.append(h('div', { role: 'alert', className: 'warn-box' },
         h('p', null, h('strong', null, 'Payment failing.')),

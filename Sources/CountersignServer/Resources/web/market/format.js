@@ -13,7 +13,7 @@ export function parseEuros(text) {
 /** Cents → "12.50" for an input's value. */
 export const eurosText = (cents) => (cents / 100).toFixed(2);
 
-export const methodNames = { card: 'Card', ideal: 'iDEAL', bancontact: 'Bancontact' };
+export const methodNames = { card: 'Card', ideal: 'iDEAL', bancontact: 'Bancontact', wallet: 'Wallet' };
 
 /** A bid's state in its bidder's words (bids-list.js speaks to the seller). */
 export const bidStatusText = {

@@ -43,6 +43,10 @@ function describe(tx) {
       return { title: 'Reversed by Countersign: money back', sub: `reverses ${tx.reference ?? 'a transfer'}`, sign: '+' };
     case 'reversal_out':
       return { title: 'Reversed by Countersign: money taken back', sub: `reverses ${tx.reference ?? 'a payment'}`, sign: '−' };
+    case 'order_payment':
+      return { title: `Paid to ${tx.counterpartyName || 'a seller'}`, sub: tx.note ? `for “${tx.note}”` : 'marketplace order', sign: '−' };
+    case 'order_refund':
+      return { title: `Refund from ${tx.counterpartyName || 'a seller'}`, sub: tx.note ? `for “${tx.note}”` : 'marketplace order', sign: '+' };
     default:
       return { title: tx.type, sub: '', sign: '' };
   }

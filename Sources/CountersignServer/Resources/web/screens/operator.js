@@ -36,6 +36,8 @@ const TRANSACTION_KINDS = /** @type {Record<string, string>} */ ({
   transfer_in: 'Money received',
   reversal_in: 'Reversal: money back',
   reversal_out: 'Reversal: money taken back',
+  order_payment: 'Marketplace order paid',
+  order_refund: 'Marketplace order refunded',
 });
 
 /** The kinds an operator may reverse. */

@@ -85,10 +85,20 @@ export function transactionRows(tx, me) {
       rows = [['Reversed by', 'Countersign operator'], ['Reverses', h('code', null, tx.reference ?? '')],
         [tx.type === 'reversal_in' ? 'Returned to you' : 'Taken back from you', money(tx.amount)]];
       break;
+    case 'order_payment':
+      rows = [['Paid to', other], ['For', tx.note ?? 'A marketplace order'],
+        ['Paid from wallet', money(tx.amount)]];
+      break;
+    case 'order_refund':
+      rows = [['Refunded by', other], ['For', tx.note ?? 'A marketplace order'],
+        ['Returned to you', money(tx.amount)]];
+      break;
     default:
       rows = [['Amount', money(tx.amount)]];
   }
-  return [...base, ...rows, tx.note ? ['Note', tx.note] : null, ['Status', statusText(tx.status)]];
+  // An order's line carries its product's title as its note, shown above as what it was for.
+  const note = tx.note && !tx.type.startsWith('order_') ? ['Note', tx.note] : null;
+  return [...base, ...rows, note, ['Status', statusText(tx.status)]];
 }
 
 /** @param {string} status */

@@ -1,0 +1,126 @@
+import CountersignAPI
+import CountersignCore
+import CountersignStore
+import WebAuthn
+
+/// What authorizes a payment from the wallet — a verification token bound to the payment's intent
+/// (the passkey signed it), or the PIN — checked the same way for top-ups and marketplace orders.
+package struct PaymentAuthorizer: Sendable {
+    let database: any Database
+    let users: any UserRepository
+    let tokens: VerificationTokens
+    let consumedTokens: any ConsumedTokenRepository
+    let lock: PaymentLock
+    let pinGuard: PinGuard
+    let newDeviceLimit: NewDeviceLimit
+    let pinAllowance: PinAllowance
+    let limits: SpendingLimits
+    let clock: WallClock
+    let credentials = CredentialSQLRepository()
+
+    /// How the payment was authorized, once checked.
+    enum Authorization {
+        case token(VerificationClaims)
+        case pin
+        var label: String { if case .token = self { "biometric" } else { "pin" } }
+    }
+
+    /// Exactly one of a token and a PIN, each well-formed; 400 before any lock or state is consulted.
+    static func checkShape(verificationToken: String?, pin: String?) throws(APIError) {
+        switch (verificationToken, pin) {
+        case (nil, nil): throw APIError(.authorizationRequired, "Send a verificationToken or a pin.")
+        case (.some, .some): throw APIError(.ambiguousAuthorization, "Send a verificationToken or a pin, not both.")
+        case (nil, .some(let pin)) where !PinHasher.isWellFormed(pin):
+            throw APIError(.invalidPin, "pin must be 4 to 6 digits.")
+        case (.some(let token), nil) where token.unicodeScalars.count > 4095:
+            throw APIError(.invalidVerificationToken, "verificationToken must be at most 4095 characters.")
+        default: return
+        }
+    }
+
+    /// Checks the token against `intent` (dynamic linking) or the PIN, the new-device limit, the
+    /// spending limits and, for the PIN, its allowance. Read-only but for the PIN's failure count:
+    /// the payment's transaction checks again and spends (`commit`).
+    func authorize(
+        userId: String, intent: PaymentIntent, verificationToken: String?, pin: String?, session: LiveSession?
+    ) async throws -> (Authorization, User) {
+        let users = self.users
+        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else {
+            throw APIError.unauthenticated
+        }
+        try lock.ensureUnlocked(user)
+        // Over a spending limit: said before the PIN is checked; the debit checks again.
+        let (limits, now) = (self.limits, clock.nowMillis())
+        try await database.read { sql in
+            try await limits.checkOutgoing(
+                userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
+        }
+        if let token = verificationToken {
+            let claims = try await tokens.verify(token, now: clock.nowMillis())
+            guard claims.sub == userId else {
+                throw APIError(.tokenWrongUser, "The verification token belongs to another user.")
+            }
+            // Dynamic linking: the device signed SHA-256(nonce ‖ intent); the token carries the
+            // intent's digest, and this request must be for exactly that intent.
+            guard claims.dig == Base64URL.encode(intent.digest) else {
+                throw APIError(.intentMismatch, "The verification token was issued for a different payment.")
+            }
+            let credentials = self.credentials
+            let key = try await database.read { sql in try await credentials.find(id: claims.cid, on: sql) }
+            try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
+            return (.token(claims), user)
+        }
+        // The PIN-only path: the one place a limit on payments without the passkey applies.
+        try newDeviceLimit.check(amount: intent.amount, session: session)
+        // Refused before the PIN is checked: a try beyond the allowance counts nothing towards the
+        // lock. The payment's transaction counts it again (`commit`).
+        let allowance = self.pinAllowance
+        guard
+            try await database.read({ sql in
+                try await allowance.permits(userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
+            })
+        else { throw allowance.refusal(intent.currency) }
+        try AccountService.ensurePinUsable(user, now: clock.nowMillis())
+        try await lock.checkPIN(pin ?? "", user: user, guard: pinGuard)
+        return (.pin, user)
+    }
+
+    /// The authorization's part of the payment's transaction, before any money moves: the token is
+    /// spent (a passkey payment with user verification renews the PIN allowance) or the PIN payment
+    /// counted against its allowance; then the payer's `accounts` are locked and the spending limits
+    /// checked, so what they count holds until the commit. Throws, and the caller's transaction
+    /// writes nothing, on a token used, revoked or flagged since, an allowance or a limit passed.
+    func commit(
+        _ authorization: Authorization, userId: String, intent: PaymentIntent, locking accounts: [String], now: Int64,
+        on sql: any SQLExecutor
+    ) async throws {
+        switch authorization {
+        case .pin:
+            try await pinAllowance.spend(userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
+        case .token(let claims):
+            try await spend(claims, userId: userId, now: now, on: sql)
+            if claims.uv == true { try await pinAllowance.renew(userId: userId, on: sql) }
+        }
+        try await SpendingLimits.lock(accounts, database: database, on: sql)
+        try await limits.checkOutgoing(
+            userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
+    }
+
+    /// Spends a verification token inside the payment's transaction: a second use of it, or one
+    /// from a key revoked or flagged since, moves nothing.
+    private func spend(_ claims: VerificationClaims, userId: String, now: Int64, on sql: any SQLExecutor) async throws {
+        let spend = try await consumedTokens.consume(
+            jti: claims.jti, userId: userId, credentialId: claims.cid,
+            expiresAt: claims.exp.multipliedReportingOverflow(by: 1000).overflow ? .max : claims.exp * 1000,
+            now: now, on: sql)
+        switch spend {
+        case .spent: break
+        case .replayed: throw APIError(.tokenReplayed, "This verification token has already been used.")
+        case .keyRevoked:
+            throw APIError(.unknownCredential, "The key that authorized this payment has been revoked.")
+        case .keyFlagged:
+            throw APIError(
+                .credentialFlagged, "The key that authorized this payment was disabled after a security check.")
+        }
+    }
+}
