@@ -6,6 +6,8 @@ for console errors the same way.
 """
 
 import re
+import sqlite3
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -21,6 +23,7 @@ from conftest import (
 CARD_3DS = "4000 0027 6000 3184"
 CARD_OK = "4242 4242 4242 4242"
 CARD_DECLINED = "4000 0000 0000 0002"
+CARD_REFUND_PENDING = "4000 0000 0000 5126"  # pays; its refunds wait for the simulator's controls
 
 
 def allow_market_probes(browser):
@@ -552,6 +555,42 @@ def test_market_seller_refunds_and_buyer_sees_it(server, browser, seller):
     go(browser, server, "/market/orders")
     wait_text(browser, f"#market-buying li[data-order='{order_id}']", f"{euro(1250)} refunded")
 
+
+def test_market_refund_the_provider_fails_is_shown_failed_and_nothing_moves(server, browser, seller):
+    """A refund the provider keeps pending, then fails: both sides see it being returned, then not
+    returned with the provider's reason; the order's refundable amount is whole again."""
+    sign_up(seller, server, new_phone(), name="Sam Seller")
+    product_id = list_product(seller, server, "Vase", "40", shipping=False)
+    sign_up(browser, server, new_phone(), name="Bea Buyer")
+    buy_now(browser, server, product_id)
+    add_card(browser, CARD_REFUND_PENDING)
+    total(browser, 4116)  # 40.00 + card 2.9% (1.16)
+    press(browser, "#checkout-pay")
+    order_id = confirmed(browser)
+
+    go(seller, server, f"/market/orders/{order_id}")
+    fill(seller, "#refund-amount", "10")
+    fill(seller, "#refund-reason", "Chipped rim")
+    press(seller, "#refund-submit")
+    press(seller, "#refund-confirm-yes")
+    wait_text(seller, "#order-refunds", "Being returned")
+    assert f"up to {euro(3000)} more" in wait_for(seller, "#order-refundable").text
+
+    # The provider gives up: the simulator's control, as its webhook would.
+    with sqlite3.connect(Path(server.data_dir) / "countersign.sqlite") as db:
+        (provider_id,) = db.execute(
+            "SELECT provider_refund_id FROM order_refunds WHERE order_id = ?", (order_id,)).fetchone()
+    failed = fetch_json(seller, "POST", f"/sim/refunds/{provider_id}/fail")
+    assert failed["status"] == 200 and failed["body"]["status"] == "failed", failed
+
+    press(seller, "#order-refresh")
+    wait_text(seller, "#order-refunds", "Not returned")
+    wait_text(seller, "#order-refundable", f"up to {euro(4000)}")
+    go(browser, server, f"/market/orders/{order_id}")
+    refunds = wait_text(browser, "#order-refunds", "Not returned").text
+    assert "Chipped rim" in refunds and euro(1000) in refunds, refunds
+    screenshot(browser, "market-buyer-sees-failed-refund")
+    assert order_status(browser, order_id)["refunded"] == 0
 
 def test_market_paid_from_the_euro_wallet_with_the_passkey(server, browser, seller):
     """Buy now, paid from the EUR wallet: the method shows what the wallet holds, the passkey signs the
