@@ -180,6 +180,23 @@ struct AuditTests {
             statements: updateFirst(
                 "orders", set: "shipping = shipping + 1, total = total + 1", where: "status = 'COMPLETED'")),
         Breach(
+            description: "a wallet-paid order without its buyer's history line", check: "wallet_orders_have_lines",
+            statements: [
+                "DELETE FROM wallet_transactions WHERE id = (SELECT MIN(id) FROM wallet_transactions WHERE type = 'order_payment')"
+            ]),
+        Breach(
+            description: "a wallet refund line that says more than went back", check: "wallet_orders_have_lines",
+            statements: updateFirst("wallet_transactions", set: "amount = amount + 1", where: "type = 'order_refund'")),
+        Breach(
+            description: "an order payment line for an order paid by card", check: "wallet_orders_have_lines",
+            statements: [
+                """
+                INSERT INTO wallet_transactions (id, user_id, type, status, amount, currency, external_reference, created_at, updated_at)
+                SELECT 'tx_phantom_order', buyer_id, 'order_payment', 'completed', total, currency, id, 0, 0 FROM orders
+                WHERE id = (SELECT MIN(id) FROM orders WHERE payment_method = 'card' AND status = 'COMPLETED')
+                """
+            ]),
+        Breach(
             description: "a completed order without its release", check: "order_payments_have_entries",
             statements: deleteEntry(entryOf("order_release"))),
         Breach(
@@ -257,6 +274,13 @@ struct AuditTests {
         let (seller, buyer, order) = try await RefundTests.paidOrder(server)
         try #require(try await server.client.post("/orders/\(order.id)/ship", token: seller.token).status == 200)
         try #require(try await server.client.post("/orders/\(order.id)/complete", token: buyer.token).status == 200)
+
+        // An order paid from the wallet, part refunded back into it.
+        let (walletSeller, walletBuyer, walletOrder) = try await WalletOrderPaymentTests.walletOrder(server)
+        let paid = try await WalletOrderPaymentTests.pay(server, walletBuyer, walletOrder.id, pin: walletBuyer.pin)
+        try #require(paid.status == 200, "\(paid.text)")
+        let refunded = try await RefundTests.refund(server, walletOrder.id, 1_000, token: walletSeller.token)
+        try #require(refunded.status == 201, "\(refunded.text)")
     }
 
     @Test("clean after real flows; each breach fails exactly its check", arguments: TestEngines.all)

@@ -9,7 +9,8 @@ import CountersignStore
 /// it earned any, or on failure `topup_reversal`; operator funding `funding` (its wallet
 /// transaction); a funding through the payment provider `wallet_funding` once it succeeded (the
 /// funding, whose wallet transaction has the same id); a successful transfer `transfer` (the
-/// transfer); a paid order `order_payment` and, once completed, `order_release` of what its refunds
+/// transfer); a paid order `order_payment` (from the provider's clearing or, paid from the wallet,
+/// the buyer's wallet) and, once completed, `order_release` of what its refunds
 /// left (the order); a refund `order_refund`, then `order_refund_settled` once the provider paid it
 /// or `order_refund_failed` once it could not (the refund); an operator's reversal
 /// `transfer_reversal` or `funding_reversal` (the reversal, which names its original).
@@ -34,7 +35,8 @@ package struct LedgerAuditCheck: Sendable {
     package static let all: [LedgerAuditCheck] =
         bookkeeping + [
             topUpsHaveEntries, fundingsHaveEntries, providerFundingsHaveEntries, transfersHaveEntries,
-            transfersHaveWalletLines, orderPaymentsHaveEntries, refundsWithinOrders, refundsHaveEntries,
+            transfersHaveWalletLines, orderPaymentsHaveEntries, walletOrdersHaveLines, refundsWithinOrders,
+            refundsHaveEntries,
             reversalsUndoOriginals, entriesHaveOwners, noStalePendingTopUps, idempotencyTransactions,
             idempotencyResources,
         ]
@@ -201,6 +203,40 @@ package struct LedgerAuditCheck: Sendable {
             OR COALESCE(e.releases, 0) > CASE WHEN o.status = 'COMPLETED' THEN 1 ELSE 0 END
             OR COALESCE(h.order_payment, 0) <> o.subtotal + o.shipping
             OR COALESCE(n.net, 0) <> CASE WHEN o.status = 'COMPLETED' THEN 0 ELSE o.subtotal + o.shipping - o.refunded END)
+        """)
+
+    // An order paid from the wallet: its payment entry took the total from its buyer's wallet, and
+    // the buyer's history has one `order_payment` line of it and an `order_refund` line per refund
+    // that went back (`external_reference` the order); no other order has such lines.
+    static let walletOrdersHaveLines = LedgerAuditCheck(
+        "wallet_orders_have_lines",
+        "every order paid from the wallet took its total from its buyer's wallet, with one order_payment line of it and an order_refund line per refund back, and no other order has such lines",
+        """
+        WITH \(userPostings("paid", kinds: ["order_payment"], accountKind: "wallet")),
+        lines AS (
+            SELECT external_reference,
+                SUM(CASE WHEN type = 'order_payment' THEN 1 ELSE 0 END) AS payments,
+                SUM(CASE WHEN type = 'order_payment' THEN amount ELSE 0 END) AS spent,
+                MAX(CASE WHEN type = 'order_payment' THEN user_id END) AS payer,
+                SUM(CASE WHEN type = 'order_refund' THEN 1 ELSE 0 END) AS refunds,
+                SUM(CASE WHEN type = 'order_refund' THEN amount ELSE 0 END) AS returned
+            FROM wallet_transactions WHERE type IN ('order_payment', 'order_refund') GROUP BY external_reference),
+        back AS (
+            SELECT order_id, COUNT(*) AS refunds, SUM(amount) AS returned FROM order_refunds
+            WHERE status = 'succeeded' GROUP BY order_id)
+        SELECT o.id AS id FROM orders o
+        LEFT JOIN lines w ON w.external_reference = o.id
+        LEFT JOIN paid p ON p.reference = o.id AND p.user_id = o.buyer_id
+        LEFT JOIN back b ON b.order_id = o.id
+        WHERE o.payment_method = 'wallet' AND o.status IN ('PAID', 'SHIPPED', 'COMPLETED') AND (
+            COALESCE(w.payments, 0) <> 1 OR COALESCE(w.payer, '') <> o.buyer_id OR COALESCE(w.spent, 0) <> o.total
+            OR COALESCE(p.order_payment, 0) <> -o.total
+            OR COALESCE(w.refunds, 0) <> COALESCE(b.refunds, 0) OR COALESCE(w.returned, 0) <> COALESCE(b.returned, 0))
+        UNION ALL
+        SELECT w.id AS id FROM wallet_transactions w LEFT JOIN orders o ON o.id = w.external_reference
+        WHERE w.type IN ('order_payment', 'order_refund') AND (
+            o.id IS NULL OR o.payment_method <> 'wallet' OR o.status NOT IN ('PAID', 'SHIPPED', 'COMPLETED')
+            OR w.user_id <> o.buyer_id)
         """)
 
     // A reversal's entry is its original's, negated: per account the two sum to zero, so it never
