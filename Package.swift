@@ -8,8 +8,8 @@ let package = Package(
         .library(name: "WebAuthn", targets: ["WebAuthn"]),
         .library(name: "CountersignCore", targets: ["CountersignCore"]),
         .library(name: "CountersignAPI", targets: ["CountersignAPI"]),
-        .library(name: "CountersignStore", targets: ["CountersignStore"]),
-        .library(name: "CountersignServer", targets: ["CountersignServer"]),
+        // The server and its store are not libraries: their API is `package`, for this package's
+        // executables and tests; the server is run as `countersign serve`.
         // The SDK, and a transport to go with it: URLSession for apps, AsyncHTTPClient on SwiftNIO.
         .library(name: "CountersignClient", targets: ["CountersignClient"]),
         .library(name: "CountersignClientURLSession", targets: ["CountersignClientURLSession"]),
