@@ -29,9 +29,9 @@ struct CommandLineTests {
     }
 
     static var vectorsDirectory: URL {
-        // Tests/Fixtures/webauthn, next to this test target.
+        // Tests/Fixtures/webauthn, next to this test target (this file is in its CommandLine/ folder).
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/webauthn")
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/webauthn")
     }
 
     @Test("webauthn check passes the fixture vectors and fails on a wrong expectation")
