@@ -66,11 +66,8 @@ extension Serve {
             }
             tiers.defaultTier = defaultLimitTier
         }
-        if let limitRaiseDelay {
-            guard (0...24 * 30).contains(limitRaiseDelay) else {
-                throw ValidationError("--limit-raise-delay must be 0 to 720 hours")
-            }
-            tiers.raiseDelaySeconds = Int64(limitRaiseDelay) * 3600
+        if let hours = try Self.bounded(limitRaiseDelay, "--limit-raise-delay", 0...720, "hours: 30 days") {
+            tiers.raiseDelaySeconds = Int64(hours) * 3600
         }
         return tiers
     }

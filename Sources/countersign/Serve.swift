@@ -309,12 +309,10 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.allowCrossOrigin = allowCrossOrigin
         configuration.allowPrivateWebhookTargets = allowPrivateWebhookTargets
-        if let base = webhookRetryBaseMillis {
-            guard base >= 1 else { throw ValidationError("--webhook-retry-base-ms must be at least 1") }
+        if let base = try Self.bounded(webhookRetryBaseMillis, "--webhook-retry-base-ms", 1...86_400_000) {
             configuration.webhookRetry.baseMillis = base
         }
-        if let poll = webhookPollMillis {
-            guard poll >= 10 else { throw ValidationError("--webhook-poll-ms must be at least 10") }
+        if let poll = try Self.bounded(webhookPollMillis, "--webhook-poll-ms", 10...3_600_000) {
             configuration.webhookPollMillis = poll
         }
         guard !(acceptUnverifiedAttestation && verifiedAttestationOnly) else {
@@ -334,10 +332,7 @@ struct Serve: AsyncParsableCommand {
         if let path = marketplaceRates ?? environment["COUNTERSIGN_MARKETPLACE_RATES"] {
             configuration.marketplaceRates = try Self.loadMarketplaceRates(path)
         }
-        if let quoteSeconds {
-            guard (30...3_600).contains(quoteSeconds) else {
-                throw ValidationError("--quote-seconds must be between 30 and 3600")
-            }
+        if let quoteSeconds = try Self.bounded(quoteSeconds, "--quote-seconds", 30...3_600) {
             configuration.quoteSeconds = quoteSeconds
         }
         for setting in rateLimits {
@@ -354,23 +349,14 @@ struct Serve: AsyncParsableCommand {
                 $0.trimmingCharacters(in: .whitespaces)
             } ?? [])
             : trustedProxies
-        if let sessionDays {
-            guard (1...365).contains(sessionDays) else {
-                throw ValidationError("--session-days must be between 1 and 365")
-            }
-            configuration.sessionSeconds = sessionDays * 86_400
+        if let days = try Self.bounded(sessionDays, "--session-days", 1...365) {
+            configuration.sessionSeconds = days * 86_400
         }
-        if let sessionIdleMinutes {
-            guard (5...43_200).contains(sessionIdleMinutes) else {
-                throw ValidationError("--session-idle-minutes must be between 5 and 43200 (30 days)")
-            }
-            configuration.sessionIdleSeconds = sessionIdleMinutes * 60
+        if let minutes = try Self.bounded(sessionIdleMinutes, "--session-idle-minutes", 5...43_200, "30 days") {
+            configuration.sessionIdleSeconds = minutes * 60
         }
-        if let streamFallbackSeconds {
-            guard (1...3_600).contains(streamFallbackSeconds) else {
-                throw ValidationError("--stream-fallback-seconds must be between 1 and 3600")
-            }
-            configuration.streamFallbackSeconds = streamFallbackSeconds
+        if let seconds = try Self.bounded(streamFallbackSeconds, "--stream-fallback-seconds", 1...3_600) {
+            configuration.streamFallbackSeconds = seconds
         }
         do {
             configuration.stripe = try StripeConfiguration.load(
@@ -398,17 +384,13 @@ struct Serve: AsyncParsableCommand {
                 "--require-live-sms: text messages would go to \(configuration.twilio.map(String.init(describing:)) ?? "the SMS simulator, whose codes anyone can read at /sim/sms"); set TWILIO_ACCOUNT_SID, TWILIO_API_KEY_SID, TWILIO_API_KEY_SECRET and TWILIO_FROM (or TWILIO_MESSAGING_SERVICE_SID)"
             )
         }
-        if let newDeviceHours {
-            guard (0...24 * 30).contains(newDeviceHours) else {
-                throw ValidationError("--new-device-hours must be 0 to 720")
-            }
-            configuration.newDeviceSeconds = Int64(newDeviceHours) * 3600
+        if let hours = try Self.bounded(newDeviceHours, "--new-device-hours", 0...720, "30 days") {
+            configuration.newDeviceSeconds = Int64(hours) * 3600
         }
-        if let newDeviceMaxAmount {
-            guard (0...1_000_000_000_000).contains(newDeviceMaxAmount) else {
-                throw ValidationError("--new-device-max-amount must be 0 to 1000000000000 minor units")
-            }
-            configuration.newDeviceMaxAmount = newDeviceMaxAmount
+        if let amount = try Self.bounded(
+            newDeviceMaxAmount, "--new-device-max-amount", 0...1_000_000_000_000, "minor units")
+        {
+            configuration.newDeviceMaxAmount = amount
         }
         configuration.pinAllowance = noPinAllowance ? .unlimited : try pinAllowance()
         configuration.limitTiers = try limitTiers()
@@ -486,23 +468,14 @@ struct Serve: AsyncParsableCommand {
     /// The bid lifetimes from the flags, each checked against a sensible range.
     func marketplaceTimeouts() throws -> MarketplaceTimeouts {
         var timeouts = MarketplaceTimeouts()
-        if let bidHours {
-            guard (1...2_160).contains(bidHours) else {
-                throw ValidationError("--bid-hours must be between 1 and 2160 (90 days)")
-            }
-            timeouts.bidSeconds = bidHours * 3_600
+        if let hours = try Self.bounded(bidHours, "--bid-hours", 1...2_160, "90 days") {
+            timeouts.bidSeconds = hours * 3_600
         }
-        if let acceptedBidHours {
-            guard (1...720).contains(acceptedBidHours) else {
-                throw ValidationError("--accepted-bid-hours must be between 1 and 720 (30 days)")
-            }
-            timeouts.acceptedSeconds = acceptedBidHours * 3_600
+        if let hours = try Self.bounded(acceptedBidHours, "--accepted-bid-hours", 1...720, "30 days") {
+            timeouts.acceptedSeconds = hours * 3_600
         }
-        if let buyNowMinutes {
-            guard (5...1_440).contains(buyNowMinutes) else {
-                throw ValidationError("--buy-now-minutes must be between 5 and 1440")
-            }
-            timeouts.buyNowSeconds = buyNowMinutes * 60
+        if let minutes = try Self.bounded(buyNowMinutes, "--buy-now-minutes", 5...1_440, "a day") {
+            timeouts.buyNowSeconds = minutes * 60
         }
         return timeouts
     }
