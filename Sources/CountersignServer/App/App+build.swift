@@ -142,8 +142,7 @@ package enum CountersignApp {
             to: router.group().add(middleware: sessions))
         WalletController(
             throttle: services.throttle,
-            topUps: services.topUps, wallets: services.wallets, idempotency: IdempotencySQLRepository(),
-            database: services.database, instance: services.instance
+            topUps: services.topUps, wallets: services.wallets
         ).addRoutes(to: router.group().add(middleware: sessions))
         TransferController(
             transfers: services.transfers, accounts: services.accounts, throttle: services.throttle,

@@ -188,7 +188,7 @@ package struct AppServices: Sendable {
         self.topUps = TopUpService(
             database: database, users: users, ledger: ledger, transactions: transactions,
             idempotencyKeys: IdempotencySQLRepository(), authorizer: authorizer, intents: intents, supplier: supplier,
-            clock: clock, logger: logger, metrics: metrics)
+            clock: clock, logger: logger, metrics: metrics, instance: instance)
         var paymentProvider: any PaymentProvider
         if let stripe = configuration.stripe {
             paymentProvider = StripePaymentProvider(

@@ -21,6 +21,8 @@ package struct TopUpService: Sendable {
     let clock: WallClock
     let logger: Logger
     let metrics: ServerMetrics
+    /// This process: the owner its idempotency claims record.
+    let instance: ServerInstance
 
     typealias Authorization = PaymentAuthorizer.Authorization
 

@@ -12,10 +12,6 @@ package struct WalletController {
     let throttle: RequestThrottle
     let topUps: TopUpService
     let wallets: WalletService
-    let idempotency: any IdempotencyRepository
-    let database: any Database
-    /// This process: the owner its claims record.
-    let instance: ServerInstance
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.on(.topUp, use: topUp)
@@ -32,48 +28,16 @@ package struct WalletController {
         let bytes = try await request.jsonBodyBytes(context: context)
         let body = try JSONBody.decode(TopUpRequest.self, from: bytes)
         if body.pin != nil { try throttle.check(request, context: context, account: [.pinAccount], key: userId) }
-        let intent = try topUps.validate(body)
-        guard let key = try IdempotentRequest.key(in: request.headers) else {
-            return Self.json(
-                try await topUps.topUp(userId: userId, intent: intent, request: body, session: context.session),
-                context: context)
-        }
-        let idempotent = IdempotentRequest(
-            key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: body.useCashback ?? false))
-        let (idempotency, fingerprint) = (self.idempotency, idempotent.fingerprint)
-        // A key already answered (or still running) answers before anything is authorized: its
-        // token may be spent or expired by now. A read, not a write: the claim itself is made in
-        // the debit's transaction.
-        if let known = try await database.read({ sql in
-            try await idempotency.lookup(userId: userId, key: key, requestHash: fingerprint, on: sql)
-        }) {
-            return try Self.answer(known)
-        }
-        do {
-            return Self.json(
-                try await topUps.topUp(
-                    userId: userId, intent: intent, request: body, session: context.session,
-                    idempotency: IdempotencyTicket(key: key, requestHash: fingerprint, owner: instance.id)),
-                context: context)
-        } catch let taken as IdempotencyKeyTaken {
-            return try Self.answer(taken.claim)
-        }
-    }
-
-    /// The answer to a top-up whose key a request has already used.
-    static func answer(_ claim: IdempotencyClaim) throws(APIError) -> Response {
-        switch claim {
-        case .replay(let status, let stored):
-            var response = Response(
-                status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: stored)))
+        let key = try IdempotentRequest.key(in: request.headers)
+        switch try await topUps.topUp(userId: userId, body, idempotencyKey: key, session: context.session) {
+        case .settled(let settled):
+            // The answer in the bytes its replays will repeat; shown to the response observer as well.
+            context.responseEncoder.observe(settled.response)
+            return Self.json(status: .ok, settled.json)
+        case .replayed(let status, let stored):
+            var response = Self.json(status: .init(code: status), stored)
             response.headers[.idempotentReplayed] = "true"
             return response
-        case .inFlight, .claimed:
-            throw IdempotentRequest.inFlight
-        case .mismatch, .existing:
-            // `.existing` is another endpoint's key (its fingerprint never matches a top-up's).
-            throw IdempotentRequest.reused
         }
     }
 
@@ -95,22 +59,9 @@ package struct WalletController {
             currency: query["currency"].map(String.init))
     }
 
-    /// What makes two top-ups "the same request": the canonical payment intent and whether cashback
-    /// is spent, never the factor that authorized it (a different PIN once answered 422 and the right
-    /// one replayed: a PIN oracle).
-    static func canonicalRequest(intent: PaymentIntent, useCashback: Bool) -> [UInt8] {
-        Array(intent.canonicalBytes) + [useCashback ? 1 : 0]
-    }
-
-    /// The top-up's answer, in the bytes its replays will repeat.
-    static func json(_ settled: SettledTopUp, context: AppRequestContext) -> Response {
-        context.responseEncoder.observe(settled.response)
-        return json(settled.json)
-    }
-
-    static func json(_ text: String) -> Response {
+    static func json(status: HTTPResponse.Status, _ text: String) -> Response {
         Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

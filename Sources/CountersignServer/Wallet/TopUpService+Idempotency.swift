@@ -1,0 +1,60 @@
+import CountersignAPI
+import CountersignCore
+import CountersignStore
+
+/// What `POST /user/topup` answers: the top-up settled now, or the answer its key already has,
+/// replayed byte for byte.
+package enum TopUpAnswer: Sendable {
+    case settled(SettledTopUp)
+    case replayed(status: Int, json: String)
+}
+
+extension TopUpService {
+    /// `POST /user/topup`, whole: the shape checked (400 before anything is read or written); a key
+    /// already used answered with its stored answer before anything is authorized (its token may be
+    /// spent or expired by now; another body under the key is 422, one still running 409); else the
+    /// top-up authorized and executed, the key claimed in the debit's transaction and completed with
+    /// the answer in the settlement's.
+    package func topUp(userId: String, _ request: TopUpRequest, idempotencyKey: String?, session: LiveSession?)
+        async throws -> TopUpAnswer
+    {
+        let intent = try validate(request)
+        guard let key = idempotencyKey else {
+            return .settled(try await topUp(userId: userId, intent: intent, request: request, session: session))
+        }
+        let idempotent = IdempotentRequest(
+            key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: request.useCashback ?? false))
+        let (keys, fingerprint) = (self.idempotencyKeys, idempotent.fingerprint)
+        // A read, not a write: the claim itself is made in the debit's transaction.
+        if let known = try await database.read({ sql in
+            try await keys.lookup(userId: userId, key: key, requestHash: fingerprint, on: sql)
+        }) {
+            return try Self.answer(known)
+        }
+        do {
+            return .settled(
+                try await topUp(
+                    userId: userId, intent: intent, request: request, session: session,
+                    idempotency: IdempotencyTicket(key: key, requestHash: fingerprint, owner: instance.id)))
+        } catch let taken as IdempotencyKeyTaken {
+            return try Self.answer(taken.claim)
+        }
+    }
+
+    /// What makes two top-ups "the same request": the canonical payment intent and whether cashback
+    /// is spent, never the factor that authorized it (a different PIN once answered 422 and the right
+    /// one replayed: a PIN oracle).
+    static func canonicalRequest(intent: PaymentIntent, useCashback: Bool) -> [UInt8] {
+        Array(intent.canonicalBytes) + [useCashback ? 1 : 0]
+    }
+
+    /// The answer to a top-up whose key a request has already used.
+    static func answer(_ claim: IdempotencyClaim) throws(APIError) -> TopUpAnswer {
+        switch claim {
+        case .replay(let status, let stored): return .replayed(status: status, json: stored)
+        case .inFlight, .claimed: throw IdempotentRequest.inFlight
+        // `.existing` is another endpoint's key (its fingerprint never matches a top-up's).
+        case .mismatch, .existing: throw IdempotentRequest.reused
+        }
+    }
+}
