@@ -18,7 +18,6 @@ extension TopUpService {
         let database = self.database
         let walletId = ledger.accountId(userId: userId, kind: .wallet, currency: intent.currency)
         let cashbackId = ledger.accountId(userId: userId, kind: .cashback, currency: intent.currency)
-        let lockSuffix = database.forUpdate
         do {
             return try await database.transaction { sql in
                 // The key first: a concurrent retry with the same token is told its key is in
@@ -37,11 +36,8 @@ extension TopUpService {
                     authorization, userId: userId, intent: intent, locking: [walletId, cashbackId], now: now, on: sql)
                 var cashbackUsed: Int64 = 0
                 if useCashback {
-                    let available =
-                        try await sql.first(
-                            "SELECT balance FROM accounts WHERE id = $1\(lockSuffix)", [.text(cashbackId)])?.int(
-                            "balance") ?? 0
-                    cashbackUsed = min(available, intent.amount)
+                    // Locked above, with the wallet: the balance read holds until the commit.
+                    cashbackUsed = min(try await ledger.balance(accountId: cashbackId, on: sql), intent.amount)
                 }
                 let transaction = WalletTransaction(
                     id: Identifier.make("tx"), userId: userId, type: "topup", status: "pending", amount: intent.amount,
