@@ -27,11 +27,10 @@ enum RefundDestination: Sendable, Equatable {
     /// The buyer's wallet in the order's currency: settled at once, no provider.
     case wallet(accountId: String)
 
-    static func of(_ order: Order) -> RefundDestination? {
+    static func of(_ order: Order, ledger: LedgerSQLRepository) -> RefundDestination? {
         if order.paymentMethod == .wallet {
             return .wallet(
-                accountId: LedgerSQLRepository().accountId(
-                    userId: order.buyerId, kind: .wallet, currency: order.totals.currency))
+                accountId: ledger.accountId(userId: order.buyerId, kind: .wallet, currency: order.totals.currency))
         }
         return order.paymentIntentId.map { .paymentProvider(intentId: $0) }
     }
@@ -108,7 +107,7 @@ extension MarketplaceService {
             throw APIError(.ownAccount, "Operators may not refund their own orders; ask another operator.")
         default: break
         }
-        guard order.status.isPaid, RefundDestination.of(order) != nil else {
+        guard order.status.isPaid, RefundDestination.of(order, ledger: ledger) != nil else {
             throw APIError(.invalidState, "The order is \(order.status.rawValue); only a paid order is refunded.")
         }
         guard
@@ -172,7 +171,7 @@ extension MarketplaceService {
     func advance(_ refund: OrderRefund) async throws -> OrderRefund {
         let (orders, refunds) = (self.orders, self.refunds)
         guard let order = try await database.read({ sql in try await orders.find(id: refund.orderId, on: sql) }),
-            let destination = RefundDestination.of(order)
+            let destination = RefundDestination.of(order, ledger: ledger)
         else { return refund }
         let outcome: ProviderRefund
         do {
@@ -210,7 +209,7 @@ extension MarketplaceService {
     func settle(_ refund: OrderRefund, succeeded: Bool, failureMessage: String?, into wallet: String? = nil)
         async throws -> OrderRefund
     {
-        let (refunds, ledger, now) = (self.refunds, self.ledger, clock.nowMillis())
+        let (refunds, ledger, walletLines, now) = (self.refunds, self.ledger, self.walletLines, clock.nowMillis())
         try await database.transaction { sql in
             guard
                 try await refunds.settle(
@@ -232,7 +231,7 @@ extension MarketplaceService {
                     let buyerId = try await sql.first(
                         "SELECT buyer_id FROM orders WHERE id = $1", [.text(refund.orderId)])?.string("buyer_id")
                 {
-                    try await WalletTransactionSQLRepository().insert(
+                    try await walletLines.insert(
                         Self.walletLine(
                             type: "order_refund", buyerId: buyerId, orderId: refund.orderId, amount: refund.amount,
                             currency: currency, authorizedBy: nil, now: now),

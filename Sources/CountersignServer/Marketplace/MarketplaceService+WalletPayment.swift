@@ -39,8 +39,9 @@ extension MarketplaceService {
         let (authorization, user) = try await authorizer.authorize(
             userId: order.buyerId, intent: intent, verificationToken: request.verificationToken, pin: request.pin,
             session: session)
-        let (orders, marketplace, ledger, authorizer, users, now) = (
-            self.orders, self.marketplace, self.ledger, self.authorizer, self.users, clock.nowMillis()
+        let (orders, marketplace, ledger, authorizer, users, walletLines, now) = (
+            self.orders, self.marketplace, self.ledger, self.authorizer, self.users, self.walletLines,
+            clock.nowMillis()
         )
         let lock = database.forUpdate
         let wallet = ledger.accountId(userId: order.buyerId, kind: .wallet, currency: order.totals.currency)
@@ -59,7 +60,7 @@ extension MarketplaceService {
                 try await marketplace.closeOpenBids(
                     productId: order.productId, soldBidId: order.bidId, now: now, on: sql)
                 try await Self.bookPayment(order, from: wallet, ledger: ledger, now: now, on: sql)
-                try await WalletTransactionSQLRepository().insert(
+                try await walletLines.insert(
                     Self.walletLine(
                         type: "order_payment", buyerId: order.buyerId, orderId: order.id, amount: order.totals.total,
                         currency: order.totals.currency, authorizedBy: authorization.label, now: now),

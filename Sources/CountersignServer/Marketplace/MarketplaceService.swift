@@ -23,6 +23,8 @@ package struct MarketplaceService: Sendable {
     /// The token or PIN that authorizes an order paid from the wallet.
     let authorizer: PaymentAuthorizer
     let ledger = LedgerSQLRepository()
+    /// The buyer's history lines of orders paid from the wallet and refunds back into it.
+    let walletLines = WalletTransactionSQLRepository()
     let refunds = OrderRefundSQLRepository()
     let idempotency = IdempotencySQLRepository()
 
