@@ -1,3 +1,4 @@
+// @ts-check
 // The marketplace calls of the API, over the app's Countersign client.
 // Every call answers parsed JSON or throws the client's CountersignError {status, code, message}.
 

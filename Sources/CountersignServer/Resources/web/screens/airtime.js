@@ -167,7 +167,7 @@ async function renderAirtime(view, _params, _query, app) {
   }
 
   // --- 2. options, challenge check --------------------------------------------------------------
-  /** @param {{anyAuthenticator?: boolean}} [opts] try a passkey even without a platform authenticator */
+  /** @param {{anyAuthenticator?: boolean}} opts try a passkey even without a platform authenticator */
   async function prepare({ anyAuthenticator = false } = {}) {
     await ensureAffordable();
     pinAllowed = true;
@@ -348,6 +348,7 @@ async function renderAirtime(view, _params, _query, app) {
   function showReceipt(result, by) {
     const d = result.data || {};
     const money = (/** @type {number} */ minor) => ui.money(minor, 'NGN');
+    /** @type {Array<[string, any]>} */
     const rows = [
       ['Reference', h('code', { id: 'receipt-reference' }, d.transactionId)],
       ['Date and time', h('span', { id: 'receipt-time' }, receiptTime(d.timestamp || Date.now()))],

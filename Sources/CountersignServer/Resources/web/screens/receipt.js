@@ -44,7 +44,7 @@ export function receiptTime(when) {
 export function receipt(title, rows, id = 'receipt') {
   return h('section', { className: 'card receipt', id, 'aria-label': title },
     h('h2', null, title),
-    ui.details(/** @type {Array<[string, any]>} */ (rows.filter(Boolean)), { className: 'details receipt-rows' }));
+    ui.details(rows, { className: 'details receipt-rows' }));
 }
 
 /**
@@ -56,6 +56,7 @@ export function receipt(title, rows, id = 'receipt') {
 export function transactionRows(tx, me) {
   const money = (/** @type {number} */ minor) => ui.money(minor, tx.currency);
   const other = tx.counterpartyName || tx.recipientPhone || 'Unknown';
+  /** @type {Array<[string, any]>} */
   const base = [
     ['Reference', h('code', { className: 'receipt-ref' }, tx.reference || tx.transactionId)],
     ['Date and time', receiptTime(tx.timestamp)],
@@ -97,6 +98,7 @@ export function transactionRows(tx, me) {
       rows = [['Amount', money(tx.amount)]];
   }
   // An order's line carries its product's title as its note, shown above as what it was for.
+  /** @type {[string, any] | null} */
   const note = tx.note && !tx.type.startsWith('order_') ? ['Note', tx.note] : null;
   return [...base, ...rows, note, ['Status', statusText(tx.status)]];
 }
