@@ -8,12 +8,10 @@
 import { CountersignError, newIdempotencyKey } from '../countersign.js';
 import * as ui from '../ui.js';
 import { platformAuthenticatorAvailable } from './lock.js';
-import { networkName, receipt, receiptTime } from './receipt.js';
+import { NETWORKS, networkName, receipt, receiptTime } from './receipt.js';
 import { secureConfirmation, signPayment } from './sign.js';
 
 const { h } = ui;
-
-const NETWORKS = ['AIRTIME_MTN', 'AIRTIME_AIRTEL', 'AIRTIME_GLO', 'AIRTIME_9MOBILE'].map((code) => [code, networkName(code)]);
 
 /**
  * @param {HTMLElement} view
@@ -68,7 +66,7 @@ async function renderAirtime(view, _params, _query, app) {
       id: 'airtime-amount', inputMode: 'decimal', required: true, autocomplete: 'off',
       value: intent.amount ? String(intent.amount / 100) : '', placeholder: '500', hint: '₦1 to ₦500,000',
     });
-    const network = ui.field('Network', { id: 'airtime-network', tag: 'select', options: NETWORKS, value: intent.productCode });
+    const network = ui.field('Network', { id: 'airtime-network', tag: 'select', options: NETWORKS.map((n) => [n.productCode, n.name]), value: intent.productCode });
     const recipient = ui.field('Recipient phone number', {
       id: 'airtime-recipient', type: 'tel', inputMode: 'tel', autocomplete: 'tel', required: true, value: intent.recipientPhone,
     });
