@@ -64,7 +64,7 @@ test('openapi.yaml is read: its operations are found', () => {
 test("the app's calls are found in countersign.js, market/api.js and the screens", () => {
   const files = new Set(spelled.map(([file]) => file));
   assert.ok(files.has('countersign.js') && files.has('market/api.js') && files.has('screens/add-money.js'), [...files].join(', '));
-  assert.ok(spelled.length >= 90, `only ${spelled.length} calls found`);
+  assert.ok(spelled.length >= 80, `only ${spelled.length} calls found`);
 });
 
 test('every call the app spells is an operation of openapi.yaml', () => {
