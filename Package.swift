@@ -206,7 +206,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CountersignCoreTests",
-            dependencies: ["CountersignCore"],
+            dependencies: ["CountersignCodec", "CountersignCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -99,7 +99,7 @@ const app = { api, navigate, ui, user: null, refreshUser, signOut, signedIn, loc
 /**
  * Goes to an app route.
  * @param {string} path e.g. '/market' or '/send/tr_1?x=y'
- * @param {{replace?: boolean}} [opts]
+ * @param {{replace?: boolean}} opts
  */
 function navigate(path, { replace = false } = {}) {
   const hash = '#' + (path.startsWith('/') ? path : '/' + path);
@@ -122,7 +122,7 @@ const SESSION_HINT = 'countersign.hasSession';
 
 /**
  * Loads the signed-in user (null when signed out).
- * @param {{ask?: boolean}} [opts] ask the server even without the hint
+ * @param {{ask?: boolean}} opts ask the server even without the hint
  */
 async function refreshUser({ ask = false } = {}) {
   if (!ask && !localStorage.getItem(SESSION_HINT)) {

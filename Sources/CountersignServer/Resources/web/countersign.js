@@ -328,7 +328,7 @@ export function newIdempotencyKey() {
 /** The Countersign API client. */
 export class Countersign {
   /**
-   * @param {{baseURL?: string, fetch?: typeof fetch, token?: string | null}} [options]
+   * @param {{baseURL?: string, fetch?: typeof fetch, token?: string | null}} options
    */
   constructor({ baseURL = '', fetch = globalThis.fetch, token = null } = {}) {
     this.baseURL = baseURL.replace(/\/+$/, '');
@@ -360,7 +360,7 @@ export class Countersign {
    * Sends one request; resolves the parsed JSON (null when the answer has no body).
    * @param {string} method
    * @param {string} path
-   * @param {{body?: any, idempotencyKey?: string, query?: Record<string, any>, signal?: AbortSignal}} [options]
+   * @param {{body?: any, idempotencyKey?: string, query?: Record<string, any>, signal?: AbortSignal}} options
    */
   async request(method, path, { body, idempotencyKey, query, signal } = {}) {
     /** @type {Record<string, string>} */
@@ -507,7 +507,7 @@ export class Countersign {
    * With `payment: true` the server asks for a passkey usable with Secure Payment Confirmation
    * (the `payment` extension; it needs a platform authenticator). A PIN alone is refused with 401
    * `phone_code_required` unless a code opened the session lately: then pass a `bind-device` code too.
-   * @param {{pin?: string, verificationId?: string, code?: string, signal?: AbortSignal, payment?: boolean}} [opts]
+   * @param {{pin?: string, verificationId?: string, code?: string, signal?: AbortSignal, payment?: boolean}} opts
    * @returns {Promise<{verified: boolean, credentialId: string}>}
    */
   async registerPasskey({ pin, verificationId, code, signal, payment = false } = {}) {
@@ -699,7 +699,7 @@ export class Countersign {
   /**
    * The seller refunds {amount, reason} of a paid order until the buyer confirms receipt. Keep
    * `idempotencyKey` for retries of the same refund.
-   * @param {string} orderId @param {{amount: number, reason: string}} body @param {{idempotencyKey?: string}} [opts]
+   * @param {string} orderId @param {{amount: number, reason: string}} body @param {{idempotencyKey?: string}} opts
    */
   refundOrder(orderId, body, { idempotencyKey } = {}) {
     return this.request('POST', `/orders/${encodeURIComponent(orderId)}/refunds`,
@@ -711,7 +711,7 @@ export class Countersign {
    * challenge covers its total and seller), checked here against `expected` before anything is
    * signed, signed, verified, then the order paid with the token.
    * @param {{id: string, sellerId?: string, totals: {total: number, currency: string}}} order
-   * @param {{signal?: AbortSignal, sign?: (options: any) => Promise<object>}} [opts] `sign` replaces
+   * @param {{signal?: AbortSignal, sign?: (options: any) => Promise<object>}} opts `sign` replaces
    *   `navigator.credentials.get` (e.g. Secure Payment Confirmation with `options.securePaymentConfirmation`)
    */
   async payOrderFromWallet(order, { signal, sign } = {}) {
@@ -829,7 +829,7 @@ export class Countersign {
 
   /**
    * @param {AirtimeIntent & {useCashback?: boolean, verificationToken?: string, pin?: string}} body
-   * @param {{idempotencyKey?: string}} [opts]
+   * @param {{idempotencyKey?: string}} opts
    */
   topUp(body, { idempotencyKey } = {}) {
     return this.request('POST', '/user/topup', { body, idempotencyKey: idempotencyKey ?? newIdempotencyKey() });
@@ -838,7 +838,7 @@ export class Countersign {
   /**
    * The seed's flow: options → recompute the challenge → `navigator.credentials.get` → verify → top-up.
    * @param {AirtimeIntent & {useCashback?: boolean}} intent
-   * @param {{idempotencyKey?: string, signal?: AbortSignal, options?: any}} [opts] pass `options` if fetched already
+   * @param {{idempotencyKey?: string, signal?: AbortSignal, options?: any}} opts pass `options` if fetched already
    */
   async buyAirtimeWithPasskey(intent, { idempotencyKey, signal, options } = {}) {
     const { useCashback, ...bare } = intent;
@@ -854,7 +854,7 @@ export class Countersign {
    * PIN fallback, within the PIN allowance (403 `strong_authentication_required` beyond it).
    * @param {AirtimeIntent & {useCashback?: boolean}} intent
    * @param {string} pin
-   * @param {{idempotencyKey?: string}} [opts]
+   * @param {{idempotencyKey?: string}} opts
    */
   buyAirtimeWithPin(intent, pin, { idempotencyKey } = {}) {
     return this.topUp({ ...intent, useCashback: !!intent.useCashback, pin }, { idempotencyKey });
@@ -864,7 +864,7 @@ export class Countersign {
 
   /**
    * @param {{payeePhone: string, amount: number, currency: string, note?: string}} body
-   * @param {{idempotencyKey?: string}} [opts]
+   * @param {{idempotencyKey?: string}} opts
    * @returns {Promise<TransferDocument>}
    */
   createTransfer(body, { idempotencyKey } = {}) {
@@ -884,7 +884,7 @@ export class Countersign {
   /**
    * Recomputes the quote's challenge, signs it with the device key and authorizes the transfer.
    * @param {TransferDocument} doc a document in AUTHORIZATION_REQUIRED
-   * @param {{signal?: AbortSignal, sign?: (requestJSON: any) => Promise<object>}} [opts] `sign` replaces
+   * @param {{signal?: AbortSignal, sign?: (requestJSON: any) => Promise<object>}} opts `sign` replaces
    *   `navigator.credentials.get` (e.g. Secure Payment Confirmation with `doc.challenge.securePaymentConfirmation`)
    */
   async signTransfer(doc, { signal, sign } = {}) {
@@ -914,7 +914,7 @@ export class Countersign {
    * cannot send) it reads the stream with `fetch`.
    * @param {string} id
    * @param {(doc: TransferDocument) => void} onDocument
-   * @param {{onError?: (error: unknown) => void}} [opts]
+   * @param {{onError?: (error: unknown) => void}} opts
    * @returns {() => void}
    */
   watchTransfer(id, onDocument, { onError } = {}) {

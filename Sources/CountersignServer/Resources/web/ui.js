@@ -13,13 +13,14 @@ import { wordsFor } from './error-words.js';
  * known properties are set as properties; `dataset` copies data-*; `aria-*`, `for`, `role` and the
  * rest are set with setAttribute (skipped when null/undefined/false). Children: strings and numbers
  * become text nodes; arrays are flattened; null/undefined/false are skipped.
- * @param {string} tag
+ * @template {string} K
+ * @param {K} tag
  * @param {Record<string, any> | null} [attrs]
  * @param {...any} children
- * @returns {HTMLElement}
+ * @returns {K extends keyof HTMLElementTagNameMap ? HTMLElementTagNameMap[K] : HTMLElement}
  */
 export function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
+  const el = /** @type {any} */ (document.createElement(tag));
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null) continue;
     if (key === 'on') {
@@ -170,7 +171,7 @@ export function showError(container, error) {
  * the server's own text; null when there is none of these. For screens that say what happened in
  * their own words and still owe support the details. `codeId` gives the code's element an id.
  * @param {any} error
- * @param {{codeId?: string}} [opts]
+ * @param {{codeId?: string}} opts
  * @returns {HTMLElement | null}
  */
 export function errorDetails(error, { codeId } = {}) {
@@ -210,7 +211,7 @@ export function showNotice(container, text) {
 /**
  * Disables a button (and marks it busy) while `promise` is pending; resolves/rejects with it.
  * @template T
- * @param {HTMLButtonElement | HTMLElement | null} button
+ * @param {EventTarget | null} button the button (or the element an event came from)
  * @param {Promise<T> | (() => Promise<T>)} promise
  * @returns {Promise<T>}
  */
@@ -252,6 +253,9 @@ export function setTitle(view, text) {
 
 let fieldCount = 0;
 
+/** @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} FieldInput */
+/** @typedef {HTMLElement & {input: FieldInput}} Field a labelled input made by {@link field} */
+
 /**
  * A labelled input: <div class="field"><label for=id>label</label><input id=id …><p hint></div>.
  * `inputAttrs.hint` adds a description linked with aria-describedby; `inputAttrs.tag` = 'select'
@@ -259,7 +263,7 @@ let fieldCount = 0;
  * The input is `field.input`.
  * @param {string} label
  * @param {Record<string, any>} [inputAttrs]
- * @returns {HTMLElement & {input: HTMLInputElement}}
+ * @returns {Field}
  */
 export function field(label, inputAttrs = {}) {
   const { hint, tag = 'input', options, ...attrs } = inputAttrs;
@@ -281,7 +285,7 @@ export function field(label, inputAttrs = {}) {
 /**
  * Shows `message` under a field made by {@link field} (role="alert", linked to the input with
  * aria-describedby, the input marked aria-invalid); `fieldError(field, null)` clears it.
- * @param {HTMLElement & {input: HTMLInputElement}} wrap
+ * @param {Field} wrap
  * @param {string | null} message
  */
 export function fieldError(wrap, message) {
@@ -402,12 +406,12 @@ export function inDuration(seconds) {
 }
 
 /**
- * A definition list from [term, value] pairs (values may be nodes).
- * @param {Array<[string, any]>} rows
+ * A definition list from [term, value] pairs (values may be nodes); null or false rows are left out.
+ * @param {Array<[string, any] | null | false | undefined>} rows
  * @param {Record<string, any>} [attrs]
  */
 export function details(rows, attrs = {}) {
-  return h('dl', { className: 'details', ...attrs }, rows.filter(Boolean).map(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
+  return h('dl', { className: 'details', ...attrs }, /** @type {Array<[string, any]>} */ (rows.filter(Boolean)).map(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
 }
 
 /**

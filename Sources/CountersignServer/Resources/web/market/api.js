@@ -1,10 +1,13 @@
-// The marketplace calls of the API, over the app's Countersign client.
+// @ts-check
+// The marketplace calls of the API, over the app's Countersign client; a call the client has
+// already (the profile, the wallet, refunds) is the client's, so its path is spelled once.
 // Every call answers parsed JSON or throws the client's CountersignError {status, code, message}.
+import { newIdempotencyKey } from '../countersign.js';
 
 const segment = (id) => encodeURIComponent(String(id));
 
 /** A random Idempotency-Key, for a refund and its retries. */
-export const refundKey = () => (globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`);
+export const refundKey = newIdempotencyKey;
 
 /** The marketplace endpoints, for `api` (the app's client: `api.request(method, path, {body, query})`). */
 export function marketApi(api) {
@@ -15,7 +18,7 @@ export function marketApi(api) {
 
   return {
     /** The buyer as the payment screen needs them: userId, name, isMerchant, addresses. */
-    profile: () => get('/user/profile'),
+    profile: () => api.profile(),
     setMerchant: (isMerchant) => api.request('PUT', '/user/merchant', { body: { isMerchant } }),
     /** {name, line1, city, postalCode, country} → the address with its id. */
     addAddress: (address) => post('/user/addresses', address),
@@ -43,7 +46,7 @@ export function marketApi(api) {
     /** {paymentMethodId?, returnURL?} → {orderId, orderStatus, paymentStatus?, redirectURL?, error?}. */
     pay: (orderId, body) => post(`/orders/${segment(orderId)}/pay`, body),
     /** The buyer's wallets: `wallets` holds one {currency, balance} per currency. */
-    wallet: () => get('/user/wallet'),
+    wallet: () => api.wallet(),
     /** A `wallet` order: options → check → sign (`sign(options)`) → verify → pay with the token. */
     payFromWallet: (order, sign) => api.payOrderFromWallet(order, { sign }),
     /** A `wallet` order paid with the account PIN (within its allowance). */
@@ -57,9 +60,9 @@ export function marketApi(api) {
      * The seller gives back {amount (cents), reason} of a paid order, until the buyer confirms
      * receipt. Keep `idempotencyKey` for retries of the same refund: never a second one.
      */
-    refund: (orderId, body, idempotencyKey) => api.request('POST', `/orders/${segment(orderId)}/refunds`, { body, idempotencyKey }),
+    refund: (orderId, body, idempotencyKey) => api.refundOrder(orderId, body, { idempotencyKey }),
     /** The order's refunds, oldest first: {id, amount, currency, reason, status, requestedBy, failureMessage?, createdAt}. */
-    refunds: async (orderId) => (await get(`/orders/${segment(orderId)}/refunds`)).refunds,
+    refunds: (orderId) => api.orderRefunds(orderId),
     proceeds: () => get('/user/proceeds'),
 
     cards: async () => (await get('/payment-methods/cards')).cards,

@@ -1,3 +1,4 @@
+// @ts-check
 // `/market/bids/:id`: one bid, for its buyer (withdraw, pay once accepted) or the seller (accept,
 // decline). An ended bid tells its bidder why.
 
@@ -31,7 +32,7 @@ export async function renderBid(view, params, query, app) {
     ['Status', h('span', { id: 'bid-status', className: `market-status-${bid.status.toLowerCase()}` }, bidStateText(bid))],
     bid.buyNow ? ['Kind', 'Buy now'] : null,
     bid.expiresAt ? ['Expires', dateTime(bid.expiresAt)] : null,
-  ].filter(Boolean), { className: 'details market-bid-details' }));
+  ], { className: 'details market-bid-details' }));
 
   // The same screen again, with what the server says now.
   const again = () => app.navigate(bidPath(bid.id));

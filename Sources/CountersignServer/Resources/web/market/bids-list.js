@@ -1,3 +1,4 @@
+// @ts-check
 // The bids on a seller's product, each with what the seller can do: accept or decline an open one.
 
 import { h, money, busy, button, showError, dateTime } from '../ui.js';

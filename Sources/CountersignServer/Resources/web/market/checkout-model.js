@@ -1,3 +1,4 @@
+// @ts-check
 // The marketplace payment screen without its DOM: the JavaScript twin of the SDK's PaymentScreenModel
 // (Sources/CountersignClient/Checkout). It loads what the screen needs in the seed's order, keeps the
 // buyer's choices with the server's totals for exactly those choices, and takes one payment through

@@ -1,3 +1,4 @@
+// @ts-check
 // The marketplace payment screen: the view of PaymentScreen (checkout-model.js). The form is built once
 // and updated in place on every state, so focus and half-typed fields survive the totals' refreshes.
 
@@ -82,6 +83,8 @@ class CheckoutView {
     this.view = view;
     this.reload = reload;
     this.form = null; // the screen's parts, built on the first ready state
+    /** @type {PaymentScreen | null} the model it renders, set once the model exists */
+    this.model = null;
   }
 
   render(state) {
@@ -153,7 +156,7 @@ class CheckoutView {
         order.delivery ? ['Delivery', product?.deliveryMethods.find((m) => m.id === order.delivery)?.name ?? order.delivery] : null,
         order.paymentMethod ? ['Paid with', methodNames[order.paymentMethod]] : null,
         totals ? ['Total', money(totals.total, totals.currency)] : null,
-      ].filter(Boolean), { className: 'details market-confirmation' }),
+      ], { className: 'details market-confirmation' }),
       h('p', { className: 'actions' }, link(orderPath(order.id), 'See the order', { className: 'btn primary', id: 'checkout-order' }), ' ', link(ordersPath, 'All your orders')));
   }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Pieces the marketplace screens share.
 
 import { h, money, link, showError, button } from '../ui.js';

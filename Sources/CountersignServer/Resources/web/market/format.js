@@ -1,3 +1,4 @@
+// @ts-check
 // Words and numbers of the marketplace screens.
 
 import { money } from '../ui.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // `/market`: the shop window, the products other people have for sale, newest first.
 
 import { h, setTitle, link } from '../ui.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // `/market/my-bids`: the buyer's bids, newest first; an accepted one leads to its payment screen,
 // with the same amount and words as its order (format.js's payText).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // `/market/my-products`: the seller's products, each with its bids to accept or decline, and their proceeds.
 
 import { h, money, setTitle, link, details, card } from '../ui.js';

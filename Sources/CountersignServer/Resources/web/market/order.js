@@ -1,3 +1,4 @@
+// @ts-check
 // `/market/orders/:id`: one order, for its buyer (pay, confirm receipt) or its seller (ship). Once
 // paid it is also the receipt: a reference, its times in the user's zone, both sides, every amount;
 // the seller sees where to send it, and for a pickup each side sees how to reach the other.

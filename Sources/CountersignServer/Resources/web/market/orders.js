@@ -1,3 +1,4 @@
+// @ts-check
 // `/market/orders`: the orders the user buys (to pay, to track, to confirm) and sells (to ship). Each
 // order says which side the caller is on; its page is the receipt, to open again at any time.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The app paths of the marketplace's screens (see routes.js).
 
 const id = (value) => encodeURIComponent(String(value));

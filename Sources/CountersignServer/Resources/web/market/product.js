@@ -1,3 +1,4 @@
+// @ts-check
 // `/market/products/:id`: the product. A buyer bids or buys now; its seller sees the bids to accept.
 
 import { h, money, showError, busy, setTitle, field, link, details, button, card } from '../ui.js';

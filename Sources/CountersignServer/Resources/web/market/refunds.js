@@ -1,3 +1,4 @@
+// @ts-check
 // An order's refunds: the table both sides see, and the seller's "Refund" form (amount, reason, a
 // confirmation), on the order screen.
 

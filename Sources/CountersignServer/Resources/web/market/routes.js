@@ -1,3 +1,4 @@
+// @ts-check
 // The marketplace's screens, for the app shell's hash router.
 // Each render(view, params, query, app) fills `view` and may return a cleanup function.
 

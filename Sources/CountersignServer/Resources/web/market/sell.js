@@ -1,3 +1,4 @@
+// @ts-check
 // `/market/sell`: list a product (EUR), with pickup and/or shipping methods.
 
 import { h, showError, busy, setTitle, field, link } from '../ui.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // What the marketplace screens keep in the browser, never money or secrets: per checkout
 // (sessionStorage, this tab) the buyer's choices and the payment sent to the provider, so a payer back
 // from the bank's page finds the screen as they left it. Keyed by bid: a bid has at most one order,

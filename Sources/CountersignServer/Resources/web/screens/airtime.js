@@ -8,12 +8,10 @@
 import { CountersignError, newIdempotencyKey } from '../countersign.js';
 import * as ui from '../ui.js';
 import { platformAuthenticatorAvailable } from './lock.js';
-import { networkName, receipt, receiptTime } from './receipt.js';
+import { NETWORKS, networkName, receipt, receiptTime } from './receipt.js';
 import { secureConfirmation, signPayment } from './sign.js';
 
 const { h } = ui;
-
-const NETWORKS = ['AIRTIME_MTN', 'AIRTIME_AIRTEL', 'AIRTIME_GLO', 'AIRTIME_9MOBILE'].map((code) => [code, networkName(code)]);
 
 /**
  * @param {HTMLElement} view
@@ -68,7 +66,7 @@ async function renderAirtime(view, _params, _query, app) {
       id: 'airtime-amount', inputMode: 'decimal', required: true, autocomplete: 'off',
       value: intent.amount ? String(intent.amount / 100) : '', placeholder: '500', hint: '₦1 to ₦500,000',
     });
-    const network = ui.field('Network', { id: 'airtime-network', tag: 'select', options: NETWORKS, value: intent.productCode });
+    const network = ui.field('Network', { id: 'airtime-network', tag: 'select', options: NETWORKS.map((n) => [n.productCode, n.name]), value: intent.productCode });
     const recipient = ui.field('Recipient phone number', {
       id: 'airtime-recipient', type: 'tel', inputMode: 'tel', autocomplete: 'tel', required: true, value: intent.recipientPhone,
     });
@@ -167,7 +165,7 @@ async function renderAirtime(view, _params, _query, app) {
   }
 
   // --- 2. options, challenge check --------------------------------------------------------------
-  /** @param {{anyAuthenticator?: boolean}} [opts] try a passkey even without a platform authenticator */
+  /** @param {{anyAuthenticator?: boolean}} opts try a passkey even without a platform authenticator */
   async function prepare({ anyAuthenticator = false } = {}) {
     await ensureAffordable();
     pinAllowed = true;
@@ -348,6 +346,7 @@ async function renderAirtime(view, _params, _query, app) {
   function showReceipt(result, by) {
     const d = result.data || {};
     const money = (/** @type {number} */ minor) => ui.money(minor, 'NGN');
+    /** @type {Array<[string, any]>} */
     const rows = [
       ['Reference', h('code', { id: 'receipt-reference' }, d.transactionId)],
       ['Date and time', h('span', { id: 'receipt-time' }, receiptTime(d.timestamp || Date.now()))],

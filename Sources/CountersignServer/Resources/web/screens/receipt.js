@@ -8,11 +8,17 @@ import * as ui from '../ui.js';
 
 const { h } = ui;
 
-/** Network names as their owners write them. */
-export const NETWORKS = /** @type {Record<string, string>} */ ({
-  AIRTIME_MTN: 'MTN', AIRTIME_AIRTEL: 'Airtel', AIRTIME_GLO: 'Glo', AIRTIME_9MOBILE: '9mobile',
-  mtn: 'MTN', airtel: 'Airtel', glo: 'Glo', '9mobile': '9mobile',
-});
+/**
+ * The airtime networks, in the order the airtime form offers them: the product code a top-up
+ * buys, the slug of the supplier that fulfils it, the name as its owner writes it.
+ * @type {ReadonlyArray<{productCode: string, slug: string, name: string}>}
+ */
+export const NETWORKS = Object.freeze([
+  { productCode: 'AIRTIME_MTN', slug: 'mtn', name: 'MTN' },
+  { productCode: 'AIRTIME_AIRTEL', slug: 'airtel', name: 'Airtel' },
+  { productCode: 'AIRTIME_GLO', slug: 'glo', name: 'Glo' },
+  { productCode: 'AIRTIME_9MOBILE', slug: '9mobile', name: '9mobile' },
+]);
 
 /**
  * The network's name as its owner writes it, from a product code or a supplier slug.
@@ -20,7 +26,8 @@ export const NETWORKS = /** @type {Record<string, string>} */ ({
  */
 export function networkName(code) {
   if (!code) return 'Airtime';
-  return NETWORKS[code] || NETWORKS[code.toLowerCase()] || code;
+  const slug = code.toLowerCase();
+  return NETWORKS.find((n) => n.productCode === code || n.slug === slug)?.name || code;
 }
 
 /**
@@ -44,7 +51,7 @@ export function receiptTime(when) {
 export function receipt(title, rows, id = 'receipt') {
   return h('section', { className: 'card receipt', id, 'aria-label': title },
     h('h2', null, title),
-    ui.details(/** @type {Array<[string, any]>} */ (rows.filter(Boolean)), { className: 'details receipt-rows' }));
+    ui.details(rows, { className: 'details receipt-rows' }));
 }
 
 /**
@@ -56,6 +63,7 @@ export function receipt(title, rows, id = 'receipt') {
 export function transactionRows(tx, me) {
   const money = (/** @type {number} */ minor) => ui.money(minor, tx.currency);
   const other = tx.counterpartyName || tx.recipientPhone || 'Unknown';
+  /** @type {Array<[string, any]>} */
   const base = [
     ['Reference', h('code', { className: 'receipt-ref' }, tx.reference || tx.transactionId)],
     ['Date and time', receiptTime(tx.timestamp)],
@@ -97,6 +105,7 @@ export function transactionRows(tx, me) {
       rows = [['Amount', money(tx.amount)]];
   }
   // An order's line carries its product's title as its note, shown above as what it was for.
+  /** @type {[string, any] | null} */
   const note = tx.note && !tx.type.startsWith('order_') ? ['Note', tx.note] : null;
   return [...base, ...rows, note, ['Status', statusText(tx.status)]];
 }

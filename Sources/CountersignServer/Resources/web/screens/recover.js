@@ -75,7 +75,7 @@ function renderForgotPin(view, _params, query, app) {
     return undefined;
   });
 
-  /** @param {string} message @param {HTMLElement & {input: HTMLInputElement}} f */
+  /** @param {string} message @param {ui.Field} f */
   function fail(message, f) {
     ui.fieldError(f, message);
     f.input.focus();

@@ -296,7 +296,6 @@ async function renderTransfer(view, params, _query, app) {
   function drawVerdict() {
     closeStream();
     const s = doc.status;
-    const q = doc.quote;
     /** @type {[string, string, string, any[]]} */
     let v;
     if (s === 'SUCCESS') {

@@ -25,7 +25,7 @@ export function secureConfirmation() {
  * plain WebAuthn prompt decides: its NotAllowedError is the user's "no".
  * @param {any} requestJSON WebAuthn request options, JSON form
  * @param {any} spcData the options' `securePaymentConfirmation`, if any
- * @param {{signal?: AbortSignal, label?: string}} [opts]
+ * @param {{signal?: AbortSignal, label?: string}} opts
  * @returns {Promise<{assertion: any, via: 'spc' | 'webauthn'}>}
  */
 export async function signPayment(requestJSON, spcData, { signal, label } = {}) {
