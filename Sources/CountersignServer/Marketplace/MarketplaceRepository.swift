@@ -1,48 +1,6 @@
 import CountersignCore
 import CountersignStore
 
-/// A buyer's shipping address.
-package struct Address: Sendable, Equatable {
-    package var id: String
-    package var userId: String
-    package var name: String
-    package var line1: String
-    package var city: String
-    package var postalCode: String
-    package var country: Country
-}
-
-/// A product for sale.
-package struct Product: Sendable, Equatable {
-    package var id: String
-    package var sellerId: String
-    package var title: String
-    package var askingPrice: Int64
-    package var currency: String
-    package var shipFrom: Country
-    /// Whether the buyer may collect it.
-    package var pickup: Bool
-    /// The shipping method ids the seller offers.
-    package var shippingMethods: [String]
-}
-
-/// A bid on a product.
-package struct Bid: Sendable, Equatable {
-    package var id: String
-    package var productId: String
-    package var buyerId: String
-    package var amount: Int64
-    package var currency: String
-    package var status: BidStatus
-    package var buyNow: Bool
-    /// Why it ended, when it ended without a sale to its bidder and the reason was recorded.
-    package var closedReason: BidClosedReason? = nil
-    /// Its order, if it has one (read with the bid; a bid has at most one).
-    package var orderId: String? = nil
-    package var createdAt: Int64
-    package var updatedAt: Int64
-}
-
 /// Merchants, addresses, products and bids, in shared SQL.
 package struct MarketplaceSQLRepository: Sendable {
     package init() {}
