@@ -264,15 +264,15 @@ package struct TransferProcessor: Service {
                 ))
         }
         for (userId, type, amount, counterparty) in [
-            (current.payerId, "transfer_out", quote.total, current.payeePhone),
-            (payeeId, "transfer_in", quote.amount, nil),
+            (current.payerId, WalletTransactionType.transferOut, quote.total, current.payeePhone),
+            (payeeId, WalletTransactionType.transferIn, quote.amount, nil),
         ] {
             try await walletTransactions.insert(
                 WalletTransaction(
-                    id: Identifier.make("tx"), userId: userId, type: type, status: "completed", amount: amount,
+                    id: Identifier.make("tx"), userId: userId, type: type, status: .completed, amount: amount,
                     currency: current.currency,
                     productCode: nil, recipientPhone: counterparty, supplierSlug: nil,
-                    authorizedBy: type == "transfer_out" ? "biometric" : nil,
+                    authorizedBy: type == .transferOut ? "biometric" : nil,
                     cashbackUsed: 0, cashbackEarned: 0, externalReference: current.id, idempotencyKey: nil,
                     failureCode: nil, createdAt: now, updatedAt: now
                 ), on: sql)

@@ -1,9 +1,11 @@
+import CountersignCore
+
 /// A user-facing record of money movement on a wallet: a top-up or a funding.
 package struct WalletTransaction: Sendable, Equatable {
     package var id: String
     package var userId: String
-    package var type: String
-    package var status: String
+    package var type: WalletTransactionType
+    package var status: WalletTransactionStatus
     package var amount: Int64
     package var currency: String
     package var productCode: String?
