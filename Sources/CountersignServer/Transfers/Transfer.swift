@@ -11,7 +11,8 @@ package struct Transfer: Sendable, Equatable {
     package var amount: Int64
     package var currency: String
     package var note: String?
-    package var status: TransferStatus
+    /// Changed only by `moved(to:now:failure:)`, which the transfer state machine guards.
+    package private(set) var status: TransferStatus
     package var quote: TransferQuote?
     /// When the quote lapses, epoch milliseconds (the quote's `expiresAt`, to the second).
     package var quoteExpiresAt: Int64?
@@ -27,6 +28,34 @@ package struct Transfer: Sendable, Equatable {
     package var createdAt: Int64
     package var updatedAt: Int64
 
+    /// A transfer with every field given, as created or as stored.
+    package init(
+        id: String, payerId: String, payeeId: String?, payeePhone: String, payeeName: String?, amount: Int64,
+        currency: String, note: String?, status: TransferStatus, quote: TransferQuote?, quoteExpiresAt: Int64?,
+        challenge: TransferChallenge?, failure: TransferFailure?, authorizedBy: String?, sequence: Int64,
+        idempotencyKey: String, requestHash: String, createdAt: Int64, updatedAt: Int64
+    ) {
+        self.id = id
+        self.payerId = payerId
+        self.payeeId = payeeId
+        self.payeePhone = payeePhone
+        self.payeeName = payeeName
+        self.amount = amount
+        self.currency = currency
+        self.note = note
+        self.status = status
+        self.quote = quote
+        self.quoteExpiresAt = quoteExpiresAt
+        self.challenge = challenge
+        self.failure = failure
+        self.authorizedBy = authorizedBy
+        self.sequence = sequence
+        self.idempotencyKey = idempotencyKey
+        self.requestHash = requestHash
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
     /// What the owner sees.
     package var document: TransferDocument {
         TransferDocument(
@@ -38,13 +67,21 @@ package struct Transfer: Sendable, Equatable {
         )
     }
 
-    /// This transfer moved to `status` at `now`: one version later.
-    package func moved(to status: TransferStatus, now: Int64, failure: TransferFailure? = nil) -> Transfer {
+    /// This transfer moved to `status` at `now`: one version later. A move the transfer state
+    /// machine does not allow is 409 `invalid_state`, and changes nothing.
+    package func moved(to status: TransferStatus, now: Int64, failure: TransferFailure? = nil) throws(APIError)
+        -> Transfer
+    {
         var next = self
-        next.status = status
+        do { try next.status.move(to: status) } catch { throw stateRefusal }
         if let failure { next.failure = failure }
         next.sequence += 1
         next.updatedAt = now
         return next
+    }
+
+    /// The answer to a command the transfer's status does not allow.
+    package var stateRefusal: APIError {
+        APIError(.invalidState, "The transfer is \(status.rawValue); that command does not apply.")
     }
 }

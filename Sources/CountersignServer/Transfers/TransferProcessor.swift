@@ -131,7 +131,7 @@ package struct TransferProcessor: Service {
             guard let current = try await repository.find(id: transferId, on: sql), current.status.canMove(to: .failed)
             else { return false }
             return try await transfers.commit(
-                current.moved(to: .failed, now: now, failure: failure), transfers: repository, on: sql)
+                try current.moved(to: .failed, now: now, failure: failure), transfers: repository, on: sql)
         }
     }
 
@@ -145,7 +145,7 @@ package struct TransferProcessor: Service {
         case .authorized:
             return try await execute(current, now: now, on: sql)
         case .authorizationRequired:
-            return current.moved(to: .expired, now: now)
+            return try current.moved(to: .expired, now: now)
         case .success, .failed, .declined, .expired, .cancelled:
             throw DatabaseError.decoding(column: "status")
         }
@@ -155,18 +155,18 @@ package struct TransferProcessor: Service {
         guard let payee = try await transfers.users.find(phone: current.payeePhone, on: sql),
             payee.id != current.payerId
         else {
-            return Self.failed(
+            return try Self.failed(
                 current, now: now, code: "payee_not_found",
                 message: "No Countersign wallet is registered to \(current.payeePhone).")
         }
         // An account that never proved its number may be a squatter's: nothing is sent to it.
         guard payee.phoneVerifiedAt != nil else {
-            return Self.failed(
+            return try Self.failed(
                 current, now: now, code: "payee_unverified",
                 message:
                     "\(current.payeePhone) has not confirmed its number on Countersign yet: ask them to sign in once.")
         }
-        var next = current.moved(to: .pendingQuote, now: now)
+        var next = try current.moved(to: .pendingQuote, now: now)
         next.payeeId = payee.id
         // Enough to recognise a friend, not a directory of names by number: the whole name once paid.
         next.payeeName = DisplayText.partialName(payee.name)
@@ -176,7 +176,7 @@ package struct TransferProcessor: Service {
     private func quote(_ current: Transfer, now: Int64, on sql: any SQLExecutor) async throws -> Transfer {
         let configuration = transfers.configuration
         guard let fees = configuration.feeSchedule.fees(amount: current.amount, currency: current.currency) else {
-            return Self.failed(
+            return try Self.failed(
                 current, now: now, code: "unsupported_currency",
                 message: "There is no fee schedule for \(current.currency).")
         }
@@ -184,7 +184,7 @@ package struct TransferProcessor: Service {
             $0.flaggedAt == nil
         }
         guard !usable.isEmpty else {
-            return Self.failed(
+            return try Self.failed(
                 current, now: now, code: "no_registered_credential", message: "The payer has no usable device key.")
         }
         let totalFees = fees.reduce(0) { $0 + $1.amount }
@@ -192,13 +192,13 @@ package struct TransferProcessor: Service {
         let balance = try await ledger.balance(
             userId: current.payerId, kind: .wallet, currency: current.currency, on: sql)
         guard balance >= current.amount + totalFees else {
-            return Self.failed(
+            return try Self.failed(
                 current, now: now, code: "insufficient_funds",
                 message: "Your balance is too low for this amount and its fees; nothing was charged.")
         }
         // The limits as they are now, before the payer is asked to sign; execution checks again.
         if let refusal = try await limitRefusal(current, total: current.amount + totalFees, now: now, on: sql) {
-            return Self.failed(current, now: now, code: refusal.code.rawValue, message: refusal.message)
+            return try Self.failed(current, now: now, code: refusal.code.rawValue, message: refusal.message)
         }
         // Whole seconds, so the signed `expiresAt` text and the stored deadline agree exactly.
         let expiresAt = (now + configuration.quoteSeconds * 1000) / 1000 * 1000
@@ -209,7 +209,7 @@ package struct TransferProcessor: Service {
             expiresAt: WallClock.iso8601(millis: expiresAt)
         )
         let nonce = SecureRandom.bytes(32)
-        var next = current.moved(to: .authorizationRequired, now: now)
+        var next = try current.moved(to: .authorizationRequired, now: now)
         next.quote = quote
         next.quoteExpiresAt = expiresAt
         let challenge = Base64URL.encode(quote.challenge(nonce: nonce))
@@ -277,7 +277,7 @@ package struct TransferProcessor: Service {
                     failureCode: nil, createdAt: now, updatedAt: now
                 ), on: sql)
         }
-        var done = current.moved(to: .success, now: now)
+        var done = try current.moved(to: .success, now: now)
         if let payee = try await transfers.users.find(id: payeeId, on: sql) {
             done.payeeName = DisplayText.sanitized(payee.name)
         }
@@ -303,8 +303,8 @@ package struct TransferProcessor: Service {
         }
     }
 
-    private static func failed(_ current: Transfer, now: Int64, code: String, message: String) -> Transfer {
-        current.moved(to: .failed, now: now, failure: TransferFailure(code: code, message: message))
+    private static func failed(_ current: Transfer, now: Int64, code: String, message: String) throws -> Transfer {
+        try current.moved(to: .failed, now: now, failure: TransferFailure(code: code, message: message))
     }
 }
 

@@ -8,7 +8,8 @@ package protocol TransferRepository: Sendable {
     /// Inserts a new transfer and its first version; false if the payer used its idempotency key already.
     func insert(_ transfer: Transfer, on sql: any SQLExecutor) async throws -> Bool
     /// Writes `next` over the version before it and records the new version; false if the stored
-    /// transfer is no longer at `next.sequence - 1` (another process moved it first).
+    /// transfer is no longer at `next.sequence - 1` (another process moved it first), or is in a status
+    /// the state machine does not move to `next.status` from.
     func save(_ next: Transfer, on sql: any SQLExecutor) async throws -> Bool
     func find(id: String, on sql: any SQLExecutor) async throws -> Transfer?
     /// Claims the oldest transfer the server must move on (in a pending step, authorized, or with a
@@ -43,11 +44,16 @@ package struct TransferSQLRepository: TransferRepository {
     }
 
     package func save(_ t: Transfer, on sql: any SQLExecutor) async throws -> Bool {
+        // The stored status must be one the state machine moves to the new one from: a second guard,
+        // beside the version, that no write skips a step.
+        let sources = TransferStatus.sources(of: t.status)
+        guard !sources.isEmpty else { return false }
+        let placeholders = sources.indices.map { "$\($0 + 14)" }.joined(separator: ", ")
         let updated = try await sql.query(
             """
             UPDATE transfers SET status = $3, payee_id = $4, payee_name = $5, quote = $6, total_fees = $7, quote_expires_at = $8,
                 challenge = $9, error_code = $10, error_message = $11, authorized_by = $12, sequence = $2, updated_at = $13
-            WHERE id = $1 AND sequence = $2 - 1 RETURNING id
+            WHERE id = $1 AND sequence = $2 - 1 AND status IN (\(placeholders)) RETURNING id
             """,
             [
                 .text(t.id), .integer(t.sequence), .text(t.status.rawValue), .text(t.payeeId), .text(t.payeeName),
@@ -55,7 +61,7 @@ package struct TransferSQLRepository: TransferRepository {
                 t.quote.map { .integer($0.totalFees) } ?? .null,
                 t.quoteExpiresAt.map { .integer($0) } ?? .null, .text(try t.challenge.map(Self.json)),
                 .text(t.failure?.code), .text(t.failure?.message), .text(t.authorizedBy), .integer(t.updatedAt),
-            ]
+            ] + sources.map { .text($0.rawValue) }
         )
         guard !updated.isEmpty else { return false }
         try await record(t, on: sql)
