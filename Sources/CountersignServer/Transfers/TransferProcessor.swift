@@ -107,7 +107,7 @@ package struct TransferProcessor: Service {
                 "transfer step failed repeatedly; failing the transfer",
                 metadata: ["transfer": "\(failed.transferId)", "error": "\(failed.underlying)"])
             let failure = TransferFailure(
-                code: "processing_failed", message: "The transfer could not be processed; nothing was charged.")
+                .processingFailed, message: "The transfer could not be processed; nothing was charged.")
             do {
                 return try await fail(failed.transferId, failure, now: now) ? failed.transferId : nil
             } catch {
@@ -156,13 +156,13 @@ package struct TransferProcessor: Service {
             payee.id != current.payerId
         else {
             return try Self.failed(
-                current, now: now, code: "payee_not_found",
+                current, now: now, code: .payeeNotFound,
                 message: "No Countersign wallet is registered to \(current.payeePhone).")
         }
         // An account that never proved its number may be a squatter's: nothing is sent to it.
         guard payee.phoneVerifiedAt != nil else {
             return try Self.failed(
-                current, now: now, code: "payee_unverified",
+                current, now: now, code: .payeeUnverified,
                 message:
                     "\(current.payeePhone) has not confirmed its number on Countersign yet: ask them to sign in once.")
         }
@@ -177,7 +177,7 @@ package struct TransferProcessor: Service {
         let configuration = transfers.configuration
         guard let fees = configuration.feeSchedule.fees(amount: current.amount, currency: current.currency) else {
             return try Self.failed(
-                current, now: now, code: "unsupported_currency",
+                current, now: now, code: .unsupportedCurrency,
                 message: "There is no fee schedule for \(current.currency).")
         }
         let usable = try await transfers.credentials.list(userId: current.payerId, on: sql).filter {
@@ -185,7 +185,7 @@ package struct TransferProcessor: Service {
         }
         guard !usable.isEmpty else {
             return try Self.failed(
-                current, now: now, code: "no_registered_credential", message: "The payer has no usable device key.")
+                current, now: now, code: .noRegisteredCredential, message: "The payer has no usable device key.")
         }
         let totalFees = fees.reduce(0) { $0 + $1.amount }
         // The balance may have fallen since the transfer was created: no quote the payer cannot pay.
@@ -193,12 +193,12 @@ package struct TransferProcessor: Service {
             userId: current.payerId, kind: .wallet, currency: current.currency, on: sql)
         guard balance >= current.amount + totalFees else {
             return try Self.failed(
-                current, now: now, code: "insufficient_funds",
+                current, now: now, code: .insufficientFunds,
                 message: "Your balance is too low for this amount and its fees; nothing was charged.")
         }
         // The limits as they are now, before the payer is asked to sign; execution checks again.
         if let refusal = try await limitRefusal(current, total: current.amount + totalFees, now: now, on: sql) {
-            return try Self.failed(current, now: now, code: refusal.code.rawValue, message: refusal.message)
+            return try Self.failed(current, now: now, code: refusal.code, message: refusal.message)
         }
         // Whole seconds, so the signed `expiresAt` text and the stored deadline agree exactly.
         let expiresAt = (now + configuration.quoteSeconds * 1000) / 1000 * 1000
@@ -237,7 +237,7 @@ package struct TransferProcessor: Service {
             throw ExecutionRefused(
                 transferId: current.id,
                 failure: .init(
-                    code: "internal_inconsistency", message: "The authorized transfer has no quote or payee."))
+                    .internalInconsistency, message: "The authorized transfer has no quote or payee."))
         }
         let payer = ledger.accountId(userId: current.payerId, kind: .wallet, currency: current.currency)
         let payee = ledger.accountId(userId: payeeId, kind: .wallet, currency: current.currency)
@@ -245,7 +245,7 @@ package struct TransferProcessor: Service {
         try await SpendingLimits.lock([payer, payee], database: transfers.database, on: sql)
         if let refusal = try await limitRefusal(current, total: quote.total, now: now, on: sql) {
             throw ExecutionRefused(
-                transferId: current.id, failure: .init(code: refusal.code.rawValue, message: refusal.message))
+                transferId: current.id, failure: .init(refusal.code, message: refusal.message))
         }
         var postings = [
             Posting(accountId: payer, amount: -quote.total), Posting(accountId: payee, amount: quote.amount),
@@ -260,7 +260,7 @@ package struct TransferProcessor: Service {
             throw ExecutionRefused(
                 transferId: current.id,
                 failure: .init(
-                    code: "insufficient_funds", message: "The wallet balance is too low for this transfer and its fees."
+                    .insufficientFunds, message: "The wallet balance is too low for this transfer and its fees."
                 ))
         }
         for (userId, type, amount, counterparty) in [
@@ -303,8 +303,8 @@ package struct TransferProcessor: Service {
         }
     }
 
-    private static func failed(_ current: Transfer, now: Int64, code: String, message: String) throws -> Transfer {
-        try current.moved(to: .failed, now: now, failure: TransferFailure(code: code, message: message))
+    private static func failed(_ current: Transfer, now: Int64, code: ErrorCode, message: String) throws -> Transfer {
+        try current.moved(to: .failed, now: now, failure: TransferFailure(code, message: message))
     }
 }
 

@@ -123,7 +123,7 @@ extension TransferService {
         let failed = try current.moved(
             to: .failed, now: now,
             failure: TransferFailure(
-                code: "authorization_failed", message: "The device signature did not authorize this transfer."))
+                .authorizationFailed, message: "The device signature did not authorize this transfer."))
         let answer = try await database.transaction { sql -> APIError? in
             // Moved on meanwhile: a concurrent copy of this authorization won (its counter is why
             // ours looks replayed). Not an attack on the payer's key: nothing is flagged or counted.
