@@ -187,7 +187,8 @@ package struct MarketplaceSQLRepository: Sendable {
     }
 
     /// Moves the bid from `from` to `to` (recording why it ended, if it did); false if it was no
-    /// longer in `from`, or if `to` is `ACCEPTED` and another bid holds the product.
+    /// longer in `from`, or if `to` is `ACCEPTED` and another bid holds the product. A move the bid
+    /// state machine does not have throws `ForbiddenMove`.
     package func move(
         bidId: String, from: BidStatus, to: BidStatus, reason: BidClosedReason? = nil, now: Int64,
         on sql: any SQLExecutor
@@ -196,21 +197,27 @@ package struct MarketplaceSQLRepository: Sendable {
             to == .accepted
             ? " AND NOT EXISTS (SELECT 1 FROM bids other WHERE other.product_id = bids.product_id AND other.status IN ('ACCEPTED', 'COMPLETED'))"
             : ""
+        let move = try from.boundMove(to: to)
         let rows = try await sql.query(
             "UPDATE bids SET status = $3, updated_at = $4, closed_reason = $5 WHERE id = $1 AND status = $2\(holding) RETURNING id",
-            [.text(bidId), .text(from.rawValue), .text(to.rawValue), .integer(now), .text(reason?.rawValue)]
+            [.text(bidId), move.from, move.to, .integer(now), .text(reason?.rawValue)]
         )
         return !rows.isEmpty
     }
 
     /// Ends the product's other open bids once `soldBidId` paid for it: their bidders see it sold.
     package func closeOpenBids(productId: String, soldBidId: String, now: Int64, on sql: any SQLExecutor) async throws {
+        // Every bid the machine may cancel: the open ones.
+        let open = BidStatus.boundSources(of: .canceled, first: 6)
         try await sql.execute(
             """
-            UPDATE bids SET status = 'CANCELED', closed_reason = 'sold', updated_at = $3
-            WHERE product_id = $1 AND id <> $2 AND status IN ('NEW', 'ACCEPTED')
+            UPDATE bids SET status = $4, closed_reason = $5, updated_at = $3
+            WHERE product_id = $1 AND id <> $2 AND status IN (\(open.placeholders))
             """,
-            [.text(productId), .text(soldBidId), .integer(now)]
+            [
+                .text(productId), .text(soldBidId), .integer(now), .text(BidStatus.canceled.rawValue),
+                .text(BidClosedReason.sold.rawValue),
+            ] + open.values
         )
     }
 }

@@ -52,14 +52,20 @@ package struct OrderSQLRepository: Sendable {
         orderId: String, attempt: Int64, paymentMethodId: String?, returnURL: String?, now: Int64,
         on sql: any SQLExecutor
     ) async throws -> Bool {
-        !(try await sql.query(
-            """
-            UPDATE orders SET status = 'PAYMENT_PENDING', payment_attempt = $2, payment_method_id = $3, return_url = $4, payment_intent_id = NULL,
-                payment_error_code = NULL, payment_error_message = NULL, updated_at = $5
-            WHERE id = $1 AND status = 'NEW' AND payment_attempt = $2 - 1 RETURNING id
-            """,
-            [.text(orderId), .integer(attempt), .text(paymentMethodId), .text(returnURL), .integer(now)]
-        )).isEmpty
+        let move = try OrderStatus.new.boundMove(to: .paymentPending)
+        return
+            !(try await sql.query(
+                """
+                UPDATE orders SET status = $7, payment_attempt = $2, payment_method_id = $3, return_url = $4, payment_intent_id = NULL,
+                    payment_error_code = NULL, payment_error_message = NULL, updated_at = $5
+                WHERE id = $1 AND status = $6 AND payment_attempt = $2 - 1 RETURNING id
+                """,
+                [
+                    .text(orderId), .integer(attempt), .text(paymentMethodId), .text(returnURL), .integer(now),
+                    move.from,
+                    move.to,
+                ]
+            )).isEmpty
     }
 
     /// Records the provider's intent of attempt `attempt`.
@@ -74,23 +80,27 @@ package struct OrderSQLRepository: Sendable {
     package func failPayment(
         orderId: String, attempt: Int64, code: String, message: String, now: Int64, on sql: any SQLExecutor
     ) async throws -> Bool {
-        !(try await sql.query(
-            """
-            UPDATE orders SET status = 'NEW', payment_error_code = $3, payment_error_message = $4, updated_at = $5
-            WHERE id = $1 AND status = 'PAYMENT_PENDING' AND payment_attempt = $2 RETURNING id
-            """,
-            [.text(orderId), .integer(attempt), .text(code), .text(message), .integer(now)]
-        )).isEmpty
+        let move = try OrderStatus.paymentPending.boundMove(to: .new)
+        return
+            !(try await sql.query(
+                """
+                UPDATE orders SET status = $7, payment_error_code = $3, payment_error_message = $4, updated_at = $5
+                WHERE id = $1 AND status = $6 AND payment_attempt = $2 RETURNING id
+                """,
+                [.text(orderId), .integer(attempt), .text(code), .text(message), .integer(now), move.from, move.to]
+            )).isEmpty
     }
 
-    /// Moves the order from `from` to `to`; false if it was no longer in `from`.
+    /// Moves the order from `from` to `to`; false if it was no longer in `from`. A move the order
+    /// state machine does not have throws `ForbiddenMove`.
     package func move(orderId: String, from: OrderStatus, to: OrderStatus, now: Int64, on sql: any SQLExecutor)
         async throws -> Bool
     {
+        let move = try from.boundMove(to: to)
         let moved =
             !(try await sql.query(
                 "UPDATE orders SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2 RETURNING id",
-                [.text(orderId), .text(from.rawValue), .text(to.rawValue), .integer(now)]
+                [.text(orderId), move.from, move.to, .integer(now)]
             )).isEmpty
         // Every change of an order's status passes here: its webhook commits with it.
         if moved, let order = try await find(id: orderId, on: sql) {

@@ -46,14 +46,13 @@ package struct TransferSQLRepository: TransferRepository {
     package func save(_ t: Transfer, on sql: any SQLExecutor) async throws -> Bool {
         // The stored status must be one the state machine moves to the new one from: a second guard,
         // beside the version, that no write skips a step.
-        let sources = TransferStatus.sources(of: t.status)
-        guard !sources.isEmpty else { return false }
-        let placeholders = sources.indices.map { "$\($0 + 14)" }.joined(separator: ", ")
+        let sources = TransferStatus.boundSources(of: t.status, first: 14)
+        guard !sources.values.isEmpty else { return false }
         let updated = try await sql.query(
             """
             UPDATE transfers SET status = $3, payee_id = $4, payee_name = $5, quote = $6, total_fees = $7, quote_expires_at = $8,
                 challenge = $9, error_code = $10, error_message = $11, authorized_by = $12, sequence = $2, updated_at = $13
-            WHERE id = $1 AND sequence = $2 - 1 AND status IN (\(placeholders)) RETURNING id
+            WHERE id = $1 AND sequence = $2 - 1 AND status IN (\(sources.placeholders)) RETURNING id
             """,
             [
                 .text(t.id), .integer(t.sequence), .text(t.status.rawValue), .text(t.payeeId), .text(t.payeeName),
@@ -61,7 +60,7 @@ package struct TransferSQLRepository: TransferRepository {
                 t.quote.map { .integer($0.totalFees) } ?? .null,
                 t.quoteExpiresAt.map { .integer($0) } ?? .null, .text(try t.challenge.map(Self.json)),
                 .text(t.failure?.code), .text(t.failure?.message), .text(t.authorizedBy), .integer(t.updatedAt),
-            ] + sources.map { .text($0.rawValue) }
+            ] + sources.values
         )
         guard !updated.isEmpty else { return false }
         try await record(t, on: sql)

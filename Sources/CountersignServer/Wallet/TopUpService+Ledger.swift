@@ -100,7 +100,7 @@ extension TopUpService {
                             kind: "cashback", reference: pending.id, amount: earned,
                             from: SystemAccount.cashbackExpense(currency), to: cashbackId), now: now, on: sql)
                 }
-                finished.status = .completed
+                try finished.status.move(to: .completed)
                 finished.cashbackEarned = earned
                 finished.externalReference = reference
             case .failed(let code, _):
@@ -120,7 +120,7 @@ extension TopUpService {
                 }
                 try await ledger.post(
                     LedgerEntry(kind: "topup_reversal", reference: pending.id, postings: postings), now: now, on: sql)
-                finished.status = .failed
+                try finished.status.move(to: .failed)
                 finished.failureCode = code
             }
             try await WebhookOutbox().recordWalletTransaction(finished, on: sql)

@@ -17,7 +17,8 @@ package protocol WalletTransactionRepository: Sendable {
     /// as payee, and the product's title as the note.
     func orders(ids: [String], on sql: any SQLExecutor) async throws -> [String: TransferParties]
     func insert(_ transaction: WalletTransaction, on sql: any SQLExecutor) async throws
-    /// Moves a pending transaction to a final status; returns false if it was not pending.
+    /// Moves a pending transaction to a final status; returns false if it was not pending. A status
+    /// the machine does not move `pending` to throws `ForbiddenMove`.
     func finish(
         id: String, status: WalletTransactionStatus, cashbackEarned: Int64, externalReference: String?,
         failureCode: String?, now: Int64,
@@ -105,14 +106,15 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         failureCode: String?, now: Int64,
         on sql: any SQLExecutor
     ) async throws -> Bool {
+        let move = try WalletTransactionStatus.pending.boundMove(to: status)
         let rows = try await sql.query(
             """
             UPDATE wallet_transactions SET status = $2, cashback_earned = $3, external_reference = $4, failure_code = $5, updated_at = $6
             WHERE id = $1 AND status = $7 RETURNING id
             """,
             [
-                .text(id), .text(status.rawValue), .integer(cashbackEarned), .text(externalReference),
-                .text(failureCode), .integer(now), .text(WalletTransactionStatus.pending.rawValue),
+                .text(id), move.to, .integer(cashbackEarned), .text(externalReference), .text(failureCode),
+                .integer(now), move.from,
             ]
         )
         return !rows.isEmpty
