@@ -256,6 +256,12 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case transferBusy = "transfer_busy"
     /// The transfer's quote expired before it was authorized.
     case quoteExpired = "quote_expired"
+    /// A transfer whose processing kept failing on the server ended in `FAILED`; nothing was
+    /// charged. Only ever a failed transfer's `error.code`, never an HTTP answer's.
+    case processingFailed = "processing_failed"
+    /// An authorized transfer without its quote or payee ended in `FAILED`; nothing moved. Only ever
+    /// a failed transfer's `error.code`, never an HTTP answer's.
+    case internalInconsistency = "internal_inconsistency"
     /// A `Last-Event-ID` that is not a non-negative integer.
     case invalidLastEventId = "invalid_last_event_id"
 

@@ -54,15 +54,23 @@ public struct TransferChallenge: Codable, Sendable, Equatable {
 
 /// Why a transfer ended in `FAILED`.
 public struct TransferFailure: Codable, Sendable, Equatable {
-    /// A stable machine code, e.g. `payee_not_found`, `insufficient_funds`, `authorization_failed`.
+    /// A stable machine code, an `ErrorCode`'s raw value, e.g. `payee_not_found`, `insufficient_funds`,
+    /// `authorization_failed`. Kept as received, so a code from a newer server still decodes;
+    /// `errorCode` is the typed form.
     public var code: String
     /// A sentence for people.
     public var message: String
-    /// A failure.
+    /// A failure with the code as received.
     public init(code: String, message: String) {
         self.code = code
         self.message = message
     }
+    /// A failure with one of the server's codes.
+    public init(_ code: ErrorCode, message: String) {
+        self.init(code: code.rawValue, message: message)
+    }
+    /// The code, if this build knows it.
+    public var errorCode: ErrorCode? { ErrorCode(rawValue: code) }
 }
 
 /// A transfer as a live document: `GET /transfers/{id}` returns it, and

@@ -1,5 +1,5 @@
 /// Where a bid on a product is. Every payment needs an `ACCEPTED` bid; a product has at most one.
-public enum BidStatus: String, Sendable, Hashable, Codable, CaseIterable {
+public enum BidStatus: String, Sendable, Hashable, Codable, CaseIterable, StatusMachine {
     /// Made by a buyer, waiting for the seller.
     case new = "NEW"
     /// Accepted by the seller (or a buy-now at the asking price): the buyer may pay.
@@ -14,7 +14,8 @@ public enum BidStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether no further change will happen.
     public var isFinal: Bool { self == .canceled || self == .expired || self == .completed }
 
-    /// Whether a bid may move from this status to `next`.
+    /// Whether a bid may move from this status to `next`: the bid state machine, and its only
+    /// definition.
     public func canMove(to next: BidStatus) -> Bool {
         switch (self, next) {
         case (.new, .accepted), (.new, .canceled), (.new, .expired): true

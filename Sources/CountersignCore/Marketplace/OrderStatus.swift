@@ -1,5 +1,5 @@
 /// Where an order is. One order per accepted bid; a payment is taken at most once per order.
-public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
+public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable, StatusMachine {
     /// Created; delivery and payment method may still change.
     case new = "NEW"
     /// A payment was started with the provider; the order waits for its outcome.
@@ -24,7 +24,8 @@ public enum OrderStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether a bid's order in this status still counts as the bid's open order.
     public var isOpen: Bool { self == .new || self == .paymentPending }
 
-    /// Whether an order may move from this status to `next`.
+    /// Whether an order may move from this status to `next`: the order state machine, and its only
+    /// definition.
     public func canMove(to next: OrderStatus) -> Bool {
         switch (self, next) {
         case (.new, .paymentPending), (.new, .canceled), (.new, .expired), (.new, .paid): true

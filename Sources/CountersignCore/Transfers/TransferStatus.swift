@@ -3,7 +3,7 @@
 ///
 /// `PENDING_PAYEE_LOOKUP` → `PENDING_QUOTE` → `AUTHORIZATION_REQUIRED` → `AUTHORIZED` → `SUCCESS`,
 /// or an end in `FAILED`, `DECLINED`, `EXPIRED` or `CANCELLED`.
-public enum TransferStatus: String, Sendable, Hashable, Codable, CaseIterable {
+public enum TransferStatus: String, Sendable, Hashable, Codable, CaseIterable, StatusMachine {
     /// The server is finding the payee's wallet.
     case pendingPayeeLookup = "PENDING_PAYEE_LOOKUP"
     /// The server is computing the fees.
@@ -31,7 +31,8 @@ public enum TransferStatus: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
-    /// Whether the server may move a transfer from this status to `next`.
+    /// Whether the server may move a transfer from this status to `next`: the state machine, and its
+    /// only definition.
     public func canMove(to next: TransferStatus) -> Bool {
         switch (self, next) {
         case (.pendingPayeeLookup, .pendingQuote), (.pendingQuote, .authorizationRequired),

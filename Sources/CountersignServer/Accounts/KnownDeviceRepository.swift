@@ -1,17 +1,5 @@
 import CountersignStore
 
-/// A device that held a session of a user: it may sign in again with the PIN alone.
-package struct KnownDevice: Sendable, Equatable {
-    package let id: String
-    package let userId: String
-    /// What it said it was when first seen (its `User-Agent`, shortened and sanitized).
-    package let label: String
-    package let createdAt: Int64
-    package let lastUsedAt: Int64
-    /// First seen through the PIN and a code: until then its sessions pay at most the new-device limit.
-    package let coolingUntil: Int64
-}
-
 /// Remembered devices, stored by the SHA-256 of their token (the device keeps the token; a stolen
 /// database row cannot be replayed as one).
 package struct KnownDeviceSQLRepository: Sendable {

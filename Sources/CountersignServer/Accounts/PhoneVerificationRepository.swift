@@ -1,15 +1,5 @@
 import CountersignStore
 
-/// A code's verification as a try at it finds it: the number and purpose it was sent for, and the
-/// keyed hash of the code to compare with.
-package struct PhoneVerificationTry: Sendable, Equatable {
-    package let phone: String
-    package let purpose: String
-    /// The account the code was sent for, where one was known when it was asked for.
-    package let userId: String?
-    package let codeHash: String
-}
-
 /// One-time codes sent by SMS and the hourly SMS budget per calling code, in SQL both engines share.
 package struct PhoneVerificationSQLRepository: Sendable {
     package init() {}

@@ -1,32 +1,5 @@
 import CountersignStore
 
-/// A live session: whose it is and when it was last seen (milliseconds).
-package struct LiveSession: Sendable, Equatable {
-    package let userId: String
-    package let lastSeenAt: Int64
-    /// How it was opened: `device` (the PIN on a remembered device), `code` (the PIN and a code on a
-    /// new device), `signup`, `passkey`, `reset`, or `pin` for sessions from before devices were
-    /// remembered.
-    package var proof = "pin"
-    package var createdAt: Int64 = 0
-    /// The remembered device it runs on.
-    package var deviceId: String? = nil
-    /// A new device's cooling-off: until then payments from this session are limited.
-    package var coolingUntil: Int64 = 0
-}
-
-/// How a new session was opened, and on which remembered device.
-package struct SessionOrigin: Sendable, Equatable {
-    package let proof: String
-    package let deviceId: String?
-    package let coolingUntil: Int64
-    package init(proof: String, deviceId: String?, coolingUntil: Int64 = 0) {
-        self.proof = proof
-        self.deviceId = deviceId
-        self.coolingUntil = coolingUntil
-    }
-}
-
 /// Bearer sessions, stored by the SHA-256 of their token.
 package protocol SessionRepository: Sendable {
     func create(

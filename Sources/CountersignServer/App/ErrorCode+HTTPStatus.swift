@@ -67,7 +67,8 @@ extension ErrorCode {
             .locked
         case .rateLimited, .pinChecksBusy:
             .tooManyRequests
-        case .internalError:
+        // The last two are only a failed transfer's code; were one ever answered, it would be this.
+        case .internalError, .processingFailed, .internalInconsistency:
             .internalServerError
         case .paymentMismatch, .paymentProviderUnavailable:
             .badGateway

@@ -1,15 +1,5 @@
 import CountersignStore
 
-/// A server process as the store knows it: alive while `leaseExpiresAt` is in the future.
-package struct ServerInstanceRecord: Sendable, Equatable {
-    package let id: String
-    package let pid: Int64
-    /// Where `pid` means something (see `ServerInstance.currentPIDNamespace`); nil if unknown.
-    package let pidNamespace: String?
-    package let startedAt: Int64
-    package let leaseExpiresAt: Int64
-}
-
 /// The running server processes (`server_instances`), each renewing its own lease. Idempotency
 /// claims name their owner here; a claim whose owner has no live lease belongs to a dead process.
 package protocol ServerInstanceRepository: Sendable {

@@ -1,48 +1,6 @@
 import CountersignCore
 import CountersignStore
 
-/// A buyer's shipping address.
-package struct Address: Sendable, Equatable {
-    package var id: String
-    package var userId: String
-    package var name: String
-    package var line1: String
-    package var city: String
-    package var postalCode: String
-    package var country: Country
-}
-
-/// A product for sale.
-package struct Product: Sendable, Equatable {
-    package var id: String
-    package var sellerId: String
-    package var title: String
-    package var askingPrice: Int64
-    package var currency: String
-    package var shipFrom: Country
-    /// Whether the buyer may collect it.
-    package var pickup: Bool
-    /// The shipping method ids the seller offers.
-    package var shippingMethods: [String]
-}
-
-/// A bid on a product.
-package struct Bid: Sendable, Equatable {
-    package var id: String
-    package var productId: String
-    package var buyerId: String
-    package var amount: Int64
-    package var currency: String
-    package var status: BidStatus
-    package var buyNow: Bool
-    /// Why it ended, when it ended without a sale to its bidder and the reason was recorded.
-    package var closedReason: BidClosedReason? = nil
-    /// Its order, if it has one (read with the bid; a bid has at most one).
-    package var orderId: String? = nil
-    package var createdAt: Int64
-    package var updatedAt: Int64
-}
-
 /// Merchants, addresses, products and bids, in shared SQL.
 package struct MarketplaceSQLRepository: Sendable {
     package init() {}
@@ -229,7 +187,8 @@ package struct MarketplaceSQLRepository: Sendable {
     }
 
     /// Moves the bid from `from` to `to` (recording why it ended, if it did); false if it was no
-    /// longer in `from`, or if `to` is `ACCEPTED` and another bid holds the product.
+    /// longer in `from`, or if `to` is `ACCEPTED` and another bid holds the product. A move the bid
+    /// state machine does not have throws `ForbiddenMove`.
     package func move(
         bidId: String, from: BidStatus, to: BidStatus, reason: BidClosedReason? = nil, now: Int64,
         on sql: any SQLExecutor
@@ -238,21 +197,27 @@ package struct MarketplaceSQLRepository: Sendable {
             to == .accepted
             ? " AND NOT EXISTS (SELECT 1 FROM bids other WHERE other.product_id = bids.product_id AND other.status IN ('ACCEPTED', 'COMPLETED'))"
             : ""
+        let move = try from.boundMove(to: to)
         let rows = try await sql.query(
             "UPDATE bids SET status = $3, updated_at = $4, closed_reason = $5 WHERE id = $1 AND status = $2\(holding) RETURNING id",
-            [.text(bidId), .text(from.rawValue), .text(to.rawValue), .integer(now), .text(reason?.rawValue)]
+            [.text(bidId), move.from, move.to, .integer(now), .text(reason?.rawValue)]
         )
         return !rows.isEmpty
     }
 
     /// Ends the product's other open bids once `soldBidId` paid for it: their bidders see it sold.
     package func closeOpenBids(productId: String, soldBidId: String, now: Int64, on sql: any SQLExecutor) async throws {
+        // Every bid the machine may cancel: the open ones.
+        let open = BidStatus.boundSources(of: .canceled, first: 6)
         try await sql.execute(
             """
-            UPDATE bids SET status = 'CANCELED', closed_reason = 'sold', updated_at = $3
-            WHERE product_id = $1 AND id <> $2 AND status IN ('NEW', 'ACCEPTED')
+            UPDATE bids SET status = $4, closed_reason = $5, updated_at = $3
+            WHERE product_id = $1 AND id <> $2 AND status IN (\(open.placeholders))
             """,
-            [.text(productId), .text(soldBidId), .integer(now)]
+            [
+                .text(productId), .text(soldBidId), .integer(now), .text(BidStatus.canceled.rawValue),
+                .text(BidClosedReason.sold.rawValue),
+            ] + open.values
         )
     }
 }

@@ -97,11 +97,7 @@ extension MarketplaceService {
             if status == .accepted { throw Self.productUnavailable }
             throw APIError(.invalidState, "The bid changed meanwhile; read it again.")
         }
-        var next = bid
-        next.status = status
-        next.closedReason = reason
-        next.updatedAt = now
-        return response(next)
+        return response(try bid.moved(to: status, reason: reason, now: now))
     }
 
     /// The bid and its product, if `userId` is its buyer or the seller.

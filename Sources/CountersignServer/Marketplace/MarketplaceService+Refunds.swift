@@ -233,7 +233,7 @@ extension MarketplaceService {
                 {
                     try await walletLines.insert(
                         Self.walletLine(
-                            type: "order_refund", buyerId: buyerId, orderId: refund.orderId, amount: refund.amount,
+                            type: .orderRefund, buyerId: buyerId, orderId: refund.orderId, amount: refund.amount,
                             currency: currency, authorizedBy: nil, now: now),
                         on: sql)
                 }

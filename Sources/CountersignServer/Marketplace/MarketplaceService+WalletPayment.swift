@@ -62,7 +62,7 @@ extension MarketplaceService {
                 try await Self.bookPayment(order, from: wallet, ledger: ledger, now: now, on: sql)
                 try await walletLines.insert(
                     Self.walletLine(
-                        type: "order_payment", buyerId: order.buyerId, orderId: order.id, amount: order.totals.total,
+                        type: .orderPayment, buyerId: order.buyerId, orderId: order.id, amount: order.totals.total,
                         currency: order.totals.currency, authorizedBy: authorization.label, now: now),
                     on: sql)
                 if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: order.buyerId, on: sql) }
@@ -80,11 +80,12 @@ extension MarketplaceService {
     /// The buyer's history line for money between their wallet and an order: `order_payment` (paid
     /// out) or `order_refund` (given back); its reference is the order.
     static func walletLine(
-        type: String, buyerId: String, orderId: String, amount: Int64, currency: String, authorizedBy: String?,
+        type: WalletTransactionType, buyerId: String, orderId: String, amount: Int64, currency: String,
+        authorizedBy: String?,
         now: Int64
     ) -> WalletTransaction {
         WalletTransaction(
-            id: Identifier.make("tx"), userId: buyerId, type: type, status: "completed", amount: amount,
+            id: Identifier.make("tx"), userId: buyerId, type: type, status: .completed, amount: amount,
             currency: currency, productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: authorizedBy,
             cashbackUsed: 0, cashbackEarned: 0, externalReference: orderId, idempotencyKey: nil, failureCode: nil,
             createdAt: now, updatedAt: now)

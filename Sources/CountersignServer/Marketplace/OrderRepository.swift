@@ -2,36 +2,6 @@ import CountersignCore
 import CountersignStore
 import Foundation
 
-/// An order for an accepted bid.
-package struct Order: Sendable, Equatable {
-    package var id: String
-    package var bidId: String
-    package var productId: String
-    package var buyerId: String
-    package var sellerId: String
-    package var status: OrderStatus
-    /// `pickup` or a shipping method id.
-    package var delivery: String
-    package var addressId: String?
-    package var paymentMethod: PaymentMethodKind
-    package var totals: CheckoutTotals
-    /// The number of the current (or last) payment attempt; 0 before the first.
-    package var paymentAttempt: Int64 = 0
-    /// The saved card of the current attempt, for a card payment.
-    package var paymentMethodId: String?
-    /// Where a redirect sends the payer back.
-    package var returnURL: String?
-    /// The provider's intent of the current attempt, once known.
-    package var paymentIntentId: String?
-    /// Why the last attempt failed.
-    package var paymentErrorCode: String?
-    package var paymentErrorMessage: String?
-    /// What its refunds hold or returned (pending and succeeded), minor units.
-    package var refunded: Int64 = 0
-    package var createdAt: Int64
-    package var updatedAt: Int64
-}
-
 /// Orders, in shared SQL. `bid_id` is UNIQUE: never a second order for one bid.
 package struct OrderSQLRepository: Sendable {
     package init() {}
@@ -82,14 +52,20 @@ package struct OrderSQLRepository: Sendable {
         orderId: String, attempt: Int64, paymentMethodId: String?, returnURL: String?, now: Int64,
         on sql: any SQLExecutor
     ) async throws -> Bool {
-        !(try await sql.query(
-            """
-            UPDATE orders SET status = 'PAYMENT_PENDING', payment_attempt = $2, payment_method_id = $3, return_url = $4, payment_intent_id = NULL,
-                payment_error_code = NULL, payment_error_message = NULL, updated_at = $5
-            WHERE id = $1 AND status = 'NEW' AND payment_attempt = $2 - 1 RETURNING id
-            """,
-            [.text(orderId), .integer(attempt), .text(paymentMethodId), .text(returnURL), .integer(now)]
-        )).isEmpty
+        let move = try OrderStatus.new.boundMove(to: .paymentPending)
+        return
+            !(try await sql.query(
+                """
+                UPDATE orders SET status = $7, payment_attempt = $2, payment_method_id = $3, return_url = $4, payment_intent_id = NULL,
+                    payment_error_code = NULL, payment_error_message = NULL, updated_at = $5
+                WHERE id = $1 AND status = $6 AND payment_attempt = $2 - 1 RETURNING id
+                """,
+                [
+                    .text(orderId), .integer(attempt), .text(paymentMethodId), .text(returnURL), .integer(now),
+                    move.from,
+                    move.to,
+                ]
+            )).isEmpty
     }
 
     /// Records the provider's intent of attempt `attempt`.
@@ -104,23 +80,27 @@ package struct OrderSQLRepository: Sendable {
     package func failPayment(
         orderId: String, attempt: Int64, code: String, message: String, now: Int64, on sql: any SQLExecutor
     ) async throws -> Bool {
-        !(try await sql.query(
-            """
-            UPDATE orders SET status = 'NEW', payment_error_code = $3, payment_error_message = $4, updated_at = $5
-            WHERE id = $1 AND status = 'PAYMENT_PENDING' AND payment_attempt = $2 RETURNING id
-            """,
-            [.text(orderId), .integer(attempt), .text(code), .text(message), .integer(now)]
-        )).isEmpty
+        let move = try OrderStatus.paymentPending.boundMove(to: .new)
+        return
+            !(try await sql.query(
+                """
+                UPDATE orders SET status = $7, payment_error_code = $3, payment_error_message = $4, updated_at = $5
+                WHERE id = $1 AND status = $6 AND payment_attempt = $2 RETURNING id
+                """,
+                [.text(orderId), .integer(attempt), .text(code), .text(message), .integer(now), move.from, move.to]
+            )).isEmpty
     }
 
-    /// Moves the order from `from` to `to`; false if it was no longer in `from`.
+    /// Moves the order from `from` to `to`; false if it was no longer in `from`. A move the order
+    /// state machine does not have throws `ForbiddenMove`.
     package func move(orderId: String, from: OrderStatus, to: OrderStatus, now: Int64, on sql: any SQLExecutor)
         async throws -> Bool
     {
+        let move = try from.boundMove(to: to)
         let moved =
             !(try await sql.query(
                 "UPDATE orders SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2 RETURNING id",
-                [.text(orderId), .text(from.rawValue), .text(to.rawValue), .integer(now)]
+                [.text(orderId), move.from, move.to, .integer(now)]
             )).isEmpty
         // Every change of an order's status passes here: its webhook commits with it.
         if moved, let order = try await find(id: orderId, on: sql) {

@@ -74,7 +74,7 @@ extension OperatorConsole {
                 try await transactions.insert(
                     WalletTransaction(
                         id: Identifier.make("tx"), userId: posting.userId ?? "",
-                        type: posting.amount < 0 ? "reversal_in" : "reversal_out", status: "completed",
+                        type: posting.amount < 0 ? .reversalIn : .reversalOut, status: .completed,
                         amount: abs(posting.amount), currency: posting.currency, productCode: nil, recipientPhone: nil,
                         supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0, cashbackEarned: 0,
                         externalReference: originalId, idempotencyKey: nil, failureCode: nil, createdAt: now,

@@ -178,7 +178,7 @@ package struct OperatorConsole: Sendable {
         }
         // A funding an earlier version made with this key recorded it only in its reference.
         if let earlier = try await database.read({ sql in
-            try await transactions.find(type: "funding", externalReference: reference, on: sql)
+            try await transactions.find(type: .funding, externalReference: reference, on: sql)
         }) {
             guard earlier.userId == userId, earlier.amount == amount, earlier.currency == currency,
                 let funding = try await database.read({ sql in try await made(earlier.id, on: sql) })

@@ -1,54 +1,6 @@
 import CountersignStore
 import Foundation
 
-/// One recorded operator action.
-package struct OperatorAction: Sendable, Equatable {
-    package let id: String
-    /// The operator who acted, or nil for the command line (which runs as whoever can read the store).
-    package let operatorId: String?
-    /// `cli` or `console`.
-    package let via: String
-    /// A stable name: `grant_operator`, `revoke_operator`, `fund_wallet`, `unlock_account`, `revoke_key`,
-    /// `run_audit`, `search_users`.
-    package let action: String
-    package let targetUserId: String?
-    /// What was done, for people; never a secret.
-    package let detail: String
-    package let createdAt: Int64
-}
-
-/// One recorded ledger audit.
-package struct AuditRun: Sendable, Equatable {
-    package let id: String
-    package let passed: Bool
-    /// The names of the checks that failed.
-    package let failedChecks: [String]
-    /// The report as `countersign audit --json` prints it.
-    package let report: String
-    package let via: String
-    package let ranAt: Int64
-}
-
-/// A user's account as the operator console reads it: who, and the locks.
-package struct OperatorAccount: Sendable, Equatable {
-    package let id: String
-    package let phone: String
-    package let name: String
-    package let isOperator: Bool
-    package let createdAt: Int64
-    package let failedPaymentAuths: Int64
-    package let paymentLockedUntil: Int64
-    package let failedPinAttempts: Int64
-    package let pinLockedUntil: Int64
-    /// The PIN blocked after repeated locks: only an unlock lifts it.
-    package let pinBlocked: Bool
-    /// A code proved the number.
-    package var phoneVerified = true
-
-    /// Payments or the PIN locked at `now`.
-    package func isLocked(at now: Int64) -> Bool { paymentLockedUntil > now || pinLockedUntil > now || pinBlocked }
-}
-
 /// Operator flags, the operator action log and the audit log, in SQL both engines share.
 package struct OperatorSQLRepository: Sendable {
     package init() {}

@@ -107,7 +107,7 @@ package struct TransferProcessor: Service {
                 "transfer step failed repeatedly; failing the transfer",
                 metadata: ["transfer": "\(failed.transferId)", "error": "\(failed.underlying)"])
             let failure = TransferFailure(
-                code: "processing_failed", message: "The transfer could not be processed; nothing was charged.")
+                .processingFailed, message: "The transfer could not be processed; nothing was charged.")
             do {
                 return try await fail(failed.transferId, failure, now: now) ? failed.transferId : nil
             } catch {
@@ -131,7 +131,7 @@ package struct TransferProcessor: Service {
             guard let current = try await repository.find(id: transferId, on: sql), current.status.canMove(to: .failed)
             else { return false }
             return try await transfers.commit(
-                current.moved(to: .failed, now: now, failure: failure), transfers: repository, on: sql)
+                try current.moved(to: .failed, now: now, failure: failure), transfers: repository, on: sql)
         }
     }
 
@@ -145,7 +145,7 @@ package struct TransferProcessor: Service {
         case .authorized:
             return try await execute(current, now: now, on: sql)
         case .authorizationRequired:
-            return current.moved(to: .expired, now: now)
+            return try current.moved(to: .expired, now: now)
         case .success, .failed, .declined, .expired, .cancelled:
             throw DatabaseError.decoding(column: "status")
         }
@@ -155,18 +155,18 @@ package struct TransferProcessor: Service {
         guard let payee = try await transfers.users.find(phone: current.payeePhone, on: sql),
             payee.id != current.payerId
         else {
-            return Self.failed(
-                current, now: now, code: "payee_not_found",
+            return try Self.failed(
+                current, now: now, code: .payeeNotFound,
                 message: "No Countersign wallet is registered to \(current.payeePhone).")
         }
         // An account that never proved its number may be a squatter's: nothing is sent to it.
         guard payee.phoneVerifiedAt != nil else {
-            return Self.failed(
-                current, now: now, code: "payee_unverified",
+            return try Self.failed(
+                current, now: now, code: .payeeUnverified,
                 message:
                     "\(current.payeePhone) has not confirmed its number on Countersign yet: ask them to sign in once.")
         }
-        var next = current.moved(to: .pendingQuote, now: now)
+        var next = try current.moved(to: .pendingQuote, now: now)
         next.payeeId = payee.id
         // Enough to recognise a friend, not a directory of names by number: the whole name once paid.
         next.payeeName = DisplayText.partialName(payee.name)
@@ -176,29 +176,29 @@ package struct TransferProcessor: Service {
     private func quote(_ current: Transfer, now: Int64, on sql: any SQLExecutor) async throws -> Transfer {
         let configuration = transfers.configuration
         guard let fees = configuration.feeSchedule.fees(amount: current.amount, currency: current.currency) else {
-            return Self.failed(
-                current, now: now, code: "unsupported_currency",
+            return try Self.failed(
+                current, now: now, code: .unsupportedCurrency,
                 message: "There is no fee schedule for \(current.currency).")
         }
         let usable = try await transfers.credentials.list(userId: current.payerId, on: sql).filter {
             $0.flaggedAt == nil
         }
         guard !usable.isEmpty else {
-            return Self.failed(
-                current, now: now, code: "no_registered_credential", message: "The payer has no usable device key.")
+            return try Self.failed(
+                current, now: now, code: .noRegisteredCredential, message: "The payer has no usable device key.")
         }
         let totalFees = fees.reduce(0) { $0 + $1.amount }
         // The balance may have fallen since the transfer was created: no quote the payer cannot pay.
         let balance = try await ledger.balance(
             userId: current.payerId, kind: .wallet, currency: current.currency, on: sql)
         guard balance >= current.amount + totalFees else {
-            return Self.failed(
-                current, now: now, code: "insufficient_funds",
+            return try Self.failed(
+                current, now: now, code: .insufficientFunds,
                 message: "Your balance is too low for this amount and its fees; nothing was charged.")
         }
         // The limits as they are now, before the payer is asked to sign; execution checks again.
         if let refusal = try await limitRefusal(current, total: current.amount + totalFees, now: now, on: sql) {
-            return Self.failed(current, now: now, code: refusal.code.rawValue, message: refusal.message)
+            return try Self.failed(current, now: now, code: refusal.code, message: refusal.message)
         }
         // Whole seconds, so the signed `expiresAt` text and the stored deadline agree exactly.
         let expiresAt = (now + configuration.quoteSeconds * 1000) / 1000 * 1000
@@ -209,7 +209,7 @@ package struct TransferProcessor: Service {
             expiresAt: WallClock.iso8601(millis: expiresAt)
         )
         let nonce = SecureRandom.bytes(32)
-        var next = current.moved(to: .authorizationRequired, now: now)
+        var next = try current.moved(to: .authorizationRequired, now: now)
         next.quote = quote
         next.quoteExpiresAt = expiresAt
         let challenge = Base64URL.encode(quote.challenge(nonce: nonce))
@@ -237,7 +237,7 @@ package struct TransferProcessor: Service {
             throw ExecutionRefused(
                 transferId: current.id,
                 failure: .init(
-                    code: "internal_inconsistency", message: "The authorized transfer has no quote or payee."))
+                    .internalInconsistency, message: "The authorized transfer has no quote or payee."))
         }
         let payer = ledger.accountId(userId: current.payerId, kind: .wallet, currency: current.currency)
         let payee = ledger.accountId(userId: payeeId, kind: .wallet, currency: current.currency)
@@ -245,7 +245,7 @@ package struct TransferProcessor: Service {
         try await SpendingLimits.lock([payer, payee], database: transfers.database, on: sql)
         if let refusal = try await limitRefusal(current, total: quote.total, now: now, on: sql) {
             throw ExecutionRefused(
-                transferId: current.id, failure: .init(code: refusal.code.rawValue, message: refusal.message))
+                transferId: current.id, failure: .init(refusal.code, message: refusal.message))
         }
         var postings = [
             Posting(accountId: payer, amount: -quote.total), Posting(accountId: payee, amount: quote.amount),
@@ -260,24 +260,24 @@ package struct TransferProcessor: Service {
             throw ExecutionRefused(
                 transferId: current.id,
                 failure: .init(
-                    code: "insufficient_funds", message: "The wallet balance is too low for this transfer and its fees."
+                    .insufficientFunds, message: "The wallet balance is too low for this transfer and its fees."
                 ))
         }
         for (userId, type, amount, counterparty) in [
-            (current.payerId, "transfer_out", quote.total, current.payeePhone),
-            (payeeId, "transfer_in", quote.amount, nil),
+            (current.payerId, WalletTransactionType.transferOut, quote.total, current.payeePhone),
+            (payeeId, WalletTransactionType.transferIn, quote.amount, nil),
         ] {
             try await walletTransactions.insert(
                 WalletTransaction(
-                    id: Identifier.make("tx"), userId: userId, type: type, status: "completed", amount: amount,
+                    id: Identifier.make("tx"), userId: userId, type: type, status: .completed, amount: amount,
                     currency: current.currency,
                     productCode: nil, recipientPhone: counterparty, supplierSlug: nil,
-                    authorizedBy: type == "transfer_out" ? "biometric" : nil,
+                    authorizedBy: type == .transferOut ? "biometric" : nil,
                     cashbackUsed: 0, cashbackEarned: 0, externalReference: current.id, idempotencyKey: nil,
                     failureCode: nil, createdAt: now, updatedAt: now
                 ), on: sql)
         }
-        var done = current.moved(to: .success, now: now)
+        var done = try current.moved(to: .success, now: now)
         if let payee = try await transfers.users.find(id: payeeId, on: sql) {
             done.payeeName = DisplayText.sanitized(payee.name)
         }
@@ -303,8 +303,8 @@ package struct TransferProcessor: Service {
         }
     }
 
-    private static func failed(_ current: Transfer, now: Int64, code: String, message: String) -> Transfer {
-        current.moved(to: .failed, now: now, failure: TransferFailure(code: code, message: message))
+    private static func failed(_ current: Transfer, now: Int64, code: ErrorCode, message: String) throws -> Transfer {
+        try current.moved(to: .failed, now: now, failure: TransferFailure(code, message: message))
     }
 }
 

@@ -3,60 +3,13 @@ import CountersignCore
 import CountersignStore
 import Foundation
 
-/// A transfer as the server stores it: the live document plus what only the server sees.
-package struct Transfer: Sendable, Equatable {
-    package var id: String
-    package var payerId: String
-    package var payeeId: String?
-    package var payeePhone: String
-    package var payeeName: String?
-    package var amount: Int64
-    package var currency: String
-    package var note: String?
-    package var status: TransferStatus
-    package var quote: TransferQuote?
-    /// When the quote lapses, epoch milliseconds (the quote's `expiresAt`, to the second).
-    package var quoteExpiresAt: Int64?
-    package var challenge: TransferChallenge?
-    package var failure: TransferFailure?
-    /// The credential whose signature authorized it.
-    package var authorizedBy: String?
-    /// The version; every change adds one and writes a `transfer_events` row.
-    package var sequence: Int64
-    package var idempotencyKey: String
-    /// SHA-256 of the canonical request, to tell a retry from a reuse of the key.
-    package var requestHash: String
-    package var createdAt: Int64
-    package var updatedAt: Int64
-
-    /// What the owner sees.
-    package var document: TransferDocument {
-        TransferDocument(
-            id: id, status: status, payeePhone: payeePhone, payeeName: payeeName, amount: amount, currency: currency,
-            note: note,
-            quote: quote, challenge: status == .authorizationRequired ? challenge : nil, error: failure,
-            sequence: sequence,
-            createdAt: WallClock.iso8601(millis: createdAt), updatedAt: WallClock.iso8601(millis: updatedAt)
-        )
-    }
-
-    /// This transfer moved to `status` at `now`: one version later.
-    package func moved(to status: TransferStatus, now: Int64, failure: TransferFailure? = nil) -> Transfer {
-        var next = self
-        next.status = status
-        if let failure { next.failure = failure }
-        next.sequence += 1
-        next.updatedAt = now
-        return next
-    }
-}
-
 /// Transfers and the ordered versions of each.
 package protocol TransferRepository: Sendable {
     /// Inserts a new transfer and its first version; false if the payer used its idempotency key already.
     func insert(_ transfer: Transfer, on sql: any SQLExecutor) async throws -> Bool
     /// Writes `next` over the version before it and records the new version; false if the stored
-    /// transfer is no longer at `next.sequence - 1` (another process moved it first).
+    /// transfer is no longer at `next.sequence - 1` (another process moved it first), or is in a status
+    /// the state machine does not move to `next.status` from.
     func save(_ next: Transfer, on sql: any SQLExecutor) async throws -> Bool
     func find(id: String, on sql: any SQLExecutor) async throws -> Transfer?
     /// Claims the oldest transfer the server must move on (in a pending step, authorized, or with a
@@ -65,14 +18,6 @@ package protocol TransferRepository: Sendable {
     func claimWork(now: Int64, excluding: [String], lockSuffix: String, on sql: any SQLExecutor) async throws -> String?
     /// The stored versions after `sequence`, oldest first, as (sequence, status, document JSON).
     func events(transferId: String, after sequence: Int64, on sql: any SQLExecutor) async throws -> [TransferEvent]
-}
-
-/// One stored version of a transfer document.
-package struct TransferEvent: Sendable, Equatable {
-    package let sequence: Int64
-    package let status: TransferStatus
-    /// The document as JSON, exactly as streamed.
-    package let document: String
 }
 
 /// `TransferRepository` in shared SQL.
@@ -99,11 +44,15 @@ package struct TransferSQLRepository: TransferRepository {
     }
 
     package func save(_ t: Transfer, on sql: any SQLExecutor) async throws -> Bool {
+        // The stored status must be one the state machine moves to the new one from: a second guard,
+        // beside the version, that no write skips a step.
+        let sources = TransferStatus.boundSources(of: t.status, first: 14)
+        guard !sources.values.isEmpty else { return false }
         let updated = try await sql.query(
             """
             UPDATE transfers SET status = $3, payee_id = $4, payee_name = $5, quote = $6, total_fees = $7, quote_expires_at = $8,
                 challenge = $9, error_code = $10, error_message = $11, authorized_by = $12, sequence = $2, updated_at = $13
-            WHERE id = $1 AND sequence = $2 - 1 RETURNING id
+            WHERE id = $1 AND sequence = $2 - 1 AND status IN (\(sources.placeholders)) RETURNING id
             """,
             [
                 .text(t.id), .integer(t.sequence), .text(t.status.rawValue), .text(t.payeeId), .text(t.payeeName),
@@ -111,7 +60,7 @@ package struct TransferSQLRepository: TransferRepository {
                 t.quote.map { .integer($0.totalFees) } ?? .null,
                 t.quoteExpiresAt.map { .integer($0) } ?? .null, .text(try t.challenge.map(Self.json)),
                 .text(t.failure?.code), .text(t.failure?.message), .text(t.authorizedBy), .integer(t.updatedAt),
-            ]
+            ] + sources.values
         )
         guard !updated.isEmpty else { return false }
         try await record(t, on: sql)

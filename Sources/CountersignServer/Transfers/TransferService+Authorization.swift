@@ -19,14 +19,14 @@ extension TransferService {
         let user = try await biometric.loadUser(payerId)
         let (credentials, transfers, now) = (self.credentials, self.transfers, clock.nowMillis())
         let pinAllowance = configuration.pinAllowance
-        guard current.status == .authorizationRequired, let challenge = current.challenge,
+        guard current.status.canMove(to: .authorized), let challenge = current.challenge,
             let expected = Base64URL.decode(challenge.challenge)
         else {
-            throw Self.invalidState(current)
+            throw current.stateRefusal
         }
         if let expiresAt = current.quoteExpiresAt, now >= expiresAt {
             if try await database.transaction({ sql in
-                try await commit(current.moved(to: .expired, now: now), transfers: transfers, on: sql)
+                try await commit(try current.moved(to: .expired, now: now), transfers: transfers, on: sql)
             }) {
                 feed.signal(id)
             }
@@ -84,7 +84,7 @@ extension TransferService {
                 let authorized = try await database.transaction { sql -> Transfer? in
                     // The transfer first: a concurrent copy of this authorization (the payer's own
                     // retry) loses here and is answered as a spent challenge is, counting nothing.
-                    var next = current.moved(to: .authorized, now: now)
+                    var next = try current.moved(to: .authorized, now: now)
                     next.authorizedBy = credential.id
                     guard try await commit(next, transfers: transfers, on: sql) else { return nil }
                     guard
@@ -111,7 +111,7 @@ extension TransferService {
     /// The answer to an authorization that lost a race with another for the same transfer: the
     /// transfer's state now, as a later retry would be told.
     private func spent(payerId: String, id: String) async throws -> APIError {
-        Self.invalidState(try await transfer(payerId: payerId, id: id))
+        try await transfer(payerId: payerId, id: id).stateRefusal
     }
 
     /// Ends the transfer in `FAILED`, flags a credential whose counter went back, counts the
@@ -120,10 +120,10 @@ extension TransferService {
         async throws -> APIError
     {
         let (transfers, credentials) = (self.transfers, self.credentials)
-        let failed = current.moved(
+        let failed = try current.moved(
             to: .failed, now: now,
             failure: TransferFailure(
-                code: "authorization_failed", message: "The device signature did not authorize this transfer."))
+                .authorizationFailed, message: "The device signature did not authorize this transfer."))
         let answer = try await database.transaction { sql -> APIError? in
             // Moved on meanwhile: a concurrent copy of this authorization won (its counter is why
             // ours looks replayed). Not an attack on the payer's key: nothing is flagged or counted.

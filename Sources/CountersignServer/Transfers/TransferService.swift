@@ -114,26 +114,22 @@ package struct TransferService: Sendable {
 
     /// The payer refuses the fees: `AUTHORIZATION_REQUIRED` → `DECLINED`.
     package func decline(payerId: String, id: String) async throws -> Transfer {
-        try await command(payerId: payerId, id: id, to: .declined, allowedFrom: [.authorizationRequired])
+        try await command(payerId: payerId, id: id, to: .declined)
     }
 
     /// The payer gives up before authorizing: a pending step or `AUTHORIZATION_REQUIRED` → `CANCELLED`.
     package func cancel(payerId: String, id: String) async throws -> Transfer {
-        try await command(
-            payerId: payerId, id: id, to: .cancelled,
-            allowedFrom: [.pendingPayeeLookup, .pendingQuote, .authorizationRequired])
+        try await command(payerId: payerId, id: id, to: .cancelled)
     }
 
-    private func command(payerId: String, id: String, to status: TransferStatus, allowedFrom: Set<TransferStatus>)
-        async throws -> Transfer
-    {
+    /// Moves the payer's transfer to `status`; 409 `invalid_state` where the state machine forbids it.
+    private func command(payerId: String, id: String, to status: TransferStatus) async throws -> Transfer {
         let transfers = self.transfers
         // The worker may move the transfer between our read and our write; the write is guarded
         // by the version, so read again and retry a few times before answering.
         for _ in 0..<5 {
             let current = try await transfer(payerId: payerId, id: id)
-            guard allowedFrom.contains(current.status) else { throw Self.invalidState(current) }
-            let next = current.moved(to: status, now: clock.nowMillis())
+            let next = try current.moved(to: status, now: clock.nowMillis())
             if try await database.transaction({ sql in try await commit(next, transfers: transfers, on: sql) }) {
                 feed.signal(id)
                 return next
@@ -149,9 +145,5 @@ package struct TransferService: Sendable {
         // Counted as written: the caller's commit follows at once (a rollback now is a store failure).
         if next.status.isFinal { metrics.payment(kind: "transfer", outcome: next.status.rawValue.lowercased()) }
         return true
-    }
-
-    static func invalidState(_ transfer: Transfer) -> APIError {
-        APIError(.invalidState, "The transfer is \(transfer.status.rawValue); that command does not apply.")
     }
 }

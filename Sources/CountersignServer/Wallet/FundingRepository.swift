@@ -1,37 +1,6 @@
 import CountersignCore
 import CountersignStore
 
-/// Where a funding through the payment provider stands. `pending` moves once, to one of the others.
-package enum FundingStatus: String, Sendable, Equatable {
-    case pending, succeeded, failed, canceled
-
-    /// The status of the funding's row in history.
-    var transactionStatus: String {
-        switch self {
-        case .pending: "pending"
-        case .succeeded: "completed"
-        case .failed, .canceled: "failed"
-        }
-    }
-}
-
-/// Money a user adds to a wallet through the payment provider.
-package struct Funding: Sendable, Equatable {
-    package var id: String
-    package var userId: String
-    package var amount: Int64
-    package var currency: String
-    package var method: PaymentMethodKind
-    package var paymentMethodId: String?
-    package var returnURL: String?
-    package var status: FundingStatus
-    package var paymentIntentId: String?
-    package var errorCode: String?
-    package var errorMessage: String?
-    package var createdAt: Int64
-    package var updatedAt: Int64
-}
-
 /// `wallet_fundings` in shared SQL. Every move out of `pending` is guarded by the status, so a
 /// webhook, a poll and the sweeper racing move a funding once.
 package struct FundingSQLRepository: Sendable {

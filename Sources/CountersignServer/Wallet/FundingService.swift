@@ -150,7 +150,7 @@ extension Funding {
     /// The funding's row in history: the same id, `funding`, by the method that pays it.
     var walletTransaction: WalletTransaction {
         WalletTransaction(
-            id: id, userId: userId, type: "funding", status: status.transactionStatus, amount: amount,
+            id: id, userId: userId, type: .funding, status: status.transactionStatus, amount: amount,
             currency: currency, productCode: nil, recipientPhone: nil, supplierSlug: nil,
             authorizedBy: method.rawValue, cashbackUsed: 0, cashbackEarned: 0, externalReference: nil,
             idempotencyKey: nil, failureCode: nil, createdAt: createdAt, updatedAt: updatedAt)

@@ -52,9 +52,9 @@ package struct PendingTopUpSweeper: Service {
             topUps.logger.passFailed("pending top-up sweep failed", error)
             return 0
         }
-        topUps.metrics.backlog(worker: "pending_top_ups", count: pending.count(where: { $0.type == "topup" }))
+        topUps.metrics.backlog(worker: "pending_top_ups", count: pending.count(where: { $0.type == .topup }))
         var settled = 0
-        for transaction in pending where transaction.type == "topup" {
+        for transaction in pending where transaction.type == .topup {
             guard let network = transaction.supplierSlug.flatMap(AirtimeNetwork.init(rawValue:)),
                 let phone = transaction.recipientPhone
             else { continue }

@@ -40,7 +40,7 @@ extension TopUpService {
                     cashbackUsed = min(try await ledger.balance(accountId: cashbackId, on: sql), intent.amount)
                 }
                 let transaction = WalletTransaction(
-                    id: Identifier.make("tx"), userId: userId, type: "topup", status: "pending", amount: intent.amount,
+                    id: Identifier.make("tx"), userId: userId, type: .topup, status: .pending, amount: intent.amount,
                     currency: intent.currency, productCode: intent.productCode, recipientPhone: intent.recipientPhone,
                     supplierSlug: intent.supplierSlug, authorizedBy: authorization.label, cashbackUsed: cashbackUsed,
                     cashbackEarned: 0, externalReference: nil, idempotencyKey: idempotency?.key, failureCode: nil,
@@ -89,7 +89,7 @@ extension TopUpService {
                 let earned = TopUpLimits.cashback(for: pending.amount)
                 guard
                     try await transactions.finish(
-                        id: pending.id, status: "completed", cashbackEarned: earned, externalReference: reference,
+                        id: pending.id, status: .completed, cashbackEarned: earned, externalReference: reference,
                         failureCode: nil, now: now, on: sql)
                 else {
                     throw APIError(.alreadySettled, "This top-up was settled already.")
@@ -100,13 +100,13 @@ extension TopUpService {
                             kind: "cashback", reference: pending.id, amount: earned,
                             from: SystemAccount.cashbackExpense(currency), to: cashbackId), now: now, on: sql)
                 }
-                finished.status = "completed"
+                try finished.status.move(to: .completed)
                 finished.cashbackEarned = earned
                 finished.externalReference = reference
             case .failed(let code, _):
                 guard
                     try await transactions.finish(
-                        id: pending.id, status: "failed", cashbackEarned: 0, externalReference: nil, failureCode: code,
+                        id: pending.id, status: .failed, cashbackEarned: 0, externalReference: nil, failureCode: code,
                         now: now, on: sql)
                 else {
                     throw APIError(.alreadySettled, "This top-up was settled already.")
@@ -120,7 +120,7 @@ extension TopUpService {
                 }
                 try await ledger.post(
                     LedgerEntry(kind: "topup_reversal", reference: pending.id, postings: postings), now: now, on: sql)
-                finished.status = "failed"
+                try finished.status.move(to: .failed)
                 finished.failureCode = code
             }
             try await WebhookOutbox().recordWalletTransaction(finished, on: sql)
@@ -137,7 +137,7 @@ extension TopUpService {
 
     static func response(_ finished: WalletTransaction, balance: Int64, outcome: AirtimeOutcome) -> TopUpResponse {
         let data = TopUpResponse.Data(
-            transactionId: finished.id, status: finished.status, amount: finished.amount, balance: balance,
+            transactionId: finished.id, status: finished.status.rawValue, amount: finished.amount, balance: balance,
             timestamp: WallClock.iso8601(millis: finished.createdAt),
             cashbackUsed: finished.cashbackUsed, cashbackEarned: finished.cashbackEarned
         )

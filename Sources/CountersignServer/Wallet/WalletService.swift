@@ -67,8 +67,8 @@ package struct WalletService: Sendable {
         }
         let page = rows.prefix(limit)
         let next = rows.count > limit ? page.last.map { Base64URL.encode(Array("\($0.createdAt)|\($0.id)".utf8)) } : nil
-        let transferIds = page.filter { $0.type.hasPrefix("transfer_") }.compactMap(\.externalReference)
-        let orderIds = page.filter { $0.type.hasPrefix("order_") }.compactMap(\.externalReference)
+        let transferIds = page.filter { [.transferOut, .transferIn].contains($0.type) }.compactMap(\.externalReference)
+        let orderIds = page.filter { [.orderPayment, .orderRefund].contains($0.type) }.compactMap(\.externalReference)
         let parties = try await database.read { sql in
             try await transactions.transfers(ids: transferIds, on: sql)
                 .merging(try await transactions.orders(ids: orderIds, on: sql)) { transfer, _ in transfer }
@@ -141,7 +141,7 @@ package struct WalletService: Sendable {
     ) async throws -> (transactionId: String, balance: Int64) {
         let id = Identifier.make("fund")
         // An operator's reference makes funding idempotent: the same reference never credits twice.
-        if let reference, try await transactions.find(type: "funding", externalReference: reference, on: sql) != nil {
+        if let reference, try await transactions.find(type: .funding, externalReference: reference, on: sql) != nil {
             throw APIError(.duplicateReference, "A funding with reference \(reference) exists already.")
         }
         // Users who signed up before this wallet currency existed have no account in it yet.
@@ -151,7 +151,7 @@ package struct WalletService: Sendable {
                 kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet),
             now: now, on: sql)
         let funding = WalletTransaction(
-            id: id, userId: userId, type: "funding", status: "completed", amount: amount, currency: currency,
+            id: id, userId: userId, type: .funding, status: .completed, amount: amount, currency: currency,
             productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0,
             cashbackEarned: 0, externalReference: reference, idempotencyKey: nil, failureCode: nil,
             createdAt: now, updatedAt: now)
@@ -165,13 +165,13 @@ extension WalletTransaction {
     /// The row as `GET /user/transactions` shows it, with the transfer it belongs to, if any.
     func summary(transfer: TransferParties? = nil) -> TransactionSummary {
         // The other side: the payer for who received (or gave back, in a reversal), else the payee.
-        let counterparty = ["transfer_in", "reversal_out"].contains(type) ? transfer?.payerName : transfer?.payeeName
+        let counterparty = [.transferIn, .reversalOut].contains(type) ? transfer?.payerName : transfer?.payeeName
         return TransactionSummary(
-            transactionId: id, type: type, status: status, amount: amount, currency: currency,
+            transactionId: id, type: type.rawValue, status: status.rawValue, amount: amount, currency: currency,
             productCode: productCode, recipientPhone: recipientPhone, authorizedBy: authorizedBy,
             timestamp: WallClock.iso8601(millis: createdAt),
             counterpartyName: counterparty.map(DisplayText.sanitized), note: transfer?.note,
-            reference: externalReference, fees: type == "transfer_out" ? transfer?.totalFees : nil,
+            reference: externalReference, fees: type == .transferOut ? transfer?.totalFees : nil,
             failureCode: failureCode
         )
     }

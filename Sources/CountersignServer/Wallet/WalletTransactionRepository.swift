@@ -1,26 +1,5 @@
+import CountersignCore
 import CountersignStore
-
-/// A user-facing record of money movement on a wallet: a top-up or a funding.
-package struct WalletTransaction: Sendable, Equatable {
-    package var id: String
-    package var userId: String
-    package var type: String
-    package var status: String
-    package var amount: Int64
-    package var currency: String
-    package var productCode: String?
-    package var recipientPhone: String?
-    package var supplierSlug: String?
-    package var authorizedBy: String?
-    package var cashbackUsed: Int64
-    package var cashbackEarned: Int64
-    package var externalReference: String?
-    /// The `Idempotency-Key` of the request that created it, completed when it settles.
-    package var idempotencyKey: String?
-    package var failureCode: String?
-    package var createdAt: Int64
-    package var updatedAt: Int64
-}
 
 /// Who was on each side of a settled transfer, and what the payer wrote; both sides may see it.
 package struct TransferParties: Sendable, Equatable {
@@ -38,13 +17,16 @@ package protocol WalletTransactionRepository: Sendable {
     /// as payee, and the product's title as the note.
     func orders(ids: [String], on sql: any SQLExecutor) async throws -> [String: TransferParties]
     func insert(_ transaction: WalletTransaction, on sql: any SQLExecutor) async throws
-    /// Moves a pending transaction to a final status; returns false if it was not pending.
+    /// Moves a pending transaction to a final status; returns false if it was not pending. A status
+    /// the machine does not move `pending` to throws `ForbiddenMove`.
     func finish(
-        id: String, status: String, cashbackEarned: Int64, externalReference: String?, failureCode: String?, now: Int64,
+        id: String, status: WalletTransactionStatus, cashbackEarned: Int64, externalReference: String?,
+        failureCode: String?, now: Int64,
         on sql: any SQLExecutor
     ) async throws -> Bool
     func find(id: String, on sql: any SQLExecutor) async throws -> WalletTransaction?
-    func find(type: String, externalReference: String, on sql: any SQLExecutor) async throws -> WalletTransaction?
+    func find(type: WalletTransactionType, externalReference: String, on sql: any SQLExecutor) async throws
+        -> WalletTransaction?
     /// A page of the user's transactions older than `before` (created_at, id), newest first.
     /// With `currency`, only that currency's.
     func list(userId: String, before: (Int64, String)?, currency: String?, limit: Int, on sql: any SQLExecutor)
@@ -70,7 +52,8 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
             """,
             [
-                .text(t.id), .text(t.userId), .text(t.type), .text(t.status), .integer(t.amount), .text(t.currency),
+                .text(t.id), .text(t.userId), .text(t.type.rawValue), .text(t.status.rawValue), .integer(t.amount),
+                .text(t.currency),
                 .text(t.productCode), .text(t.recipientPhone), .text(t.supplierSlug), .text(t.authorizedBy),
                 .integer(t.cashbackUsed), .integer(t.cashbackEarned), .text(t.externalReference),
                 .text(t.idempotencyKey), .text(t.failureCode),
@@ -119,17 +102,19 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
     }
 
     package func finish(
-        id: String, status: String, cashbackEarned: Int64, externalReference: String?, failureCode: String?, now: Int64,
+        id: String, status: WalletTransactionStatus, cashbackEarned: Int64, externalReference: String?,
+        failureCode: String?, now: Int64,
         on sql: any SQLExecutor
     ) async throws -> Bool {
+        let move = try WalletTransactionStatus.pending.boundMove(to: status)
         let rows = try await sql.query(
             """
             UPDATE wallet_transactions SET status = $2, cashback_earned = $3, external_reference = $4, failure_code = $5, updated_at = $6
-            WHERE id = $1 AND status = 'pending' RETURNING id
+            WHERE id = $1 AND status = $7 RETURNING id
             """,
             [
-                .text(id), .text(status), .integer(cashbackEarned), .text(externalReference), .text(failureCode),
-                .integer(now),
+                .text(id), move.to, .integer(cashbackEarned), .text(externalReference), .text(failureCode),
+                .integer(now), move.from,
             ]
         )
         return !rows.isEmpty
@@ -139,12 +124,12 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         try await sql.first("SELECT * FROM wallet_transactions WHERE id = $1", [.text(id)]).map(Self.transaction(from:))
     }
 
-    package func find(type: String, externalReference: String, on sql: any SQLExecutor) async throws
+    package func find(type: WalletTransactionType, externalReference: String, on sql: any SQLExecutor) async throws
         -> WalletTransaction?
     {
         try await sql.first(
             "SELECT * FROM wallet_transactions WHERE type = $1 AND external_reference = $2",
-            [.text(type), .text(externalReference)]
+            [.text(type.rawValue), .text(externalReference)]
         ).map(Self.transaction(from:))
     }
 
@@ -172,21 +157,29 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
     {
         try await sql.query(
             """
-            SELECT * FROM wallet_transactions w WHERE w.status = 'pending' AND w.type = 'topup' AND (w.created_at < $1 OR EXISTS (
+            SELECT * FROM wallet_transactions w WHERE w.status = $3 AND w.type = $4 AND (w.created_at < $1 OR EXISTS (
                 SELECT 1 FROM idempotency_keys k
                 WHERE k.user_id = w.user_id AND k.idempotency_key = w.idempotency_key AND k.transaction_id = w.id
                   AND k.owner_instance IS NOT NULL AND k.owner_instance <> $2
                   AND NOT EXISTS (SELECT 1 FROM server_instances i WHERE i.id = k.owner_instance)))
             ORDER BY w.created_at
             """,
-            [.integer(olderThan), .text(instance)]
+            [
+                .integer(olderThan), .text(instance), .text(WalletTransactionStatus.pending.rawValue),
+                .text(WalletTransactionType.topup.rawValue),
+            ]
         ).map(Self.transaction(from:))
     }
 
     static func transaction(from row: SQLRow) throws -> WalletTransaction {
-        WalletTransaction(
-            id: try row.string("id"), userId: try row.string("user_id"), type: try row.string("type"),
-            status: try row.string("status"),
+        guard let type = WalletTransactionType(rawValue: try row.string("type")) else {
+            throw DatabaseError.decoding(column: "type")
+        }
+        guard let status = WalletTransactionStatus(rawValue: try row.string("status")) else {
+            throw DatabaseError.decoding(column: "status")
+        }
+        return WalletTransaction(
+            id: try row.string("id"), userId: try row.string("user_id"), type: type, status: status,
             amount: try row.int("amount"), currency: try row.string("currency"),
             productCode: try row.optionalString("product_code"),
             recipientPhone: try row.optionalString("recipient_phone"),

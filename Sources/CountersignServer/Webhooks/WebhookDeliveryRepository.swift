@@ -1,30 +1,5 @@
 import CountersignStore
 
-/// One event on its way to one endpoint, as a worker holds it while sending.
-package struct WebhookDelivery: Sendable, Equatable {
-    package let id: String
-    package let eventId: String
-    package let endpointId: String
-    package let url: String
-    package let secret: String
-    package let payload: String
-    /// Attempts made before this one.
-    package let attempts: Int64
-    package let eventCreatedAt: Int64
-}
-
-/// One HTTP attempt, as the delivery log shows it.
-package struct WebhookAttempt: Sendable, Equatable {
-    package let id: String
-    package let deliveryId: String
-    package let eventId: String
-    package let eventType: String
-    package let attemptedAt: Int64
-    package let statusCode: Int64?
-    package let error: String?
-    package let latencyMillis: Int64
-}
-
 /// `webhook_deliveries` and `webhook_attempts`, in SQL both engines share.
 package struct WebhookDeliverySQLRepository: Sendable {
     package init() {}

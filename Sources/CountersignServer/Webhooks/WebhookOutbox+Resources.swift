@@ -47,12 +47,13 @@ extension WebhookOutbox {
     package func recordWalletTransaction(_ t: WalletTransaction, on sql: any SQLExecutor) async throws {
         let type: String
         switch (t.type, t.status) {
-        case ("topup", "completed"), ("topup", "failed"): type = "topup." + t.status
-        case ("funding", "completed"): type = "wallet.credited"
+        case (.topup, .completed), (.topup, .failed): type = "topup." + t.status.rawValue
+        case (.funding, .completed): type = "wallet.credited"
         default: return
         }
         let data = WalletTransactionWebhookData(
-            id: t.id, userId: t.userId, type: t.type, status: t.status, amount: t.amount, currency: t.currency,
+            id: t.id, userId: t.userId, type: t.type.rawValue, status: t.status.rawValue, amount: t.amount,
+            currency: t.currency,
             cashbackUsed: t.cashbackUsed, cashbackEarned: t.cashbackEarned, failureCode: t.failureCode,
             reference: t.externalReference, createdAt: WallClock.iso8601(millis: t.createdAt),
             updatedAt: WallClock.iso8601(millis: t.updatedAt))

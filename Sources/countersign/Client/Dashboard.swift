@@ -1,6 +1,7 @@
 import ArgumentParser
 import CountersignAPI
 import CountersignClient
+import CountersignCore
 
 /// The dashboard screen: balance, cashback, the other wallets and the latest transactions.
 enum DashboardView {
@@ -29,15 +30,15 @@ enum DashboardView {
     /// received, the number of an airtime top-up; and for a failed one that nothing was taken.
     static func counterpartText(_ row: TransactionSummary) -> String {
         var text: String
-        switch (row.type, row.counterpartyName, row.recipientPhone) {
-        case ("transfer_in", let name?, _), ("order_refund", let name?, _): text = " ← \(name)"
+        switch (WalletTransactionType(rawValue: row.type), row.counterpartyName, row.recipientPhone) {
+        case (.transferIn?, let name?, _), (.orderRefund?, let name?, _): text = " ← \(name)"
         case (_, let name?, let phone?): text = " → \(name) (\(phone))"
         case (_, let name?, nil): text = " → \(name)"
         case (_, nil, let phone?): text = " → \(phone)"
         default: text = ""
         }
         if let fees = row.fees, fees > 0 { text += " incl. \(Formatting.money(fees, row.currency)) fees" }
-        if row.status == "failed" { text += " (nothing taken)" }
+        if row.status == WalletTransactionStatus.failed.rawValue { text += " (nothing taken)" }
         return text
     }
 

@@ -109,7 +109,7 @@ enum DemoScenarios {
         let after = try await payer.balance()
         guard let receipt else { return DemoCheck(scenario: scenario, passed: false, detail: "no receipt: cancelled") }
         let passed =
-            receipt.authorization == expect && receipt.topUp.data.status == "completed"
+            receipt.authorization == expect && receipt.topUp.data.status == WalletTransactionStatus.completed.rawValue
             && before - after == intent.amount && receipt.topUp.data.balance == after
         let how = receipt.authorization == .biometric ? "biometric" : "account PIN"
         return DemoCheck(

@@ -41,8 +41,8 @@ struct RecoveryTests {
                     try await WalletTransactionSQLRepository().find(id: refused.id, on: sql)?.status
                 )
             }
-            #expect(states.0 == "completed")
-            #expect(states.1 == "failed")
+            #expect(states.0 == .completed)
+            #expect(states.1 == .failed)
             #expect(try await server.wallet(user).balance == 9_000)
             #expect(try await server.wallet(user).cashback == 10)
             try await LedgerAudit.check(server.database)

@@ -1,0 +1,5 @@
+/// What a ceremony's challenge was issued for.
+package enum ChallengePurpose: String, Sendable {
+    case registration
+    case authentication
+}
