@@ -39,6 +39,8 @@ struct TransferTests {
                     .pendingPayeeLookup, .pendingQuote, .authorizationRequired,
                 ])
             #expect(quoted.allSatisfy { $0.event == "message" }) // unnamed: EventSource's `message`
+            // A wait that timed out returns what came: a failed expectation, never an index out of range.
+            try #require(quoted.count == 3, "\(quoted.map(\.id))")
             let document = try quoted[2].document()
             #expect(document.payeeName == "Bola")
 
@@ -68,6 +70,7 @@ struct TransferTests {
                 try all.map { try $0.document().status } == [
                     .pendingPayeeLookup, .pendingQuote, .authorizationRequired, .authorized, .success,
                 ])
+            try #require(all.count >= 5, "\(all.map(\.id))")
             #expect(try all[4].document().challenge == nil)
             #expect(await stream.waitForEnd(), "the server ends the stream after a final status")
 
