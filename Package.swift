@@ -42,7 +42,8 @@ let package = Package(
     // stays portable: no SwiftNIO, no HTTP client, no verifier in CountersignClient's closure.
     targets: [
         // What the verifier, the server and the SDK share at the byte level: base64url, the CBOR
-        // encoder, constant-time comparison, secure random bytes. No dependencies.
+        // encoder, constant-time comparison, secure random bytes, and the Payment Request
+        // dictionaries Secure Payment Confirmation signs. No dependencies.
         .target(name: "CountersignCodec", swiftSettings: swiftSettings),
         .target(
             name: "WebAuthn",
@@ -66,7 +67,7 @@ let package = Package(
         ),
         .target(
             name: "CountersignAPI",
-            dependencies: ["CountersignCore"],
+            dependencies: ["CountersignCodec", "CountersignCore"],
             swiftSettings: swiftSettings
         ),
         // The system's SQLite library (apt: libsqlite3-dev), which the embedded store calls directly.

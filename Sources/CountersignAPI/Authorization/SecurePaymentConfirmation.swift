@@ -1,34 +1,15 @@
+import CountersignCodec
+
 /// What a page passes to W3C Secure Payment Confirmation (`PaymentRequest` method
 /// `secure-payment-confirmation`) to authorize a payment challenge: the browser itself shows the
 /// payee, the total and the instrument, and the authenticator signs what was shown. The server
 /// computes it from the intent or quote the challenge covers and accepts a `payment.get`
 /// assertion only if the shown members are exactly these.
 public struct SecurePaymentConfirmationData: Codable, Sendable, Equatable {
-    /// A `PaymentCurrencyAmount`.
-    public struct Amount: Codable, Sendable, Equatable {
-        /// ISO 4217, upper case.
-        public var currency: String
-        /// A decimal string with the currency's minor-unit digits, e.g. `5.00`.
-        public var value: String
-        /// An amount.
-        public init(currency: String, value: String) {
-            self.currency = currency
-            self.value = value
-        }
-    }
-
-    /// A `PaymentCredentialInstrument`.
-    public struct Instrument: Codable, Sendable, Equatable {
-        /// The instrument's name.
-        public var displayName: String
-        /// The icon's URL (`data:` or `https:`).
-        public var icon: String
-        /// An instrument.
-        public init(displayName: String, icon: String) {
-            self.displayName = displayName
-            self.icon = icon
-        }
-    }
+    /// A `PaymentCurrencyAmount`, the type the verifier checks.
+    public typealias Amount = PaymentCurrencyAmount
+    /// A `PaymentCredentialInstrument`, the type the verifier checks.
+    public typealias Instrument = PaymentCredentialInstrument
 
     /// The relying party id.
     public var rpId: String

@@ -54,8 +54,7 @@ package struct PaymentConfirmation: Sendable {
         SecurePaymentConfirmationData(
             rpId: rpId, credentialIds: credentialIds, challenge: challenge, payeeName: shown.payeeName ?? payeeName,
             payeeOrigin: shown.payeeOrigin,
-            total: .init(currency: shown.total.currency, value: shown.total.value),
-            instrument: .init(displayName: shown.instrument.displayName, icon: shown.instrument.icon), timeout: timeout
+            total: shown.total, instrument: shown.instrument, timeout: timeout
         )
     }
 

@@ -1,33 +1,14 @@
+import CountersignCodec
+
 /// What a relying party had the browser show through W3C Secure Payment Confirmation (SPC): the
 /// payee, the total and the instrument. A `payment.get` assertion carries what the browser showed in
 /// the `payment` member of its clientDataJSON, signed by the authenticator; the verifier accepts it
 /// only when every shown member is the one issued (PSD2 dynamic linking, checked by the relying party).
 public struct SecurePaymentConfirmation: Sendable, Equatable {
     /// A `PaymentCurrencyAmount`: an ISO 4217 code and a decimal string, e.g. `NGN` and `5.00`.
-    public struct Amount: Sendable, Equatable, Decodable {
-        /// The ISO 4217 code, upper case.
-        public var currency: String
-        /// The amount as shown, a decimal string (`5.00`), compared as text.
-        public var value: String
-        /// An amount.
-        public init(currency: String, value: String) {
-            self.currency = currency
-            self.value = value
-        }
-    }
-
+    public typealias Amount = PaymentCurrencyAmount
     /// A `PaymentCredentialInstrument`: how the payment instrument was shown.
-    public struct Instrument: Sendable, Equatable, Decodable {
-        /// The instrument's name, e.g. `Countersign wallet`.
-        public var displayName: String
-        /// The icon's URL as the browser serializes it (a `data:` or `https:` URL).
-        public var icon: String
-        /// An instrument.
-        public init(displayName: String, icon: String) {
-            self.displayName = displayName
-            self.icon = icon
-        }
-    }
+    public typealias Instrument = PaymentCredentialInstrument
 
     /// The payee's name, if one was shown.
     public var payeeName: String?
