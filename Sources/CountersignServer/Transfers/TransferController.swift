@@ -104,7 +104,7 @@ package struct TransferController {
     static func json(_ document: TransferDocument, status: HTTPResponse.Status) throws -> Response {
         Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: try TransferSQLRepository.json(document)))
+            body: .init(byteBuffer: ByteBuffer(string: try CanonicalJSON.string(document)))
         )
     }
 }
