@@ -36,7 +36,6 @@ package struct TransferController {
             key: userId)
         let (transfer, replayed) = try await transfers.create(
             payerId: userId, body, idempotencyKey: key, session: context.session)
-        context.responseEncoder.observe(transfer.document)
         var response = try Self.json(transfer.document, status: replayed ? .ok : .created)
         if replayed { response.headers[HTTPField.Name.idempotentReplayed] = "true" }
         return response
