@@ -3,11 +3,11 @@ import CountersignStore
 
 /// What happened to an account's security: shown to its holder (`GET /account/activity`) and to
 /// operators. Written in the transaction that made it happen.
-package struct AccountEventSQLRepository: Sendable {
-    package init() {}
+package struct AccountEventRepository: Sendable {
+    let sql: any SQLExecutor
 
     package func record(
-        userId: String, kind: AccountEvent.Kind, detail: String, now: Int64, on sql: any SQLExecutor
+        userId: String, kind: AccountEvent.Kind, detail: String, now: Int64
     ) async throws {
         try await sql.execute(
             "INSERT INTO account_events (id, user_id, kind, detail, created_at) VALUES ($1, $2, $3, $4, $5)",
@@ -15,7 +15,7 @@ package struct AccountEventSQLRepository: Sendable {
     }
 
     /// Where a stream starts: just after `eventId` (the user's), or at the newest event now.
-    package func cursor(userId: String, after eventId: String?, on sql: any SQLExecutor) async throws
+    package func cursor(userId: String, after eventId: String?) async throws
         -> AccountEventCursor
     {
         if let eventId,
@@ -32,7 +32,7 @@ package struct AccountEventSQLRepository: Sendable {
     }
 
     /// The user's events after `cursor`, oldest first (at most 50), each with its own position.
-    package func after(_ cursor: AccountEventCursor, userId: String, on sql: any SQLExecutor) async throws
+    package func after(_ cursor: AccountEventCursor, userId: String) async throws
         -> [(AccountEvent, AccountEventCursor)]
     {
         try await sql.query(
@@ -53,7 +53,7 @@ package struct AccountEventSQLRepository: Sendable {
     }
 
     /// The user's latest `limit` events, newest first.
-    package func list(userId: String, limit: Int, on sql: any SQLExecutor) async throws -> [AccountEvent] {
+    package func list(userId: String, limit: Int) async throws -> [AccountEvent] {
         try await sql.query(
             "SELECT * FROM account_events WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
             [.text(userId), .int(limit)]
@@ -70,4 +70,9 @@ package struct AccountEventSQLRepository: Sendable {
 package struct AccountEventCursor: Sendable, Equatable {
     package let createdAt: Int64
     package let id: String
+}
+
+extension SQLExecutor {
+    /// `AccountEventRepository` on this connection or transaction.
+    package var accountEvents: AccountEventRepository { AccountEventRepository(sql: self) }
 }

@@ -20,7 +20,7 @@ struct AccountEventStream: Sendable {
     let maxSeconds: Int64
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
-        let (events, database, userId) = (accounts.events, accounts.database, self.userId)
+        let database = accounts.database
         let (wake, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let timer = Task {
             while !Task.isCancelled {
@@ -36,9 +36,8 @@ struct AccountEventStream: Sendable {
         defer { shutdown.cancel() }
         let loggedOut = accounts.sessionSignals.observe(userId: userId) { ring.yield() }
         defer { loggedOut.cancel() }
-        let lastEventId = self.lastEventId
         var cursor = try await database.read { sql in
-            try await events.cursor(userId: userId, after: lastEventId, on: sql)
+            try await sql.accountEvents.cursor(userId: userId, after: lastEventId)
         }
         let deadline = ContinuousClock.now + .seconds(maxSeconds)
         var signals = wake.makeAsyncIterator()
@@ -47,7 +46,7 @@ struct AccountEventStream: Sendable {
             try await accounts.userId(forToken: token) == userId
         {
             let after = cursor
-            let fresh = try await database.read { sql in try await events.after(after, userId: userId, on: sql) }
+            let fresh = try await database.read { sql in try await sql.accountEvents.after(after, userId: userId) }
             for (event, position) in fresh {
                 let data = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
                 try await writer.write(ByteBuffer(string: "id: \(event.id)\ndata: \(data)\n\n"))

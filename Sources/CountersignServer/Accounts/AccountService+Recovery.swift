@@ -15,9 +15,8 @@ extension AccountService {
         try Self.checkNewPin(request.newPin)
         let proven = try await verifications.prove(
             verificationId: request.verificationId, code: request.code, purpose: .recover)
-        let users = self.users
         guard let userId = proven.userId,
-            let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }),
+            let user = try await database.read({ sql in try await sql.users.find(id: userId) }),
             user.phone == proven.phone
         else { throw PhoneVerifications.expired }
         if let assertedUserId, assertedUserId != user.id {
@@ -27,17 +26,16 @@ extension AccountService {
         let now = clock.nowMillis()
         let cooling = assertedUserId == nil ? now + configuration.newDeviceSeconds * 1000 : 0
         let token = Base64URL.encode(SecureRandom.bytes(32))
-        let (verifications, events, devices) = (self.verifications, self.events, self.devices)
         let deviceToken = try await database.transaction { sql in
             try await verifications.consume(proven, now: now, on: sql)
-            try await users.resetPin(userId: user.id, pinHash: pinHash, coolingUntil: cooling, on: sql)
-            _ = try await sessions.revokeAll(userId: user.id, now: now, on: sql)
-            try await devices.revokeAll(userId: user.id, now: now, on: sql)
-            try await events.record(
+            try await sql.users.resetPin(userId: user.id, pinHash: pinHash, coolingUntil: cooling)
+            _ = try await sql.sessions.revokeAll(userId: user.id, now: now)
+            try await sql.knownDevices.revokeAll(userId: user.id, now: now)
+            try await sql.accountEvents.record(
                 userId: user.id, kind: .pinReset,
                 detail: assertedUserId == nil
                     ? "PIN reset with a code; PIN payments wait until the cooling-off ends."
-                    : "PIN reset with a code and a device key.", now: now, on: sql)
+                    : "PIN reset with a code and a device key.", now: now)
             return try await openSession(
                 userId: user.id, token: token, proof: "reset", device: device, knownDevice: nil,
                 coolingUntil: cooling, now: now, on: sql)
@@ -56,8 +54,7 @@ extension AccountService {
     package func changePhone(userId: String, _ request: ChangePhoneRequest, steppedUpByKey: Bool) async throws
         -> AccountSecurityResponse
     {
-        let users = self.users
-        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else {
+        guard let user = try await database.read({ sql in try await sql.users.find(id: userId) }) else {
             throw APIError.unauthenticated
         }
         var stepUpCode: ProvenCode?
@@ -83,18 +80,17 @@ extension AccountService {
         }
         guard proven.userId == user.id else { throw PhoneVerifications.expired }
         let now = clock.nowMillis()
-        let (verifications, events, oldNumberCode) = (self.verifications, self.events, stepUpCode)
+        let oldNumberCode = stepUpCode
         try await database.transaction { sql in
             if let oldNumberCode { try await verifications.consume(oldNumberCode, now: now, on: sql) }
             try await verifications.consume(proven, now: now, on: sql)
-            _ = try await users.releaseUnverified(phone: proven.phone, now: now, on: sql)
-            guard try await users.changePhone(userId: user.id, to: proven.phone, now: now, on: sql) else {
+            _ = try await sql.users.releaseUnverified(phone: proven.phone, now: now)
+            guard try await sql.users.changePhone(userId: user.id, to: proven.phone, now: now) else {
                 throw PhoneVerifications.expired
             }
-            try await events.record(
+            try await sql.accountEvents.record(
                 userId: user.id, kind: .phoneChanged,
-                detail: "Number changed from \(PhoneNumber(user.phone)?.masked() ?? "the old number").", now: now,
-                on: sql)
+                detail: "Number changed from \(PhoneNumber(user.phone)?.masked() ?? "the old number").", now: now)
         }
         verifications.notify(
             user.phone,

@@ -4,9 +4,9 @@ import CountersignStore
 extension AccountService {
     /// `GET /account/security`: what protects the account now.
     package func security(userId: String, session: LiveSession?) async throws -> AccountSecurityResponse {
-        let (users, credentials, now) = (self.users, CredentialSQLRepository(), clock.nowMillis())
+        let now = clock.nowMillis()
         let (user, keys) = try await database.read { sql in
-            (try await users.find(id: userId, on: sql), try await credentials.list(userId: userId, on: sql))
+            (try await sql.users.find(id: userId), try await sql.credentials.list(userId: userId))
         }
         guard let user else { throw APIError.unauthenticated }
         let pin = try await database.read { sql in
@@ -26,8 +26,7 @@ extension AccountService {
 
     /// `GET /account/devices`: the devices that may sign in with the PIN alone.
     package func devices(userId: String, currentDeviceId: String?) async throws -> RememberedDeviceList {
-        let devices = self.devices
-        let list = try await database.read { sql in try await devices.list(userId: userId, on: sql) }
+        let list = try await database.read { sql in try await sql.knownDevices.list(userId: userId) }
         return RememberedDeviceList(
             devices: list.map {
                 RememberedDevice(
@@ -38,23 +37,21 @@ extension AccountService {
 
     /// `DELETE /account/devices/{id}`: forgets a device and ends its sessions; 404 `unknown_device`.
     package func forgetDevice(userId: String, deviceId: String) async throws {
-        let (devices, events, now) = (self.devices, self.events, clock.nowMillis())
+        let now = clock.nowMillis()
         try await database.transaction { sql in
-            guard try await devices.revoke(id: deviceId, userId: userId, now: now, on: sql) else {
+            guard try await sql.knownDevices.revoke(id: deviceId, userId: userId, now: now) else {
                 throw APIError(.unknownDevice, "You have no remembered device with that id.")
             }
-            try await sessions.revokeAll(userId: userId, deviceId: deviceId, now: now, on: sql)
-            try await events.record(
-                userId: userId, kind: .deviceForgotten, detail: "A device was forgotten and signed out.", now: now,
-                on: sql)
+            try await sql.sessions.revokeAll(userId: userId, deviceId: deviceId, now: now)
+            try await sql.accountEvents.record(
+                userId: userId, kind: .deviceForgotten, detail: "A device was forgotten and signed out.", now: now)
         }
         sessionSignals.sessionsEnded(userId: userId)
     }
 
     /// `GET /account/activity`: the latest 50 security events, newest first.
     package func activity(userId: String) async throws -> AccountActivity {
-        let events = self.events
         return AccountActivity(
-            events: try await database.read { sql in try await events.list(userId: userId, limit: 50, on: sql) })
+            events: try await database.read { sql in try await sql.accountEvents.list(userId: userId, limit: 50) })
     }
 }

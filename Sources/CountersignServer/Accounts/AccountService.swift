@@ -12,16 +12,11 @@ import Foundation
 /// it as an HttpOnly cookie) and signs in again with the PIN alone.
 package struct AccountService: Sendable {
     let database: any Database
-    let users: any UserRepository
-    let sessions: any SessionRepository
-    let ledger: any LedgerRepository
     let pins: PinHasher
     let pinGuard: PinGuard
     let clock: WallClock
     let configuration: ServerConfiguration
     let verifications: PhoneVerifications
-    let devices = KnownDeviceSQLRepository()
-    let events = AccountEventSQLRepository()
     /// Wakes this process's event streams when a user's sessions end.
     package let sessionSignals = SessionSignals()
 
@@ -40,25 +35,23 @@ package struct AccountService: Sendable {
         let now = clock.nowMillis()
         let token = Base64URL.encode(SecureRandom.bytes(32))
         let userId = Identifier.make("usr")
-        let (users, ledger, currencies, verifications, events) = (
-            self.users, self.ledger, configuration.walletCurrencies, self.verifications, self.events
-        )
+        let currencies = configuration.walletCurrencies
         let deviceToken = try await database.transaction { sql in
             try await verifications.consume(proven, now: now, on: sql)
-            if let squatter = try await users.releaseUnverified(phone: proven.phone, now: now, on: sql) {
-                try await events.record(
+            if let squatter = try await sql.users.releaseUnverified(phone: proven.phone, now: now) {
+                try await sql.accountEvents.record(
                     userId: squatter, kind: .phoneReleased,
-                    detail: "Another account proved this number; it no longer reaches this account.", now: now, on: sql)
-                _ = try await sessions.revokeAll(userId: squatter, now: now, on: sql)
+                    detail: "Another account proved this number; it no longer reaches this account.", now: now)
+                _ = try await sql.sessions.revokeAll(userId: squatter, now: now)
             }
-            _ = try await users.create(
+            _ = try await sql.users.create(
                 id: userId, phone: proven.phone, name: name, pinHash: pinHash,
-                userHandle: Base64URL.encode(SecureRandom.bytes(16)), now: now, on: sql
+                userHandle: Base64URL.encode(SecureRandom.bytes(16)), now: now
             )
             for currency in currencies {
-                _ = try await ledger.openAccounts(userId: userId, currency: currency, now: now, on: sql)
+                _ = try await sql.ledger.openAccounts(userId: userId, currency: currency, now: now)
             }
-            try await events.record(userId: userId, kind: .signedUp, detail: "Account opened.", now: now, on: sql)
+            try await sql.accountEvents.record(userId: userId, kind: .signedUp, detail: "Account opened.", now: now)
             return try await openSession(
                 userId: userId, token: token, proof: "signup", device: device, knownDevice: nil, coolingUntil: 0,
                 now: now, on: sql)
@@ -75,12 +68,11 @@ package struct AccountService: Sendable {
         guard let phone = PhoneNumber(request.phone, region: configuration.phoneRegion),
             PinHasher.isWellFormed(request.pin)
         else { throw failure }
-        let (users, devices) = (self.users, self.devices)
-        let user = try await database.read { sql in try await users.find(phone: phone.value, on: sql) }
+        let user = try await database.read { sql in try await sql.users.find(phone: phone.value) }
         let known: KnownDevice? =
             if let user, let token = device.token {
                 try await database.read { sql in
-                    try await devices.find(tokenHash: Identifier.digest(token), userId: user.id, on: sql)
+                    try await sql.knownDevices.find(tokenHash: Identifier.digest(token), userId: user.id)
                 }
             } else { nil }
         var newDeviceCode: ProvenCode?
@@ -115,21 +107,19 @@ package struct AccountService: Sendable {
         guard verdict == .correct else { throw failure }
         let now = clock.nowMillis()
         let token = Base64URL.encode(SecureRandom.bytes(32))
-        let (verifications, events) = (self.verifications, self.events)
         // A new device's sessions pay little for a while; a remembered one keeps what it had.
         let cooling = known?.coolingUntil ?? (now + configuration.newDeviceSeconds * 1000)
         let deviceToken = try await database.transaction { sql -> String? in
             if let proven {
                 try await verifications.consume(proven, now: now, on: sql)
                 if user.phoneVerifiedAt == nil {
-                    try await users.markVerified(userId: user.id, now: now, on: sql)
-                    try await events.record(
-                        userId: user.id, kind: .phoneVerified, detail: "The number was proven with a code.", now: now,
-                        on: sql)
+                    try await sql.users.markVerified(userId: user.id, now: now)
+                    try await sql.accountEvents.record(
+                        userId: user.id, kind: .phoneVerified, detail: "The number was proven with a code.", now: now)
                 }
-                try await events.record(
+                try await sql.accountEvents.record(
                     userId: user.id, kind: .newDeviceSignIn, detail: "Signed in on a new device: \(device.label).",
-                    now: now, on: sql)
+                    now: now)
             }
             return try await openSession(
                 userId: user.id, token: token, proof: known == nil ? "code" : "device", device: device,
@@ -149,11 +139,10 @@ package struct AccountService: Sendable {
     package func openSession(userId: String, proof: String, device: DeviceContext) async throws -> SessionResponse {
         let now = clock.nowMillis()
         let token = Base64URL.encode(SecureRandom.bytes(32))
-        let devices = self.devices
         let known: KnownDevice? =
             if let deviceToken = device.token {
                 try await database.read { sql in
-                    try await devices.find(tokenHash: Identifier.digest(deviceToken), userId: userId, on: sql)
+                    try await sql.knownDevices.find(tokenHash: Identifier.digest(deviceToken), userId: userId)
                 }
             } else { nil }
         let deviceToken = try await database.transaction { sql in
@@ -173,19 +162,19 @@ package struct AccountService: Sendable {
         var deviceId = knownDevice?.id
         var newToken: String?
         if let knownDevice {
-            try await devices.touch(id: knownDevice.id, now: now, on: sql)
+            try await sql.knownDevices.touch(id: knownDevice.id, now: now)
         } else {
             let id = Identifier.make("dev")
             let token = Base64URL.encode(SecureRandom.bytes(32))
-            try await devices.insert(
+            try await sql.knownDevices.insert(
                 id: id, tokenHash: Identifier.digest(token), userId: userId, label: device.label, now: now,
-                coolingUntil: coolingUntil, on: sql)
+                coolingUntil: coolingUntil)
             (deviceId, newToken) = (id, token)
         }
-        try await sessions.create(
+        try await sql.sessions.create(
             tokenHash: Identifier.digest(token), userId: userId,
             origin: SessionOrigin(proof: proof, deviceId: deviceId, coolingUntil: coolingUntil), now: now,
-            expiresAt: now + configuration.sessionSeconds * 1000, on: sql)
+            expiresAt: now + configuration.sessionSeconds * 1000)
         return newToken
     }
 
@@ -199,18 +188,18 @@ package struct AccountService: Sendable {
 
     /// Revokes the session whose token is `token`; the user's open streams on it end.
     package func logout(token: String, userId: String) async throws {
-        let (sessions, now) = (self.sessions, clock.nowMillis())
+        let now = clock.nowMillis()
         try await database.transaction { sql in
-            try await sessions.revoke(tokenHash: Identifier.digest(token), now: now, on: sql)
+            try await sql.sessions.revoke(tokenHash: Identifier.digest(token), now: now)
         }
         sessionSignals.sessionsEnded(userId: userId)
     }
 
     /// Revokes every session of the user, this one included ("log out everywhere"); returns how many.
     package func logoutEverywhere(userId: String) async throws -> Int {
-        let (sessions, now) = (self.sessions, clock.nowMillis())
+        let now = clock.nowMillis()
         let count = try await database.transaction { sql in
-            try await sessions.revokeAll(userId: userId, now: now, on: sql)
+            try await sql.sessions.revokeAll(userId: userId, now: now)
         }
         sessionSignals.sessionsEnded(userId: userId)
         return count
@@ -225,17 +214,17 @@ package struct AccountService: Sendable {
 
     /// The live session of a bearer token (see `userId(forToken:)`).
     package func session(forToken token: String) async throws -> LiveSession? {
-        let (sessions, now, tokenHash) = (self.sessions, clock.nowMillis(), Identifier.digest(token))
+        let (now, tokenHash) = (clock.nowMillis(), Identifier.digest(token))
         let idleBefore = now - configuration.sessionIdleSeconds * 1000
         guard
             let session = try await database.read({ sql in
-                try await sessions.find(tokenHash: tokenHash, now: now, idleBefore: idleBefore, on: sql)
+                try await sql.sessions.find(tokenHash: tokenHash, now: now, idleBefore: idleBefore)
             })
         else {
             return nil
         }
         if now - session.lastSeenAt >= Self.touchIntervalMillis {
-            try await database.transaction { sql in try await sessions.touch(tokenHash: tokenHash, now: now, on: sql) }
+            try await database.transaction { sql in try await sql.sessions.touch(tokenHash: tokenHash, now: now) }
         }
         return session
     }

@@ -1,12 +1,11 @@
 import CountersignStore
 
 /// One-time codes sent by SMS and the hourly SMS budget per calling code, in SQL both engines share.
-package struct PhoneVerificationSQLRepository: Sendable {
-    package init() {}
+package struct PhoneVerificationRepository: Sendable {
+    let sql: any SQLExecutor
 
     package func insert(
-        id: String, phone: String, purpose: String, userId: String?, codeHash: String, now: Int64, expiresAt: Int64,
-        on sql: any SQLExecutor
+        id: String, phone: String, purpose: String, userId: String?, codeHash: String, now: Int64, expiresAt: Int64
     ) async throws {
         try await sql.execute(
             """
@@ -21,7 +20,7 @@ package struct PhoneVerificationSQLRepository: Sendable {
 
     /// Counts one try at the code, in one statement so parallel tries cannot overtake the count:
     /// nil (nothing counted) once it is used, expired or out of `maxTries`.
-    package func countTry(id: String, now: Int64, maxTries: Int64, on sql: any SQLExecutor) async throws
+    package func countTry(id: String, now: Int64, maxTries: Int64) async throws
         -> PhoneVerificationTry?
     {
         try await sql.first(
@@ -40,7 +39,7 @@ package struct PhoneVerificationSQLRepository: Sendable {
     }
 
     /// Spends the code: false if another request spent it first.
-    package func consume(id: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+    package func consume(id: String, now: Int64) async throws -> Bool {
         try await sql.first(
             "UPDATE phone_verifications SET consumed_at = $2 WHERE id = $1 AND consumed_at IS NULL RETURNING id",
             [.text(id), .integer(now)]) != nil
@@ -48,7 +47,7 @@ package struct PhoneVerificationSQLRepository: Sendable {
 
     /// Counts one message to `callingCode` in the hour `hour`; false (nothing counted) when `limit`
     /// were sent already.
-    package func spendBudget(callingCode: String, hour: Int64, limit: Int64, on sql: any SQLExecutor) async throws
+    package func spendBudget(callingCode: String, hour: Int64, limit: Int64) async throws
         -> Bool
     {
         try await sql.first(
@@ -59,4 +58,9 @@ package struct PhoneVerificationSQLRepository: Sendable {
             """,
             [.text(callingCode), .integer(hour), .integer(limit)]) != nil
     }
+}
+
+extension SQLExecutor {
+    /// `PhoneVerificationRepository` on this connection or transaction.
+    package var phoneVerifications: PhoneVerificationRepository { PhoneVerificationRepository(sql: self) }
 }

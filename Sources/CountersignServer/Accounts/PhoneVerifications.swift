@@ -18,8 +18,6 @@ import Crypto
 /// of the operation it unlocks.
 package struct PhoneVerifications: Sendable {
     let database: any Database
-    let users: any UserRepository
-    let repository = PhoneVerificationSQLRepository()
     let codeKey: SymmetricKey
     let clock: WallClock
     let configuration: ServerConfiguration
@@ -30,11 +28,10 @@ package struct PhoneVerifications: Sendable {
     static let maxTries: Int64 = 5
 
     package init(
-        database: any Database, users: any UserRepository, pepper: [UInt8], clock: WallClock,
+        database: any Database, pepper: [UInt8], clock: WallClock,
         configuration: ServerConfiguration, dispatcher: SMSDispatcher, metrics: ServerMetrics
     ) {
         self.database = database
-        self.users = users
         self.codeKey = SymmetricKey(
             data: Array(
                 HMAC<SHA256>.authenticationCode(for: Array("phone-codes".utf8), using: SymmetricKey(data: pepper))))
@@ -51,8 +48,7 @@ package struct PhoneVerifications: Sendable {
     {
         let now = clock.nowMillis()
         try await spendCountryBudget(phone: phone, now: now)
-        let users = self.users
-        let holder = try await database.read { sql in try await users.find(phone: phone.value, on: sql) }
+        let holder = try await database.read { sql in try await sql.users.find(phone: phone.value) }
         let code = Self.newCode()
         let id = Identifier.make("pv")
         // Who the code is for, and whether it goes out: nil sends nothing (the code then matches nothing).
@@ -81,11 +77,10 @@ package struct PhoneVerifications: Sendable {
         }
         let codeHash =
             recipient == nil ? Base64URL.encode(SecureRandom.bytes(32)) : hash(verificationId: id, code: code)
-        let repository = self.repository
         try await database.transaction { sql in
-            try await repository.insert(
+            try await sql.phoneVerifications.insert(
                 id: id, phone: phone.value, purpose: purpose.rawValue, userId: recipient?.userId ?? holder?.id,
-                codeHash: codeHash, now: now, expiresAt: now + Self.lifetimeMillis, on: sql)
+                codeHash: codeHash, now: now, expiresAt: now + Self.lifetimeMillis)
         }
         if let recipient {
             dispatcher.enqueue(to: phone.value, body: recipient.message, kind: "code.\(purpose.rawValue)")
@@ -106,11 +101,11 @@ package struct PhoneVerifications: Sendable {
         guard code.utf8.count == 6, code.utf8.allSatisfy({ (48...57).contains($0) }) else {
             throw APIError(.invalidCode, "The code is the 6 digits the SMS carried.")
         }
-        let (repository, now) = (self.repository, clock.nowMillis())
+        let now = clock.nowMillis()
         let found: PhoneVerificationTry?
         do {
             found = try await database.transaction { sql in
-                try await repository.countTry(id: verificationId, now: now, maxTries: Self.maxTries, on: sql)
+                try await sql.phoneVerifications.countTry(id: verificationId, now: now, maxTries: Self.maxTries)
             }
         } catch {
             throw APIError(.databaseUnavailable, "The store could not be reached; try again.")
@@ -131,7 +126,7 @@ package struct PhoneVerifications: Sendable {
     /// Spends a proven code inside the caller's transaction: 401 `code_expired` if a concurrent
     /// request spent it first.
     package func consume(_ proven: ProvenCode, now: Int64, on sql: any SQLExecutor) async throws {
-        guard try await repository.consume(id: proven.verificationId, now: now, on: sql) else { throw Self.expired }
+        guard try await sql.phoneVerifications.consume(id: proven.verificationId, now: now) else { throw Self.expired }
     }
 
     /// Sends a security notice to `phone` (never a secret in it).
@@ -181,10 +176,10 @@ package struct PhoneVerifications: Sendable {
         guard limits.enabled, let budget = limits.limits[.smsCountry] else { return }
         let window = max(budget.seconds, 1) * 1000
         let start = now - now % window
-        let (repository, callingCode) = (self.repository, phone.callingCode)
+        let callingCode = phone.callingCode
         let spent = try await database.transaction { sql in
-            try await repository.spendBudget(
-                callingCode: callingCode, hour: start, limit: Int64(budget.count), on: sql)
+            try await sql.phoneVerifications.spendBudget(
+                callingCode: callingCode, hour: start, limit: Int64(budget.count))
         }
         guard spent else {
             metrics.rateLimited(route: "sms-country")

@@ -20,7 +20,6 @@ import CountersignStore
 /// operator unlocks it.
 package struct PinGuard: Sendable {
     let database: any Database
-    let users: any UserRepository
     let pins: PinHasher
     let clock: WallClock
     let threshold: Int64
@@ -39,11 +38,11 @@ package struct PinGuard: Sendable {
     /// and some still being judged, `PinHashRefused` when the hashing pool could not judge it in
     /// time, and `APIError.pinResetRequired` once the PIN is blocked; none of these counts.
     package func check(_ pin: String, user: User) async throws -> Verdict {
-        let (users, reservedAt, threshold) = (self.users, clock.nowMillis(), self.threshold)
+        let reservedAt = clock.nowMillis()
         let staleBefore = reservedAt - Self.staleCheckMillis
         let reservation = try await database.transaction { sql in
-            try await users.reservePinAttempt(
-                userId: user.id, threshold: threshold, now: reservedAt, staleBefore: staleBefore, on: sql)
+            try await sql.users.reservePinAttempt(
+                userId: user.id, threshold: threshold, now: reservedAt, staleBefore: staleBefore)
         }
         switch reservation {
         case .locked(let until): throw PinLocked(retryAfter: Self.seconds(from: reservedAt, to: until))
@@ -56,13 +55,13 @@ package struct PinGuard: Sendable {
             correct = try await pins.verify(pin, against: user.pinHash, startBy: reservedAt + Self.hashStartMillis)
             guard clock.nowMillis() <= reservedAt + Self.verdictMillis else { throw PinHashRefused() }
         } catch {
-            try await database.transaction { sql in try await users.releasePinAttempt(userId: user.id, on: sql) }
+            try await database.transaction { sql in try await sql.users.releasePinAttempt(userId: user.id) }
             throw error
         }
-        let (now, schedule) = (clock.nowMillis(), self.schedule)
+        let now = clock.nowMillis()
         let record = try await database.transaction { sql in
-            try await users.recordPinVerdict(
-                userId: user.id, correct: correct, threshold: threshold, now: now, schedule: schedule, on: sql)
+            try await sql.users.recordPinVerdict(
+                userId: user.id, correct: correct, threshold: threshold, now: now, schedule: schedule)
         }
         switch (record, correct) {
         case (.cleared, _): return .correct

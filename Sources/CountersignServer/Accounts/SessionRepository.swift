@@ -1,27 +1,11 @@
 import CountersignStore
 
 /// Bearer sessions, stored by the SHA-256 of their token.
-package protocol SessionRepository: Sendable {
-    func create(
-        tokenHash: String, userId: String, origin: SessionOrigin, now: Int64, expiresAt: Int64, on sql: any SQLExecutor
-    ) async throws
-    /// The session if it is live: unrevoked, before its expiry, and seen after `idleBefore`.
-    func find(tokenHash: String, now: Int64, idleBefore: Int64, on sql: any SQLExecutor) async throws -> LiveSession?
-    /// Records that the session was used at `now`.
-    func touch(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws
-    func revoke(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws
-    /// Revokes every live session of the user ("log out everywhere"); returns how many.
-    func revokeAll(userId: String, now: Int64, on sql: any SQLExecutor) async throws -> Int
-    /// Revokes every live session of the user on the remembered device `deviceId`.
-    func revokeAll(userId: String, deviceId: String, now: Int64, on sql: any SQLExecutor) async throws
-}
-
-/// `SessionRepository` in shared SQL.
-package struct SessionSQLRepository: SessionRepository {
-    package init() {}
+package struct SessionRepository: Sendable {
+    let sql: any SQLExecutor
 
     package func create(
-        tokenHash: String, userId: String, origin: SessionOrigin, now: Int64, expiresAt: Int64, on sql: any SQLExecutor
+        tokenHash: String, userId: String, origin: SessionOrigin, now: Int64, expiresAt: Int64
     ) async throws {
         try await sql.execute(
             """
@@ -35,7 +19,8 @@ package struct SessionSQLRepository: SessionRepository {
         )
     }
 
-    package func find(tokenHash: String, now: Int64, idleBefore: Int64, on sql: any SQLExecutor) async throws
+    /// The session if it is live: unrevoked, before its expiry, and seen after `idleBefore`.
+    package func find(tokenHash: String, now: Int64, idleBefore: Int64) async throws
         -> LiveSession?
     {
         guard
@@ -53,28 +38,36 @@ package struct SessionSQLRepository: SessionRepository {
             coolingUntil: try row.int("cooling_until"))
     }
 
-    package func touch(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws {
+    /// Records that the session was used at `now`.
+    package func touch(tokenHash: String, now: Int64) async throws {
         try await sql.execute(
             "UPDATE sessions SET last_seen_at = $2 WHERE token_hash = $1 AND last_seen_at < $2",
             [.text(tokenHash), .integer(now)])
     }
 
-    package func revoke(tokenHash: String, now: Int64, on sql: any SQLExecutor) async throws {
+    package func revoke(tokenHash: String, now: Int64) async throws {
         try await sql.execute(
             "UPDATE sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL",
             [.text(tokenHash), .integer(now)])
     }
 
-    package func revokeAll(userId: String, deviceId: String, now: Int64, on sql: any SQLExecutor) async throws {
+    /// Revokes every live session of the user on the remembered device `deviceId`.
+    package func revokeAll(userId: String, deviceId: String, now: Int64) async throws {
         try await sql.execute(
             "UPDATE sessions SET revoked_at = $3 WHERE user_id = $1 AND device_id = $2 AND revoked_at IS NULL",
             [.text(userId), .text(deviceId), .integer(now)])
     }
 
-    package func revokeAll(userId: String, now: Int64, on sql: any SQLExecutor) async throws -> Int {
+    /// Revokes every live session of the user ("log out everywhere"); returns how many.
+    package func revokeAll(userId: String, now: Int64) async throws -> Int {
         try await sql.query(
             "UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL RETURNING token_hash",
             [.text(userId), .integer(now)]
         ).count
     }
+}
+
+extension SQLExecutor {
+    /// `SessionRepository` on this connection or transaction.
+    package var sessions: SessionRepository { SessionRepository(sql: self) }
 }

@@ -1,54 +1,15 @@
 import CountersignStore
 
 /// Users and their failure counters.
-package protocol UserRepository: Sendable {
+///
+/// `UserRepository` in SQL shared by SQLite and PostgreSQL.
+package struct UserRepository: Sendable {
+    let sql: any SQLExecutor
+
     /// Inserts a user whose number a code proved at `now`; throws `APIError` `phone_taken` if the
     /// phone is registered already.
-    func create(
-        id: String, phone: String, name: String, pinHash: String, userHandle: String, now: Int64,
-        on sql: any SQLExecutor
-    ) async throws -> User
-    /// Records that a code proved the user's number.
-    func markVerified(userId: String, now: Int64, on sql: any SQLExecutor) async throws
-    /// Takes the number from an account that never proved it (someone else just did): the account
-    /// keeps its money but can no longer be reached by the number. Returns its id, if there was one.
-    func releaseUnverified(phone: String, now: Int64, on sql: any SQLExecutor) async throws -> String?
-    /// Sets a new PIN and clears every PIN count, lock and block; PIN payments and step-ups wait
-    /// until `coolingUntil` (0: at once).
-    func resetPin(userId: String, pinHash: String, coolingUntil: Int64, on sql: any SQLExecutor) async throws
-    /// Moves the user to another, proven number; false if it is taken meanwhile.
-    func changePhone(userId: String, to phone: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool
-    func find(id: String, on sql: any SQLExecutor) async throws -> User?
-    func find(phone: String, on sql: any SQLExecutor) async throws -> User?
-    /// Counts one more failed payment authorization; when it reaches `threshold` the counter
-    /// resets and payment authorization locks until `lockUntil`. Returns the lock end if it locked.
-    func recordPaymentFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor) async throws
-        -> Int64?
-    func resetPaymentFailures(userId: String, on sql: any SQLExecutor) async throws
-    /// Counts one more PIN check before it is judged, in one statement so concurrent checks cannot
-    /// overtake the count: refused while the PIN is locked, or while `threshold` checks are counted
-    /// already (failed, or still being judged since `staleBefore`). A lapsed lock starts a new count;
-    /// a blocked PIN is never reserved.
-    func reservePinAttempt(userId: String, threshold: Int64, now: Int64, staleBefore: Int64, on sql: any SQLExecutor)
-        async throws -> PinReservation
-    /// A reserved check's verdict. A correct PIN clears the count and the lock level, unless a lock
-    /// was set meanwhile (a lock once set ends only by its expiry or an operator); a wrong one adds to
-    /// the count and, at `threshold` failures, locks the PIN until `schedule`'s time for the next
-    /// level, or blocks it past the last.
-    func recordPinVerdict(
-        userId: String, correct: Bool, threshold: Int64, now: Int64, schedule: PinLockSchedule, on sql: any SQLExecutor
-    ) async throws -> PinVerdictRecord
-    /// A reserved check abandoned unjudged (the hashing pool refused it): it stops counting.
-    func releasePinAttempt(userId: String, on sql: any SQLExecutor) async throws
-}
-
-/// `UserRepository` in SQL shared by SQLite and PostgreSQL.
-package struct UserSQLRepository: UserRepository {
-    package init() {}
-
     package func create(
-        id: String, phone: String, name: String, pinHash: String, userHandle: String, now: Int64,
-        on sql: any SQLExecutor
+        id: String, phone: String, name: String, pinHash: String, userHandle: String, now: Int64
     ) async throws -> User {
         let rows = try await sql.query(
             """
@@ -62,13 +23,16 @@ package struct UserSQLRepository: UserRepository {
         return try Self.user(from: row)
     }
 
-    package func markVerified(userId: String, now: Int64, on sql: any SQLExecutor) async throws {
+    /// Records that a code proved the user's number.
+    package func markVerified(userId: String, now: Int64) async throws {
         try await sql.execute(
             "UPDATE users SET phone_verified_at = $2 WHERE id = $1 AND phone_verified_at IS NULL",
             [.text(userId), .integer(now)])
     }
 
-    package func releaseUnverified(phone: String, now: Int64, on sql: any SQLExecutor) async throws -> String? {
+    /// Takes the number from an account that never proved it (someone else just did): the account
+    /// keeps its money but can no longer be reached by the number. Returns its id, if there was one.
+    package func releaseUnverified(phone: String, now: Int64) async throws -> String? {
         // The number becomes a tombstone no phone number can equal (`released:` and the id).
         try await sql.first(
             "UPDATE users SET phone = 'released:' || id WHERE phone = $1 AND phone_verified_at IS NULL RETURNING id",
@@ -76,7 +40,9 @@ package struct UserSQLRepository: UserRepository {
         )?.string("id")
     }
 
-    package func resetPin(userId: String, pinHash: String, coolingUntil: Int64, on sql: any SQLExecutor) async throws {
+    /// Sets a new PIN and clears every PIN count, lock and block; PIN payments and step-ups wait
+    /// until `coolingUntil` (0: at once).
+    package func resetPin(userId: String, pinHash: String, coolingUntil: Int64) async throws {
         try await sql.execute(
             """
             UPDATE users SET pin_hash = $2, pin_cooling_until = $3, failed_pin_attempts = 0, pin_locked_until = 0,
@@ -86,7 +52,8 @@ package struct UserSQLRepository: UserRepository {
             [.text(userId), .text(pinHash), .integer(coolingUntil)])
     }
 
-    package func changePhone(userId: String, to phone: String, now: Int64, on sql: any SQLExecutor) async throws
+    /// Moves the user to another, proven number; false if it is taken meanwhile.
+    package func changePhone(userId: String, to phone: String, now: Int64) async throws
         -> Bool
     {
         try await sql.first(
@@ -98,29 +65,35 @@ package struct UserSQLRepository: UserRepository {
             [.text(userId), .text(phone), .integer(now)]) != nil
     }
 
-    package func find(id: String, on sql: any SQLExecutor) async throws -> User? {
+    package func find(id: String) async throws -> User? {
         try await sql.first("SELECT * FROM users WHERE id = $1", [.text(id)]).map(Self.user(from:))
     }
 
-    package func find(phone: String, on sql: any SQLExecutor) async throws -> User? {
+    package func find(phone: String) async throws -> User? {
         try await sql.first("SELECT * FROM users WHERE phone = $1", [.text(phone)]).map(Self.user(from:))
     }
 
-    package func recordPaymentFailure(userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor)
+    /// Counts one more failed payment authorization; when it reaches `threshold` the counter
+    /// resets and payment authorization locks until `lockUntil`. Returns the lock end if it locked.
+    package func recordPaymentFailure(userId: String, threshold: Int64, lockUntil: Int64)
         async throws -> Int64?
     {
         try await recordFailure(
             counter: "failed_payment_auths", lock: "payment_locked_until", userId: userId, threshold: threshold,
-            lockUntil: lockUntil, on: sql)
+            lockUntil: lockUntil)
     }
 
-    package func resetPaymentFailures(userId: String, on sql: any SQLExecutor) async throws {
+    package func resetPaymentFailures(userId: String) async throws {
         try await sql.execute(
             "UPDATE users SET failed_payment_auths = 0 WHERE id = $1 AND failed_payment_auths <> 0", [.text(userId)])
     }
 
+    /// Counts one more PIN check before it is judged, in one statement so concurrent checks cannot
+    /// overtake the count: refused while the PIN is locked, or while `threshold` checks are counted
+    /// already (failed, or still being judged since `staleBefore`). A lapsed lock starts a new count;
+    /// a blocked PIN is never reserved.
     package func reservePinAttempt(
-        userId: String, threshold: Int64, now: Int64, staleBefore: Int64, on sql: any SQLExecutor
+        userId: String, threshold: Int64, now: Int64, staleBefore: Int64
     ) async throws -> PinReservation {
         // SET and WHERE read the row as it was. A lapsed lock starts a new count; checks begun
         // before `staleBefore` belonged to a process that died (or a task that was torn down)
@@ -144,8 +117,12 @@ package struct UserSQLRepository: UserRepository {
         return lockedUntil > now ? .locked(until: lockedUntil) : .busy
     }
 
+    /// A reserved check's verdict. A correct PIN clears the count and the lock level, unless a lock
+    /// was set meanwhile (a lock once set ends only by its expiry or an operator); a wrong one adds to
+    /// the count and, at `threshold` failures, locks the PIN until `schedule`'s time for the next
+    /// level, or blocks it past the last.
     package func recordPinVerdict(
-        userId: String, correct: Bool, threshold: Int64, now: Int64, schedule: PinLockSchedule, on sql: any SQLExecutor
+        userId: String, correct: Bool, threshold: Int64, now: Int64, schedule: PinLockSchedule
     ) async throws -> PinVerdictRecord {
         let remaining = "CASE WHEN pin_checks_in_flight > 0 THEN pin_checks_in_flight - 1 ELSE 0 END"
         if correct {
@@ -187,7 +164,8 @@ package struct UserSQLRepository: UserRepository {
         return try Self.lockRecord(row) ?? .counted
     }
 
-    package func releasePinAttempt(userId: String, on sql: any SQLExecutor) async throws {
+    /// A reserved check abandoned unjudged (the hashing pool refused it): it stops counting.
+    package func releasePinAttempt(userId: String) async throws {
         try await sql.execute(
             """
             UPDATE users SET pin_checks_in_flight = CASE WHEN pin_checks_in_flight > 0 THEN pin_checks_in_flight - 1 ELSE 0 END
@@ -205,7 +183,7 @@ package struct UserSQLRepository: UserRepository {
 
     /// One statement, so concurrent failures cannot both read the old count (no lost increments).
     private func recordFailure(
-        counter: String, lock: String, userId: String, threshold: Int64, lockUntil: Int64, on sql: any SQLExecutor
+        counter: String, lock: String, userId: String, threshold: Int64, lockUntil: Int64
     ) async throws -> Int64? {
         let row = try await sql.first(
             """
@@ -231,4 +209,9 @@ package struct UserSQLRepository: UserRepository {
             pinCoolingUntil: try row.int("pin_cooling_until")
         )
     }
+}
+
+extension SQLExecutor {
+    /// `UserRepository` on this connection or transaction.
+    package var users: UserRepository { UserRepository(sql: self) }
 }

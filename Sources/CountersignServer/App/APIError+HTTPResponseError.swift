@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-extension APIError: HTTPErrorBody {
+extension APIError: HTTPResponseError {
     /// The status of its code.
     package var status: HTTPResponse.Status { code.status }
 
@@ -33,7 +33,7 @@ extension APIError: HTTPErrorBody {
 /// A refusal about the resource a path names, sent as 404 whatever its code's status. openapi.yaml
 /// documents one: revoking a device key the user does not have is 404 `unknown_credential`, while
 /// an assertion from such a key is 401 with the same code.
-struct MissingResource: HTTPErrorBody {
+struct MissingResource: HTTPResponseError {
     let error: APIError
     var status: HTTPResponse.Status { .notFound }
     func body(traceId: String?) -> ErrorResponse { error.body(traceId: traceId) }

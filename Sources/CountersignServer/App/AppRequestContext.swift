@@ -18,7 +18,7 @@ package struct AppRequestContext: RequestContext {
     /// request log) and by the error body: the context is a value, so what `SessionMiddleware` sets
     /// in its copy does not reach theirs.
     package let record = RequestRecord()
-    /// Encodes route results; the tests observe it (`AppResponseEncoder.observer`).
+    /// Encodes route results.
     package var responseEncoder = AppResponseEncoder()
 
     package init(source: ApplicationRequestContextSource) {

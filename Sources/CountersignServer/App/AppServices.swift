@@ -64,15 +64,15 @@ package struct AppServices: Sendable {
     /// This process's lease in `server_instances`, which keeps its idempotency claims its own.
     package var instanceLease: InstanceLease {
         InstanceLease(
-            instance: instance, database: database, instances: ServerInstanceSQLRepository(), clock: clock,
+            instance: instance, database: database, clock: clock,
             registered: instanceRegistered, logger: logger)
     }
 
     /// The background worker that moves transfers on.
     package var transferProcessor: TransferProcessor {
         TransferProcessor(
-            transfers: transfers, storeReadiness: storeReadiness, ledger: LedgerSQLRepository(),
-            walletTransactions: WalletTransactionSQLRepository(), logger: logger)
+            database: database, clock: clock, feed: transfers.feed, configuration: configuration,
+            metrics: metrics, storeReadiness: storeReadiness, logger: logger)
     }
 
     /// Settles orders and wallet fundings whose payment has been pending for over two minutes.
@@ -121,19 +121,16 @@ package struct AppServices: Sendable {
         self.stripeWebhookSignature = configuration.stripe?.webhookSecret.map {
             WebhookSignature(secret: $0, headerName: "Stripe-Signature")
         }
-        let users = UserSQLRepository()
-        let ledger = LedgerSQLRepository()
-        let transactions = WalletTransactionSQLRepository()
         let pins = PinHasher(
             pepper: pepper, rounds: configuration.pinHashRounds,
             pool: PinHashPool(limit: configuration.pinHashQueueLimit, clock: clock))
         let tokens = await VerificationTokens(secret: tokenSecret)
         let intents = IntentValidator(currency: configuration.currency, phoneRegion: configuration.phoneRegion)
         let lock = PaymentLock(
-            database: database, users: users, clock: clock, threshold: configuration.paymentFailureThreshold,
+            database: database, clock: clock, threshold: configuration.paymentFailureThreshold,
             lockSeconds: configuration.paymentLockSeconds, metrics: metrics)
         let pinGuard = PinGuard(
-            database: database, users: users, pins: pins, clock: clock,
+            database: database, pins: pins, clock: clock,
             threshold: configuration.paymentFailureThreshold,
             schedule: PinLockSchedule(base: configuration.paymentLockSeconds), metrics: metrics)
         let relyingParty = configuration.relyingParty
@@ -146,7 +143,7 @@ package struct AppServices: Sendable {
             metrics: metrics)
         self.smsDispatcher = smsDispatcher
         let verifications = PhoneVerifications(
-            database: database, users: users, pepper: pepper, clock: clock, configuration: configuration,
+            database: database, pepper: pepper, clock: clock, configuration: configuration,
             dispatcher: smsDispatcher, metrics: metrics)
         self.verifications = verifications
         let newDeviceLimit = NewDeviceLimit(
@@ -160,11 +157,10 @@ package struct AppServices: Sendable {
         self.clock = clock
         self.logger = logger
         self.accounts = AccountService(
-            database: database, users: users, sessions: SessionSQLRepository(), ledger: ledger, pins: pins,
+            database: database, pins: pins,
             pinGuard: pinGuard, clock: clock, configuration: configuration, verifications: verifications)
         let biometric = BiometricService(
-            database: database, users: users, credentials: CredentialSQLRepository(),
-            challenges: ChallengeSQLRepository(),
+            database: database,
             tokens: tokens, lock: lock, pinGuard: pinGuard, intents: intents, clock: clock,
             configuration: configuration,
             registrationVerifier: RegistrationVerifier(
@@ -175,24 +171,22 @@ package struct AppServices: Sendable {
         )
         self.biometric = biometric
         self.transfers = TransferService(
-            database: database, users: users, credentials: CredentialSQLRepository(),
-            transfers: TransferSQLRepository(), ledger: ledger, lock: lock,
-            biometric: biometric, feed: TransferFeed(), idempotency: IdempotencySQLRepository(), instance: instance,
+            database: database, lock: lock,
+            biometric: biometric, feed: TransferFeed(), instance: instance,
             clock: clock,
             configuration: configuration, metrics: metrics
         )
         let authorizer = PaymentAuthorizer(
-            database: database, users: users, tokens: tokens, consumedTokens: ConsumedTokenSQLRepository(),
+            database: database, tokens: tokens,
             lock: lock, pinGuard: pinGuard, newDeviceLimit: newDeviceLimit, pinAllowance: configuration.pinAllowance,
-            limits: SpendingLimits(tiers: configuration.limitTiers, ledger: ledger), clock: clock)
+            limits: SpendingLimits(tiers: configuration.limitTiers), clock: clock)
         self.topUps = TopUpService(
-            database: database, users: users, ledger: ledger, transactions: transactions,
-            idempotencyKeys: IdempotencySQLRepository(), authorizer: authorizer, intents: intents, supplier: supplier,
+            database: database, authorizer: authorizer, intents: intents, supplier: supplier,
             clock: clock, logger: logger, metrics: metrics, instance: instance)
         var paymentProvider: any PaymentProvider
         if let stripe = configuration.stripe {
             paymentProvider = StripePaymentProvider(
-                configuration: stripe, database: database, users: users, clock: clock, logger: logger)
+                configuration: stripe, database: database, clock: clock, logger: logger)
             self.simulatedPaymentProvider = nil
         } else {
             let simulator = SimulatedPaymentProvider(
@@ -203,28 +197,25 @@ package struct AppServices: Sendable {
         if configuration.exportedTraceId != nil { paymentProvider = TracedPaymentProvider(base: paymentProvider) }
         self.paymentProvider = paymentProvider
         self.marketplace = MarketplaceService(
-            database: database, users: users, marketplace: MarketplaceSQLRepository(), orders: OrderSQLRepository(),
+            database: database,
             provider: paymentProvider,
             clock: clock, rates: configuration.marketplaceRates, timeouts: configuration.marketplaceTimeouts,
             returnURLs: returnURLs, metrics: metrics, instance: instance, biometric: biometric,
             authorizer: authorizer
         )
         let wallets = WalletService(
-            database: database, users: users, ledger: ledger, transactions: transactions, clock: clock,
+            database: database, clock: clock,
             currencies: configuration.walletCurrencies, phoneRegion: configuration.phoneRegion)
         self.wallets = wallets
         self.fundings = FundingService(
-            database: database, fundings: FundingSQLRepository(), transactions: transactions, ledger: ledger,
-            idempotency: IdempotencySQLRepository(), wallets: wallets, provider: paymentProvider,
+            database: database, wallets: wallets, provider: paymentProvider,
             returnURLs: returnURLs, clock: clock, instance: instance, metrics: metrics,
-            limits: SpendingLimits(tiers: configuration.limitTiers, ledger: ledger))
+            limits: SpendingLimits(tiers: configuration.limitTiers))
         self.operatorConsole = OperatorConsole(
-            database: database, clock: clock, users: users, credentials: CredentialSQLRepository(), ledger: ledger,
-            transactions: transactions, wallets: wallets, pinGuard: pinGuard, currency: configuration.currency,
-            phoneRegion: configuration.phoneRegion, limitTiers: configuration.limitTiers,
-            idempotency: IdempotencySQLRepository(), instance: instance)
+            database: database, clock: clock, wallets: wallets, pinGuard: pinGuard, currency: configuration.currency,
+            phoneRegion: configuration.phoneRegion, limitTiers: configuration.limitTiers, instance: instance)
         self.limits = LimitsService(
-            database: database, limits: SpendingLimits(tiers: configuration.limitTiers, ledger: ledger),
+            database: database, limits: SpendingLimits(tiers: configuration.limitTiers),
             biometric: biometric, clock: clock)
     }
 
@@ -232,13 +223,11 @@ package struct AppServices: Sendable {
     package func prepareStore() async throws {
         try await Migrator.migrate(database, logger: logger)
         // The wallets' currencies and the marketplace's: system accounts exist before money moves.
-        let (ledger, currencies, now) = (
-            LedgerSQLRepository(), Set(configuration.walletCurrencies + [configuration.marketplaceRates.currency]),
-            clock.nowMillis()
-        )
+        let currencies = Set(configuration.walletCurrencies + [configuration.marketplaceRates.currency])
+        let now = clock.nowMillis()
         try await database.transaction { sql in
             for currency in currencies.sorted() {
-                try await ledger.openSystemAccounts(currency: currency, now: now, on: sql)
+                try await sql.ledger.openSystemAccounts(currency: currency, now: now)
             }
         }
         storeReadiness.open()

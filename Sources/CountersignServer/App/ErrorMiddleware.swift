@@ -29,7 +29,7 @@ package struct ErrorMiddleware: RouterMiddleware {
         } catch is PinHashRefused {
             throw APIError.serverBusy
         } catch let failure as VerificationFailure {
-            return try context.responseEncoder.response(to: failure, from: request, context: context)
+            return try failure.response(from: request, context: context)
         } catch let error as HTTPError {
             if error.status == .notFound, case let allowed = routes.allowed(for: request.uri.path), !allowed.isEmpty {
                 throw APIError(
@@ -62,7 +62,7 @@ package struct ErrorMiddleware: RouterMiddleware {
     }
 }
 
-extension VerificationFailure: HTTPErrorBody {
+extension VerificationFailure: HTTPResponseError {
     package var status: HTTPResponse.Status { error.status }
 
     /// `{verified: false, message, code, retryAfter?, traceId?}`.

@@ -52,13 +52,13 @@ extension BiometricService {
         let (credentialId, clientData, authenticatorData, signature, challengeText) =
             (decoded.credentialId, decoded.clientData, decoded.authenticatorData, decoded.signature, decoded.challenge)
 
-        let (users, credentials, challenges, now) = (self.users, self.credentials, self.challenges, clock.nowMillis())
+        let now = clock.nowMillis()
         let (user, credential, challenge) = try await database.read {
             sql -> (User?, StoredCredential?, StoredChallenge?) in
-            guard let user = try await users.find(id: userId, on: sql) else { return (nil, nil, nil) }
-            let credential = try await credentials.find(id: credentialId, on: sql)
-            let challenge = try await challenges.find(
-                challenge: challengeText, userId: userId, purpose: .authentication, now: now, on: sql)
+            guard let user = try await sql.users.find(id: userId) else { return (nil, nil, nil) }
+            let credential = try await sql.credentials.find(id: credentialId)
+            let challenge = try await sql.challenges.find(
+                challenge: challengeText, userId: userId, purpose: .authentication, now: now)
             return (user, credential, challenge)
         }
         guard let user else { throw APIError.unauthenticated }
@@ -99,13 +99,13 @@ extension BiometricService {
                 // Spent meanwhile: a concurrent copy of this request won, and moved the counter
                 // this one now finds behind. The owner's own race: nothing is counted or flagged.
                 guard
-                    try await challenges.consume(
-                        challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql)
+                    try await sql.challenges.consume(
+                        challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now)
                         != nil
                 else { return APIError(.invalidChallenge, "The challenge is unknown, expired or already used.") }
                 if refusal.isMalformedInput { return APIError(refusal) }
                 if refusal.code == .signCountRegression {
-                    try await credentials.flag(id: credential.id, reason: refusal.code.rawValue, now: now, on: sql)
+                    try await sql.credentials.flag(id: credential.id, reason: refusal.code.rawValue, now: now)
                 }
                 return try await lock.recordFailure(
                     userId: userId, failure: APIError(refusal, message: "Signature verification failed."), on: sql)
@@ -118,22 +118,22 @@ extension BiometricService {
         let policy = configuration.passkeyPolicy
         let outcome = try await database.transaction { sql -> APIError? in
             guard
-                try await challenges.consume(
-                    challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now, on: sql) != nil
+                try await sql.challenges.consume(
+                    challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now) != nil
             else {
                 return APIError(.invalidChallenge, "The challenge is unknown, expired or already used.")
             }
             guard
-                try await credentials.recordUse(
+                try await sql.credentials.recordUse(
                     id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState,
-                    now: now, on: sql)
+                    now: now)
             else {
                 return APIError(.signCountRegression, "Signature verification failed.")
             }
             // The use and its backup state are recorded first: a refusal by policy is not a
             // failed authentication, and counts nothing towards the lock.
             if purpose == .payment, let refusal = policy.paymentRefusal(flags: verified.flags) { return refusal }
-            if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: userId, on: sql) }
+            if user.failedPaymentAuths > 0 { try await sql.users.resetPaymentFailures(userId: userId) }
             return nil
         }
         if let outcome {
@@ -170,9 +170,8 @@ extension BiometricService {
     }
 
     func flag(_ credential: StoredCredential, reason: String, now: Int64) async throws {
-        let credentials = self.credentials
         try await database.transaction { sql in
-            try await credentials.flag(id: credential.id, reason: reason, now: now, on: sql)
+            try await sql.credentials.flag(id: credential.id, reason: reason, now: now)
         }
     }
 }

@@ -14,11 +14,11 @@ extension BiometricService {
     /// user's passkeys for this relying party may answer.
     package func signInOptions() async throws -> PasskeySignInOptionsResponse {
         let challenge = Base64URL.encode(SecureRandom.bytes(32))
-        let (repository, now, configuration) = (SignInChallengeSQLRepository(), clock.nowMillis(), self.configuration)
+        let now = clock.nowMillis()
         try await database.transaction { sql in
-            try await repository.insert(
+            try await sql.signInChallenges.insert(
                 challenge: challenge, userVerification: configuration.userVerification, now: now,
-                expiresAt: now + configuration.challengeTimeoutMillis, on: sql
+                expiresAt: now + configuration.challengeTimeoutMillis
             )
         }
         metrics.challengeIssued(purpose: "sign_in")
@@ -34,16 +34,14 @@ extension BiometricService {
     package func signIn(_ body: AuthenticationResponseJSON) async throws -> String {
         let failed = APIError(.passkeySignInFailed, "That passkey could not sign you in.")
         let decoded = try DecodedAssertion(body)
-        let (credentials, users, repository, now) = (
-            self.credentials, self.users, SignInChallengeSQLRepository(), clock.nowMillis()
-        )
+        let now = clock.nowMillis()
         // The challenge is spent first, whatever follows: one try per challenge.
         let (userVerification, credential) = try await database.transaction { sql -> (String?, StoredCredential?) in
-            let userVerification = try await repository.consume(challenge: decoded.challenge, now: now, on: sql)
-            return (userVerification, try await credentials.find(id: decoded.credentialId, on: sql))
+            let userVerification = try await sql.signInChallenges.consume(challenge: decoded.challenge, now: now)
+            return (userVerification, try await sql.credentials.find(id: decoded.credentialId))
         }
         guard let userVerification, let credential, credential.flaggedAt == nil,
-            let user = try await database.read({ sql in try await users.find(id: credential.userId, on: sql) }),
+            let user = try await database.read({ sql in try await sql.users.find(id: credential.userId) }),
             // WebAuthn §7.2 step 6: a discoverable credential's assertion names its user.
             body.response.userHandle.map({ Base64URL.decode($0) == Base64URL.decode(user.userHandle) }) ?? false,
             let expected = Base64URL.decode(decoded.challenge)
@@ -58,9 +56,9 @@ extension BiometricService {
         }
         guard
             try await database.transaction({ sql in
-                try await credentials.recordUse(
+                try await sql.credentials.recordUse(
                     id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState,
-                    now: now, on: sql)
+                    now: now)
             })
         else {
             // The counter went backwards: a cloned key or a replay. The key is disabled, as on a payment.

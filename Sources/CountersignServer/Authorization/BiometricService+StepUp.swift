@@ -16,8 +16,8 @@ extension BiometricService {
     package func stepUpOptions(userId: String) async throws -> StepUpOptionsResponse {
         let user = try await loadUser(userId)
         try lock.ensureUnlocked(user)
-        let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
-        let usable = try await database.read { sql in try await credentials.list(userId: userId, on: sql) }.filter {
+        let now = clock.nowMillis()
+        let usable = try await database.read { sql in try await sql.credentials.list(userId: userId) }.filter {
             $0.flaggedAt == nil
         }
         guard !usable.isEmpty else {
@@ -29,7 +29,7 @@ extension BiometricService {
             intentDigest: StepUp.intentDigest,
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
-        try await database.transaction { sql in try await challenges.insert(stored, now: now, on: sql) }
+        try await database.transaction { sql in try await sql.challenges.insert(stored, now: now) }
         metrics.challengeIssued(purpose: "step_up")
         return StepUpOptionsResponse(
             challenge: challenge, rpId: configuration.rpId,
@@ -89,14 +89,12 @@ extension BiometricService {
             try AccountService.ensurePinUsable(user, now: now)
             try await pinGuard.confirm(pin, user: user)
             if let proven {
-                let verifications = self.verifications
                 try await database.transaction { sql in try await verifications.consume(proven, now: now, on: sql) }
             }
             return binding
         case (nil, .some(let assertion)):
             let (credentialId, _, _) = try await verifyAssertion(userId: userId, assertion, for: .stepUp)
-            let credentials = self.credentials
-            let signer = try await database.read { sql in try await credentials.find(id: credentialId, on: sql) }
+            let signer = try await database.read { sql in try await sql.credentials.find(id: credentialId) }
             if let signer, signer.coolingUntil > now {
                 throw Self.coolingOff(until: signer.coolingUntil, now: now)
             }
@@ -106,9 +104,8 @@ extension BiometricService {
 
     /// 403 `device_cooling_off` while one of the user's keys bound with the PIN and a code is new.
     func ensureNoKeyCooling(userId: String, now: Int64) async throws {
-        let credentials = self.credentials
         let cooling =
-            try await database.read { sql in try await credentials.list(userId: userId, on: sql) }
+            try await database.read { sql in try await sql.credentials.list(userId: userId) }
             .filter { $0.flaggedAt == nil }.map(\.coolingUntil).max() ?? 0
         if cooling > now { throw Self.coolingOff(until: cooling, now: now) }
     }

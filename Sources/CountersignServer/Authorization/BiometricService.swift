@@ -10,9 +10,6 @@ import WebAuthn
 /// ends in a verification token.
 package struct BiometricService: Sendable {
     let database: any Database
-    let users: any UserRepository
-    let credentials: any CredentialRepository
-    let challenges: any ChallengeRepository
     let tokens: VerificationTokens
     let lock: PaymentLock
     let pinGuard: PinGuard
@@ -24,10 +21,7 @@ package struct BiometricService: Sendable {
     let metrics: ServerMetrics
     let verifications: PhoneVerifications
     let newDeviceLimit: NewDeviceLimit
-    let events = AccountEventSQLRepository()
-    let ledger = LedgerSQLRepository()
     /// The imported FIDO metadata registration consults (`countersign mds import`).
-    let metadata = MetadataSQLRepository()
 
     /// Algorithms offered at registration, in order of preference; registration refuses any other.
     static let offeredAlgorithms: [COSEAlgorithm] = [.es256, .edDSA, .es384, .es512, .rs256]
@@ -42,7 +36,7 @@ package struct BiometricService: Sendable {
         let binding = try await checkStepUp(userId: userId, stepUp, session: session)
         let user = try await loadUser(userId)
         let challenge = Base64URL.encode(SecureRandom.bytes(32))
-        let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
+        let now = clock.nowMillis()
         let forPayments = stepUp.payment == true
         let userVerification = forPayments ? "required" : configuration.userVerification
         let stored = StoredChallenge(
@@ -50,8 +44,8 @@ package struct BiometricService: Sendable {
             userVerification: userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
         let existing = try await database.transaction { sql in
-            try await challenges.insert(stored, now: now, on: sql)
-            return try await credentials.list(userId: userId, on: sql)
+            try await sql.challenges.insert(stored, now: now)
+            return try await sql.credentials.list(userId: userId)
         }
         metrics.challengeIssued(purpose: "registration")
         return RegistrationOptionsResponse(
@@ -84,10 +78,10 @@ package struct BiometricService: Sendable {
         let clientData = try Self.decode(body.response.clientDataJSON, field: "response.clientDataJSON")
         let attestationObject = try Self.decode(body.response.attestationObject, field: "response.attestationObject")
         let challengeText = try Self.challenge(in: clientData)
-        let (challenges, now) = (self.challenges, clock.nowMillis())
+        let now = clock.nowMillis()
         let consumed = try await database.transaction { sql in
-            try await challenges.consume(
-                challenge: challengeText, userId: userId, purpose: .registration, now: now, on: sql)
+            try await sql.challenges.consume(
+                challenge: challengeText, userId: userId, purpose: .registration, now: now)
         }
         guard let stored = consumed, let expected = Base64URL.decode(stored.challenge) else {
             throw APIError(.invalidChallenge, "The challenge is unknown, expired or already used.")
@@ -110,9 +104,8 @@ package struct BiometricService: Sendable {
             throw APIError(error, message: "Registration failed: \(error.message)")
         }
         try configuration.passkeyPolicy.checkRegistration(flags: verified.flags)
-        let metadata = self.metadata
         let aaguid = AuthenticatorMetadata.text(aaguid: verified.aaguid) ?? ""
-        let entry = try await database.read { sql in try await metadata.find(aaguid: aaguid, on: sql) }
+        let entry = try await database.read { sql in try await sql.metadata.find(aaguid: aaguid) }
         let attested = try AuthenticatorTrust.evaluate(verified, metadata: entry)
         try configuration.passkeyPolicy.checkAuthenticator(aaguid: verified.aaguid, attested: attested)
         let binding = KeyBinding(intent: stored.intent)
@@ -127,14 +120,14 @@ package struct BiometricService: Sendable {
         )
         newCredential.boundBy = binding.boundBy
         newCredential.coolingUntil = binding.coolingUntil
-        let (credentials, events, credential) = (self.credentials, self.events, newCredential)
+        let credential = newCredential
         try await database.transaction { sql in
-            try await credentials.insert(credential, aaguid: Base64URL.encode(verified.aaguid), now: now, on: sql)
-            try await events.record(
+            try await sql.credentials.insert(credential, aaguid: Base64URL.encode(verified.aaguid), now: now)
+            try await sql.accountEvents.record(
                 userId: userId, kind: .keyBound,
                 detail: binding.coolingUntil > now
                     ? "A device key was added with the PIN and a code; it pays little until its cooling-off ends."
-                    : "A device key was added.", now: now, on: sql)
+                    : "A device key was added.", now: now)
         }
         if binding.boundBy == "pin-code" {
             let user = try await loadUser(userId)
@@ -168,7 +161,7 @@ package struct BiometricService: Sendable {
         try lock.ensureUnlocked(user)
         let nonce = SecureRandom.bytes(32)
         let challenge = Base64URL.encode(intent.challenge(nonce: nonce))
-        let (credentials, challenges, now) = (self.credentials, self.challenges, clock.nowMillis())
+        let now = clock.nowMillis()
         let stored = StoredChallenge(
             challenge: challenge, userId: userId, purpose: .authentication,
             intent: String(decoding: intent.canonicalBytes, as: UTF8.self),
@@ -179,7 +172,7 @@ package struct BiometricService: Sendable {
         let allowance = configuration.pinAllowance
         let (all, pinAllowed) = try await database.read { sql in
             (
-                try await credentials.list(userId: userId, on: sql),
+                try await sql.credentials.list(userId: userId),
                 try await allowance.permits(userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
             )
         }
@@ -193,7 +186,7 @@ package struct BiometricService: Sendable {
         // key still in its cooling-off is not offered for an amount over it.
         try newDeviceLimit.check(amount: intent.amount, session: session)
         try await ensureFunds()
-        let limits = SpendingLimits(tiers: configuration.limitTiers, ledger: ledger)
+        let limits = SpendingLimits(tiers: configuration.limitTiers)
         try await database.read { sql in
             try await limits.checkOutgoing(
                 userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
@@ -204,7 +197,7 @@ package struct BiometricService: Sendable {
                 amount: intent.amount, session: nil, key: live.max { $0.coolingUntil < $1.coolingUntil })
             throw APIError(.noRegisteredCredential, "Register a device key first, or pay with your PIN.")
         }
-        try await database.transaction { sql in try await challenges.insert(stored, now: now, on: sql) }
+        try await database.transaction { sql in try await sql.challenges.insert(stored, now: now) }
         metrics.challengeIssued(purpose: "payment")
         let timeout = Int(configuration.challengeTimeoutMillis)
         return AuthenticationOptionsResponse(
@@ -227,11 +220,10 @@ package struct BiometricService: Sendable {
     /// Refuses a top-up the wallet and cashback together cannot pay, before the passkey is asked;
     /// the debit checks again (the balance may change before the signature).
     func ensureAffordable(userId: String, intent: PaymentIntent) async throws {
-        let ledger = self.ledger
         let available = try await database.read { sql in
-            let wallet = try await ledger.balance(userId: userId, kind: .wallet, currency: intent.currency, on: sql)
-            let cashback = try await ledger.balance(
-                userId: userId, kind: .cashback, currency: intent.currency, on: sql)
+            let wallet = try await sql.ledger.balance(userId: userId, kind: .wallet, currency: intent.currency)
+            let cashback = try await sql.ledger.balance(
+                userId: userId, kind: .cashback, currency: intent.currency)
             return wallet.addingReportingOverflow(cashback).overflow ? Int64.max : wallet + cashback
         }
         guard available >= intent.amount else {
@@ -254,14 +246,12 @@ package struct BiometricService: Sendable {
     /// (`supplierSlug` carries their id). Nil for airtime, paid to Countersign's supplier.
     func payeeName(_ intent: PaymentIntent) async throws -> String? {
         guard intent.kind == MarketplaceService.walletIntentKind else { return nil }
-        let users = self.users
-        return try await database.read { sql in try await users.find(id: intent.supplierSlug, on: sql) }?.name
+        return try await database.read { sql in try await sql.users.find(id: intent.supplierSlug) }?.name
     }
 
     /// The user, or 401 if the session outlived them.
     func loadUser(_ userId: String) async throws -> User {
-        let users = self.users
-        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else {
+        guard let user = try await database.read({ sql in try await sql.users.find(id: userId) }) else {
             throw APIError.unauthenticated
         }
         return user

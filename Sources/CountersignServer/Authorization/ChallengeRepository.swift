@@ -1,22 +1,10 @@
 import CountersignStore
 
 /// Single-use, expiring challenges.
-package protocol ChallengeRepository: Sendable {
-    func insert(_ challenge: StoredChallenge, now: Int64, on sql: any SQLExecutor) async throws
-    /// Marks the challenge used and returns it, if it exists for this user and purpose, is unused
-    /// and unexpired. One statement: two concurrent uses cannot both succeed.
-    func consume(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor)
-        async throws -> StoredChallenge?
-    /// The challenge if it is live (unused, unexpired) for this user and purpose, without using it.
-    func find(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor)
-        async throws -> StoredChallenge?
-}
+package struct ChallengeRepository: Sendable {
+    let sql: any SQLExecutor
 
-/// `ChallengeRepository` in shared SQL.
-package struct ChallengeSQLRepository: ChallengeRepository {
-    package init() {}
-
-    package func insert(_ challenge: StoredChallenge, now: Int64, on sql: any SQLExecutor) async throws {
+    package func insert(_ challenge: StoredChallenge, now: Int64) async throws {
         try await sql.execute(
             """
             INSERT INTO challenges (challenge, user_id, purpose, intent, intent_digest, user_verification, created_at, expires_at)
@@ -31,8 +19,10 @@ package struct ChallengeSQLRepository: ChallengeRepository {
         )
     }
 
+    /// Marks the challenge used and returns it, if it exists for this user and purpose, is unused
+    /// and unexpired. One statement: two concurrent uses cannot both succeed.
     package func consume(
-        challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor
+        challenge: String, userId: String, purpose: ChallengePurpose, now: Int64
     ) async throws -> StoredChallenge? {
         let row = try await sql.first(
             """
@@ -45,7 +35,8 @@ package struct ChallengeSQLRepository: ChallengeRepository {
         return try row.map(Self.challenge(from:))
     }
 
-    package func find(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, on sql: any SQLExecutor)
+    /// The challenge if it is live (unused, unexpired) for this user and purpose, without using it.
+    package func find(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64)
         async throws -> StoredChallenge?
     {
         try await sql.first(
@@ -64,4 +55,9 @@ package struct ChallengeSQLRepository: ChallengeRepository {
             userVerification: try row.string("user_verification"), expiresAt: try row.int("expires_at")
         )
     }
+}
+
+extension SQLExecutor {
+    /// `ChallengeRepository` on this connection or transaction.
+    package var challenges: ChallengeRepository { ChallengeRepository(sql: self) }
 }

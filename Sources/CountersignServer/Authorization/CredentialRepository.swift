@@ -1,29 +1,11 @@
 import CountersignStore
 
 /// Credentials by user.
-package protocol CredentialRepository: Sendable {
+package struct CredentialRepository: Sendable {
+    let sql: any SQLExecutor
+
     /// Inserts a credential; throws `credential_exists` if the id is registered already (to anyone).
-    func insert(_ credential: StoredCredential, aaguid: String, now: Int64, on sql: any SQLExecutor) async throws
-    func find(id: String, on sql: any SQLExecutor) async throws -> StoredCredential?
-    func list(userId: String, on sql: any SQLExecutor) async throws -> [StoredCredential]
-    /// Records a successful assertion. Returns false if another assertion advanced the counter
-    /// past `signCount` first (a concurrent replay or a cloned key).
-    func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64, on sql: any SQLExecutor) async throws
-        -> Bool
-    /// Records the backup-state flag an assertion carried without recording a use (a payment its
-    /// policy refused, whose challenge stays open).
-    func recordBackupState(id: String, backupState: Bool, on sql: any SQLExecutor) async throws
-    func flag(id: String, reason: String, now: Int64, on sql: any SQLExecutor) async throws
-    /// Revokes the user's credential; false if they have no such live credential. A revoked
-    /// credential is neither found nor listed, and authorizes nothing.
-    func revoke(id: String, userId: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool
-}
-
-/// `CredentialRepository` in shared SQL.
-package struct CredentialSQLRepository: CredentialRepository {
-    package init() {}
-
-    package func insert(_ credential: StoredCredential, aaguid: String, now: Int64, on sql: any SQLExecutor)
+    package func insert(_ credential: StoredCredential, aaguid: String, now: Int64)
         async throws
     {
         let rows = try await sql.query(
@@ -45,19 +27,21 @@ package struct CredentialSQLRepository: CredentialRepository {
         guard !rows.isEmpty else { throw APIError(.credentialExists, "That credential is already registered.") }
     }
 
-    package func find(id: String, on sql: any SQLExecutor) async throws -> StoredCredential? {
+    package func find(id: String) async throws -> StoredCredential? {
         try await sql.first("SELECT * FROM credentials WHERE id = $1 AND revoked_at IS NULL", [.text(id)]).map(
             Self.credential(from:))
     }
 
-    package func list(userId: String, on sql: any SQLExecutor) async throws -> [StoredCredential] {
+    package func list(userId: String) async throws -> [StoredCredential] {
         try await sql.query(
             "SELECT * FROM credentials WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at, id",
             [.text(userId)]
         ).map(Self.credential(from:))
     }
 
-    package func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64, on sql: any SQLExecutor)
+    /// Records a successful assertion. Returns false if another assertion advanced the counter
+    /// past `signCount` first (a concurrent replay or a cloned key).
+    package func recordUse(id: String, signCount: Int64, backupState: Bool, now: Int64)
         async throws -> Bool
     {
         // A counter of 0 means the authenticator keeps none; otherwise it must only rise.
@@ -71,20 +55,24 @@ package struct CredentialSQLRepository: CredentialRepository {
         return !rows.isEmpty
     }
 
-    package func recordBackupState(id: String, backupState: Bool, on sql: any SQLExecutor) async throws {
+    /// Records the backup-state flag an assertion carried without recording a use (a payment its
+    /// policy refused, whose challenge stays open).
+    package func recordBackupState(id: String, backupState: Bool) async throws {
         try await sql.execute(
             "UPDATE credentials SET backup_state = $2 WHERE id = $1 AND revoked_at IS NULL",
             [.text(id), .bool(backupState)])
     }
 
-    package func flag(id: String, reason: String, now: Int64, on sql: any SQLExecutor) async throws {
+    package func flag(id: String, reason: String, now: Int64) async throws {
         try await sql.execute(
             "UPDATE credentials SET flagged_at = $2, flagged_reason = $3 WHERE id = $1 AND flagged_at IS NULL",
             [.text(id), .integer(now), .text(reason)]
         )
     }
 
-    package func revoke(id: String, userId: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+    /// Revokes the user's credential; false if they have no such live credential. A revoked
+    /// credential is neither found nor listed, and authorizes nothing.
+    package func revoke(id: String, userId: String, now: Int64) async throws -> Bool {
         let rows = try await sql.query(
             "UPDATE credentials SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id",
             [.text(id), .text(userId), .integer(now)]
@@ -106,4 +94,9 @@ package struct CredentialSQLRepository: CredentialRepository {
             coolingUntil: try row.int("cooling_until")
         )
     }
+}
+
+extension SQLExecutor {
+    /// `CredentialRepository` on this connection or transaction.
+    package var credentials: CredentialRepository { CredentialRepository(sql: self) }
 }

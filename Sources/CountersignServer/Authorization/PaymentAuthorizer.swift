@@ -7,16 +7,13 @@ import WebAuthn
 /// (the passkey signed it), or the PIN — checked the same way for top-ups and marketplace orders.
 package struct PaymentAuthorizer: Sendable {
     let database: any Database
-    let users: any UserRepository
     let tokens: VerificationTokens
-    let consumedTokens: any ConsumedTokenRepository
     let lock: PaymentLock
     let pinGuard: PinGuard
     let newDeviceLimit: NewDeviceLimit
     let pinAllowance: PinAllowance
     let limits: SpendingLimits
     let clock: WallClock
-    let credentials = CredentialSQLRepository()
 
     /// How the payment was authorized, once checked.
     enum Authorization {
@@ -44,13 +41,12 @@ package struct PaymentAuthorizer: Sendable {
     func authorize(
         userId: String, intent: PaymentIntent, verificationToken: String?, pin: String?, session: LiveSession?
     ) async throws -> (Authorization, User) {
-        let users = self.users
-        guard let user = try await database.read({ sql in try await users.find(id: userId, on: sql) }) else {
+        guard let user = try await database.read({ sql in try await sql.users.find(id: userId) }) else {
             throw APIError.unauthenticated
         }
         try lock.ensureUnlocked(user)
         // Over a spending limit: said before the PIN is checked; the debit checks again.
-        let (limits, now) = (self.limits, clock.nowMillis())
+        let now = clock.nowMillis()
         try await database.read { sql in
             try await limits.checkOutgoing(
                 userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
@@ -65,8 +61,7 @@ package struct PaymentAuthorizer: Sendable {
             guard claims.dig == Base64URL.encode(intent.digest) else {
                 throw APIError(.intentMismatch, "The verification token was issued for a different payment.")
             }
-            let credentials = self.credentials
-            let key = try await database.read { sql in try await credentials.find(id: claims.cid, on: sql) }
+            let key = try await database.read { sql in try await sql.credentials.find(id: claims.cid) }
             try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
             return (.token(claims), user)
         }
@@ -74,12 +69,12 @@ package struct PaymentAuthorizer: Sendable {
         try newDeviceLimit.check(amount: intent.amount, session: session)
         // Refused before the PIN is checked: a try beyond the allowance counts nothing towards the
         // lock. The payment's transaction counts it again (`commit`).
-        let allowance = self.pinAllowance
         guard
             try await database.read({ sql in
-                try await allowance.permits(userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
+                try await pinAllowance.permits(
+                    userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
             })
-        else { throw allowance.refusal(intent.currency) }
+        else { throw pinAllowance.refusal(intent.currency) }
         try AccountService.ensurePinUsable(user, now: clock.nowMillis())
         try await lock.checkPIN(pin ?? "", user: user, guard: pinGuard)
         return (.pin, user)
@@ -109,10 +104,10 @@ package struct PaymentAuthorizer: Sendable {
     /// Spends a verification token inside the payment's transaction: a second use of it, or one
     /// from a key revoked or flagged since, moves nothing.
     private func spend(_ claims: VerificationClaims, userId: String, now: Int64, on sql: any SQLExecutor) async throws {
-        let spend = try await consumedTokens.consume(
+        let spend = try await sql.consumedTokens.consume(
             jti: claims.jti, userId: userId, credentialId: claims.cid,
             expiresAt: claims.exp.multipliedReportingOverflow(by: 1000).overflow ? .max : claims.exp * 1000,
-            now: now, on: sql)
+            now: now)
         switch spend {
         case .spent: break
         case .replayed: throw APIError(.tokenReplayed, "This verification token has already been used.")

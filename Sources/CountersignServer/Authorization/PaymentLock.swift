@@ -6,7 +6,6 @@ import CountersignStore
 /// counted, per account, by `PinGuard`, which only a correct PIN clears.
 package struct PaymentLock: Sendable {
     let database: any Database
-    let users: any UserRepository
     let clock: WallClock
     let threshold: Int64
     let lockSeconds: Int64
@@ -29,8 +28,8 @@ package struct PaymentLock: Sendable {
     /// Counts a failure inside the caller's transaction.
     package func recordFailure(userId: String, failure: APIError, on sql: any SQLExecutor) async throws -> APIError {
         let lockUntil = clock.nowMillis() + lockSeconds * 1000
-        let lockedUntil = try await users.recordPaymentFailure(
-            userId: userId, threshold: threshold, lockUntil: lockUntil, on: sql)
+        let lockedUntil = try await sql.users.recordPaymentFailure(
+            userId: userId, threshold: threshold, lockUntil: lockUntil)
         guard lockedUntil != nil else { return failure }
         metrics.lockout(kind: "payment")
         return APIError.paymentLocked(retryAfter: Int(lockSeconds))

@@ -1,21 +1,13 @@
 import CountersignStore
 
 /// The challenges of passkey sign-in: single-use, short-lived, bound to no user.
-package protocol SignInChallengeRepository: Sendable {
+package struct SignInChallengeRepository: Sendable {
+    let sql: any SQLExecutor
+
     /// Stores a new challenge, and drops the ones that expired (anyone may ask for one, so they
     /// must not pile up).
-    func insert(challenge: String, userVerification: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor)
-        async throws
-    /// Marks the challenge used and returns its user-verification requirement, if it was live.
-    func consume(challenge: String, now: Int64, on sql: any SQLExecutor) async throws -> String?
-}
-
-/// `SignInChallengeRepository` in shared SQL.
-package struct SignInChallengeSQLRepository: SignInChallengeRepository {
-    package init() {}
-
     package func insert(
-        challenge: String, userVerification: String, now: Int64, expiresAt: Int64, on sql: any SQLExecutor
+        challenge: String, userVerification: String, now: Int64, expiresAt: Int64
     ) async throws {
         try await sql.execute("DELETE FROM sign_in_challenges WHERE expires_at <= $1", [.integer(now)])
         try await sql.execute(
@@ -24,7 +16,8 @@ package struct SignInChallengeSQLRepository: SignInChallengeRepository {
         )
     }
 
-    package func consume(challenge: String, now: Int64, on sql: any SQLExecutor) async throws -> String? {
+    /// Marks the challenge used and returns its user-verification requirement, if it was live.
+    package func consume(challenge: String, now: Int64) async throws -> String? {
         try await sql.first(
             """
             UPDATE sign_in_challenges SET consumed_at = $2
@@ -34,4 +27,9 @@ package struct SignInChallengeSQLRepository: SignInChallengeRepository {
             [.text(challenge), .integer(now)]
         ).map { try $0.string("user_verification") }
     }
+}
+
+extension SQLExecutor {
+    /// `SignInChallengeRepository` on this connection or transaction.
+    package var signInChallenges: SignInChallengeRepository { SignInChallengeRepository(sql: self) }
 }

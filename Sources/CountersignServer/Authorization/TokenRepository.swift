@@ -14,20 +14,13 @@ package enum TokenSpend: Sendable, Equatable {
 
 /// Verification tokens that have been spent: a token's `jti` may pay once, and only while the key
 /// that earned it is live.
-package protocol ConsumedTokenRepository: Sendable {
+package struct ConsumedTokenRepository: Sendable {
+    let sql: any SQLExecutor
+
     /// Records the jti as spent if `credentialId`, the key that signed for it, is still `userId`'s,
     /// unrevoked and unflagged.
-    func consume(
-        jti: String, userId: String, credentialId: String, expiresAt: Int64, now: Int64, on sql: any SQLExecutor
-    ) async throws -> TokenSpend
-}
-
-/// `ConsumedTokenRepository` in shared SQL.
-package struct ConsumedTokenSQLRepository: ConsumedTokenRepository {
-    package init() {}
-
     package func consume(
-        jti: String, userId: String, credentialId: String, expiresAt: Int64, now: Int64, on sql: any SQLExecutor
+        jti: String, userId: String, credentialId: String, expiresAt: Int64, now: Int64
     ) async throws -> TokenSpend {
         // An UPDATE, not a SELECT: it takes the key's row lock, so a revocation committing meanwhile
         // is seen (PostgreSQL re-reads the row) and the two cannot both succeed.
@@ -46,4 +39,9 @@ package struct ConsumedTokenSQLRepository: ConsumedTokenRepository {
         )
         return rows.isEmpty ? .replayed : .spent
     }
+}
+
+extension SQLExecutor {
+    /// `ConsumedTokenRepository` on this connection or transaction.
+    package var consumedTokens: ConsumedTokenRepository { ConsumedTokenRepository(sql: self) }
 }

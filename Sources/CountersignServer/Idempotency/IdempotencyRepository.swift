@@ -25,35 +25,16 @@ package enum IdempotencyClaim: Sendable, Equatable {
 /// in databases written by earlier versions, which claimed first in a transaction of its own; a
 /// retry takes such a claim over as soon as its owner (a `server_instances` row) has no live lease,
 /// or once it is `staleBefore` old.
-package protocol IdempotencyRepository: Sendable {
-    /// What a request with this key should answer without doing anything, read outside any write:
-    /// nil when the key is free to claim (unknown, or an unlinked claim a claim may take over).
-    func lookup(userId: String, key: String, requestHash: String, on sql: any SQLExecutor) async throws
-        -> IdempotencyClaim?
+///
+/// The primary key (user_id, idempotency_key) makes a second claim impossible even under concurrency.
+package struct IdempotencyRepository: Sendable {
+    let sql: any SQLExecutor
+
     /// Claims the key for the request running in instance `owner`, or says why not. An unlinked claim
     /// is taken over if its owner is another instance without a live lease at `now`, or if it was
     /// created before `staleBefore` (claims made before owners were recorded).
-    func claim(
-        userId: String, key: String, requestHash: String, owner: String, now: Int64, staleBefore: Int64,
-        on sql: any SQLExecutor
-    ) async throws -> IdempotencyClaim
-    /// Links the claim to the wallet transaction it debited; false if the claim was taken over.
-    func link(userId: String, key: String, claimId: String, transactionId: String, on sql: any SQLExecutor) async throws
-        -> Bool
-    /// Stores the final response for replays.
-    func complete(userId: String, key: String, status: Int, body: String, on sql: any SQLExecutor) async throws
-    /// Records the resource the request made, in the transaction that made it; retries answer its current state.
-    func complete(userId: String, key: String, resourceId: String, on sql: any SQLExecutor) async throws
-}
-
-/// `IdempotencyRepository` in shared SQL; the primary key (user_id, idempotency_key) makes a
-/// second claim impossible even under concurrency.
-package struct IdempotencySQLRepository: IdempotencyRepository {
-    package init() {}
-
     package func claim(
-        userId: String, key: String, requestHash: String, owner: String, now: Int64, staleBefore: Int64,
-        on sql: any SQLExecutor
+        userId: String, key: String, requestHash: String, owner: String, now: Int64, staleBefore: Int64
     ) async throws -> IdempotencyClaim {
         let claimId = Identifier.make("clm")
         let inserted = try await sql.query(
@@ -65,7 +46,7 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
             [.text(userId), .text(key), .text(requestHash), .text(claimId), .integer(now), .text(owner)]
         )
         if !inserted.isEmpty { return .claimed(claimId: claimId) }
-        guard let row = try await Self.row(userId: userId, key: key, on: sql) else {
+        guard let row = try await row(userId: userId, key: key) else {
             // Deleted between our insert and select: treat as still busy; the client retries.
             return .inFlight
         }
@@ -86,17 +67,19 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
         return takenOver.isEmpty ? .inFlight : .claimed(claimId: claimId)
     }
 
-    package func lookup(userId: String, key: String, requestHash: String, on sql: any SQLExecutor) async throws
+    /// What a request with this key should answer without doing anything, read outside any write:
+    /// nil when the key is free to claim (unknown, or an unlinked claim a claim may take over).
+    package func lookup(userId: String, key: String, requestHash: String) async throws
         -> IdempotencyClaim?
     {
-        guard let row = try await Self.row(userId: userId, key: key, on: sql) else { return nil }
+        guard let row = try await row(userId: userId, key: key) else { return nil }
         if let answer = try Self.answer(row, requestHash: requestHash) { return answer }
         // In flight: linked to money, it waits for settlement; unlinked, a claim decides whether
         // it may be taken over.
         return try row.optionalString("transaction_id") == nil ? nil : .inFlight
     }
 
-    private static func row(userId: String, key: String, on sql: any SQLExecutor) async throws -> SQLRow? {
+    private func row(userId: String, key: String) async throws -> SQLRow? {
         try await sql.first(
             "SELECT request_hash, state, response_status, response_body, resource_id, transaction_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = $2",
             [.text(userId), .text(key)]
@@ -114,7 +97,8 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
         return nil
     }
 
-    package func link(userId: String, key: String, claimId: String, transactionId: String, on sql: any SQLExecutor)
+    /// Links the claim to the wallet transaction it debited; false if the claim was taken over.
+    package func link(userId: String, key: String, claimId: String, transactionId: String)
         async throws -> Bool
     {
         let rows = try await sql.query(
@@ -127,15 +111,16 @@ package struct IdempotencySQLRepository: IdempotencyRepository {
         return !rows.isEmpty
     }
 
-    package func complete(userId: String, key: String, status: Int, body: String, on sql: any SQLExecutor) async throws
-    {
+    /// Stores the final response for replays.
+    package func complete(userId: String, key: String, status: Int, body: String) async throws {
         try await sql.execute(
             "UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4 WHERE user_id = $1 AND idempotency_key = $2",
             [.text(userId), .text(key), .int(status), .text(body)]
         )
     }
 
-    package func complete(userId: String, key: String, resourceId: String, on sql: any SQLExecutor) async throws {
+    /// Records the resource the request made, in the transaction that made it; retries answer its current state.
+    package func complete(userId: String, key: String, resourceId: String) async throws {
         try await sql.execute(
             "UPDATE idempotency_keys SET state = 'done', resource_id = $3 WHERE user_id = $1 AND idempotency_key = $2",
             [.text(userId), .text(key), .text(resourceId)]
@@ -150,16 +135,16 @@ extension IdempotencyRepository {
     /// false). A request with this key still running is 409; the key used with another request, or
     /// by an endpoint that stores answers, is 422.
     package func claimResource<Resource>(
-        _ request: IdempotentRequest, userId: String, owner: String, now: Int64, on sql: any SQLExecutor,
+        _ request: IdempotentRequest, userId: String, owner: String, now: Int64,
         id: (Resource) -> String, find: (String) async throws -> Resource?, make: () async throws -> Resource?
     ) async throws -> (resource: Resource?, created: Bool) {
         let claim = try await self.claim(
             userId: userId, key: request.key, requestHash: request.fingerprint, owner: owner, now: now,
-            staleBefore: now - IdempotentRequest.abandonedClaimMillis, on: sql)
+            staleBefore: now - IdempotentRequest.abandonedClaimMillis)
         switch claim {
         case .claimed:
             guard let made = try await make() else { return (nil, false) }
-            try await complete(userId: userId, key: request.key, resourceId: id(made), on: sql)
+            try await complete(userId: userId, key: request.key, resourceId: id(made))
             return (made, true)
         case .existing(let resourceId):
             return (try await find(resourceId), false)
@@ -170,4 +155,9 @@ extension IdempotencyRepository {
             throw IdempotentRequest.reused
         }
     }
+}
+
+extension SQLExecutor {
+    /// `IdempotencyRepository` on this connection or transaction.
+    package var idempotency: IdempotencyRepository { IdempotencyRepository(sql: self) }
 }

@@ -9,7 +9,6 @@ import ServiceLifecycle
 package struct InstanceLease: Service {
     package let instance: ServerInstance
     let database: any Database
-    let instances: any ServerInstanceRepository
     let clock: WallClock
     /// Opens once `start()` has registered this instance: the sweeper waits for it, so its first
     /// pass already counts the retired instances as dead.
@@ -24,11 +23,11 @@ package struct InstanceLease: Service {
     /// Registers this instance and retires those that cannot be running; returns their ids.
     @discardableResult
     package func start() async throws -> [String] {
-        let (instance, instances, engine, now) = (self.instance, self.instances, database.engine, clock.nowMillis())
+        let (engine, now) = (database.engine, clock.nowMillis())
         let retired = try await database.transaction { sql in
-            let dead = instance.deadAtStartUp(try await instances.all(on: sql), engine: engine, now: now)
-            try await instances.remove(ids: dead, on: sql)
-            try await instances.renew(record(now: now, startedAt: now), on: sql)
+            let dead = instance.deadAtStartUp(try await sql.serverInstances.all(), engine: engine, now: now)
+            try await sql.serverInstances.remove(ids: dead)
+            try await sql.serverInstances.renew(record(now: now, startedAt: now))
             return dead
         }
         if !retired.isEmpty {
@@ -50,16 +49,16 @@ package struct InstanceLease: Service {
             }
         }
         // The server has drained its requests: nothing of ours is in flight any more.
-        let (instances, id) = (self.instances, instance.id)
-        try? await database.transaction { sql in try await instances.remove(ids: [id], on: sql) }
+        let id = instance.id
+        try? await database.transaction { sql in try await sql.serverInstances.remove(ids: [id]) }
     }
 
     /// One renewal; a failure is logged and retried at the next interval.
     package func renew() async {
-        let (instances, now) = (self.instances, clock.nowMillis())
+        let now = clock.nowMillis()
         let record = record(now: now, startedAt: now)
         do {
-            try await database.transaction { sql in try await instances.renew(record, on: sql) }
+            try await database.transaction { sql in try await sql.serverInstances.renew(record) }
         } catch {
             logger.warning("could not renew the server instance lease", metadata: ["error": "\(error)"])
         }

@@ -2,20 +2,11 @@ import CountersignStore
 
 /// The running server processes (`server_instances`), each renewing its own lease. Idempotency
 /// claims name their owner here; a claim whose owner has no live lease belongs to a dead process.
-package protocol ServerInstanceRepository: Sendable {
+package struct ServerInstanceRepository: Sendable {
+    let sql: any SQLExecutor
+
     /// Inserts the instance, or extends its lease if it is there already.
-    func renew(_ instance: ServerInstanceRecord, on sql: any SQLExecutor) async throws
-    /// Every instance row, live or not.
-    func all(on sql: any SQLExecutor) async throws -> [ServerInstanceRecord]
-    /// Removes instances known to be dead (or stopping): their claims are free at once.
-    func remove(ids: [String], on sql: any SQLExecutor) async throws
-}
-
-/// `ServerInstanceRepository` in shared SQL.
-package struct ServerInstanceSQLRepository: ServerInstanceRepository {
-    package init() {}
-
-    package func renew(_ instance: ServerInstanceRecord, on sql: any SQLExecutor) async throws {
+    package func renew(_ instance: ServerInstanceRecord) async throws {
         try await sql.execute(
             """
             INSERT INTO server_instances (id, pid, pid_namespace, started_at, lease_expires_at) VALUES ($1, $2, $3, $4, $5)
@@ -28,7 +19,8 @@ package struct ServerInstanceSQLRepository: ServerInstanceRepository {
         )
     }
 
-    package func all(on sql: any SQLExecutor) async throws -> [ServerInstanceRecord] {
+    /// Every instance row, live or not.
+    package func all() async throws -> [ServerInstanceRecord] {
         try await sql.query("SELECT * FROM server_instances ORDER BY started_at", []).map { row in
             ServerInstanceRecord(
                 id: try row.string("id"), pid: try row.int("pid"),
@@ -38,9 +30,15 @@ package struct ServerInstanceSQLRepository: ServerInstanceRepository {
         }
     }
 
-    package func remove(ids: [String], on sql: any SQLExecutor) async throws {
+    /// Removes instances known to be dead (or stopping): their claims are free at once.
+    package func remove(ids: [String]) async throws {
         for id in ids {
             try await sql.execute("DELETE FROM server_instances WHERE id = $1", [.text(id)])
         }
     }
+}
+
+extension SQLExecutor {
+    /// `ServerInstanceRepository` on this connection or transaction.
+    package var serverInstances: ServerInstanceRepository { ServerInstanceRepository(sql: self) }
 }

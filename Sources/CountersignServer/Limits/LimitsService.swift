@@ -13,7 +13,7 @@ package struct LimitsService: Sendable {
 
     /// The user's limits in every currency a tier limits.
     package func limits(userId: String) async throws -> LimitsResponse {
-        let (limits, now) = (self.limits, clock.nowMillis())
+        let now = clock.nowMillis()
         return try await database.read { sql in
             var currencies: [CurrencyLimits] = []
             for currency in limits.tiers.currencies {
@@ -51,7 +51,7 @@ package struct LimitsService: Sendable {
         guard (0...Currency.largestAmount).contains(request.amount) else {
             throw APIError(.invalidAmount, "amount must be from 0 to \(Currency.largestAmount) minor units.")
         }
-        let (limits, now) = (self.limits, clock.nowMillis())
+        let now = clock.nowMillis()
         let current = try await database.read { sql in
             try await limits.effective(userId: userId, currency: request.currency, now: now, on: sql)[request.kind]
         }

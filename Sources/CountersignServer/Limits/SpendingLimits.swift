@@ -9,7 +9,6 @@ import CountersignStore
 /// with their fees and marketplace orders; a refund does not give it back; failed ones not counted) in the last 24 hours or 30 days.
 package struct SpendingLimits: Sendable {
     let tiers: LimitTiers
-    let ledger: any LedgerRepository
 
     /// One limit as it applies at some moment.
     struct Effective: Sendable {
@@ -60,7 +59,7 @@ package struct SpendingLimits: Sendable {
         let window: Int64
         switch kind {
         case .perPayment: return 0
-        case .maxBalance: return try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql)
+        case .maxBalance: return try await sql.ledger.balance(userId: userId, kind: .wallet, currency: currency)
         case .daily: window = 86_400_000
         case .rolling30Days: window = 30 * 86_400_000
         }

@@ -7,7 +7,7 @@ package struct Bid: Sendable, Equatable {
     package var buyerId: String
     package var amount: Int64
     package var currency: String
-    /// Changed only by `moved(to:reason:now:)` here and by `MarketplaceSQLRepository.move` in the
+    /// Changed only by `moved(to:reason:now:)` here and by `MarketplaceRepository.move` in the
     /// store, both guarded by the bid state machine.
     package let status: BidStatus
     package var buyNow: Bool

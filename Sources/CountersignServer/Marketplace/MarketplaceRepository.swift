@@ -2,19 +2,19 @@ import CountersignCore
 import CountersignStore
 
 /// Merchants, addresses, products and bids, in shared SQL.
-package struct MarketplaceSQLRepository: Sendable {
-    package init() {}
+package struct MarketplaceRepository: Sendable {
+    let sql: any SQLExecutor
 
-    package func setMerchant(userId: String, _ isMerchant: Bool, on sql: any SQLExecutor) async throws {
+    package func setMerchant(userId: String, _ isMerchant: Bool) async throws {
         try await sql.execute("UPDATE users SET is_merchant = $2 WHERE id = $1", [.text(userId), .bool(isMerchant)])
     }
 
-    package func isMerchant(userId: String, on sql: any SQLExecutor) async throws -> Bool {
+    package func isMerchant(userId: String) async throws -> Bool {
         try await sql.first("SELECT is_merchant FROM users WHERE id = $1", [.text(userId)])?.bool("is_merchant")
             ?? false
     }
 
-    package func insert(_ address: Address, now: Int64, on sql: any SQLExecutor) async throws {
+    package func insert(_ address: Address, now: Int64) async throws {
         try await sql.execute(
             "INSERT INTO addresses (id, user_id, name, line1, city, postal_code, country, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             [
@@ -24,7 +24,7 @@ package struct MarketplaceSQLRepository: Sendable {
         )
     }
 
-    package func addresses(userId: String, on sql: any SQLExecutor) async throws -> [Address] {
+    package func addresses(userId: String) async throws -> [Address] {
         try await sql.query("SELECT * FROM addresses WHERE user_id = $1 ORDER BY created_at, id", [.text(userId)]).map {
             row in
             guard let country = Country(try row.string("country")) else {
@@ -38,7 +38,7 @@ package struct MarketplaceSQLRepository: Sendable {
         }
     }
 
-    package func insert(_ product: Product, now: Int64, on sql: any SQLExecutor) async throws {
+    package func insert(_ product: Product, now: Int64) async throws {
         try await sql.execute(
             """
             INSERT INTO products (id, seller_id, title, asking_price, currency, ship_from_country, pickup, shipping_methods, created_at)
@@ -53,14 +53,14 @@ package struct MarketplaceSQLRepository: Sendable {
         )
     }
 
-    package func product(id: String, on sql: any SQLExecutor) async throws -> Product? {
+    package func product(id: String) async throws -> Product? {
         guard let row = try await sql.first("SELECT * FROM products WHERE id = $1", [.text(id)]) else { return nil }
         return try Self.product(from: row)
     }
 
     /// Products newest first, at most `limit`, with whether a bid holds each: all of them, or one
     /// seller's.
-    package func products(sellerId: String?, limit: Int, on sql: any SQLExecutor) async throws -> [(
+    package func products(sellerId: String?, limit: Int) async throws -> [(
         product: Product, held: Bool, sold: Bool
     )] {
         let held =
@@ -80,7 +80,7 @@ package struct MarketplaceSQLRepository: Sendable {
     }
 
     /// The bids on a product, newest first, at most `limit`.
-    package func bids(productId: String, limit: Int, on sql: any SQLExecutor) async throws -> [Bid] {
+    package func bids(productId: String, limit: Int) async throws -> [Bid] {
         try await sql.query(
             "SELECT bids.*, \(Self.orderIdColumn) FROM bids WHERE product_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
             [.text(productId), .integer(Int64(limit))]
@@ -89,7 +89,7 @@ package struct MarketplaceSQLRepository: Sendable {
     }
 
     /// A buyer's bids, newest first, at most `limit`.
-    package func bids(buyerId: String, limit: Int, on sql: any SQLExecutor) async throws -> [Bid] {
+    package func bids(buyerId: String, limit: Int) async throws -> [Bid] {
         try await sql.query(
             "SELECT bids.*, \(Self.orderIdColumn) FROM bids WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
             [.text(buyerId), .integer(Int64(limit))]
@@ -111,7 +111,7 @@ package struct MarketplaceSQLRepository: Sendable {
     }
 
     /// Whether a bid holds the product: accepted (awaiting payment) or completed (sold).
-    package func isHeld(productId: String, on sql: any SQLExecutor) async throws -> Bool {
+    package func isHeld(productId: String) async throws -> Bool {
         try await sql.first(
             "SELECT id FROM bids WHERE product_id = $1 AND status IN ('ACCEPTED', 'COMPLETED')", [.text(productId)])
             != nil
@@ -120,19 +120,19 @@ package struct MarketplaceSQLRepository: Sendable {
     /// Locks the product's row until the transaction ends (`lock` is the engine's `FOR UPDATE`), so a
     /// bid and the sale that ends the open bids take turns: a bid either sees the product sold, or is
     /// there for the sale to end.
-    package func lock(productId: String, _ lock: String, on sql: any SQLExecutor) async throws {
+    package func lock(productId: String, _ lock: String) async throws {
         _ = try await sql.query("SELECT id FROM products WHERE id = $1\(lock)", [.text(productId)])
     }
 
     /// Whether the product is sold: a bid on it is paid.
-    package func isSold(productId: String, on sql: any SQLExecutor) async throws -> Bool {
+    package func isSold(productId: String) async throws -> Bool {
         try await sql.first("SELECT id FROM bids WHERE product_id = $1 AND status = 'COMPLETED'", [.text(productId)])
             != nil
     }
 
     /// Inserts a bid; false if the product is sold, or if the bid is `ACCEPTED` and another bid
     /// holds the product.
-    package func insert(_ bid: Bid, on sql: any SQLExecutor) async throws -> Bool {
+    package func insert(_ bid: Bid) async throws -> Bool {
         let holding = bid.status == .accepted ? "'ACCEPTED', 'COMPLETED'" : "'COMPLETED'"
         let rows = try await sql.query(
             """
@@ -148,14 +148,14 @@ package struct MarketplaceSQLRepository: Sendable {
         return !rows.isEmpty
     }
 
-    package func bid(id: String, on sql: any SQLExecutor) async throws -> Bid? {
+    package func bid(id: String) async throws -> Bid? {
         try await sql.first("SELECT bids.*, \(Self.orderIdColumn) FROM bids WHERE id = $1", [.text(id)]).map(
             Self.bid(from:))
     }
 
     /// Bids past their time, oldest first (at most 100): `NEW` since before `newBefore`, accepted
     /// since before `acceptedBefore` (a buy-now: `buyNowBefore`).
-    package func expirable(newBefore: Int64, acceptedBefore: Int64, buyNowBefore: Int64, on sql: any SQLExecutor)
+    package func expirable(newBefore: Int64, acceptedBefore: Int64, buyNowBefore: Int64)
         async throws -> [Bid]
     {
         try await sql.query(
@@ -190,8 +190,7 @@ package struct MarketplaceSQLRepository: Sendable {
     /// longer in `from`, or if `to` is `ACCEPTED` and another bid holds the product. A move the bid
     /// state machine does not have throws `ForbiddenMove`.
     package func move(
-        bidId: String, from: BidStatus, to: BidStatus, reason: BidClosedReason? = nil, now: Int64,
-        on sql: any SQLExecutor
+        bidId: String, from: BidStatus, to: BidStatus, reason: BidClosedReason? = nil, now: Int64
     ) async throws -> Bool {
         let holding =
             to == .accepted
@@ -206,7 +205,7 @@ package struct MarketplaceSQLRepository: Sendable {
     }
 
     /// Ends the product's other open bids once `soldBidId` paid for it: their bidders see it sold.
-    package func closeOpenBids(productId: String, soldBidId: String, now: Int64, on sql: any SQLExecutor) async throws {
+    package func closeOpenBids(productId: String, soldBidId: String, now: Int64) async throws {
         // Every bid the machine may cancel: the open ones.
         let open = BidStatus.boundSources(of: .canceled, first: 6)
         try await sql.execute(
@@ -220,4 +219,9 @@ package struct MarketplaceSQLRepository: Sendable {
             ] + open.values
         )
     }
+}
+
+extension SQLExecutor {
+    /// `MarketplaceRepository` on this connection or transaction.
+    package var marketplace: MarketplaceRepository { MarketplaceRepository(sql: self) }
 }

@@ -6,12 +6,11 @@ extension MarketplaceService {
     /// withdrawn, the provider's intent is canceled (unless it succeeded meanwhile: then the order is
     /// paid and the bid stays) and the order returns to `NEW`, so nothing is left stuck.
     func abandonPayment(bidId: String) async throws {
-        let orders = self.orders
-        guard let pending = try await database.read({ sql in try await orders.find(bidId: bidId, on: sql) }),
+        guard let pending = try await database.read({ sql in try await sql.orders.find(bidId: bidId) }),
             pending.status == .paymentPending
         else { return }
         _ = try await refresh(pending)
-        guard let order = try await database.read({ sql in try await orders.find(bidId: bidId, on: sql) }) else {
+        guard let order = try await database.read({ sql in try await sql.orders.find(bidId: bidId) }) else {
             return
         }
         switch order.status {

@@ -19,11 +19,11 @@ extension MarketplaceService {
     }
 
     private func place(buyerId: String, productId: String, amount: Int64?, buyNow: Bool) async throws -> BidResponse {
-        let (marketplace, now) = (self.marketplace, clock.nowMillis())
+        let now = clock.nowMillis()
         let (product, sold) = try await database.read { sql in
             (
-                try await marketplace.product(id: productId, on: sql),
-                try await marketplace.isSold(productId: productId, on: sql)
+                try await sql.marketplace.product(id: productId),
+                try await sql.marketplace.isSold(productId: productId)
             )
         }
         guard productId.utf8.count <= 64, let product else { throw APIError(.productNotFound, "No such product.") }
@@ -36,8 +36,8 @@ extension MarketplaceService {
         )
         let placed = try await holdingProduct {
             try await database.transaction { [lock = database.forUpdate] sql in
-                try await marketplace.lock(productId: productId, lock, on: sql)
-                return try await marketplace.insert(bid, on: sql)
+                try await sql.marketplace.lock(productId: productId, lock)
+                return try await sql.marketplace.insert(bid)
             }
         }
         guard placed else { throw buyNow ? Self.productUnavailable : Self.productSold }
@@ -78,19 +78,19 @@ extension MarketplaceService {
         guard bid.status.canMove(to: status) else {
             throw APIError(.invalidState, "The bid is \(bid.status.rawValue); that does not apply.")
         }
-        let (marketplace, orders, now) = (self.marketplace, self.orders, clock.nowMillis())
+        let now = clock.nowMillis()
         let moved = try await holdingProduct {
             try await database.transaction { sql in
                 // Withdrawing cancels the bid's order with it, unless a payment is under way.
-                if status == .canceled, let order = try await orders.find(bidId: bid.id, on: sql) {
+                if status == .canceled, let order = try await sql.orders.find(bidId: bid.id) {
                     if order.status == .paymentPending { throw Self.paymentInProgress }
                     if order.status == .new {
-                        guard try await orders.move(orderId: order.id, from: .new, to: .canceled, now: now, on: sql)
+                        guard try await sql.orders.move(orderId: order.id, from: .new, to: .canceled, now: now)
                         else { return false }
                     }
                 }
-                return try await marketplace.move(
-                    bidId: bid.id, from: bid.status, to: status, reason: reason, now: now, on: sql)
+                return try await sql.marketplace.move(
+                    bidId: bid.id, from: bid.status, to: status, reason: reason, now: now)
             }
         }
         guard moved else {
@@ -102,10 +102,9 @@ extension MarketplaceService {
 
     /// The bid and its product, if `userId` is its buyer or the seller.
     func visibleBid(userId: String, id: String) async throws -> (bid: Bid, product: Product) {
-        let marketplace = self.marketplace
         let found = try await database.read { sql -> (Bid, Product)? in
-            guard id.utf8.count <= 64, let bid = try await marketplace.bid(id: id, on: sql),
-                let product = try await marketplace.product(id: bid.productId, on: sql)
+            guard id.utf8.count <= 64, let bid = try await sql.marketplace.bid(id: id),
+                let product = try await sql.marketplace.product(id: bid.productId)
             else { return nil }
             return (bid, product)
         }

@@ -22,11 +22,11 @@ extension MarketplaceService {
     /// moment either wins or loses whole. Returns how many bids expired.
     @discardableResult
     package func expireStale() async throws -> Int {
-        let (marketplace, orders, now, timeouts) = (self.marketplace, self.orders, clock.nowMillis(), self.timeouts)
+        let now = clock.nowMillis()
         let candidates = try await database.read { sql in
-            try await marketplace.expirable(
+            try await sql.marketplace.expirable(
                 newBefore: now - timeouts.bidSeconds * 1000, acceptedBefore: now - timeouts.acceptedSeconds * 1000,
-                buyNowBefore: now - timeouts.buyNowSeconds * 1000, on: sql
+                buyNowBefore: now - timeouts.buyNowSeconds * 1000
             )
         }
         var expired = 0
@@ -34,15 +34,15 @@ extension MarketplaceService {
             let moved: Bool
             do {
                 moved = try await database.transaction { sql in
-                    if bid.status == .accepted, let order = try await orders.find(bidId: bid.id, on: sql) {
+                    if bid.status == .accepted, let order = try await sql.orders.find(bidId: bid.id) {
                         if order.status == .paymentPending { return false }
                         if order.status == .new {
-                            guard try await orders.move(orderId: order.id, from: .new, to: .expired, now: now, on: sql)
+                            guard try await sql.orders.move(orderId: order.id, from: .new, to: .expired, now: now)
                             else { return false }
                         }
                     }
                     // The order is expired already: if the bid moved meanwhile, undo that too.
-                    guard try await marketplace.move(bidId: bid.id, from: bid.status, to: .expired, now: now, on: sql)
+                    guard try await sql.marketplace.move(bidId: bid.id, from: bid.status, to: .expired, now: now)
                     else { throw BidMovedMeanwhile() }
                     return true
                 }

@@ -8,11 +8,11 @@ extension MarketplaceService {
     /// and the shipping until the buyer confirms receipt; the payment-method fee is ours. (The
     /// system accounts are opened at start-up.) This is where an order's payment commits.
     static func bookPayment(
-        _ order: Order, from source: String? = nil, ledger: LedgerSQLRepository, now: Int64, on sql: any SQLExecutor
+        _ order: Order, from source: String? = nil, now: Int64, on sql: any SQLExecutor
     ) async throws {
         let totals = order.totals
-        let escrow = try await ledger.openAccount(
-            userId: order.sellerId, kind: .escrow, currency: totals.currency, now: now, on: sql)
+        let escrow = try await sql.ledger.openAccount(
+            userId: order.sellerId, kind: .escrow, currency: totals.currency, now: now)
         var postings = [
             Posting(accountId: source ?? SystemAccount.providerClearing(totals.currency), amount: -totals.total),
             Posting(accountId: escrow, amount: totals.subtotal + totals.shipping),
@@ -20,18 +20,18 @@ extension MarketplaceService {
         if totals.paymentFee > 0 {
             postings.append(Posting(accountId: SystemAccount.paymentFees(totals.currency), amount: totals.paymentFee))
         }
-        try await ledger.post(
-            LedgerEntry(kind: "order_payment", reference: order.id, postings: postings), now: now, on: sql)
+        try await sql.ledger.post(
+            LedgerEntry(kind: "order_payment", reference: order.id, postings: postings), now: now)
     }
 
     /// The seller marks a paid order shipped (or handed over, for pickup).
     package func ship(sellerId: String, orderId: String) async throws -> OrderResponse {
         let order = try await visibleOrder(userId: sellerId, orderId: orderId)
         guard order.sellerId == sellerId else { throw APIError(.notSeller, "Only the seller ships an order.") }
-        let (orders, now) = (self.orders, clock.nowMillis())
+        let now = clock.nowMillis()
         guard order.status.canMove(to: .shipped),
             try await database.transaction({ sql in
-                try await orders.move(orderId: order.id, from: .paid, to: .shipped, now: now, on: sql)
+                try await sql.orders.move(orderId: order.id, from: .paid, to: .shipped, now: now)
             })
         else {
             throw APIError(.invalidState, "The order is \(order.status.rawValue); only a paid order ships.")
@@ -44,26 +44,26 @@ extension MarketplaceService {
     /// (read after the move, which holds the order's row, so no refund slips in between).
     package func complete(buyerId: String, orderId: String) async throws -> OrderResponse {
         let order = try await buyersOrder(buyerId: buyerId, orderId: orderId)
-        let (orders, ledger, now) = (self.orders, self.ledger, clock.nowMillis())
+        let now = clock.nowMillis()
         let currency = order.totals.currency
         let proceeds = order.totals.subtotal + order.totals.shipping
         guard order.status.canMove(to: .completed) else {
             throw APIError(.invalidState, "The order is \(order.status.rawValue); only a shipped order completes.")
         }
         let completed = try await database.transaction { sql in
-            guard try await orders.move(orderId: order.id, from: .shipped, to: .completed, now: now, on: sql) else {
+            guard try await sql.orders.move(orderId: order.id, from: .shipped, to: .completed, now: now) else {
                 return false
             }
-            let payable = try await ledger.openAccount(
-                userId: order.sellerId, kind: .payable, currency: currency, now: now, on: sql)
-            let escrow = ledger.accountId(userId: order.sellerId, kind: .escrow, currency: currency)
-            let refunded = try await orders.find(id: order.id, on: sql)?.refunded ?? 0
+            let payable = try await sql.ledger.openAccount(
+                userId: order.sellerId, kind: .payable, currency: currency, now: now)
+            let escrow = LedgerRepository.accountId(userId: order.sellerId, kind: .escrow, currency: currency)
+            let refunded = try await sql.orders.find(id: order.id)?.refunded ?? 0
             // A fully refunded order has nothing left to release (and an entry of zero is none).
             guard proceeds > refunded else { return true }
-            try await ledger.post(
+            try await sql.ledger.post(
                 .transfer(
                     kind: "order_release", reference: order.id, amount: proceeds - refunded, from: escrow, to: payable),
-                now: now, on: sql)
+                now: now)
             return true
         }
         guard completed else {
@@ -75,11 +75,11 @@ extension MarketplaceService {
     /// What the marketplace holds for a seller (`held`: paid orders not yet completed) and owes them
     /// (`payable`: completed orders), in the marketplace's currency.
     package func proceeds(sellerId: String) async throws -> ProceedsResponse {
-        let (ledger, currency) = (self.ledger, rates.currency)
+        let currency = rates.currency
         return try await database.read { sql in
             ProceedsResponse(
-                held: try await ledger.balance(userId: sellerId, kind: .escrow, currency: currency, on: sql),
-                payable: try await ledger.balance(userId: sellerId, kind: .payable, currency: currency, on: sql),
+                held: try await sql.ledger.balance(userId: sellerId, kind: .escrow, currency: currency),
+                payable: try await sql.ledger.balance(userId: sellerId, kind: .payable, currency: currency),
                 currency: currency
             )
         }

@@ -10,9 +10,8 @@ extension MarketplaceService {
     /// Every product, or the caller's own (`sellerId`), with whether each is still available.
     package func products(sellerId: String?, limit: Int) async throws -> ProductList {
         try Self.checkLimit(limit)
-        let marketplace = self.marketplace
         let rows = try await database.read { sql in
-            try await marketplace.products(sellerId: sellerId, limit: limit, on: sql)
+            try await sql.marketplace.products(sellerId: sellerId, limit: limit)
         }
         return ProductList(products: rows.map { response($0.product, available: !$0.held, sold: $0.sold) })
     }
@@ -21,12 +20,11 @@ extension MarketplaceService {
     /// for a product that does not exist).
     package func bids(sellerId: String, productId: String, limit: Int) async throws -> BidList {
         try Self.checkLimit(limit)
-        let marketplace = self.marketplace
         let bids = try await database.read { sql -> [Bid]? in
-            guard productId.utf8.count <= 64, let product = try await marketplace.product(id: productId, on: sql),
+            guard productId.utf8.count <= 64, let product = try await sql.marketplace.product(id: productId),
                 product.sellerId == sellerId
             else { return nil }
-            return try await marketplace.bids(productId: productId, limit: limit, on: sql)
+            return try await sql.marketplace.bids(productId: productId, limit: limit)
         }
         guard let bids else { throw APIError(.productNotFound, "No such product of yours.") }
         return BidList(bids: bids.map(response))
@@ -35,20 +33,18 @@ extension MarketplaceService {
     /// The caller's own bids.
     package func bids(buyerId: String, limit: Int) async throws -> BidList {
         try Self.checkLimit(limit)
-        let marketplace = self.marketplace
         return BidList(
-            bids: try await database.read { sql in try await marketplace.bids(buyerId: buyerId, limit: limit, on: sql) }
+            bids: try await database.read { sql in try await sql.marketplace.bids(buyerId: buyerId, limit: limit) }
                 .map(response))
     }
 
     /// The orders the caller buys or sells.
     package func orders(userId: String, limit: Int) async throws -> OrderList {
         try Self.checkLimit(limit)
-        let orders = self.orders
         return OrderList(
             orders: try await database.read { sql in
                 var views: [OrderResponse] = []
-                for order in try await orders.orders(userId: userId, limit: limit, on: sql) {
+                for order in try await sql.orders.orders(userId: userId, limit: limit) {
                     views.append(try await view(order, for: userId, on: sql))
                 }
                 return views

@@ -17,16 +17,16 @@ extension MarketplaceService {
         guard order.status.isPaid else { return view }
         view.refunded = order.refunded
         view.refundable = order.totals.subtotal + order.totals.shipping - order.refunded
-        view.refunds = try await refunds.list(orderId: order.id, on: sql).map(Self.wire)
+        view.refunds = try await sql.orderRefunds.list(orderId: order.id).map(Self.wire)
         let pickup = order.delivery == "pickup"
-        if let buyer = try await users.find(id: order.buyerId, on: sql) {
+        if let buyer = try await sql.users.find(id: order.buyerId) {
             view.buyer = OrderParty(name: buyer.name, phone: pickup ? buyer.phone : nil)
         }
-        if let seller = try await users.find(id: order.sellerId, on: sql) {
+        if let seller = try await sql.users.find(id: order.sellerId) {
             view.seller = OrderParty(name: seller.name, phone: pickup ? seller.phone : nil)
         }
         if !pickup, let addressId = order.addressId {
-            view.shippingAddress = try await marketplace.addresses(userId: order.buyerId, on: sql)
+            view.shippingAddress = try await sql.marketplace.addresses(userId: order.buyerId)
                 .first { $0.id == addressId }.map(Self.body)
         }
         return view

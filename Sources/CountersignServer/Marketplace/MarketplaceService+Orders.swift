@@ -9,7 +9,7 @@ extension MarketplaceService {
         order: OrderResponse, created: Bool
     ) {
         let (bid, product, totals) = try await checkout(buyerId: buyerId, request)
-        let (orders, now) = (self.orders, clock.nowMillis())
+        let now = clock.nowMillis()
         let fresh = Order(
             id: Identifier.make("ord"), bidId: bid.id, productId: product.id, buyerId: buyerId,
             sellerId: product.sellerId, status: .new,
@@ -18,8 +18,8 @@ extension MarketplaceService {
             totals: totals, createdAt: now, updatedAt: now
         )
         let (order, created) = try await database.transaction { sql -> (Order, Bool) in
-            if try await orders.insert(fresh, on: sql) { return (fresh, true) }
-            guard var existing = try await orders.find(bidId: bid.id, on: sql) else {
+            if try await sql.orders.insert(fresh) { return (fresh, true) }
+            guard var existing = try await sql.orders.find(bidId: bid.id) else {
                 throw APIError(.orderBusy, "The order is changing; try again.")
             }
             guard existing.status.isOpen else {
@@ -29,7 +29,7 @@ extension MarketplaceService {
                 (existing.delivery, existing.addressId, existing.paymentMethod, existing.totals) = (
                     fresh.delivery, fresh.addressId, fresh.paymentMethod, totals
                 )
-                if try await orders.updateChoices(existing, now: now, on: sql) { existing.updatedAt = now }
+                if try await sql.orders.updateChoices(existing, now: now) { existing.updatedAt = now }
             }
             return (existing, false)
         }
@@ -39,9 +39,8 @@ extension MarketplaceService {
 
     /// The order, for its buyer or the seller; 404 for anyone else.
     package func order(userId: String, id: String) async throws -> OrderResponse {
-        let orders = self.orders
         let found = try await database.read { sql -> OrderResponse? in
-            guard id.utf8.count <= 64, let order = try await orders.find(id: id, on: sql),
+            guard id.utf8.count <= 64, let order = try await sql.orders.find(id: id),
                 order.buyerId == userId || order.sellerId == userId
             else { return nil }
             return try await view(order, for: userId, on: sql)
@@ -55,9 +54,8 @@ extension MarketplaceService {
     /// `order_not_found` when the bid has no order yet.
     package func order(buyerId: String, bidId: String) async throws -> OrderResponse {
         let (bid, _) = try await buyersBid(buyerId: buyerId, id: bidId)
-        let orders = self.orders
         let found = try await database.read { sql -> OrderResponse? in
-            guard let order = try await orders.find(bidId: bid.id, on: sql) else { return nil }
+            guard let order = try await sql.orders.find(bidId: bid.id) else { return nil }
             return try await view(order, for: buyerId, on: sql)
         }
         guard let found else { throw APIError(.orderNotFound, "This bid has no order yet.") }

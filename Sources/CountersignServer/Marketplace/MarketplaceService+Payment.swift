@@ -37,14 +37,14 @@ extension MarketplaceService {
                 .returnURLRequired,
                 "returnURL is required: the payment provider may send the payer to 3-D Secure or the bank and back.")
         }
-        let (orders, now) = (self.orders, clock.nowMillis())
+        let now = clock.nowMillis()
         let attempt = order.paymentAttempt + 1
         let claimed = try await database.transaction { sql in
-            try await orders.startPayment(
+            try await sql.orders.startPayment(
                 orderId: order.id, attempt: attempt, paymentMethodId: request.paymentMethodId,
-                returnURL: request.returnURL, now: now, on: sql)
+                returnURL: request.returnURL, now: now)
         }
-        guard claimed, let started = try await database.read({ sql in try await orders.find(id: orderId, on: sql) })
+        guard claimed, let started = try await database.read({ sql in try await sql.orders.find(id: orderId) })
         else {
             // Another request started (or finished) a payment meanwhile: report that one.
             return try await refresh(try await buyersOrder(buyerId: buyerId, orderId: orderId))
@@ -65,8 +65,7 @@ extension MarketplaceService {
     /// Orders left `PAYMENT_PENDING` since before `updatedBefore` (a payer who never came back, a
     /// webhook that never arrived, a process that stopped mid-payment), oldest first.
     package func pendingOrders(updatedBefore: Int64) async throws -> [Order] {
-        let orders = self.orders
-        return try await database.read { sql in try await orders.pending(updatedBefore: updatedBefore, on: sql) }
+        return try await database.read { sql in try await sql.orders.pending(updatedBefore: updatedBefore) }
     }
 
     /// Asks the provider about one pending order and applies its answer.
@@ -98,7 +97,7 @@ extension MarketplaceService {
             }
         }
         _ = try await settle(order, intent: intent, failure: nil)
-        let current = try await database.read { [orders] sql in try await orders.find(id: order.id, on: sql) } ?? order
+        let current = try await database.read { [orders] sql in try await sql.orders.find(id: order.id) } ?? order
         return Self.payment(current, intent: intent)
     }
 
@@ -118,34 +117,34 @@ extension MarketplaceService {
                 "The provider reports a payment of \(intent.amount) \(intent.currency) for an order of \(order.totals.total) \(order.totals.currency)."
             )
         }
-        let (orders, marketplace, ledger, now) = (self.orders, self.marketplace, self.ledger, clock.nowMillis())
+        let now = clock.nowMillis()
         let lock = database.forUpdate
         let moved = try await database.transaction { sql in
             if let intent, order.paymentIntentId == nil {
-                try await orders.recordIntent(
-                    orderId: order.id, attempt: order.paymentAttempt, intentId: intent.id, on: sql)
+                try await sql.orders.recordIntent(
+                    orderId: order.id, attempt: order.paymentAttempt, intentId: intent.id)
             }
             switch intent?.status {
             case .succeeded?:
-                guard try await orders.move(orderId: order.id, from: .paymentPending, to: .paid, now: now, on: sql)
+                guard try await sql.orders.move(orderId: order.id, from: .paymentPending, to: .paid, now: now)
                 else { return false }
-                try await marketplace.lock(productId: order.productId, lock, on: sql)
-                _ = try await marketplace.move(bidId: order.bidId, from: .accepted, to: .completed, now: now, on: sql)
-                try await marketplace.closeOpenBids(
-                    productId: order.productId, soldBidId: order.bidId, now: now, on: sql)
-                try await Self.bookPayment(order, ledger: ledger, now: now, on: sql)
+                try await sql.marketplace.lock(productId: order.productId, lock)
+                _ = try await sql.marketplace.move(bidId: order.bidId, from: .accepted, to: .completed, now: now)
+                try await sql.marketplace.closeOpenBids(
+                    productId: order.productId, soldBidId: order.bidId, now: now)
+                try await Self.bookPayment(order, now: now, on: sql)
                 return true
             case .requiresPaymentMethod?, nil:
                 let error = failure ?? intent?.lastPaymentError ?? Self.canceled
-                return try await orders.failPayment(
+                return try await sql.orders.failPayment(
                     orderId: order.id, attempt: order.paymentAttempt, code: error.code, message: error.message,
-                    now: now, on: sql)
+                    now: now)
             case .canceled?:
                 // The status decides: a canceled intent may still carry the error of an earlier
                 // try (a failed 3-D Secure), but this attempt ended because it was canceled.
-                return try await orders.failPayment(
+                return try await sql.orders.failPayment(
                     orderId: order.id, attempt: order.paymentAttempt, code: Self.canceled.code,
-                    message: Self.canceled.message, now: now, on: sql)
+                    message: Self.canceled.message, now: now)
             case .requiresAction?, .processing?:
                 return false
             }
@@ -187,9 +186,8 @@ extension MarketplaceService {
     }
 
     func visibleOrder(userId: String, orderId: String) async throws -> Order {
-        let orders = self.orders
         let found = try await database.read { sql in
-            orderId.utf8.count <= 64 ? try await orders.find(id: orderId, on: sql) : nil
+            orderId.utf8.count <= 64 ? try await sql.orders.find(id: orderId) : nil
         }
         guard let found, found.buyerId == userId || found.sellerId == userId else {
             throw APIError(.orderNotFound, "No such order.")

@@ -27,10 +27,11 @@ enum RefundDestination: Sendable, Equatable {
     /// The buyer's wallet in the order's currency: settled at once, no provider.
     case wallet(accountId: String)
 
-    static func of(_ order: Order, ledger: LedgerSQLRepository) -> RefundDestination? {
+    static func of(_ order: Order) -> RefundDestination? {
         if order.paymentMethod == .wallet {
             return .wallet(
-                accountId: ledger.accountId(userId: order.buyerId, kind: .wallet, currency: order.totals.currency))
+                accountId: LedgerRepository.accountId(
+                    userId: order.buyerId, kind: .wallet, currency: order.totals.currency))
         }
         return order.paymentIntentId.map { .paymentProvider(intentId: $0) }
     }
@@ -63,20 +64,17 @@ extension MarketplaceService {
         let idempotent = IdempotentRequest(
             key: idempotencyKey,
             canonical: Array("refund \(requester.role)\n\(orderId)\n\(request.amount)\n\(reason)".utf8))
-        let (orders, refunds, ledger, idempotency, owner, now) = (
-            self.orders, self.refunds, self.ledger, self.idempotency, instance.id, clock.nowMillis()
-        )
+        let (owner, now) = (instance.id, clock.nowMillis())
         let (made, created) = try await database.transaction { sql in
-            try await idempotency.claimResource(
-                idempotent, userId: requester.userId, owner: owner, now: now, on: sql, id: \.id,
-                find: { try await refunds.find(id: $0, on: sql) },
+            try await sql.idempotency.claimResource(
+                idempotent, userId: requester.userId, owner: owner, now: now, id: \.id,
+                find: { try await sql.orderRefunds.find(id: $0) },
                 make: {
-                    guard let order = try await orders.find(id: orderId, on: sql) else {
+                    guard let order = try await sql.orders.find(id: orderId) else {
                         throw APIError(.orderNotFound, "No such order.")
                     }
                     return try await Self.takeRefund(
-                        order, amount: request.amount, reason: reason, by: requester, orders: orders, refunds: refunds,
-                        ledger: ledger, now: now, on: sql)
+                        order, amount: request.amount, reason: reason, by: requester, now: now, on: sql)
                 })
         }
         // A key that made another endpoint's resource (its fingerprint never matches a refund's).
@@ -88,16 +86,15 @@ extension MarketplaceService {
     /// The order's refunds, for its buyer or seller; 404 for anyone else.
     package func refunds(userId: String, orderId: String) async throws -> RefundList {
         let order = try await visibleOrder(userId: userId, orderId: orderId)
-        let refunds = self.refunds
         return RefundList(
-            refunds: try await database.read { sql in try await refunds.list(orderId: order.id, on: sql) }.map(
+            refunds: try await database.read { sql in try await sql.orderRefunds.list(orderId: order.id) }.map(
                 Self.wire))
     }
 
     /// The checks and the money of a new refund, inside the request's transaction.
     private static func takeRefund(
-        _ order: Order, amount: Int64, reason: String, by requester: RefundRequester, orders: OrderSQLRepository,
-        refunds: OrderRefundSQLRepository, ledger: LedgerSQLRepository, now: Int64, on sql: any SQLExecutor
+        _ order: Order, amount: Int64, reason: String, by requester: RefundRequester,
+        now: Int64, on sql: any SQLExecutor
     ) async throws -> OrderRefund {
         switch requester {
         case .seller(let userId) where order.sellerId != userId:
@@ -107,15 +104,15 @@ extension MarketplaceService {
             throw APIError(.ownAccount, "Operators may not refund their own orders; ask another operator.")
         default: break
         }
-        guard order.status.isPaid, RefundDestination.of(order, ledger: ledger) != nil else {
+        guard order.status.isPaid, RefundDestination.of(order) != nil else {
             throw APIError(.invalidState, "The order is \(order.status.rawValue); only a paid order is refunded.")
         }
         guard
-            let status = try await refunds.reserve(
-                orderId: order.id, amount: amount, statuses: requester.statuses, on: sql)
+            let status = try await sql.orderRefunds.reserve(
+                orderId: order.id, amount: amount, statuses: requester.statuses)
         else {
             // Read again: another refund or a completion may have committed since `order` was read.
-            let now = try await orders.find(id: order.id, on: sql) ?? order
+            let now = try await sql.orders.find(id: order.id) ?? order
             guard requester.statuses.contains(now.status) else {
                 throw APIError(
                     .invalidState,
@@ -134,32 +131,32 @@ extension MarketplaceService {
             fromPayable: 0, fromDebt: 0, providerRefundId: nil, failureMessage: nil, createdAt: now, updatedAt: now)
         var postings = [Posting(accountId: SystemAccount.refundClearing(currency), amount: amount)]
         if status == .completed {
-            let payable = ledger.accountId(userId: order.sellerId, kind: .payable, currency: currency)
-            refund.fromPayable = min(amount, max(0, try await ledger.balance(accountId: payable, on: sql)))
+            let payable = LedgerRepository.accountId(userId: order.sellerId, kind: .payable, currency: currency)
+            refund.fromPayable = min(amount, max(0, try await sql.ledger.balance(accountId: payable)))
             refund.fromDebt = amount - refund.fromPayable
             if refund.fromPayable > 0 { postings.append(Posting(accountId: payable, amount: -refund.fromPayable)) }
             if refund.fromDebt > 0 {
-                let debt = try await ledger.openAccount(
-                    userId: order.sellerId, kind: .receivable, currency: currency, now: now, on: sql)
+                let debt = try await sql.ledger.openAccount(
+                    userId: order.sellerId, kind: .receivable, currency: currency, now: now)
                 postings.append(Posting(accountId: debt, amount: -refund.fromDebt))
             }
         } else {
             refund.fromEscrow = amount
             postings.append(
                 Posting(
-                    accountId: ledger.accountId(userId: order.sellerId, kind: .escrow, currency: currency),
+                    accountId: LedgerRepository.accountId(userId: order.sellerId, kind: .escrow, currency: currency),
                     amount: -amount))
         }
-        try await ledger.post(
-            LedgerEntry(kind: "order_refund", reference: refund.id, postings: postings), now: now, on: sql)
-        try await refunds.insert(refund, on: sql)
+        try await sql.ledger.post(
+            LedgerEntry(kind: "order_refund", reference: refund.id, postings: postings), now: now)
+        try await sql.orderRefunds.insert(refund)
         if case .operator(let operatorId) = requester {
-            try await OperatorSQLRepository().record(
+            try await sql.operators.record(
                 OperatorAction(
                     id: Identifier.make("opa"), operatorId: operatorId, via: "console", action: "refund_order",
                     targetUserId: order.sellerId,
                     detail: "refunded \(amount) \(currency) of order \(order.id) (\(refund.id)): \(reason)",
-                    createdAt: now), on: sql)
+                    createdAt: now))
         }
         return refund
     }
@@ -169,9 +166,8 @@ extension MarketplaceService {
     /// be reached leaves it pending for the sweeper; one that refuses the refund fails it.
     @discardableResult
     func advance(_ refund: OrderRefund) async throws -> OrderRefund {
-        let (orders, refunds) = (self.orders, self.refunds)
-        guard let order = try await database.read({ sql in try await orders.find(id: refund.orderId, on: sql) }),
-            let destination = RefundDestination.of(order, ledger: ledger)
+        guard let order = try await database.read({ sql in try await sql.orders.find(id: refund.orderId) }),
+            let destination = RefundDestination.of(order)
         else { return refund }
         let outcome: ProviderRefund
         do {
@@ -185,7 +181,7 @@ extension MarketplaceService {
                     outcome = try await provider.createRefund(
                         paymentIntentId: intentId, amount: refund.amount, idempotencyKey: "refund_\(refund.id)")
                     try await database.transaction { sql in
-                        try await refunds.recordProviderRefund(id: refund.id, providerRefundId: outcome.id, on: sql)
+                        try await sql.orderRefunds.recordProviderRefund(id: refund.id, providerRefundId: outcome.id)
                     }
                 }
             }
@@ -209,12 +205,11 @@ extension MarketplaceService {
     func settle(_ refund: OrderRefund, succeeded: Bool, failureMessage: String?, into wallet: String? = nil)
         async throws -> OrderRefund
     {
-        let (refunds, ledger, walletLines, now) = (self.refunds, self.ledger, self.walletLines, clock.nowMillis())
+        let now = clock.nowMillis()
         try await database.transaction { sql in
             guard
-                try await refunds.settle(
-                    id: refund.id, status: succeeded ? .succeeded : .failed, failureMessage: failureMessage, now: now,
-                    on: sql)
+                try await sql.orderRefunds.settle(
+                    id: refund.id, status: succeeded ? .succeeded : .failed, failureMessage: failureMessage, now: now)
             else { return }
             var settled = refund
             (settled.status, settled.failureMessage, settled.updatedAt) = (
@@ -223,24 +218,23 @@ extension MarketplaceService {
             try await WebhookOutbox().recordRefund(settled, on: sql)
             let (currency, clearing) = (refund.currency, SystemAccount.refundClearing(refund.currency))
             guard !succeeded else {
-                try await ledger.post(
+                try await sql.ledger.post(
                     .transfer(
                         kind: "order_refund_settled", reference: refund.id, amount: refund.amount, from: clearing,
-                        to: wallet ?? SystemAccount.providerClearing(currency)), now: now, on: sql)
+                        to: wallet ?? SystemAccount.providerClearing(currency)), now: now)
                 if wallet != nil,
                     let buyerId = try await sql.first(
                         "SELECT buyer_id FROM orders WHERE id = $1", [.text(refund.orderId)])?.string("buyer_id")
                 {
-                    try await walletLines.insert(
+                    try await sql.walletTransactions.insert(
                         Self.walletLine(
                             type: .orderRefund, buyerId: buyerId, orderId: refund.orderId, amount: refund.amount,
-                            currency: currency, authorizedBy: nil, now: now),
-                        on: sql)
+                            currency: currency, authorizedBy: nil, now: now))
                 }
                 return
             }
             guard
-                let status = try await refunds.unreserve(orderId: refund.orderId, amount: refund.amount, on: sql),
+                let status = try await sql.orderRefunds.unreserve(orderId: refund.orderId, amount: refund.amount),
                 let sellerId = try await sql.first(
                     "SELECT seller_id FROM orders WHERE id = $1", [.text(refund.orderId)])?.string("seller_id")
             else { throw DatabaseError.engine("refund \(refund.id) names no order") }
@@ -248,28 +242,27 @@ extension MarketplaceService {
             var postings = [Posting(accountId: clearing, amount: -refund.amount)]
             if back > 0 {
                 let kind: AccountKind = status == .completed ? .payable : .escrow
-                let account = try await ledger.openAccount(
-                    userId: sellerId, kind: kind, currency: currency, now: now, on: sql)
+                let account = try await sql.ledger.openAccount(
+                    userId: sellerId, kind: kind, currency: currency, now: now)
                 postings.append(Posting(accountId: account, amount: back))
             }
             if refund.fromDebt > 0 {
                 postings.append(
                     Posting(
-                        accountId: ledger.accountId(userId: sellerId, kind: .receivable, currency: currency),
+                        accountId: LedgerRepository.accountId(userId: sellerId, kind: .receivable, currency: currency),
                         amount: refund.fromDebt))
             }
-            try await ledger.post(
-                LedgerEntry(kind: "order_refund_failed", reference: refund.id, postings: postings), now: now, on: sql)
+            try await sql.ledger.post(
+                LedgerEntry(kind: "order_refund_failed", reference: refund.id, postings: postings), now: now)
         }
-        return try await database.read { sql in try await refunds.find(id: refund.id, on: sql) } ?? refund
+        return try await database.read { sql in try await sql.orderRefunds.find(id: refund.id) } ?? refund
     }
 
     /// Applies a provider's event about a refund: asked again, never trusted.
     func handleRefundEvent(providerRefundId: String) async throws {
-        let refunds = self.refunds
         guard providerRefundId.utf8.count <= 255, !ControlCharacters.appear(in: providerRefundId),
             let refund = try await database.read({ sql in
-                try await refunds.find(providerRefundId: providerRefundId, on: sql)
+                try await sql.orderRefunds.find(providerRefundId: providerRefundId)
             }), refund.status == .pending
         else { return }
         try await advance(refund)
@@ -277,8 +270,7 @@ extension MarketplaceService {
 
     /// Refunds pending since before `updatedBefore`, for the sweeper.
     package func pendingRefunds(updatedBefore: Int64) async throws -> [OrderRefund] {
-        let refunds = self.refunds
-        return try await database.read { sql in try await refunds.pending(updatedBefore: updatedBefore, on: sql) }
+        return try await database.read { sql in try await sql.orderRefunds.pending(updatedBefore: updatedBefore) }
     }
 
     static func failureMessage(_ outcome: ProviderRefund) -> String {

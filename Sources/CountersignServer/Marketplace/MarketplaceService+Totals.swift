@@ -27,8 +27,7 @@ extension MarketplaceService {
             guard let addressId = request.addressId else {
                 throw APIError(.addressRequired, "Choose a shipping address, or pickup.")
             }
-            let marketplace = self.marketplace
-            let addresses = try await database.read { sql in try await marketplace.addresses(userId: buyerId, on: sql) }
+            let addresses = try await database.read { sql in try await sql.marketplace.addresses(userId: buyerId) }
             guard let address = addresses.first(where: { $0.id == addressId }) else {
                 throw APIError(.addressNotFound, "No such address.")
             }

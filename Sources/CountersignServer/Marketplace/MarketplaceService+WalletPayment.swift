@@ -39,12 +39,9 @@ extension MarketplaceService {
         let (authorization, user) = try await authorizer.authorize(
             userId: order.buyerId, intent: intent, verificationToken: request.verificationToken, pin: request.pin,
             session: session)
-        let (orders, marketplace, ledger, authorizer, users, walletLines, now) = (
-            self.orders, self.marketplace, self.ledger, self.authorizer, self.users, self.walletLines,
-            clock.nowMillis()
-        )
+        let now = clock.nowMillis()
         let lock = database.forUpdate
-        let wallet = ledger.accountId(userId: order.buyerId, kind: .wallet, currency: order.totals.currency)
+        let wallet = LedgerRepository.accountId(userId: order.buyerId, kind: .wallet, currency: order.totals.currency)
         do {
             try await database.transaction { sql in
                 // The token spent or the PIN counted against its allowance, the wallet locked and the
@@ -52,27 +49,26 @@ extension MarketplaceService {
                 try await authorizer.commit(
                     authorization, userId: order.buyerId, intent: intent, locking: [wallet], now: now, on: sql)
                 // The guard on NEW is the lock: a parallel copy loses here and rolls back its token.
-                guard try await orders.move(orderId: order.id, from: .new, to: .paid, now: now, on: sql) else {
+                guard try await sql.orders.move(orderId: order.id, from: .new, to: .paid, now: now) else {
                     throw APIError(.orderPaid, "This order is paid already.")
                 }
-                try await marketplace.lock(productId: order.productId, lock, on: sql)
-                _ = try await marketplace.move(bidId: order.bidId, from: .accepted, to: .completed, now: now, on: sql)
-                try await marketplace.closeOpenBids(
-                    productId: order.productId, soldBidId: order.bidId, now: now, on: sql)
-                try await Self.bookPayment(order, from: wallet, ledger: ledger, now: now, on: sql)
-                try await walletLines.insert(
+                try await sql.marketplace.lock(productId: order.productId, lock)
+                _ = try await sql.marketplace.move(bidId: order.bidId, from: .accepted, to: .completed, now: now)
+                try await sql.marketplace.closeOpenBids(
+                    productId: order.productId, soldBidId: order.bidId, now: now)
+                try await Self.bookPayment(order, from: wallet, now: now, on: sql)
+                try await sql.walletTransactions.insert(
                     Self.walletLine(
                         type: .orderPayment, buyerId: order.buyerId, orderId: order.id, amount: order.totals.total,
-                        currency: order.totals.currency, authorizedBy: authorization.label, now: now),
-                    on: sql)
-                if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: order.buyerId, on: sql) }
+                        currency: order.totals.currency, authorizedBy: authorization.label, now: now))
+                if user.failedPaymentAuths > 0 { try await sql.users.resetPaymentFailures(userId: order.buyerId) }
             }
         } catch LedgerError.insufficientFunds {
             metrics.payment(kind: "order_payment", outcome: "insufficient_funds")
             throw Self.insufficientFunds(order)
         }
         metrics.payment(kind: "order_payment", outcome: "completed")
-        let paid = try await database.read { sql in try await orders.find(id: order.id, on: sql) } ?? order
+        let paid = try await database.read { sql in try await sql.orders.find(id: order.id) } ?? order
         return OrderPaymentResponse(
             orderId: paid.id, orderStatus: paid.status, paymentStatus: "succeeded", redirectURL: nil, error: nil)
     }
@@ -110,10 +106,9 @@ extension MarketplaceService {
 
     /// Refuses an order the buyer's wallet in its currency cannot pay; the debit checks again.
     private func ensureWalletCovers(_ order: Order) async throws {
-        let ledger = self.ledger
         let balance = try await database.read { sql in
-            try await ledger.balance(
-                userId: order.buyerId, kind: .wallet, currency: order.totals.currency, on: sql)
+            try await sql.ledger.balance(
+                userId: order.buyerId, kind: .wallet, currency: order.totals.currency)
         }
         guard balance >= order.totals.total else { throw Self.insufficientFunds(order, balance: balance) }
     }

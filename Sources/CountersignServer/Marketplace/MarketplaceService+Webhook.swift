@@ -47,8 +47,7 @@ extension MarketplaceService {
         guard event.type.hasPrefix("payment_intent."), let orderId = event.data.object.metadata?.orderId,
             orderId.utf8.count <= 64, !ControlCharacters.appear(in: orderId)
         else { return }
-        let orders = self.orders
-        guard let order = try await database.read({ sql in try await orders.find(id: orderId, on: sql) }) else {
+        guard let order = try await database.read({ sql in try await sql.orders.find(id: orderId) }) else {
             return
         }
         // Another attempt's intent says nothing about the current one.

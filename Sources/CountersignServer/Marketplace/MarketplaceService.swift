@@ -5,9 +5,6 @@ import CountersignStore
 /// Merchants and addresses, products, bids and server-computed checkout totals.
 package struct MarketplaceService: Sendable {
     let database: any Database
-    let users: any UserRepository
-    let marketplace: MarketplaceSQLRepository
-    let orders: OrderSQLRepository
     let provider: any PaymentProvider
     let clock: WallClock
     let rates: MarketplaceRates
@@ -22,11 +19,7 @@ package struct MarketplaceService: Sendable {
     let biometric: BiometricService
     /// The token or PIN that authorizes an order paid from the wallet.
     let authorizer: PaymentAuthorizer
-    let ledger = LedgerSQLRepository()
     /// The buyer's history lines of orders paid from the wallet and refunds back into it.
-    let walletLines = WalletTransactionSQLRepository()
-    let refunds = OrderRefundSQLRepository()
-    let idempotency = IdempotencySQLRepository()
 
     /// The largest price or bid, in minor units (€10 million).
     package static let maximumAmount: Int64 = 1_000_000_000
@@ -35,22 +28,20 @@ package struct MarketplaceService: Sendable {
 
     /// The buyer as the payment screen needs them.
     package func profile(userId: String) async throws -> ProfileResponse {
-        let (users, marketplace) = (self.users, self.marketplace)
         return try await database.read { sql in
-            guard let user = try await users.find(id: userId, on: sql) else { throw APIError.unauthenticated }
-            let addresses = try await marketplace.addresses(userId: userId, on: sql)
+            guard let user = try await sql.users.find(id: userId) else { throw APIError.unauthenticated }
+            let addresses = try await sql.marketplace.addresses(userId: userId)
             return ProfileResponse(
                 userId: user.id, phone: user.phone, name: user.name,
-                isMerchant: try await marketplace.isMerchant(userId: userId, on: sql),
+                isMerchant: try await sql.marketplace.isMerchant(userId: userId),
                 addresses: addresses.map(Self.body),
-                isOperator: try await OperatorSQLRepository().isOperator(userId: userId, on: sql)
+                isOperator: try await sql.operators.isOperator(userId: userId)
             )
         }
     }
 
     package func setMerchant(userId: String, _ isMerchant: Bool) async throws -> ProfileResponse {
-        let marketplace = self.marketplace
-        try await database.transaction { sql in try await marketplace.setMerchant(userId: userId, isMerchant, on: sql) }
+        try await database.transaction { sql in try await sql.marketplace.setMerchant(userId: userId, isMerchant) }
         return try await profile(userId: userId)
     }
 
@@ -78,8 +69,8 @@ package struct MarketplaceService: Sendable {
         let address = Address(
             id: Identifier.make("adr"), userId: userId, name: body.name, line1: body.line1, city: body.city,
             postalCode: body.postalCode, country: country)
-        let (marketplace, now) = (self.marketplace, clock.nowMillis())
-        try await database.transaction { sql in try await marketplace.insert(address, now: now, on: sql) }
+        let now = clock.nowMillis()
+        try await database.transaction { sql in try await sql.marketplace.insert(address, now: now) }
         return Self.body(address)
     }
 
@@ -115,20 +106,19 @@ package struct MarketplaceService: Sendable {
             currency: rates.currency,
             shipFrom: shipFrom, pickup: request.pickup, shippingMethods: methods
         )
-        let (marketplace, now) = (self.marketplace, clock.nowMillis())
-        try await database.transaction { sql in try await marketplace.insert(product, now: now, on: sql) }
+        let now = clock.nowMillis()
+        try await database.transaction { sql in try await sql.marketplace.insert(product, now: now) }
         return response(product, available: true)
     }
 
     package func product(id: String) async throws -> ProductResponse {
-        let marketplace = self.marketplace
         return try await database.read { sql in
-            guard id.utf8.count <= 64, let product = try await marketplace.product(id: id, on: sql) else {
+            guard id.utf8.count <= 64, let product = try await sql.marketplace.product(id: id) else {
                 throw APIError(.productNotFound, "No such product.")
             }
             return response(
-                product, available: !(try await marketplace.isHeld(productId: id, on: sql)),
-                sold: try await marketplace.isSold(productId: id, on: sql))
+                product, available: !(try await sql.marketplace.isHeld(productId: id)),
+                sold: try await sql.marketplace.isSold(productId: id))
         }
     }
 

@@ -7,7 +7,7 @@ package struct Order: Sendable, Equatable {
     package var productId: String
     package var buyerId: String
     package var sellerId: String
-    /// Changed only in the store, by `OrderSQLRepository`'s moves, which the order state machine guards.
+    /// Changed only in the store, by `OrderRepository`'s moves, which the order state machine guards.
     package let status: OrderStatus
     /// `pickup` or a shipping method id.
     package var delivery: String

@@ -4,14 +4,14 @@ import CountersignStore
 
 /// Order refunds, in shared SQL. What an order may still refund is guarded on the order row itself
 /// (`orders.refunded`), in the transaction that takes the money.
-package struct OrderRefundSQLRepository: Sendable {
-    package init() {}
+package struct OrderRefundRepository: Sendable {
+    let sql: any SQLExecutor
 
     /// Adds `amount` to the order's refunded total if the order is in one of `statuses` and the
     /// total stays within its price and shipping; returns the order's status, or nil if it did not.
     /// The UPDATE holds the order's row until the transaction ends: parallel refunds of one order
     /// queue here, and each sees the total the one before it left.
-    package func reserve(orderId: String, amount: Int64, statuses: [OrderStatus], on sql: any SQLExecutor)
+    package func reserve(orderId: String, amount: Int64, statuses: [OrderStatus])
         async throws -> OrderStatus?
     {
         let placeholders = statuses.indices.map { "$\($0 + 3)" }.joined(separator: ", ")
@@ -24,14 +24,14 @@ package struct OrderRefundSQLRepository: Sendable {
     }
 
     /// Takes a failed refund's amount off the order's refunded total; returns the order's status.
-    package func unreserve(orderId: String, amount: Int64, on sql: any SQLExecutor) async throws -> OrderStatus? {
+    package func unreserve(orderId: String, amount: Int64) async throws -> OrderStatus? {
         try await sql.first(
             "UPDATE orders SET refunded = refunded - $2 WHERE id = $1 RETURNING status",
             [.text(orderId), .integer(amount)]
         ).flatMap { OrderStatus(rawValue: try $0.string("status")) }
     }
 
-    package func insert(_ refund: OrderRefund, on sql: any SQLExecutor) async throws {
+    package func insert(_ refund: OrderRefund) async throws {
         try await sql.execute(
             """
             INSERT INTO order_refunds (id, order_id, amount, currency, reason, status, requested_by, requested_as,
@@ -47,7 +47,7 @@ package struct OrderRefundSQLRepository: Sendable {
     }
 
     /// Records the provider's id for the refund, once.
-    package func recordProviderRefund(id: String, providerRefundId: String, on sql: any SQLExecutor) async throws {
+    package func recordProviderRefund(id: String, providerRefundId: String) async throws {
         try await sql.execute(
             "UPDATE order_refunds SET provider_refund_id = $2 WHERE id = $1 AND provider_refund_id IS NULL",
             [.text(id), .text(providerRefundId)])
@@ -55,7 +55,7 @@ package struct OrderRefundSQLRepository: Sendable {
 
     /// `pending` → `status`; false if it had settled already (a webhook and a poll racing).
     package func settle(
-        id: String, status: RefundStatus, failureMessage: String?, now: Int64, on sql: any SQLExecutor
+        id: String, status: RefundStatus, failureMessage: String?, now: Int64
     ) async throws -> Bool {
         !(try await sql.query(
             """
@@ -65,24 +65,24 @@ package struct OrderRefundSQLRepository: Sendable {
         )).isEmpty
     }
 
-    package func find(id: String, on sql: any SQLExecutor) async throws -> OrderRefund? {
+    package func find(id: String) async throws -> OrderRefund? {
         try await sql.first("SELECT * FROM order_refunds WHERE id = $1", [.text(id)]).map(Self.refund(from:))
     }
 
-    package func find(providerRefundId: String, on sql: any SQLExecutor) async throws -> OrderRefund? {
+    package func find(providerRefundId: String) async throws -> OrderRefund? {
         try await sql.first("SELECT * FROM order_refunds WHERE provider_refund_id = $1", [.text(providerRefundId)])
             .map(Self.refund(from:))
     }
 
     /// The order's refunds, oldest first.
-    package func list(orderId: String, on sql: any SQLExecutor) async throws -> [OrderRefund] {
+    package func list(orderId: String) async throws -> [OrderRefund] {
         try await sql.query(
             "SELECT * FROM order_refunds WHERE order_id = $1 ORDER BY created_at, id", [.text(orderId)]
         ).map(Self.refund(from:))
     }
 
     /// Pending refunds not changed since `updatedBefore`, oldest first (at most 100).
-    package func pending(updatedBefore: Int64, on sql: any SQLExecutor) async throws -> [OrderRefund] {
+    package func pending(updatedBefore: Int64) async throws -> [OrderRefund] {
         try await sql.query(
             "SELECT * FROM order_refunds WHERE status = 'pending' AND updated_at < $1 ORDER BY updated_at LIMIT 100",
             [.integer(updatedBefore)]
@@ -102,4 +102,9 @@ package struct OrderRefundSQLRepository: Sendable {
             failureMessage: try row.optionalString("failure_message"), createdAt: try row.int("created_at"),
             updatedAt: try row.int("updated_at"))
     }
+}
+
+extension SQLExecutor {
+    /// `OrderRefundRepository` on this connection or transaction.
+    package var orderRefunds: OrderRefundRepository { OrderRefundRepository(sql: self) }
 }

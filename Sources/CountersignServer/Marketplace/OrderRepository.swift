@@ -3,11 +3,11 @@ import CountersignStore
 import Foundation
 
 /// Orders, in shared SQL. `bid_id` is UNIQUE: never a second order for one bid.
-package struct OrderSQLRepository: Sendable {
-    package init() {}
+package struct OrderRepository: Sendable {
+    let sql: any SQLExecutor
 
     /// Inserts `order`; false if the bid has an order already.
-    package func insert(_ order: Order, on sql: any SQLExecutor) async throws -> Bool {
+    package func insert(_ order: Order) async throws -> Bool {
         let rows = try await sql.query(
             """
             INSERT INTO orders (id, bid_id, product_id, buyer_id, seller_id, status, delivery, address_id, payment_method,
@@ -29,7 +29,7 @@ package struct OrderSQLRepository: Sendable {
     }
 
     /// New choices and totals for an order that is still `NEW`; false if it is not.
-    package func updateChoices(_ order: Order, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+    package func updateChoices(_ order: Order, now: Int64) async throws -> Bool {
         let rows = try await sql.query(
             """
             UPDATE orders SET delivery = $2, address_id = $3, payment_method = $4, subtotal = $5, shipping = $6, payment_fee = $7, total = $8,
@@ -49,8 +49,7 @@ package struct OrderSQLRepository: Sendable {
     /// `NEW` → `PAYMENT_PENDING` as payment attempt `attempt`; false if the order is no longer `NEW`
     /// or another request claimed that attempt first.
     package func startPayment(
-        orderId: String, attempt: Int64, paymentMethodId: String?, returnURL: String?, now: Int64,
-        on sql: any SQLExecutor
+        orderId: String, attempt: Int64, paymentMethodId: String?, returnURL: String?, now: Int64
     ) async throws -> Bool {
         let move = try OrderStatus.new.boundMove(to: .paymentPending)
         return
@@ -69,7 +68,7 @@ package struct OrderSQLRepository: Sendable {
     }
 
     /// Records the provider's intent of attempt `attempt`.
-    package func recordIntent(orderId: String, attempt: Int64, intentId: String, on sql: any SQLExecutor) async throws {
+    package func recordIntent(orderId: String, attempt: Int64, intentId: String) async throws {
         try await sql.execute(
             "UPDATE orders SET payment_intent_id = $3 WHERE id = $1 AND payment_attempt = $2 AND payment_intent_id IS NULL",
             [.text(orderId), .integer(attempt), .text(intentId)]
@@ -78,7 +77,7 @@ package struct OrderSQLRepository: Sendable {
 
     /// Attempt `attempt` failed: `PAYMENT_PENDING` → `NEW` with the reason; false if it was settled already.
     package func failPayment(
-        orderId: String, attempt: Int64, code: String, message: String, now: Int64, on sql: any SQLExecutor
+        orderId: String, attempt: Int64, code: String, message: String, now: Int64
     ) async throws -> Bool {
         let move = try OrderStatus.paymentPending.boundMove(to: .new)
         return
@@ -93,7 +92,7 @@ package struct OrderSQLRepository: Sendable {
 
     /// Moves the order from `from` to `to`; false if it was no longer in `from`. A move the order
     /// state machine does not have throws `ForbiddenMove`.
-    package func move(orderId: String, from: OrderStatus, to: OrderStatus, now: Int64, on sql: any SQLExecutor)
+    package func move(orderId: String, from: OrderStatus, to: OrderStatus, now: Int64)
         async throws -> Bool
     {
         let move = try from.boundMove(to: to)
@@ -103,18 +102,18 @@ package struct OrderSQLRepository: Sendable {
                 [.text(orderId), move.from, move.to, .integer(now)]
             )).isEmpty
         // Every change of an order's status passes here: its webhook commits with it.
-        if moved, let order = try await find(id: orderId, on: sql) {
+        if moved, let order = try await find(id: orderId) {
             try await WebhookOutbox().recordOrder(order, now: now, on: sql)
         }
         return moved
     }
 
-    package func find(id: String, on sql: any SQLExecutor) async throws -> Order? {
+    package func find(id: String) async throws -> Order? {
         try await sql.first("SELECT * FROM orders WHERE id = $1", [.text(id)]).map(Self.order(from:))
     }
 
     /// Orders in `PAYMENT_PENDING` not changed since `updatedBefore`, oldest first (at most 100).
-    package func pending(updatedBefore: Int64, on sql: any SQLExecutor) async throws -> [Order] {
+    package func pending(updatedBefore: Int64) async throws -> [Order] {
         try await sql.query(
             "SELECT * FROM orders WHERE status = 'PAYMENT_PENDING' AND updated_at < $1 ORDER BY updated_at LIMIT 100",
             [.integer(updatedBefore)]
@@ -122,7 +121,7 @@ package struct OrderSQLRepository: Sendable {
     }
 
     /// The orders a user buys or sells, newest first, at most `limit`.
-    package func orders(userId: String, limit: Int, on sql: any SQLExecutor) async throws -> [Order] {
+    package func orders(userId: String, limit: Int) async throws -> [Order] {
         // Two indexed halves rather than one OR, which neither engine serves from an index.
         let buying = try await sql.query(
             "SELECT * FROM orders WHERE buyer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
@@ -135,7 +134,7 @@ package struct OrderSQLRepository: Sendable {
         return Array(all.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }.prefix(limit))
     }
 
-    package func find(bidId: String, on sql: any SQLExecutor) async throws -> Order? {
+    package func find(bidId: String) async throws -> Order? {
         try await sql.first("SELECT * FROM orders WHERE bid_id = $1", [.text(bidId)]).map(Self.order(from:))
     }
 
@@ -169,10 +168,15 @@ package struct OrderSQLRepository: Sendable {
     }
 }
 
-extension OrderSQLRepository {
+extension OrderRepository {
     static func json(_ totals: CheckoutTotals) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(totals), as: UTF8.self)
     }
+}
+
+extension SQLExecutor {
+    /// `OrderRepository` on this connection or transaction.
+    package var orders: OrderRepository { OrderRepository(sql: self) }
 }

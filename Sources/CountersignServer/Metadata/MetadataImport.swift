@@ -13,7 +13,7 @@ package enum MetadataImport {
         let blob = try await verifier.verify(jwt, now: now)
         let millis = Int64(now.timeIntervalSince1970 * 1000)
         try await database.transaction { sql in
-            try await MetadataSQLRepository().replaceAll(with: blob, now: millis, on: sql)
+            try await sql.metadata.replaceAll(with: blob, now: millis)
         }
         return blob
     }

@@ -2,12 +2,12 @@ import CountersignStore
 import Foundation
 
 /// The imported FIDO metadata, one row per AAGUID (`authenticator_metadata`).
-package struct MetadataSQLRepository: Sendable {
-    package init() {}
+package struct MetadataRepository: Sendable {
+    let sql: any SQLExecutor
 
     /// Replaces every entry with `blob`'s: an import is the whole BLOB, so a model the service
     /// dropped is dropped here too.
-    package func replaceAll(with blob: MetadataBLOB, now: Int64, on sql: any SQLExecutor) async throws {
+    package func replaceAll(with blob: MetadataBLOB, now: Int64) async throws {
         try await sql.execute("DELETE FROM authenticator_metadata")
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -34,7 +34,7 @@ package struct MetadataSQLRepository: Sendable {
     }
 
     /// The entry for `aaguid` (lowercase UUID text), if the last import had one.
-    package func find(aaguid: String, on sql: any SQLExecutor) async throws -> AuthenticatorMetadata? {
+    package func find(aaguid: String) async throws -> AuthenticatorMetadata? {
         guard let row = try await sql.first("SELECT * FROM authenticator_metadata WHERE aaguid = $1", [.text(aaguid)])
         else { return nil }
         let decoder = JSONDecoder()
@@ -47,7 +47,12 @@ package struct MetadataSQLRepository: Sendable {
     }
 
     /// How many entries the last import stored.
-    package func count(on sql: any SQLExecutor) async throws -> Int64 {
+    package func count() async throws -> Int64 {
         try await sql.first("SELECT COUNT(*) AS n FROM authenticator_metadata")?.int("n") ?? 0
     }
+}
+
+extension SQLExecutor {
+    /// `MetadataRepository` on this connection or transaction.
+    package var metadata: MetadataRepository { MetadataRepository(sql: self) }
 }

@@ -38,7 +38,7 @@ extension OperatorConsole {
         guard !original.isEmpty else { throw kind.notFound }
         for userId in Set(original.compactMap(\.userId)) { try Self.refuseOwn(operatorId: operatorId, target: userId) }
         try await confirmPin(operatorId: operatorId, pin: pin)
-        let (ledger, transactions, operators, now) = (self.ledger, self.transactions, self.operators, clock.nowMillis())
+        let now = clock.nowMillis()
         let reversal = OperatorReversal(
             id: Identifier.make("rev"), originalKind: kind.rawValue, originalId: originalId,
             amount: original.filter { $0.userId != nil }.map { abs($0.amount) }.max() ?? 0,
@@ -56,13 +56,13 @@ extension OperatorConsole {
                     ]) != nil
             else { throw APIError(.alreadyReversed, "This \(kind.rawValue) was reversed already.") }
             do {
-                try await ledger.post(
+                try await sql.ledger.post(
                     LedgerEntry(
                         kind: kind.reversalKind, reference: reversal.id,
                         postings: original.map { Posting(accountId: $0.accountId, amount: -$0.amount) }),
-                    now: now, on: sql)
+                    now: now)
             } catch LedgerError.insufficientFunds(let accountId) {
-                let available = try await ledger.balance(accountId: accountId, on: sql)
+                let available = try await sql.ledger.balance(accountId: accountId)
                 let needed = -(original.first { $0.accountId == accountId }?.amount ?? 0)
                 throw APIError(
                     .reversalInsufficientFunds,
@@ -71,20 +71,20 @@ extension OperatorConsole {
                     available: available)
             }
             for posting in original where posting.userId != nil && posting.kind == AccountKind.wallet.rawValue {
-                try await transactions.insert(
+                try await sql.walletTransactions.insert(
                     WalletTransaction(
                         id: Identifier.make("tx"), userId: posting.userId ?? "",
                         type: posting.amount < 0 ? .reversalIn : .reversalOut, status: .completed,
                         amount: abs(posting.amount), currency: posting.currency, productCode: nil, recipientPhone: nil,
                         supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0, cashbackEarned: 0,
                         externalReference: originalId, idempotencyKey: nil, failureCode: nil, createdAt: now,
-                        updatedAt: now), on: sql)
+                        updatedAt: now))
             }
             for userId in Set(original.compactMap(\.userId)).sorted() {
-                try await operators.record(
+                try await sql.operators.record(
                     Self.action(
                         "reverse_\(kind.rawValue)", operatorId: operatorId, target: userId, now: now,
-                        detail: "reversed \(kind.rawValue) \(originalId) (\(reversal.id)): \(reason)"), on: sql)
+                        detail: "reversed \(kind.rawValue) \(originalId) (\(reversal.id)): \(reason)"))
             }
             try await WebhookOutbox().recordReversal(reversal, now: now, on: sql)
         }

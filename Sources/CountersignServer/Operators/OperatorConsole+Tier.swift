@@ -11,9 +11,9 @@ extension OperatorConsole {
                 "No tier is called \(tier): use one of \(limitTiers.tiers.keys.sorted().joined(separator: ", ")).")
         }
         try await confirm(operatorId: operatorId, pin: pin, target: userId)
-        let (operators, now, fallback) = (self.operators, clock.nowMillis(), limitTiers.defaultTier)
+        let (now, fallback) = (clock.nowMillis(), limitTiers.defaultTier)
         try await database.transaction { sql in
-            guard try await operators.account(userId: userId, on: sql) != nil else { throw Self.unknownUser }
+            guard try await sql.operators.account(userId: userId) != nil else { throw Self.unknownUser }
             let before =
                 try await sql.first("SELECT tier FROM user_tiers WHERE user_id = $1", [.text(userId)])?.string("tier")
                 ?? fallback
@@ -22,10 +22,10 @@ extension OperatorConsole {
                 INSERT INTO user_tiers (user_id, tier, assigned_at) VALUES ($1, $2, $3)
                 ON CONFLICT (user_id) DO UPDATE SET tier = excluded.tier, assigned_at = excluded.assigned_at
                 """, [.text(userId), .text(tier), .integer(now)])
-            try await operators.record(
+            try await sql.operators.record(
                 Self.action(
-                    "assign_tier", operatorId: operatorId, target: userId, now: now, detail: "tier \(before) → \(tier)"),
-                on: sql)
+                    "assign_tier", operatorId: operatorId, target: userId, now: now, detail: "tier \(before) → \(tier)")
+            )
         }
     }
 }

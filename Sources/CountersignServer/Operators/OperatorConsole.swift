@@ -13,18 +13,12 @@ import CountersignStore
 package struct OperatorConsole: Sendable {
     let database: any Database
     let clock: WallClock
-    let users: any UserRepository
-    let credentials: any CredentialRepository
-    let ledger: any LedgerRepository
-    let transactions: any WalletTransactionRepository
     let wallets: WalletService
     let pinGuard: PinGuard
     let currency: String
     let phoneRegion: PhoneRegion
     let limitTiers: LimitTiers
-    let idempotency: any IdempotencyRepository
     let instance: ServerInstance
-    let operators = OperatorSQLRepository()
 
     /// The most users one search answers.
     package static let searchLimit = 20
@@ -45,14 +39,13 @@ package struct OperatorConsole: Sendable {
                 "phone must be the start of a number: + and \(Self.searchDigits) to 15 digits, or 0 and 5 or more digits."
             )
         }
-        let (operators, now) = (self.operators, clock.nowMillis())
+        let now = clock.nowMillis()
         let found = try await database.transaction { sql in
-            let found = try await operators.search(phonePrefix: prefix, limit: Self.searchLimit, now: now, on: sql)
-            try await operators.record(
+            let found = try await sql.operators.search(phonePrefix: prefix, limit: Self.searchLimit, now: now)
+            try await sql.operators.record(
                 OperatorAction(
                     id: Identifier.make("opa"), operatorId: operatorId, via: "console", action: "search_users",
-                    targetUserId: nil, detail: "searched \(prefix): \(found.count) found", createdAt: now),
-                on: sql)
+                    targetUserId: nil, detail: "searched \(prefix): \(found.count) found", createdAt: now))
             return found
         }
         return OperatorUserList(
@@ -65,20 +58,17 @@ package struct OperatorConsole: Sendable {
 
     /// A user's wallet, locks, live device keys and latest transactions; 404 `unknown_user`.
     package func detail(userId: String) async throws -> OperatorUserDetail {
-        let (operators, credentials, ledger, transactions, wallets, currency, now) = (
-            self.operators, self.credentials, self.ledger, self.transactions, self.wallets, self.currency,
-            clock.nowMillis()
-        )
-        let limits = SpendingLimits(tiers: limitTiers, ledger: ledger)
+        let now = clock.nowMillis()
+        let limits = SpendingLimits(tiers: limitTiers)
         return try await database.read { sql in
-            guard let account = try await operators.account(userId: userId, on: sql) else {
+            guard let account = try await sql.operators.account(userId: userId) else {
                 throw Self.unknownUser
             }
             var detail = OperatorUserDetail(
                 userId: account.id, phone: account.phone, name: account.name, isOperator: account.isOperator,
                 createdAt: WallClock.iso8601(millis: account.createdAt),
-                balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql),
-                cashback: try await ledger.balance(userId: userId, kind: .cashback, currency: currency, on: sql),
+                balance: try await sql.ledger.balance(userId: userId, kind: .wallet, currency: currency),
+                cashback: try await sql.ledger.balance(userId: userId, kind: .cashback, currency: currency),
                 currency: currency,
                 lock: OperatorLockState(
                     locked: account.isLocked(at: now), failedPaymentAuths: account.failedPaymentAuths,
@@ -88,12 +78,12 @@ package struct OperatorConsole: Sendable {
                     pinLockedUntil: account.pinLockedUntil > now
                         ? WallClock.iso8601(millis: account.pinLockedUntil) : nil,
                     pinBlocked: account.pinBlocked),
-                keys: try await credentials.list(userId: userId, on: sql).map(\.summary),
-                transactions: try await transactions.list(
-                    userId: userId, before: nil, currency: nil, limit: Self.transactionLimit, on: sql
+                keys: try await sql.credentials.list(userId: userId).map(\.summary),
+                transactions: try await sql.walletTransactions.list(
+                    userId: userId, before: nil, currency: nil, limit: Self.transactionLimit
                 ).map { $0.summary() },
                 phoneVerified: account.phoneVerified,
-                events: try await AccountEventSQLRepository().list(userId: userId, limit: 20, on: sql),
+                events: try await sql.accountEvents.list(userId: userId, limit: 20),
                 wallets: try await wallets.balances(userId: userId, on: sql))
             detail.limitsTier = try await limits.tier(userId: userId, on: sql)
             detail.limitsTiers = limits.tiers.tiers.keys.sorted()
@@ -104,19 +94,19 @@ package struct OperatorConsole: Sendable {
     /// Clears `userId`'s payment and PIN locks and failure counts.
     package func unlock(operatorId: String, userId: String, pin: String) async throws {
         try await confirm(operatorId: operatorId, pin: pin, target: userId)
-        let (operators, now) = (self.operators, clock.nowMillis())
+        let now = clock.nowMillis()
         try await database.transaction { sql in
-            guard let before = try await operators.unlock(userId: userId, on: sql) else { throw Self.unknownUser }
+            guard let before = try await sql.operators.unlock(userId: userId) else { throw Self.unknownUser }
             let state = before.isLocked(at: now) ? "was locked" : "was not locked"
-            try await AccountEventSQLRepository().record(
+            try await sql.accountEvents.record(
                 userId: userId, kind: .unlockedByOperator,
-                detail: "An operator lifted the locks on the PIN and payments.", now: now, on: sql)
-            try await operators.record(
+                detail: "An operator lifted the locks on the PIN and payments.", now: now)
+            try await sql.operators.record(
                 Self.action(
                     "unlock_account", operatorId: operatorId, target: userId, now: now,
                     detail:
                         "\(state); cleared \(before.failedPaymentAuths) payment and \(before.failedPinAttempts) PIN failures"
-                ), on: sql)
+                ))
         }
     }
 
@@ -124,16 +114,16 @@ package struct OperatorConsole: Sendable {
     /// with that id.
     package func revokeKey(operatorId: String, userId: String, credentialId: String, pin: String) async throws {
         try await confirm(operatorId: operatorId, pin: pin, target: userId)
-        let (operators, credentials, now) = (self.operators, self.credentials, clock.nowMillis())
+        let now = clock.nowMillis()
         try await database.transaction { sql in
-            guard try await operators.account(userId: userId, on: sql) != nil else { throw Self.unknownUser }
-            guard try await credentials.revoke(id: credentialId, userId: userId, now: now, on: sql) else {
+            guard try await sql.operators.account(userId: userId) != nil else { throw Self.unknownUser }
+            guard try await sql.credentials.revoke(id: credentialId, userId: userId, now: now) else {
                 throw APIError(.unknownCredential, "The user has no live device key with that id.")
             }
-            try await operators.record(
+            try await sql.operators.record(
                 Self.action(
                     "revoke_key", operatorId: operatorId, target: userId, now: now,
-                    detail: "revoked device key \(credentialId)"), on: sql)
+                    detail: "revoked device key \(credentialId)"))
         }
     }
 
@@ -152,20 +142,19 @@ package struct OperatorConsole: Sendable {
         let reference = Self.fundingReference(operatorId: operatorId, key: key)
         let request = IdempotentRequest(
             key: key, canonical: Array("operator fund\n\(userId)\n\(amount)\n\(currency)".utf8))
-        let (idempotency, transactions, ledger) = (self.idempotency, self.transactions, self.ledger)
         /// The funding a key made, as a replay answers it, with the balance now.
         @Sendable func made(_ transactionId: String, on sql: any SQLExecutor) async throws -> OperatorFunding? {
-            guard let funding = try await transactions.find(id: transactionId, on: sql) else { return nil }
+            guard let funding = try await sql.walletTransactions.find(id: transactionId) else { return nil }
             return OperatorFunding(
                 transactionId: funding.id, userId: funding.userId, amount: funding.amount, currency: funding.currency,
-                balance: try await ledger.balance(
-                    userId: funding.userId, kind: .wallet, currency: funding.currency, on: sql))
+                balance: try await sql.ledger.balance(
+                    userId: funding.userId, kind: .wallet, currency: funding.currency))
         }
         // A key already used answers before the PIN is judged, as a top-up's does: a retry answers
         // the same whatever PIN it carries (no PIN oracle), and costs no PIN attempt. It tells a stolen
         // session nothing the console's reads do not.
         switch try await database.read({ sql in
-            try await idempotency.lookup(userId: operatorId, key: key, requestHash: request.fingerprint, on: sql)
+            try await sql.idempotency.lookup(userId: operatorId, key: key, requestHash: request.fingerprint)
         }) {
         case .existing(let transactionId)?:
             guard let funding = try await database.read({ sql in try await made(transactionId, on: sql) }) else {
@@ -178,7 +167,7 @@ package struct OperatorConsole: Sendable {
         }
         // A funding an earlier version made with this key recorded it only in its reference.
         if let earlier = try await database.read({ sql in
-            try await transactions.find(type: .funding, externalReference: reference, on: sql)
+            try await sql.walletTransactions.find(type: .funding, externalReference: reference)
         }) {
             guard earlier.userId == userId, earlier.amount == amount, earlier.currency == currency,
                 let funding = try await database.read({ sql in try await made(earlier.id, on: sql) })
@@ -186,19 +175,19 @@ package struct OperatorConsole: Sendable {
             return (funding, true)
         }
         try await confirm(operatorId: operatorId, pin: pin, target: userId)
-        let (operators, wallets, owner, now) = (self.operators, self.wallets, instance.id, clock.nowMillis())
+        let (owner, now) = (instance.id, clock.nowMillis())
         let (funding, created) = try await database.transaction { sql in
-            try await idempotency.claimResource(
-                request, userId: operatorId, owner: owner, now: now, on: sql, id: \.transactionId,
+            try await sql.idempotency.claimResource(
+                request, userId: operatorId, owner: owner, now: now, id: \.transactionId,
                 find: { try await made($0, on: sql) },
                 make: {
-                    guard try await operators.account(userId: userId, on: sql) != nil else { throw Self.unknownUser }
+                    guard try await sql.operators.account(userId: userId) != nil else { throw Self.unknownUser }
                     let credited = try await wallets.credit(
                         userId: userId, amount: amount, currency: currency, reference: reference, now: now, on: sql)
-                    try await operators.record(
+                    try await sql.operators.record(
                         Self.action(
                             "fund_wallet", operatorId: operatorId, target: userId, now: now,
-                            detail: "credited \(amount) \(currency) (\(credited.transactionId))"), on: sql)
+                            detail: "credited \(amount) \(currency) (\(credited.transactionId))"))
                     return OperatorFunding(
                         transactionId: credited.transactionId, userId: userId, amount: amount, currency: currency,
                         balance: credited.balance)
@@ -223,8 +212,7 @@ package struct OperatorConsole: Sendable {
     /// counted with the operator's others.
     package func confirmPin(operatorId: String, pin: String) async throws {
         guard PinHasher.isWellFormed(pin) else { throw APIError(.invalidPin, "pin must be 4 to 6 digits.") }
-        let users = self.users
-        guard let user = try await database.read({ sql in try await users.find(id: operatorId, on: sql) }) else {
+        guard let user = try await database.read({ sql in try await sql.users.find(id: operatorId) }) else {
             throw APIError.unauthenticated
         }
         try await pinGuard.confirm(pin, user: user)

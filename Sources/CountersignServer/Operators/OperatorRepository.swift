@@ -2,11 +2,11 @@ import CountersignStore
 import Foundation
 
 /// Operator flags, the operator action log and the audit log, in SQL both engines share.
-package struct OperatorSQLRepository: Sendable {
-    package init() {}
+package struct OperatorRepository: Sendable {
+    let sql: any SQLExecutor
 
     /// Flags or unflags the user with `phone`; returns the user's id, or nil if no user has it.
-    package func setOperator(phone: String, _ isOperator: Bool, on sql: any SQLExecutor) async throws -> String? {
+    package func setOperator(phone: String, _ isOperator: Bool) async throws -> String? {
         try await sql.first(
             "UPDATE users SET is_operator = $1 WHERE phone = $2 RETURNING id",
             [.integer(isOperator ? 1 : 0), .text(phone)]
@@ -14,12 +14,12 @@ package struct OperatorSQLRepository: Sendable {
     }
 
     /// Whether `userId` is an operator.
-    package func isOperator(userId: String, on sql: any SQLExecutor) async throws -> Bool {
+    package func isOperator(userId: String) async throws -> Bool {
         try await sql.first("SELECT is_operator FROM users WHERE id = $1", [.text(userId)])?.int("is_operator") == 1
     }
 
     /// The store's headline numbers at `now`: users, users locked now, and the sum of user wallets.
-    package func totals(currency: String, now: Int64, on sql: any SQLExecutor) async throws -> (
+    package func totals(currency: String, now: Int64) async throws -> (
         users: Int64, locked: Int64, walletFloat: Int64
     ) {
         let row = try await sql.first(
@@ -34,7 +34,7 @@ package struct OperatorSQLRepository: Sendable {
     }
 
     /// At most `limit` users whose phone number starts with `prefix` (digits after a `+`), by number.
-    package func search(phonePrefix prefix: String, limit: Int, now: Int64, on sql: any SQLExecutor) async throws
+    package func search(phonePrefix prefix: String, limit: Int, now: Int64) async throws
         -> [OperatorAccount]
     {
         // The prefix is `+` and digits only (checked by the caller), so LIKE sees no wildcard in it.
@@ -45,15 +45,15 @@ package struct OperatorSQLRepository: Sendable {
     }
 
     /// One user's account as operators see it, or nil.
-    package func account(userId: String, on sql: any SQLExecutor) async throws -> OperatorAccount? {
+    package func account(userId: String) async throws -> OperatorAccount? {
         try await sql.first("SELECT \(Self.accountColumns) FROM users WHERE id = $1", [.text(userId)]).map(
             Self.account(from:))
     }
 
     /// Clears the user's payment and PIN failure counts, locks, lock level and block; the account as it was, or nil if
     /// there is no such user. (PIN checks still being judged keep their reservation.)
-    package func unlock(userId: String, on sql: any SQLExecutor) async throws -> OperatorAccount? {
-        guard let before = try await account(userId: userId, on: sql) else { return nil }
+    package func unlock(userId: String) async throws -> OperatorAccount? {
+        guard let before = try await account(userId: userId) else { return nil }
         try await sql.execute(
             """
             UPDATE users SET failed_payment_auths = 0, payment_locked_until = 0, failed_pin_attempts = 0,
@@ -76,7 +76,7 @@ package struct OperatorSQLRepository: Sendable {
     }
 
     /// Appends an action to the log.
-    package func record(_ action: OperatorAction, on sql: any SQLExecutor) async throws {
+    package func record(_ action: OperatorAction) async throws {
         try await sql.execute(
             """
             INSERT INTO operator_actions (id, operator_id, via, action, target_user_id, detail, created_at)
@@ -89,7 +89,7 @@ package struct OperatorSQLRepository: Sendable {
     }
 
     /// The latest actions, newest first (at most `limit`, 1 to 200).
-    package func actions(limit: Int, on sql: any SQLExecutor) async throws -> [OperatorAction] {
+    package func actions(limit: Int) async throws -> [OperatorAction] {
         try await sql.query(
             """
             SELECT id, operator_id, via, action, target_user_id, detail, created_at FROM operator_actions
@@ -104,7 +104,7 @@ package struct OperatorSQLRepository: Sendable {
     }
 
     /// Records an audit's outcome.
-    package func record(_ run: AuditRun, on sql: any SQLExecutor) async throws {
+    package func record(_ run: AuditRun) async throws {
         try await sql.execute(
             "INSERT INTO audit_runs (id, passed, failed_checks, report, via, ran_at) VALUES ($1, $2, $3, $4, $5, $6)",
             [
@@ -114,7 +114,7 @@ package struct OperatorSQLRepository: Sendable {
     }
 
     /// The most recent audit, if any ran.
-    package func lastAudit(on sql: any SQLExecutor) async throws -> AuditRun? {
+    package func lastAudit() async throws -> AuditRun? {
         guard
             let row = try await sql.first(
                 "SELECT id, passed, failed_checks, report, via, ran_at FROM audit_runs ORDER BY ran_at DESC, id DESC LIMIT 1"
@@ -126,4 +126,9 @@ package struct OperatorSQLRepository: Sendable {
             failedChecks: failed.isEmpty ? [] : failed.split(separator: ",").map(String.init),
             report: try row.string("report"), via: try row.string("via"), ranAt: try row.int("ran_at"))
     }
+}
+
+extension SQLExecutor {
+    /// `OperatorRepository` on this connection or transaction.
+    package var operators: OperatorRepository { OperatorRepository(sql: self) }
 }

@@ -11,7 +11,6 @@ package struct OperatorService: Sendable {
     let database: any Database
     let clock: WallClock
     let phoneRegion: PhoneRegion
-    let operators = OperatorSQLRepository()
 
     package init(database: any Database, clock: WallClock, phoneRegion: PhoneRegion) {
         (self.database, self.clock, self.phoneRegion) = (database, clock, phoneRegion)
@@ -23,17 +22,16 @@ package struct OperatorService: Sendable {
             throw APIError(
                 .invalidPhone, "phone must be a phone number: +country code and number, or a national number.")
         }
-        let (operators, now) = (self.operators, clock.nowMillis())
+        let now = clock.nowMillis()
         return try await database.transaction { sql in
-            guard let userId = try await operators.setOperator(phone: number.value, isOperator, on: sql) else {
+            guard let userId = try await sql.operators.setOperator(phone: number.value, isOperator) else {
                 throw APIError(.unknownUser, "No user has phone \(number.value).")
             }
-            try await operators.record(
+            try await sql.operators.record(
                 OperatorAction(
                     id: Identifier.make("opa"), operatorId: nil, via: "cli",
                     action: isOperator ? "grant_operator" : "revoke_operator", targetUserId: userId,
-                    detail: isOperator ? "made an operator" : "no longer an operator", createdAt: now),
-                on: sql)
+                    detail: isOperator ? "made an operator" : "no longer an operator", createdAt: now))
             return userId
         }
     }
@@ -50,17 +48,15 @@ package struct OperatorService: Sendable {
         let run = AuditRun(
             id: Identifier.make("aud"), passed: report.passed, failedChecks: report.failures.map(\.name),
             report: String(decoding: try encoder.encode(report), as: UTF8.self), via: via, ranAt: now)
-        let operators = self.operators
         try await database.transaction { sql in
-            try await operators.record(run, on: sql)
+            try await sql.operators.record(run)
             if let operatorId {
-                try await operators.record(
+                try await sql.operators.record(
                     OperatorAction(
                         id: Identifier.make("opa"), operatorId: operatorId, via: via, action: "run_audit",
                         targetUserId: nil,
                         detail: run.passed ? "passed" : "failed: " + run.failedChecks.joined(separator: ", "),
-                        createdAt: now),
-                    on: sql)
+                        createdAt: now))
             }
         }
         return (report, run)
@@ -68,17 +64,16 @@ package struct OperatorService: Sendable {
 
     /// 403 `not_operator` unless `userId` is an operator.
     package func requireOperator(_ userId: String) async throws {
-        let operators = self.operators
-        guard try await database.read({ sql in try await operators.isOperator(userId: userId, on: sql) }) else {
+        guard try await database.read({ sql in try await sql.operators.isOperator(userId: userId) }) else {
             throw APIError(.notOperator, "Only operators may use the operator console.")
         }
     }
 
     /// The console's headline numbers: this process's `headline`, the store's totals, the last audit.
     package func overview(headline: MetricsHeadline, currency: String) async throws -> OperatorOverview {
-        let (operators, now) = (self.operators, clock.nowMillis())
+        let now = clock.nowMillis()
         let (totals, last) = try await database.read { sql in
-            (try await operators.totals(currency: currency, now: now, on: sql), try await operators.lastAudit(on: sql))
+            (try await sql.operators.totals(currency: currency, now: now), try await sql.operators.lastAudit())
         }
         return OperatorOverview(
             requests: headline.requests, serverErrors: headline.serverErrors, lockouts: headline.lockouts,
@@ -104,13 +99,11 @@ package struct OperatorService: Sendable {
 
     /// The latest recorded audit, if any.
     package func lastAudit() async throws -> AuditRun? {
-        let operators = self.operators
-        return try await database.read { sql in try await operators.lastAudit(on: sql) }
+        return try await database.read { sql in try await sql.operators.lastAudit() }
     }
 
     /// The latest operator actions, newest first.
     package func actions(limit: Int = 50) async throws -> [OperatorAction] {
-        let operators = self.operators
-        return try await database.read { sql in try await operators.actions(limit: limit, on: sql) }
+        return try await database.read { sql in try await sql.operators.actions(limit: limit) }
     }
 }

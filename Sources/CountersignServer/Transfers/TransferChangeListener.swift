@@ -14,7 +14,6 @@ package struct TransferChangeListener: Service {
     let logger: Logger
 
     package func run() async throws {
-        let feed = self.feed
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             do {
                 try await cancelWhenGracefulShutdown {

@@ -36,7 +36,6 @@ package struct TransferController {
             key: userId)
         let (transfer, replayed) = try await transfers.create(
             payerId: userId, body, idempotencyKey: key, session: context.session)
-        context.responseEncoder.observe(transfer.document)
         var response = try Self.json(transfer.document, status: replayed ? .ok : .created)
         if replayed { response.headers[HTTPField.Name.idempotentReplayed] = "true" }
         return response
@@ -104,7 +103,7 @@ package struct TransferController {
     static func json(_ document: TransferDocument, status: HTTPResponse.Status) throws -> Response {
         Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: try TransferSQLRepository.json(document)))
+            body: .init(byteBuffer: ByteBuffer(string: try CanonicalJSON.string(document)))
         )
     }
 }

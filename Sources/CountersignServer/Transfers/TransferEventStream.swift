@@ -45,7 +45,7 @@ struct TransferEventStream: Sendable {
             }
         }
         defer { timer.cancel() }
-        let (repository, database) = (transfers.transfers, transfers.database)
+        let database = transfers.database
         var lastSent = self.lastSent
         var signals = watch.signals.makeAsyncIterator()
         // A server shutting down ends its streams at once (clients reconnect elsewhere, with
@@ -60,7 +60,7 @@ struct TransferEventStream: Sendable {
         while ContinuousClock.now < deadline, !Task.isShuttingDownGracefully, try await session.isLive {
             let after = lastSent
             let events = try await database.read { sql in
-                try await repository.events(transferId: transferId, after: after, on: sql)
+                try await sql.transfers.events(transferId: transferId, after: after)
             }
             if events.isEmpty {
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))

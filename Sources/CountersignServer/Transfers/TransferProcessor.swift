@@ -11,10 +11,13 @@ import Synchronization
 /// PostgreSQL the claim is `FOR UPDATE SKIP LOCKED`, so several server processes share the work
 /// and each step happens once. Every step is also guarded by the transfer's version.
 package struct TransferProcessor: Service {
-    let transfers: TransferService
+    let database: any Database
+    let clock: WallClock
+    /// Where transfers' changes are signalled: the same feed as `TransferService`'s.
+    let feed: TransferFeed
+    let configuration: ServerConfiguration
+    let metrics: ServerMetrics
     let storeReadiness: StoreReadiness
-    let ledger: any LedgerRepository
-    let walletTransactions: any WalletTransactionRepository
     let logger: Logger
     /// Consecutive failed steps per transfer, in this process.
     let attempts = StepAttempts()
@@ -22,8 +25,8 @@ package struct TransferProcessor: Service {
     /// Works until graceful shutdown: a pass whenever a transfer changes here (or, on PostgreSQL,
     /// in another process), and at least every `transferPollMillis` for lapsed quotes.
     package func run() async throws {
-        let signals = transfers.feed.workSignals
-        let interval = Duration.milliseconds(transfers.configuration.transferPollMillis)
+        let signals = feed.workSignals
+        let interval = Duration.milliseconds(configuration.transferPollMillis)
         try? await cancelWhenGracefulShutdown {
             await storeReadiness.wait()
             // A timer that rings the doorbell, so lapsed quotes expire without any other traffic.
@@ -31,7 +34,7 @@ package struct TransferProcessor: Service {
                 group.addTask {
                     while !Task.isCancelled {
                         try await Task.sleep(for: interval)
-                        transfers.feed.nudgeWorker()
+                        feed.nudgeWorker()
                     }
                 }
                 for await _ in signals {
@@ -46,12 +49,12 @@ package struct TransferProcessor: Service {
     /// Records how many transfers wait for this worker (`PENDING_PAYEE_LOOKUP`, `PENDING_QUOTE`,
     /// `AUTHORIZED`) in `countersign_worker_backlog`.
     private func countBacklog() async {
-        let waiting = try? await transfers.database.read { sql in
+        let waiting = try? await database.read { sql in
             try await sql.first(
                 "SELECT COUNT(*) AS n FROM transfers WHERE status IN ('PENDING_PAYEE_LOOKUP', 'PENDING_QUOTE', 'AUTHORIZED')"
             )?.int("n")
         }
-        if let waiting { transfers.metrics.backlog(worker: "transfers", count: Int(waiting)) }
+        if let waiting { metrics.backlog(worker: "transfers", count: Int(waiting)) }
     }
 
     /// Steps transfers until none is due; returns how many steps it took.
@@ -62,7 +65,7 @@ package struct TransferProcessor: Service {
             do {
                 guard let moved = try await step() else { return steps }
                 steps += 1
-                transfers.feed.signal(moved, wakeWorker: false)
+                feed.signal(moved, wakeWorker: false)
             } catch {
                 if !Task.isCancelled { logger.error("transfer step failed", metadata: ["error": "\(error)"]) }
                 return steps
@@ -73,19 +76,18 @@ package struct TransferProcessor: Service {
 
     /// Claims one due transfer and moves it one step; returns its id, or nil when nothing is due.
     package func step() async throws -> String? {
-        let (database, repository, now) = (transfers.database, transfers.transfers, transfers.clock.nowMillis())
+        let now = clock.nowMillis()
         let lockSuffix = database.engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         let parked = attempts.parked
         do {
             return try await database.transaction { sql -> String? in
                 guard
-                    let id = try await repository.claimWork(
-                        now: now, excluding: parked, lockSuffix: lockSuffix, on: sql)
+                    let id = try await sql.transfers.claimWork(now: now, excluding: parked, lockSuffix: lockSuffix)
                 else { return nil }
                 let current: Transfer
                 let next: Transfer
                 do {
-                    guard let found = try await repository.find(id: id, on: sql) else { return nil }
+                    guard let found = try await sql.transfers.find(id: id) else { return nil }
                     current = found
                     next = try await advance(current, now: now, on: sql)
                 } catch let refused as ExecutionRefused {
@@ -93,7 +95,7 @@ package struct TransferProcessor: Service {
                 } catch {
                     throw StepFailed(transferId: id, underlying: error)
                 }
-                guard try await transfers.commit(next, transfers: repository, on: sql) else { return nil }
+                guard try await writer.commit(next, on: sql) else { return nil }
                 return current.id
             }
         } catch let refused as ExecutionRefused {
@@ -121,17 +123,19 @@ package struct TransferProcessor: Service {
         }
     }
 
+    /// Saves each step's version and announces it, as the payer's commands do.
+    private var writer: TransferWriter { TransferWriter(database: database, metrics: metrics) }
+
     /// Attempts at one transfer's step before it is failed.
     static let maximumAttempts = 3
 
     /// Moves the transfer to `FAILED` in a transaction of its own, if it still may.
     private func fail(_ transferId: String, _ failure: TransferFailure, now: Int64) async throws -> Bool {
-        let repository = transfers.transfers
-        return try await transfers.database.transaction { sql -> Bool in
-            guard let current = try await repository.find(id: transferId, on: sql), current.status.canMove(to: .failed)
+        try await database.transaction { sql -> Bool in
+            guard let current = try await sql.transfers.find(id: transferId), current.status.canMove(to: .failed)
             else { return false }
-            return try await transfers.commit(
-                try current.moved(to: .failed, now: now, failure: failure), transfers: repository, on: sql)
+            return try await writer.commit(
+                try current.moved(to: .failed, now: now, failure: failure), on: sql)
         }
     }
 
@@ -152,7 +156,7 @@ package struct TransferProcessor: Service {
     }
 
     private func lookUpPayee(_ current: Transfer, now: Int64, on sql: any SQLExecutor) async throws -> Transfer {
-        guard let payee = try await transfers.users.find(phone: current.payeePhone, on: sql),
+        guard let payee = try await sql.users.find(phone: current.payeePhone),
             payee.id != current.payerId
         else {
             return try Self.failed(
@@ -174,13 +178,12 @@ package struct TransferProcessor: Service {
     }
 
     private func quote(_ current: Transfer, now: Int64, on sql: any SQLExecutor) async throws -> Transfer {
-        let configuration = transfers.configuration
         guard let fees = configuration.feeSchedule.fees(amount: current.amount, currency: current.currency) else {
             return try Self.failed(
                 current, now: now, code: .unsupportedCurrency,
                 message: "There is no fee schedule for \(current.currency).")
         }
-        let usable = try await transfers.credentials.list(userId: current.payerId, on: sql).filter {
+        let usable = try await sql.credentials.list(userId: current.payerId).filter {
             $0.flaggedAt == nil
         }
         guard !usable.isEmpty else {
@@ -189,8 +192,8 @@ package struct TransferProcessor: Service {
         }
         let totalFees = fees.reduce(0) { $0 + $1.amount }
         // The balance may have fallen since the transfer was created: no quote the payer cannot pay.
-        let balance = try await ledger.balance(
-            userId: current.payerId, kind: .wallet, currency: current.currency, on: sql)
+        let balance = try await sql.ledger.balance(
+            userId: current.payerId, kind: .wallet, currency: current.currency)
         guard balance >= current.amount + totalFees else {
             return try Self.failed(
                 current, now: now, code: .insufficientFunds,
@@ -239,10 +242,10 @@ package struct TransferProcessor: Service {
                 failure: .init(
                     .internalInconsistency, message: "The authorized transfer has no quote or payee."))
         }
-        let payer = ledger.accountId(userId: current.payerId, kind: .wallet, currency: current.currency)
-        let payee = ledger.accountId(userId: payeeId, kind: .wallet, currency: current.currency)
+        let payer = LedgerRepository.accountId(userId: current.payerId, kind: .wallet, currency: current.currency)
+        let payee = LedgerRepository.accountId(userId: payeeId, kind: .wallet, currency: current.currency)
         // Both wallets locked before the limits are read, so no parallel transfer changes what they count.
-        try await SpendingLimits.lock([payer, payee], database: transfers.database, on: sql)
+        try await SpendingLimits.lock([payer, payee], database: database, on: sql)
         if let refusal = try await limitRefusal(current, total: quote.total, now: now, on: sql) {
             throw ExecutionRefused(
                 transferId: current.id, failure: .init(refusal.code, message: refusal.message))
@@ -254,8 +257,8 @@ package struct TransferProcessor: Service {
             postings.append(Posting(accountId: SystemAccount.transferFees(current.currency), amount: quote.totalFees))
         }
         do {
-            try await ledger.post(
-                LedgerEntry(kind: "transfer", reference: current.id, postings: postings), now: now, on: sql)
+            try await sql.ledger.post(
+                LedgerEntry(kind: "transfer", reference: current.id, postings: postings), now: now)
         } catch LedgerError.insufficientFunds {
             throw ExecutionRefused(
                 transferId: current.id,
@@ -267,7 +270,7 @@ package struct TransferProcessor: Service {
             (current.payerId, WalletTransactionType.transferOut, quote.total, current.payeePhone),
             (payeeId, WalletTransactionType.transferIn, quote.amount, nil),
         ] {
-            try await walletTransactions.insert(
+            try await sql.walletTransactions.insert(
                 WalletTransaction(
                     id: Identifier.make("tx"), userId: userId, type: type, status: .completed, amount: amount,
                     currency: current.currency,
@@ -275,10 +278,10 @@ package struct TransferProcessor: Service {
                     authorizedBy: type == .transferOut ? "biometric" : nil,
                     cashbackUsed: 0, cashbackEarned: 0, externalReference: current.id, idempotencyKey: nil,
                     failureCode: nil, createdAt: now, updatedAt: now
-                ), on: sql)
+                ))
         }
         var done = try current.moved(to: .success, now: now)
-        if let payee = try await transfers.users.find(id: payeeId, on: sql) {
+        if let payee = try await sql.users.find(id: payeeId) {
             done.payeeName = DisplayText.sanitized(payee.name)
         }
         return done
@@ -289,7 +292,7 @@ package struct TransferProcessor: Service {
     private func limitRefusal(_ current: Transfer, total: Int64, now: Int64, on sql: any SQLExecutor) async throws
         -> APIError?
     {
-        let limits = transfers.limits
+        let limits = SpendingLimits(tiers: configuration.limitTiers)
         do {
             try await limits.checkOutgoing(
                 userId: current.payerId, currency: current.currency, amount: total, now: now, on: sql)

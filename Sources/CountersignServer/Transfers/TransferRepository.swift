@@ -4,27 +4,11 @@ import CountersignStore
 import Foundation
 
 /// Transfers and the ordered versions of each.
-package protocol TransferRepository: Sendable {
+package struct TransferRepository: Sendable {
+    let sql: any SQLExecutor
+
     /// Inserts a new transfer and its first version; false if the payer used its idempotency key already.
-    func insert(_ transfer: Transfer, on sql: any SQLExecutor) async throws -> Bool
-    /// Writes `next` over the version before it and records the new version; false if the stored
-    /// transfer is no longer at `next.sequence - 1` (another process moved it first), or is in a status
-    /// the state machine does not move to `next.status` from.
-    func save(_ next: Transfer, on sql: any SQLExecutor) async throws -> Bool
-    func find(id: String, on sql: any SQLExecutor) async throws -> Transfer?
-    /// Claims the oldest transfer the server must move on (in a pending step, authorized, or with a
-    /// quote that lapsed by `now`), other than `excluding`, and returns its id. `lockSuffix` is
-    /// `FOR UPDATE SKIP LOCKED` on PostgreSQL, so two processes never claim the same one.
-    func claimWork(now: Int64, excluding: [String], lockSuffix: String, on sql: any SQLExecutor) async throws -> String?
-    /// The stored versions after `sequence`, oldest first, as (sequence, status, document JSON).
-    func events(transferId: String, after sequence: Int64, on sql: any SQLExecutor) async throws -> [TransferEvent]
-}
-
-/// `TransferRepository` in shared SQL.
-package struct TransferSQLRepository: TransferRepository {
-    package init() {}
-
-    package func insert(_ t: Transfer, on sql: any SQLExecutor) async throws -> Bool {
+    package func insert(_ t: Transfer) async throws -> Bool {
         let inserted = try await sql.query(
             """
             INSERT INTO transfers (id, payer_id, payee_phone, amount, currency, note, status, sequence, idempotency_key, request_hash, created_at, updated_at)
@@ -39,11 +23,14 @@ package struct TransferSQLRepository: TransferRepository {
             ]
         )
         guard !inserted.isEmpty else { return false }
-        try await record(t, on: sql)
+        try await record(t)
         return true
     }
 
-    package func save(_ t: Transfer, on sql: any SQLExecutor) async throws -> Bool {
+    /// Writes `next` over the version before it and records the new version; false if the stored
+    /// transfer is no longer at `next.sequence - 1` (another process moved it first), or is in a status
+    /// the state machine does not move to `next.status` from.
+    package func save(_ t: Transfer) async throws -> Bool {
         // The stored status must be one the state machine moves to the new one from: a second guard,
         // beside the version, that no write skips a step.
         let sources = TransferStatus.boundSources(of: t.status, first: 14)
@@ -58,22 +45,25 @@ package struct TransferSQLRepository: TransferRepository {
                 .text(t.id), .integer(t.sequence), .text(t.status.rawValue), .text(t.payeeId), .text(t.payeeName),
                 .text(t.quote.map { String(decoding: $0.canonicalBytes, as: UTF8.self) }),
                 t.quote.map { .integer($0.totalFees) } ?? .null,
-                t.quoteExpiresAt.map { .integer($0) } ?? .null, .text(try t.challenge.map(Self.json)),
+                t.quoteExpiresAt.map { .integer($0) } ?? .null, .text(try t.challenge.map(CanonicalJSON.string)),
                 .text(t.failure?.code), .text(t.failure?.message), .text(t.authorizedBy), .integer(t.updatedAt),
             ] + sources.values
         )
         guard !updated.isEmpty else { return false }
-        try await record(t, on: sql)
+        try await record(t)
         // Every change of a transfer passes here: a final state's webhook commits with it.
         try await WebhookOutbox().recordTransfer(t, on: sql)
         return true
     }
 
-    package func find(id: String, on sql: any SQLExecutor) async throws -> Transfer? {
+    package func find(id: String) async throws -> Transfer? {
         try await sql.first("SELECT * FROM transfers WHERE id = $1", [.text(id)]).map(Self.transfer(from:))
     }
 
-    package func claimWork(now: Int64, excluding: [String], lockSuffix: String, on sql: any SQLExecutor) async throws
+    /// Claims the oldest transfer the server must move on (in a pending step, authorized, or with a
+    /// quote that lapsed by `now`), other than `excluding`, and returns its id. `lockSuffix` is
+    /// `FOR UPDATE SKIP LOCKED` on PostgreSQL, so two processes never claim the same one.
+    package func claimWork(now: Int64, excluding: [String], lockSuffix: String) async throws
         -> String?
     {
         // Only the id: a row that cannot be decoded is then the caller's to handle, not a claim error.
@@ -90,7 +80,8 @@ package struct TransferSQLRepository: TransferRepository {
         )?.string("id")
     }
 
-    package func events(transferId: String, after sequence: Int64, on sql: any SQLExecutor) async throws
+    /// The stored versions after `sequence`, oldest first, as (sequence, status, document JSON).
+    package func events(transferId: String, after sequence: Int64) async throws
         -> [TransferEvent]
     {
         try await sql.query(
@@ -106,24 +97,15 @@ package struct TransferSQLRepository: TransferRepository {
     }
 
     /// The version row; its primary key (transfer, sequence) is a second guard against two writers.
-    private func record(_ t: Transfer, on sql: any SQLExecutor) async throws {
+    private func record(_ t: Transfer) async throws {
         try await sql.execute(
             "INSERT INTO transfer_events (transfer_id, sequence, status, document, created_at) VALUES ($1, $2, $3, $4, $5)",
             [
-                .text(t.id), .integer(t.sequence), .text(t.status.rawValue), .text(try Self.json(t.document)),
+                .text(t.id), .integer(t.sequence), .text(t.status.rawValue),
+                .text(try CanonicalJSON.string(t.document)),
                 .integer(t.updatedAt),
             ]
         )
-    }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    static func json(_ value: some Encodable) throws -> String {
-        String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     static func transfer(from row: SQLRow) throws -> Transfer {
@@ -155,4 +137,9 @@ package struct TransferSQLRepository: TransferRepository {
             createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
         )
     }
+}
+
+extension SQLExecutor {
+    /// `TransferRepository` on this connection or transaction.
+    package var transfers: TransferRepository { TransferRepository(sql: self) }
 }

@@ -17,7 +17,7 @@ extension TransferService {
 
         let current = try await transfer(payerId: payerId, id: id)
         let user = try await biometric.loadUser(payerId)
-        let (credentials, transfers, now) = (self.credentials, self.transfers, clock.nowMillis())
+        let now = clock.nowMillis()
         let pinAllowance = configuration.pinAllowance
         guard current.status.canMove(to: .authorized), let challenge = current.challenge,
             let expected = Base64URL.decode(challenge.challenge)
@@ -26,7 +26,7 @@ extension TransferService {
         }
         if let expiresAt = current.quoteExpiresAt, now >= expiresAt {
             if try await database.transaction({ sql in
-                try await commit(try current.moved(to: .expired, now: now), transfers: transfers, on: sql)
+                try await writer.commit(try current.moved(to: .expired, now: now), on: sql)
             }) {
                 feed.signal(id)
             }
@@ -35,7 +35,7 @@ extension TransferService {
         try lock.ensureUnlocked(user)
 
         let credential = try await database.read { sql in
-            try await credentials.find(id: assertion.credentialId, on: sql)
+            try await sql.credentials.find(id: assertion.credentialId)
         }
         // A key or device still in its cooling-off pays at most the new-device limit; the transfer
         // stays open for a key that may.
@@ -75,8 +75,8 @@ extension TransferService {
                 // Refused by policy, not a failed signature: the key's backup state is recorded,
                 // the transfer stays open for another key, and nothing counts towards the lock.
                 try await database.transaction { sql in
-                    try await credentials.recordBackupState(
-                        id: credential.id, backupState: verified.flags.backupState, on: sql)
+                    try await sql.credentials.recordBackupState(
+                        id: credential.id, backupState: verified.flags.backupState)
                 }
                 throw error
             }
@@ -86,13 +86,13 @@ extension TransferService {
                     // retry) loses here and is answered as a spent challenge is, counting nothing.
                     var next = try current.moved(to: .authorized, now: now)
                     next.authorizedBy = credential.id
-                    guard try await commit(next, transfers: transfers, on: sql) else { return nil }
+                    guard try await writer.commit(next, on: sql) else { return nil }
                     guard
-                        try await credentials.recordUse(
+                        try await sql.credentials.recordUse(
                             id: credential.id, signCount: Int64(verified.signCount),
-                            backupState: verified.flags.backupState, now: now, on: sql)
+                            backupState: verified.flags.backupState, now: now)
                     else { throw CounterOvertaken() }
-                    if user.failedPaymentAuths > 0 { try await users.resetPaymentFailures(userId: payerId, on: sql) }
+                    if user.failedPaymentAuths > 0 { try await sql.users.resetPaymentFailures(userId: payerId) }
                     // Two factors (the key and its user verification): the PIN allowance starts again.
                     if verified.flags.userVerified { try await pinAllowance.renew(userId: payerId, on: sql) }
                     return next
@@ -119,7 +119,6 @@ extension TransferService {
     private func fail(_ current: Transfer, credential: StoredCredential?, refusal: WebAuthnError?, now: Int64)
         async throws -> APIError
     {
-        let (transfers, credentials) = (self.transfers, self.credentials)
         let failed = try current.moved(
             to: .failed, now: now,
             failure: TransferFailure(
@@ -127,10 +126,10 @@ extension TransferService {
         let answer = try await database.transaction { sql -> APIError? in
             // Moved on meanwhile: a concurrent copy of this authorization won (its counter is why
             // ours looks replayed). Not an attack on the payer's key: nothing is flagged or counted.
-            guard try await commit(failed, transfers: transfers, on: sql) else { return nil }
+            guard try await writer.commit(failed, on: sql) else { return nil }
             if let credential, refusal?.code == .signCountRegression {
-                try await credentials.flag(
-                    id: credential.id, reason: WebAuthnError.Code.signCountRegression.rawValue, now: now, on: sql)
+                try await sql.credentials.flag(
+                    id: credential.id, reason: WebAuthnError.Code.signCountRegression.rawValue, now: now)
             }
             return try await lock.recordFailure(userId: current.payerId, failure: APIError.authorizationFailed, on: sql)
         }

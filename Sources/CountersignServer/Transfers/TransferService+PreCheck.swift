@@ -11,9 +11,9 @@ extension TransferService {
     ) async throws {
         let fees = configuration.feeSchedule.fees(amount: request.amount, currency: request.currency) ?? []
         let total = fees.reduce(request.amount) { $0 + $1.amount }
-        let found = try await users.find(phone: payee.value, on: sql)
-        let balance = try await ledger.balance(
-            userId: payerId, kind: .wallet, currency: request.currency, on: sql)
+        let found = try await sql.users.find(phone: payee.value)
+        let balance = try await sql.ledger.balance(
+            userId: payerId, kind: .wallet, currency: request.currency)
         guard let found else {
             throw APIError(
                 .payeeNotFound,
@@ -36,5 +36,5 @@ extension TransferService {
     }
 
     /// The spending limits, as configured.
-    var limits: SpendingLimits { SpendingLimits(tiers: configuration.limitTiers, ledger: ledger) }
+    var limits: SpendingLimits { SpendingLimits(tiers: configuration.limitTiers) }
 }

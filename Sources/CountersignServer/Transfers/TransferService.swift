@@ -7,14 +7,9 @@ import WebAuthn
 /// cancel. Every other move is the background worker's (`TransferProcessor`).
 package struct TransferService: Sendable {
     let database: any Database
-    let users: any UserRepository
-    let credentials: any CredentialRepository
-    let transfers: any TransferRepository
-    let ledger: any LedgerRepository
     let lock: PaymentLock
     let biometric: BiometricService
     let feed: TransferFeed
-    let idempotency: any IdempotencyRepository
     /// This process: the owner its idempotency claims record.
     let instance: ServerInstance
     let clock: WallClock
@@ -60,13 +55,11 @@ package struct TransferService: Sendable {
         var normalized = request
         normalized.payeePhone = payee.value
         let idempotent = IdempotentRequest(
-            key: idempotencyKey, canonical: Array(try TransferSQLRepository.json(normalized).utf8))
+            key: idempotencyKey, canonical: Array(try CanonicalJSON.string(normalized).utf8))
         let payer = try await biometric.loadUser(payerId)
         guard payer.phone != payee.value else { throw APIError(.selfTransfer, "You cannot send money to yourself.") }
-        let (credentials, transfers, idempotency, now) = (
-            self.credentials, self.transfers, self.idempotency, clock.nowMillis()
-        )
-        let usable = try await database.read { sql in try await credentials.list(userId: payerId, on: sql) }.filter {
+        let now = clock.nowMillis()
+        let usable = try await database.read { sql in try await sql.credentials.list(userId: payerId) }.filter {
             $0.flaggedAt == nil
         }
         guard !usable.isEmpty else {
@@ -84,15 +77,15 @@ package struct TransferService: Sendable {
         )
         let owner = instance.id
         let (stored, created) = try await database.transaction { sql in
-            try await idempotency.claimResource(
-                idempotent, userId: payerId, owner: owner, now: now, on: sql, id: \.id,
-                find: { try await transfers.find(id: $0, on: sql) },
+            try await sql.idempotency.claimResource(
+                idempotent, userId: payerId, owner: owner, now: now, id: \.id,
+                find: { try await sql.transfers.find(id: $0) },
                 make: {
                     // Checked only for a new transfer: a retry of one that was created replays it.
                     try lock.ensureUnlocked(payer)
                     try await ensurePayable(payerId: payerId, payee: payee, request: request, on: sql)
                     // The transfers table's own unique key on (payer, key) stays as a second guard.
-                    return try await transfers.insert(transfer, on: sql) ? transfer : nil
+                    return try await sql.transfers.insert(transfer) ? transfer : nil
                 })
         }
         guard let stored else { throw IdempotentRequest.inFlight }
@@ -102,9 +95,8 @@ package struct TransferService: Sendable {
 
     /// The payer's transfer; 404 for anyone else, so ids reveal nothing.
     package func transfer(payerId: String, id: String) async throws -> Transfer {
-        let transfers = self.transfers
         guard id.utf8.count <= 64,
-            let transfer = try await database.read({ sql in try await transfers.find(id: id, on: sql) }),
+            let transfer = try await database.read({ sql in try await sql.transfers.find(id: id) }),
             transfer.payerId == payerId
         else {
             throw APIError(.transferNotFound, "No such transfer.")
@@ -124,13 +116,12 @@ package struct TransferService: Sendable {
 
     /// Moves the payer's transfer to `status`; 409 `invalid_state` where the state machine forbids it.
     private func command(payerId: String, id: String, to status: TransferStatus) async throws -> Transfer {
-        let transfers = self.transfers
         // The worker may move the transfer between our read and our write; the write is guarded
         // by the version, so read again and retry a few times before answering.
         for _ in 0..<5 {
             let current = try await transfer(payerId: payerId, id: id)
             let next = try current.moved(to: status, now: clock.nowMillis())
-            if try await database.transaction({ sql in try await commit(next, transfers: transfers, on: sql) }) {
+            if try await database.transaction({ sql in try await writer.commit(next, on: sql) }) {
                 feed.signal(id)
                 return next
             }
@@ -138,12 +129,6 @@ package struct TransferService: Sendable {
         throw APIError(.transferBusy, "The transfer is changing; try again.")
     }
 
-    /// Saves `next` over its previous version and announces it to other processes on commit.
-    func commit(_ next: Transfer, transfers: any TransferRepository, on sql: any SQLExecutor) async throws -> Bool {
-        guard try await transfers.save(next, on: sql) else { return false }
-        try await database.notify(channel: TransferChangeListener.channel, payload: next.id, on: sql)
-        // Counted as written: the caller's commit follows at once (a rollback now is a store failure).
-        if next.status.isFinal { metrics.payment(kind: "transfer", outcome: next.status.rawValue.lowercased()) }
-        return true
-    }
+    /// Saves each command's version and announces it, as the worker's steps do.
+    var writer: TransferWriter { TransferWriter(database: database, metrics: metrics) }
 }

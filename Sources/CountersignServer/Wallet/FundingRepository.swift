@@ -3,10 +3,10 @@ import CountersignStore
 
 /// `wallet_fundings` in shared SQL. Every move out of `pending` is guarded by the status, so a
 /// webhook, a poll and the sweeper racing move a funding once.
-package struct FundingSQLRepository: Sendable {
-    package init() {}
+package struct FundingRepository: Sendable {
+    let sql: any SQLExecutor
 
-    func insert(_ f: Funding, on sql: any SQLExecutor) async throws {
+    func insert(_ f: Funding) async throws {
         try await sql.execute(
             """
             INSERT INTO wallet_fundings (id, user_id, amount, currency, method, payment_method_id, return_url, status,
@@ -19,12 +19,12 @@ package struct FundingSQLRepository: Sendable {
             ])
     }
 
-    func find(id: String, on sql: any SQLExecutor) async throws -> Funding? {
+    func find(id: String) async throws -> Funding? {
         try await sql.first("SELECT * FROM wallet_fundings WHERE id = $1", [.text(id)]).map(Self.funding(from:))
     }
 
     /// Pending fundings not touched since `updatedBefore`, oldest first.
-    func pending(updatedBefore: Int64, on sql: any SQLExecutor) async throws -> [Funding] {
+    func pending(updatedBefore: Int64) async throws -> [Funding] {
         try await sql.query(
             "SELECT * FROM wallet_fundings WHERE status = 'pending' AND updated_at < $1 ORDER BY updated_at LIMIT 100",
             [.integer(updatedBefore)]
@@ -32,7 +32,7 @@ package struct FundingSQLRepository: Sendable {
     }
 
     /// Records the provider's intent, once.
-    func recordIntent(id: String, intentId: String, on sql: any SQLExecutor) async throws {
+    func recordIntent(id: String, intentId: String) async throws {
         try await sql.execute(
             "UPDATE wallet_fundings SET payment_intent_id = $2 WHERE id = $1 AND payment_intent_id IS NULL",
             [.text(id), .text(intentId)])
@@ -40,7 +40,7 @@ package struct FundingSQLRepository: Sendable {
 
     /// Moves a pending funding to `status`; false if it was not pending (someone else moved it).
     func finish(
-        id: String, status: FundingStatus, error: ProviderPaymentError?, now: Int64, on sql: any SQLExecutor
+        id: String, status: FundingStatus, error: ProviderPaymentError?, now: Int64
     ) async throws -> Bool {
         let rows = try await sql.query(
             """
@@ -67,4 +67,9 @@ package struct FundingSQLRepository: Sendable {
             errorCode: try row.optionalString("error_code"), errorMessage: try row.optionalString("error_message"),
             createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at"))
     }
+}
+
+extension SQLExecutor {
+    /// `FundingRepository` on this connection or transaction.
+    package var fundings: FundingRepository { FundingRepository(sql: self) }
 }

@@ -5,8 +5,7 @@ extension FundingService {
     /// Fundings left pending since before `updatedBefore` (a payer who never came back, a webhook
     /// that never arrived, a process that stopped before the intent was made), oldest first.
     package func pendingFundings(updatedBefore: Int64) async throws -> [Funding] {
-        let fundings = self.fundings
-        return try await database.read { sql in try await fundings.pending(updatedBefore: updatedBefore, on: sql) }
+        return try await database.read { sql in try await sql.fundings.pending(updatedBefore: updatedBefore) }
     }
 
     /// Asks the provider about one pending funding and applies its answer; one that has waited for
@@ -17,8 +16,7 @@ extension FundingService {
         guard now.status == FundingStatus.pending.rawValue,
             funding.createdAt < clock.nowMillis() - Self.abandonAfterMillis
         else { return }
-        let fundings = self.fundings
-        guard let current = try await database.read({ sql in try await fundings.find(id: funding.id, on: sql) }),
+        guard let current = try await database.read({ sql in try await sql.fundings.find(id: funding.id) }),
             current.status == .pending, let intentId = current.paymentIntentId
         else { return }
         do {
@@ -37,8 +35,7 @@ extension FundingService {
         guard let id = event.data.object.metadata?.orderId, id.hasPrefix(Self.idPrefix + "_") else { return false }
         guard event.type.hasPrefix("payment_intent."), id.utf8.count <= 64, !ControlCharacters.appear(in: id)
         else { return true }
-        let fundings = self.fundings
-        guard let funding = try await database.read({ sql in try await fundings.find(id: id, on: sql) }) else {
+        guard let funding = try await database.read({ sql in try await sql.fundings.find(id: id) }) else {
             return true
         }
         if let current = funding.paymentIntentId, current != event.data.object.id { return true }

@@ -27,8 +27,7 @@ extension FundingService {
             }
         }
         try await settle(funding, intent: intent, failure: nil)
-        let fundings = self.fundings
-        let current = try await database.read { sql in try await fundings.find(id: funding.id, on: sql) } ?? funding
+        let current = try await database.read { sql in try await sql.fundings.find(id: funding.id) } ?? funding
         return try await view(current, intent: intent)
     }
 
@@ -49,10 +48,10 @@ extension FundingService {
                 "The provider reports a payment of \(intent.amount) \(intent.currency) for a funding of \(funding.amount) \(funding.currency)."
             )
         }
-        let (fundings, transactions, now) = (self.fundings, self.transactions, clock.nowMillis())
+        let now = clock.nowMillis()
         let outcome: FundingStatus? = try await database.transaction { sql in
             if let intent, funding.paymentIntentId == nil {
-                try await fundings.recordIntent(id: funding.id, intentId: intent.id, on: sql)
+                try await sql.fundings.recordIntent(id: funding.id, intentId: intent.id)
             }
             let status: FundingStatus
             var error: ProviderPaymentError?
@@ -67,12 +66,12 @@ extension FundingService {
             case .requiresAction?, .processing?:
                 return nil
             }
-            guard try await fundings.finish(id: funding.id, status: status, error: error, now: now, on: sql) else {
+            guard try await sql.fundings.finish(id: funding.id, status: status, error: error, now: now) else {
                 return nil
             }
-            _ = try await transactions.finish(
+            _ = try await sql.walletTransactions.finish(
                 id: funding.id, status: status.transactionStatus, cashbackEarned: 0,
-                externalReference: nil, failureCode: error?.code, now: now, on: sql)
+                externalReference: nil, failureCode: error?.code, now: now)
             if status == .succeeded { try await credit(funding, now: now, on: sql) }
             var finished = funding
             (finished.status, finished.errorCode, finished.updatedAt) = (status, error?.code, now)
@@ -87,22 +86,21 @@ extension FundingService {
     /// The one place a funding's money reaches the wallet, in the transaction that moved it to
     /// `succeeded`: provider clearing → the user's wallet in its currency.
     func credit(_ funding: Funding, now: Int64, on sql: any SQLExecutor) async throws {
-        let wallet = try await ledger.openAccount(
-            userId: funding.userId, kind: .wallet, currency: funding.currency, now: now, on: sql)
-        try await ledger.post(
+        let wallet = try await sql.ledger.openAccount(
+            userId: funding.userId, kind: .wallet, currency: funding.currency, now: now)
+        try await sql.ledger.post(
             .transfer(
                 kind: "wallet_funding", reference: funding.id, amount: funding.amount,
                 from: SystemAccount.providerClearing(funding.currency), to: wallet),
-            now: now, on: sql)
+            now: now)
     }
 
     static let canceled = ProviderPaymentError(code: "payment_canceled", message: "The payment was canceled.")
 
     /// The funding as the API shows it, with the wallet's balance now.
     func view(_ funding: Funding, intent: ProviderPaymentIntent?) async throws -> WalletFunding {
-        let ledger = self.ledger
         let balance = try await database.read { sql in
-            try await ledger.balance(userId: funding.userId, kind: .wallet, currency: funding.currency, on: sql)
+            try await sql.ledger.balance(userId: funding.userId, kind: .wallet, currency: funding.currency)
         }
         return WalletFunding(
             fundingId: funding.id, status: funding.status.rawValue, amount: funding.amount,

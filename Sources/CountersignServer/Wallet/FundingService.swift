@@ -9,10 +9,6 @@ import CountersignStore
 /// the transaction that moves the funding to `succeeded` (see `settle`).
 package struct FundingService: Sendable {
     let database: any Database
-    let fundings: FundingSQLRepository
-    let transactions: any WalletTransactionRepository
-    let ledger: any LedgerRepository
-    let idempotency: any IdempotencyRepository
     let wallets: WalletService
     let provider: any PaymentProvider
     let returnURLs: ReturnURLPolicy
@@ -48,17 +44,15 @@ package struct FundingService: Sendable {
             id: Identifier.make(Self.idPrefix), userId: userId, amount: request.amount, currency: request.currency,
             method: request.method, paymentMethodId: request.paymentMethodId, returnURL: request.returnURL,
             status: .pending, paymentIntentId: nil, errorCode: nil, errorMessage: nil, createdAt: now, updatedAt: now)
-        let (fundings, transactions, idempotency, owner) = (
-            self.fundings, self.transactions, self.idempotency, instance.id
-        )
+        let owner = instance.id
         let (stored, created) = try await database.transaction { sql in
-            try await idempotency.claimResource(
-                idempotent, userId: userId, owner: owner, now: now, on: sql, id: \.id,
-                find: { try await fundings.find(id: $0, on: sql) },
+            try await sql.idempotency.claimResource(
+                idempotent, userId: userId, owner: owner, now: now, id: \.id,
+                find: { try await sql.fundings.find(id: $0) },
                 make: {
                     try await checkIncoming(userId: userId, amount: funding.amount, currency: funding.currency, on: sql)
-                    try await fundings.insert(funding, on: sql)
-                    try await transactions.insert(funding.walletTransaction, on: sql)
+                    try await sql.fundings.insert(funding)
+                    try await sql.walletTransactions.insert(funding.walletTransaction)
                     return funding
                 })
         }
@@ -74,7 +68,7 @@ package struct FundingService: Sendable {
     /// credited when it succeeds even if other money came in meanwhile: the payer was charged.
     func checkIncoming(userId: String, amount: Int64, currency: String, on sql: any SQLExecutor) async throws {
         let now = clock.nowMillis()
-        let wallet = try await ledger.openAccount(userId: userId, kind: .wallet, currency: currency, now: now, on: sql)
+        let wallet = try await sql.ledger.openAccount(userId: userId, kind: .wallet, currency: currency, now: now)
         try await SpendingLimits.lock([wallet], database: database, on: sql)
         let pending =
             try await sql.first(
@@ -137,9 +131,8 @@ package struct FundingService: Sendable {
     /// `GET /wallet/fundings/{id}`: the user's funding, refreshed from the provider while pending;
     /// 404 for anyone else's, so ids reveal nothing.
     package func funding(userId: String, id: String) async throws -> WalletFunding {
-        let fundings = self.fundings
         guard id.utf8.count <= 64,
-            let funding = try await database.read({ sql in try await fundings.find(id: id, on: sql) }),
+            let funding = try await database.read({ sql in try await sql.fundings.find(id: id) }),
             funding.userId == userId
         else { throw APIError(.fundingNotFound, "No such funding.") }
         return try await refresh(funding)

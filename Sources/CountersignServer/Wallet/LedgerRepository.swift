@@ -2,47 +2,19 @@ import CountersignCore
 import CountersignStore
 
 /// Accounts and the double-entry postings that move money between them.
-package protocol LedgerRepository: Sendable {
-    /// Creates one account of the user's (idempotent) and returns its id.
-    func openAccount(userId: String, kind: AccountKind, currency: String, now: Int64, on sql: any SQLExecutor)
-        async throws -> String
-    /// Creates the user's wallet and cashback accounts (idempotent) and returns their ids.
-    func openAccounts(userId: String, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> (
-        wallet: String, cashback: String
-    )
-    /// Creates the system accounts for `currency` if missing.
-    func openSystemAccounts(currency: String, now: Int64, on sql: any SQLExecutor) async throws
+package struct LedgerRepository: Sendable {
+    let sql: any SQLExecutor
+
     /// The id of a user's account.
-    func accountId(userId: String, kind: AccountKind, currency: String) -> String
-    /// Applies a balanced entry: cached balances move, postings are written. Throws
-    /// `LedgerError.insufficientFunds` (and the caller's transaction rolls back) if a user account
-    /// would go below zero.
-    func post(_ entry: LedgerEntry, now: Int64, on sql: any SQLExecutor) async throws
-    /// The balance of an account: cached for user accounts, summed from postings for system ones.
-    func balance(accountId: String, on sql: any SQLExecutor) async throws -> Int64
-}
-
-extension LedgerRepository {
-    /// The balance of one of a user's accounts; 0 if it was never opened.
-    package func balance(userId: String, kind: AccountKind, currency: String, on sql: any SQLExecutor) async throws
-        -> Int64
-    {
-        try await balance(accountId: accountId(userId: userId, kind: kind, currency: currency), on: sql)
-    }
-}
-
-/// `LedgerRepository` in shared SQL.
-package struct LedgerSQLRepository: LedgerRepository {
-    package init() {}
-
-    package func accountId(userId: String, kind: AccountKind, currency: String) -> String {
+    package static func accountId(userId: String, kind: AccountKind, currency: String) -> String {
         "acct:\(userId):\(kind.rawValue):\(currency)"
     }
 
-    package func openAccount(userId: String, kind: AccountKind, currency: String, now: Int64, on sql: any SQLExecutor)
+    /// Creates one account of the user's (idempotent) and returns its id.
+    package func openAccount(userId: String, kind: AccountKind, currency: String, now: Int64)
         async throws -> String
     {
-        let id = accountId(userId: userId, kind: kind, currency: currency)
+        let id = Self.accountId(userId: userId, kind: kind, currency: currency)
         try await sql.execute(
             """
             INSERT INTO accounts (id, user_id, kind, currency, may_go_negative, created_at) VALUES ($1, $2, $3, $4, $5, $6)
@@ -56,16 +28,18 @@ package struct LedgerSQLRepository: LedgerRepository {
         return id
     }
 
-    package func openAccounts(userId: String, currency: String, now: Int64, on sql: any SQLExecutor) async throws -> (
+    /// Creates the user's wallet and cashback accounts (idempotent) and returns their ids.
+    package func openAccounts(userId: String, currency: String, now: Int64) async throws -> (
         wallet: String, cashback: String
     ) {
         (
-            try await openAccount(userId: userId, kind: .wallet, currency: currency, now: now, on: sql),
-            try await openAccount(userId: userId, kind: .cashback, currency: currency, now: now, on: sql)
+            try await openAccount(userId: userId, kind: .wallet, currency: currency, now: now),
+            try await openAccount(userId: userId, kind: .cashback, currency: currency, now: now)
         )
     }
 
-    package func openSystemAccounts(currency: String, now: Int64, on sql: any SQLExecutor) async throws {
+    /// Creates the system accounts for `currency` if missing.
+    package func openSystemAccounts(currency: String, now: Int64) async throws {
         for id in SystemAccount.all(currency) {
             try await sql.execute(
                 "INSERT INTO accounts (id, kind, currency, may_go_negative, created_at) VALUES ($1, $2, $3, 1, $4) ON CONFLICT (id) DO NOTHING",
@@ -74,7 +48,10 @@ package struct LedgerSQLRepository: LedgerRepository {
         }
     }
 
-    package func post(_ entry: LedgerEntry, now: Int64, on sql: any SQLExecutor) async throws {
+    /// Applies a balanced entry: cached balances move, postings are written. Throws
+    /// `LedgerError.insufficientFunds` (and the caller's transaction rolls back) if a user account
+    /// would go below zero.
+    package func post(_ entry: LedgerEntry, now: Int64) async throws {
         let transactionId = Identifier.make("ltx")
         try await sql.execute(
             "INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES ($1, $2, $3, $4)",
@@ -103,7 +80,8 @@ package struct LedgerSQLRepository: LedgerRepository {
         }
     }
 
-    package func balance(accountId: String, on sql: any SQLExecutor) async throws -> Int64 {
+    /// The balance of an account: cached for user accounts, summed from postings for system ones.
+    package func balance(accountId: String) async throws -> Int64 {
         if accountId.hasPrefix("sys:") {
             return try await sql.first(
                 "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM postings WHERE account_id = $1",
@@ -112,4 +90,14 @@ package struct LedgerSQLRepository: LedgerRepository {
         return try await sql.first("SELECT balance FROM accounts WHERE id = $1", [.text(accountId)])?.int("balance")
             ?? 0
     }
+
+    /// The balance of one of a user's accounts; 0 if it was never opened.
+    package func balance(userId: String, kind: AccountKind, currency: String) async throws -> Int64 {
+        try await balance(accountId: Self.accountId(userId: userId, kind: kind, currency: currency))
+    }
+}
+
+extension SQLExecutor {
+    /// `LedgerRepository` on this connection or transaction.
+    package var ledger: LedgerRepository { LedgerRepository(sql: self) }
 }

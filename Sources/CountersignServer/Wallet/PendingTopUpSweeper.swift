@@ -42,11 +42,11 @@ package struct PendingTopUpSweeper: Service {
     /// One pass; returns how many top-ups it settled.
     @discardableResult
     package func sweep() async -> Int {
-        let (transactions, cutoff, id) = (topUps.transactions, topUps.clock.nowMillis() - minimumAgeMillis, instance.id)
+        let (cutoff, id) = (topUps.clock.nowMillis() - minimumAgeMillis, instance.id)
         let pending: [WalletTransaction]
         do {
             pending = try await topUps.database.read { sql in
-                try await transactions.pending(olderThan: cutoff, orOrphanedExcept: id, on: sql)
+                try await sql.walletTransactions.pending(olderThan: cutoff, orOrphanedExcept: id)
             }
         } catch {
             topUps.logger.passFailed("pending top-up sweep failed", error)

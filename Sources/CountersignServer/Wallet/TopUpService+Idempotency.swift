@@ -24,10 +24,10 @@ extension TopUpService {
         }
         let idempotent = IdempotentRequest(
             key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: request.useCashback ?? false))
-        let (keys, fingerprint) = (self.idempotencyKeys, idempotent.fingerprint)
+        let fingerprint = idempotent.fingerprint
         // A read, not a write: the claim itself is made in the debit's transaction.
         if let known = try await database.read({ sql in
-            try await keys.lookup(userId: userId, key: key, requestHash: fingerprint, on: sql)
+            try await sql.idempotency.lookup(userId: userId, key: key, requestHash: fingerprint)
         }) {
             return try Self.answer(known)
         }

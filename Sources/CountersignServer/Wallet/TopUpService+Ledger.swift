@@ -12,22 +12,18 @@ extension TopUpService {
         userId: String, intent: PaymentIntent, useCashback: Bool, authorization: Authorization,
         clearFailures: Bool = true, idempotency: IdempotencyTicket? = nil
     ) async throws -> WalletTransaction {
-        let (ledger, transactions, authorizer, users, keys, now) = (
-            self.ledger, self.transactions, self.authorizer, self.users, self.idempotencyKeys, clock.nowMillis()
-        )
-        let database = self.database
-        let walletId = ledger.accountId(userId: userId, kind: .wallet, currency: intent.currency)
-        let cashbackId = ledger.accountId(userId: userId, kind: .cashback, currency: intent.currency)
+        let now = clock.nowMillis()
+        let walletId = LedgerRepository.accountId(userId: userId, kind: .wallet, currency: intent.currency)
+        let cashbackId = LedgerRepository.accountId(userId: userId, kind: .cashback, currency: intent.currency)
         do {
             return try await database.transaction { sql in
                 // The key first: a concurrent retry with the same token is told its key is in
                 // flight, not that its token was used.
                 var claimId: String?
                 if let idempotency {
-                    let claim = try await keys.claim(
+                    let claim = try await sql.idempotency.claim(
                         userId: userId, key: idempotency.key, requestHash: idempotency.requestHash,
-                        owner: idempotency.owner, now: now, staleBefore: now - IdempotentRequest.abandonedClaimMillis,
-                        on: sql)
+                        owner: idempotency.owner, now: now, staleBefore: now - IdempotentRequest.abandonedClaimMillis)
                     guard case .claimed(let id) = claim else { throw IdempotencyKeyTaken(claim: claim) }
                     claimId = id
                 }
@@ -37,7 +33,7 @@ extension TopUpService {
                 var cashbackUsed: Int64 = 0
                 if useCashback {
                     // Locked above, with the wallet: the balance read holds until the commit.
-                    cashbackUsed = min(try await ledger.balance(accountId: cashbackId, on: sql), intent.amount)
+                    cashbackUsed = min(try await sql.ledger.balance(accountId: cashbackId), intent.amount)
                 }
                 let transaction = WalletTransaction(
                     id: Identifier.make("tx"), userId: userId, type: .topup, status: .pending, amount: intent.amount,
@@ -48,9 +44,8 @@ extension TopUpService {
                 )
                 if let idempotency, let claimId {
                     guard
-                        try await keys.link(
-                            userId: userId, key: idempotency.key, claimId: claimId, transactionId: transaction.id,
-                            on: sql)
+                        try await sql.idempotency.link(
+                            userId: userId, key: idempotency.key, claimId: claimId, transactionId: transaction.id)
                     else { throw IdempotentRequest.inFlight }
                 }
                 var postings = [
@@ -60,10 +55,10 @@ extension TopUpService {
                 if intent.amount > cashbackUsed {
                     postings.append(Posting(accountId: walletId, amount: -(intent.amount - cashbackUsed)))
                 }
-                try await ledger.post(
-                    LedgerEntry(kind: "topup", reference: transaction.id, postings: postings), now: now, on: sql)
-                try await transactions.insert(transaction, on: sql)
-                if clearFailures { try await users.resetPaymentFailures(userId: userId, on: sql) }
+                try await sql.ledger.post(
+                    LedgerEntry(kind: "topup", reference: transaction.id, postings: postings), now: now)
+                try await sql.walletTransactions.insert(transaction)
+                if clearFailures { try await sql.users.resetPaymentFailures(userId: userId) }
                 return transaction
             }
         } catch LedgerError.insufficientFunds {
@@ -74,12 +69,10 @@ extension TopUpService {
     /// Completes (cashback credited) or fails (debit reversed) a pending top-up, in one transaction.
     /// The answer comes back encoded too: the bytes sent are the ones stored for replays.
     func settle(_ pending: WalletTransaction, outcome: AirtimeOutcome) async throws -> SettledTopUp {
-        let (ledger, transactions, keys, now) = (
-            self.ledger, self.transactions, self.idempotencyKeys, clock.nowMillis()
-        )
+        let now = clock.nowMillis()
         let currency = pending.currency
-        let walletId = ledger.accountId(userId: pending.userId, kind: .wallet, currency: currency)
-        let cashbackId = ledger.accountId(userId: pending.userId, kind: .cashback, currency: currency)
+        let walletId = LedgerRepository.accountId(userId: pending.userId, kind: .wallet, currency: currency)
+        let cashbackId = LedgerRepository.accountId(userId: pending.userId, kind: .cashback, currency: currency)
         let clearing = SystemAccount.supplierClearing(currency)
         return try await database.transaction { sql in
             var finished = pending
@@ -88,26 +81,26 @@ extension TopUpService {
             case .delivered(let reference):
                 let earned = TopUpLimits.cashback(for: pending.amount)
                 guard
-                    try await transactions.finish(
+                    try await sql.walletTransactions.finish(
                         id: pending.id, status: .completed, cashbackEarned: earned, externalReference: reference,
-                        failureCode: nil, now: now, on: sql)
+                        failureCode: nil, now: now)
                 else {
                     throw APIError(.alreadySettled, "This top-up was settled already.")
                 }
                 if earned > 0 {
-                    try await ledger.post(
+                    try await sql.ledger.post(
                         .transfer(
                             kind: "cashback", reference: pending.id, amount: earned,
-                            from: SystemAccount.cashbackExpense(currency), to: cashbackId), now: now, on: sql)
+                            from: SystemAccount.cashbackExpense(currency), to: cashbackId), now: now)
                 }
                 try finished.status.move(to: .completed)
                 finished.cashbackEarned = earned
                 finished.externalReference = reference
             case .failed(let code, _):
                 guard
-                    try await transactions.finish(
+                    try await sql.walletTransactions.finish(
                         id: pending.id, status: .failed, cashbackEarned: 0, externalReference: nil, failureCode: code,
-                        now: now, on: sql)
+                        now: now)
                 else {
                     throw APIError(.alreadySettled, "This top-up was settled already.")
                 }
@@ -118,18 +111,18 @@ extension TopUpService {
                 if pending.amount > pending.cashbackUsed {
                     postings.append(Posting(accountId: walletId, amount: pending.amount - pending.cashbackUsed))
                 }
-                try await ledger.post(
-                    LedgerEntry(kind: "topup_reversal", reference: pending.id, postings: postings), now: now, on: sql)
+                try await sql.ledger.post(
+                    LedgerEntry(kind: "topup_reversal", reference: pending.id, postings: postings), now: now)
                 try finished.status.move(to: .failed)
                 finished.failureCode = code
             }
             try await WebhookOutbox().recordWalletTransaction(finished, on: sql)
             let response = Self.response(
-                finished, balance: try await ledger.balance(accountId: walletId, on: sql), outcome: outcome)
+                finished, balance: try await sql.ledger.balance(accountId: walletId), outcome: outcome)
             let json = try TopUpResponse.encodedForReplay(response)
             // The replay answer is stored with the money, so a retry after a crash replays it.
             if let key = pending.idempotencyKey {
-                try await keys.complete(userId: pending.userId, key: key, status: 200, body: json, on: sql)
+                try await sql.idempotency.complete(userId: pending.userId, key: key, status: 200, body: json)
             }
             return SettledTopUp(response: response, json: json)
         }

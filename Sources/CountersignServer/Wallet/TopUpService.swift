@@ -9,10 +9,6 @@ import WebAuthn
 /// token bound to the same intent or by the PIN.
 package struct TopUpService: Sendable {
     let database: any Database
-    let users: any UserRepository
-    let ledger: any LedgerRepository
-    let transactions: any WalletTransactionRepository
-    let idempotencyKeys: any IdempotencyRepository
     /// The token-or-PIN check, its allowance and the spending limits, shared with marketplace
     /// orders paid from the wallet.
     let authorizer: PaymentAuthorizer

@@ -31,8 +31,7 @@ package struct WalletController {
         let key = try IdempotentRequest.key(in: request.headers)
         switch try await topUps.topUp(userId: userId, body, idempotencyKey: key, session: context.session) {
         case .settled(let settled):
-            // The answer in the bytes its replays will repeat; shown to the response observer as well.
-            context.responseEncoder.observe(settled.response)
+            // The answer in the bytes its replays will repeat.
             return Self.json(status: .ok, settled.json)
         case .replayed(let status, let stored):
             var response = Self.json(status: .init(code: status), stored)

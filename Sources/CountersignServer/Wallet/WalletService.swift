@@ -6,9 +6,6 @@ import WebAuthn
 /// Balances, history and operator funding.
 package struct WalletService: Sendable {
     let database: any Database
-    let users: any UserRepository
-    let ledger: any LedgerRepository
-    let transactions: any WalletTransactionRepository
     let clock: WallClock
     /// The wallet currencies, the primary first (`ServerConfiguration.walletCurrencies`).
     let currencies: [String]
@@ -35,8 +32,8 @@ package struct WalletService: Sendable {
             wallets.append(
                 WalletBalance(
                     currency: currency,
-                    balance: try await ledger.balance(userId: userId, kind: .wallet, currency: currency, on: sql),
-                    cashback: try await ledger.balance(userId: userId, kind: .cashback, currency: currency, on: sql)))
+                    balance: try await sql.ledger.balance(userId: userId, kind: .wallet, currency: currency),
+                    cashback: try await sql.ledger.balance(userId: userId, kind: .cashback, currency: currency)))
         }
         return wallets
     }
@@ -61,17 +58,16 @@ package struct WalletService: Sendable {
         guard (1...100).contains(limit) else { throw APIError(.invalidLimit, "limit must be between 1 and 100.") }
         let before = try cursor.map(Self.parseCursor)
         let only = try currency.map { try walletCurrency($0) }
-        let transactions = self.transactions
         let rows = try await database.read { sql in
-            try await transactions.list(userId: userId, before: before, currency: only, limit: limit + 1, on: sql)
+            try await sql.walletTransactions.list(userId: userId, before: before, currency: only, limit: limit + 1)
         }
         let page = rows.prefix(limit)
         let next = rows.count > limit ? page.last.map { Base64URL.encode(Array("\($0.createdAt)|\($0.id)".utf8)) } : nil
         let transferIds = page.filter { [.transferOut, .transferIn].contains($0.type) }.compactMap(\.externalReference)
         let orderIds = page.filter { [.orderPayment, .orderRefund].contains($0.type) }.compactMap(\.externalReference)
         let parties = try await database.read { sql in
-            try await transactions.transfers(ids: transferIds, on: sql)
-                .merging(try await transactions.orders(ids: orderIds, on: sql)) { transfer, _ in transfer }
+            try await sql.walletTransactions.transfers(ids: transferIds)
+                .merging(try await sql.walletTransactions.orders(ids: orderIds)) { transfer, _ in transfer }
         }
         return TransactionPage(
             transactions: page.map { $0.summary(transfer: $0.externalReference.flatMap { parties[$0] }) },
@@ -112,9 +108,9 @@ package struct WalletService: Sendable {
         }
         let currency = try walletCurrency(currency)
         try Self.checkFunding(amount, currency: currency)
-        let (users, now) = (self.users, clock.nowMillis())
+        let now = clock.nowMillis()
         return try await database.transaction { sql in
-            guard let user = try await users.find(phone: phone.value, on: sql) else {
+            guard let user = try await sql.users.find(phone: phone.value) else {
                 throw APIError(.unknownUser, "No user has phone \(phone.value).")
             }
             return try await credit(
@@ -141,23 +137,23 @@ package struct WalletService: Sendable {
     ) async throws -> (transactionId: String, balance: Int64) {
         let id = Identifier.make("fund")
         // An operator's reference makes funding idempotent: the same reference never credits twice.
-        if let reference, try await transactions.find(type: .funding, externalReference: reference, on: sql) != nil {
+        if let reference, try await sql.walletTransactions.find(type: .funding, externalReference: reference) != nil {
             throw APIError(.duplicateReference, "A funding with reference \(reference) exists already.")
         }
         // Users who signed up before this wallet currency existed have no account in it yet.
-        let wallet = try await ledger.openAccount(userId: userId, kind: .wallet, currency: currency, now: now, on: sql)
-        try await ledger.post(
+        let wallet = try await sql.ledger.openAccount(userId: userId, kind: .wallet, currency: currency, now: now)
+        try await sql.ledger.post(
             .transfer(
                 kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet),
-            now: now, on: sql)
+            now: now)
         let funding = WalletTransaction(
             id: id, userId: userId, type: .funding, status: .completed, amount: amount, currency: currency,
             productCode: nil, recipientPhone: nil, supplierSlug: nil, authorizedBy: "operator", cashbackUsed: 0,
             cashbackEarned: 0, externalReference: reference, idempotencyKey: nil, failureCode: nil,
             createdAt: now, updatedAt: now)
-        try await transactions.insert(funding, on: sql)
+        try await sql.walletTransactions.insert(funding)
         try await WebhookOutbox().recordWalletTransaction(funding, on: sql)
-        return (id, try await ledger.balance(accountId: wallet, on: sql))
+        return (id, try await sql.ledger.balance(accountId: wallet))
     }
 }
 

@@ -10,41 +10,10 @@ package struct TransferParties: Sendable, Equatable {
 }
 
 /// Wallet transactions, newest first.
-package protocol WalletTransactionRepository: Sendable {
-    /// The parties of the transfers with these ids, by id (a page of history at most).
-    func transfers(ids: [String], on sql: any SQLExecutor) async throws -> [String: TransferParties]
-    /// The parties of the marketplace orders with these ids, by id: the buyer as payer, the seller
-    /// as payee, and the product's title as the note.
-    func orders(ids: [String], on sql: any SQLExecutor) async throws -> [String: TransferParties]
-    func insert(_ transaction: WalletTransaction, on sql: any SQLExecutor) async throws
-    /// Moves a pending transaction to a final status; returns false if it was not pending. A status
-    /// the machine does not move `pending` to throws `ForbiddenMove`.
-    func finish(
-        id: String, status: WalletTransactionStatus, cashbackEarned: Int64, externalReference: String?,
-        failureCode: String?, now: Int64,
-        on sql: any SQLExecutor
-    ) async throws -> Bool
-    func find(id: String, on sql: any SQLExecutor) async throws -> WalletTransaction?
-    func find(type: WalletTransactionType, externalReference: String, on sql: any SQLExecutor) async throws
-        -> WalletTransaction?
-    /// A page of the user's transactions older than `before` (created_at, id), newest first.
-    /// With `currency`, only that currency's.
-    func list(userId: String, before: (Int64, String)?, currency: String?, limit: Int, on sql: any SQLExecutor)
-        async throws -> [WalletTransaction]
-    /// Pending transactions for recovery after a crash: those created before `olderThan`, and younger
-    /// ones whose idempotency claim belongs to an instance other than `except` that is known to be gone
-    /// (retired at a start-up, or stopped): the request that debited them died with its process. A
-    /// lapsed lease alone is not enough here, since settling races the supplier call of a process
-    /// that may only be stalled.
-    func pending(olderThan: Int64, orOrphanedExcept instance: String, on sql: any SQLExecutor) async throws
-        -> [WalletTransaction]
-}
+package struct WalletTransactionRepository: Sendable {
+    let sql: any SQLExecutor
 
-/// `WalletTransactionRepository` in shared SQL.
-package struct WalletTransactionSQLRepository: WalletTransactionRepository {
-    package init() {}
-
-    package func insert(_ t: WalletTransaction, on sql: any SQLExecutor) async throws {
+    package func insert(_ t: WalletTransaction) async throws {
         try await sql.execute(
             """
             INSERT INTO wallet_transactions (id, user_id, type, status, amount, currency, product_code, recipient_phone, supplier_slug,
@@ -62,7 +31,8 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         )
     }
 
-    package func transfers(ids: [String], on sql: any SQLExecutor) async throws -> [String: TransferParties] {
+    /// The parties of the transfers with these ids, by id (a page of history at most).
+    package func transfers(ids: [String]) async throws -> [String: TransferParties] {
         guard !ids.isEmpty else { return [:] }
         let placeholders = ids.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
         let rows = try await sql.query(
@@ -81,7 +51,9 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         return parties
     }
 
-    package func orders(ids: [String], on sql: any SQLExecutor) async throws -> [String: TransferParties] {
+    /// The parties of the marketplace orders with these ids, by id: the buyer as payer, the seller
+    /// as payee, and the product's title as the note.
+    package func orders(ids: [String]) async throws -> [String: TransferParties] {
         guard !ids.isEmpty else { return [:] }
         let placeholders = ids.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
         let rows = try await sql.query(
@@ -101,10 +73,11 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         return parties
     }
 
+    /// Moves a pending transaction to a final status; returns false if it was not pending. A status
+    /// the machine does not move `pending` to throws `ForbiddenMove`.
     package func finish(
         id: String, status: WalletTransactionStatus, cashbackEarned: Int64, externalReference: String?,
-        failureCode: String?, now: Int64,
-        on sql: any SQLExecutor
+        failureCode: String?, now: Int64
     ) async throws -> Bool {
         let move = try WalletTransactionStatus.pending.boundMove(to: status)
         let rows = try await sql.query(
@@ -120,11 +93,11 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         return !rows.isEmpty
     }
 
-    package func find(id: String, on sql: any SQLExecutor) async throws -> WalletTransaction? {
+    package func find(id: String) async throws -> WalletTransaction? {
         try await sql.first("SELECT * FROM wallet_transactions WHERE id = $1", [.text(id)]).map(Self.transaction(from:))
     }
 
-    package func find(type: WalletTransactionType, externalReference: String, on sql: any SQLExecutor) async throws
+    package func find(type: WalletTransactionType, externalReference: String) async throws
         -> WalletTransaction?
     {
         try await sql.first(
@@ -133,8 +106,10 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         ).map(Self.transaction(from:))
     }
 
+    /// A page of the user's transactions older than `before` (created_at, id), newest first.
+    /// With `currency`, only that currency's.
     package func list(
-        userId: String, before: (Int64, String)?, currency: String?, limit: Int, on sql: any SQLExecutor
+        userId: String, before: (Int64, String)?, currency: String?, limit: Int
     ) async throws -> [WalletTransaction] {
         // A NULL parameter means "any": one statement for every combination of filters.
         let (createdAt, id) = before ?? (Int64.max, "")
@@ -152,7 +127,12 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
         ).map(Self.transaction(from:))
     }
 
-    package func pending(olderThan: Int64, orOrphanedExcept instance: String, on sql: any SQLExecutor) async throws
+    /// Pending transactions for recovery after a crash: those created before `olderThan`, and younger
+    /// ones whose idempotency claim belongs to an instance other than `except` that is known to be gone
+    /// (retired at a start-up, or stopped): the request that debited them died with its process. A
+    /// lapsed lease alone is not enough here, since settling races the supplier call of a process
+    /// that may only be stalled.
+    package func pending(olderThan: Int64, orOrphanedExcept instance: String) async throws
         -> [WalletTransaction]
     {
         try await sql.query(
@@ -192,4 +172,9 @@ package struct WalletTransactionSQLRepository: WalletTransactionRepository {
             updatedAt: try row.int("updated_at")
         )
     }
+}
+
+extension SQLExecutor {
+    /// `WalletTransactionRepository` on this connection or transaction.
+    package var walletTransactions: WalletTransactionRepository { WalletTransactionRepository(sql: self) }
 }

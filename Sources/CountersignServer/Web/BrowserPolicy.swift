@@ -74,7 +74,7 @@ struct BrowserPolicyMiddleware: RouterMiddleware {
             }
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
-            response = try context.responseEncoder.response(to: error, from: request, context: context)
+            response = try error.response(from: request, context: context)
         }
         if isCORS { Self.allowCORS(origin, on: &response.headers) }
         return response

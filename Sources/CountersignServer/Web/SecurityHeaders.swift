@@ -21,7 +21,7 @@ struct SecurityHeaders: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
-            response = try context.responseEncoder.response(to: error, from: request, context: context)
+            response = try error.response(from: request, context: context)
         }
         Self.apply(to: &response.headers)
         return response

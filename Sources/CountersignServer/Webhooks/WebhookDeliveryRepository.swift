@@ -1,8 +1,8 @@
 import CountersignStore
 
 /// `webhook_deliveries` and `webhook_attempts`, in SQL both engines share.
-package struct WebhookDeliverySQLRepository: Sendable {
-    package init() {}
+package struct WebhookDeliveryRepository: Sendable {
+    let sql: any SQLExecutor
 
     /// Leases up to `limit` due deliveries to `owner` until `leaseUntil`. Due: pending, its next
     /// attempt reached, no live lease (one held by an instance no longer in `server_instances`, retired
@@ -11,7 +11,7 @@ package struct WebhookDeliverySQLRepository: Sendable {
     /// PostgreSQL the rows are locked `FOR UPDATE OF d SKIP LOCKED` while the lease is written, so
     /// two instances never lease the same delivery; SQLite has one writer.
     func claim(
-        now: Int64, owner: String, leaseUntil: Int64, limit: Int, engine: DatabaseEngine, on sql: any SQLExecutor
+        now: Int64, owner: String, leaseUntil: Int64, limit: Int, engine: DatabaseEngine
     ) async throws -> [WebhookDelivery] {
         let lock = engine == .postgres ? " FOR UPDATE OF d SKIP LOCKED" : ""
         let ids = try await sql.query(
@@ -34,14 +34,14 @@ package struct WebhookDeliverySQLRepository: Sendable {
                     UPDATE webhook_deliveries SET lease_owner = $2, lease_until = $3
                     WHERE id = $1 AND status = 'pending' RETURNING id
                     """, [.text(id), .text(owner), .integer(leaseUntil)]),
-                let delivery = try await find(id: try row.string("id"), on: sql)
+                let delivery = try await find(id: try row.string("id"))
             else { continue }
             claimed.append(delivery)
         }
         return claimed
     }
 
-    func find(id: String, on sql: any SQLExecutor) async throws -> WebhookDelivery? {
+    func find(id: String) async throws -> WebhookDelivery? {
         try await sql.first(
             """
             SELECT d.id, d.event_id, d.endpoint_id, d.attempts, e.url, e.secret, ev.payload, ev.created_at
@@ -61,8 +61,7 @@ package struct WebhookDeliverySQLRepository: Sendable {
     /// Records an attempt and the delivery's next state (`delivered`, `failed` for good, or
     /// `pending` until `nextAttemptAt`), if `owner` still holds the lease; false if it lost it.
     func finish(
-        _ delivery: WebhookDelivery, owner: String, status: String, nextAttemptAt: Int64, attempt: WebhookAttempt,
-        on sql: any SQLExecutor
+        _ delivery: WebhookDelivery, owner: String, status: String, nextAttemptAt: Int64, attempt: WebhookAttempt
     ) async throws -> Bool {
         let updated = try await sql.query(
             """
@@ -90,7 +89,7 @@ package struct WebhookDeliverySQLRepository: Sendable {
     }
 
     /// The latest attempts at `endpointId`, newest first (at most `limit`).
-    func attempts(endpointId: String, limit: Int, on sql: any SQLExecutor) async throws -> [WebhookAttempt] {
+    func attempts(endpointId: String, limit: Int) async throws -> [WebhookAttempt] {
         try await sql.query(
             """
             SELECT a.id, a.delivery_id, d.event_id, ev.type, a.attempted_at, a.status_code, a.error, a.latency_millis
@@ -109,7 +108,7 @@ package struct WebhookDeliverySQLRepository: Sendable {
 
     /// Sends the event to the endpoint again, as soon as a worker is free: its delivery back to
     /// `pending`, attempted now (a pending one just sooner). False if the endpoint never had that event.
-    func redeliver(eventId: String, endpointId: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+    func redeliver(eventId: String, endpointId: String, now: Int64) async throws -> Bool {
         !(try await sql.query(
             """
             UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $3, finished_at = NULL
@@ -118,7 +117,12 @@ package struct WebhookDeliverySQLRepository: Sendable {
     }
 
     /// How many deliveries wait (pending), for the backlog metric.
-    func backlog(on sql: any SQLExecutor) async throws -> Int64 {
+    func backlog() async throws -> Int64 {
         try await sql.first("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'")?.int("n") ?? 0
     }
+}
+
+extension SQLExecutor {
+    /// `WebhookDeliveryRepository` on this connection or transaction.
+    package var webhookDeliveries: WebhookDeliveryRepository { WebhookDeliveryRepository(sql: self) }
 }

@@ -2,7 +2,7 @@ import CountersignStore
 import Logging
 import ServiceLifecycle
 
-/// Sends the outbox: leases due deliveries (`WebhookDeliverySQLRepository.claim`), sends each once
+/// Sends the outbox: leases due deliveries (`WebhookDeliveryRepository.claim`), sends each once
 /// per lease, and records the attempt with the delivery's next state. At least once: a process that
 /// dies mid-attempt leaves its lease to lapse, and the delivery is sent again (receivers dedupe on
 /// `webhook-id`). Several processes on one PostgreSQL share the work without sending an attempt twice.
@@ -17,8 +17,6 @@ package struct WebhookDeliveryWorker: Service {
     let logger: Logger
     /// The pause between passes that found nothing to send.
     let interval: Duration
-    let deliveries = WebhookDeliverySQLRepository()
-    let endpoints = WebhookEndpointSQLRepository()
 
     /// Deliveries leased per pass, and sent at once.
     static let batch = 16
@@ -35,17 +33,18 @@ package struct WebhookDeliveryWorker: Service {
     /// One pass: lease, send, record. Returns how many deliveries it attempted.
     @discardableResult
     package func pass() async -> Int {
-        let (deliveries, engine, owner, now) = (self.deliveries, database.engine, instance.id, clock.nowMillis())
+        let (engine, owner, now) = (database.engine, instance.id, clock.nowMillis())
         // Long enough for the attempt's timeout and its bookkeeping; a lapsed lease means a retry.
         let leaseUntil = now + 2 * Int64(sender.timeout.nanoseconds / 1_000_000) + 10_000
         let claimed: [WebhookDelivery]
         do {
             claimed = try await database.transaction { sql in
-                try await deliveries.claim(
-                    now: now, owner: owner, leaseUntil: leaseUntil, limit: Self.batch, engine: engine, on: sql)
+                try await sql.webhookDeliveries.claim(
+                    now: now, owner: owner, leaseUntil: leaseUntil, limit: Self.batch, engine: engine)
             }
             metrics.backlog(
-                worker: "webhooks", count: Int(try await database.read { sql in try await deliveries.backlog(on: sql) })
+                worker: "webhooks",
+                count: Int(try await database.read { sql in try await sql.webhookDeliveries.backlog() })
             )
         } catch {
             logger.passFailed("webhook delivery pass failed", error)
@@ -78,18 +77,16 @@ package struct WebhookDeliveryWorker: Service {
             id: Identifier.make("wha"), deliveryId: delivery.id, eventId: delivery.eventId, eventType: "",
             attemptedAt: attemptedAt, statusCode: result.statusCode, error: result.error,
             latencyMillis: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        let (deliveries, endpoints, owner, disableAfter, nextAttemptAt) = (
-            self.deliveries, self.endpoints, instance.id, retry.disableAfterMillis, next
-        )
+        let (owner, disableAfter, nextAttemptAt) = (instance.id, retry.disableAfterMillis, next)
         do {
             let disabled = try await database.transaction { sql in
                 guard
-                    try await deliveries.finish(
-                        delivery, owner: owner, status: status, nextAttemptAt: nextAttemptAt, attempt: record, on: sql)
+                    try await sql.webhookDeliveries.finish(
+                        delivery, owner: owner, status: status, nextAttemptAt: nextAttemptAt, attempt: record)
                 else { return false }
-                return try await endpoints.noteAttempt(
+                return try await sql.webhookEndpoints.noteAttempt(
                     endpointId: delivery.endpointId, succeeded: result.succeeded, now: now,
-                    disableAfterMillis: disableAfter, on: sql)
+                    disableAfterMillis: disableAfter)
             }
             if disabled {
                 logger.warning(

@@ -1,11 +1,11 @@
 import CountersignStore
 
 /// `webhook_endpoints`, in SQL both engines share.
-package struct WebhookEndpointSQLRepository: Sendable {
-    package init() {}
+package struct WebhookEndpointRepository: Sendable {
+    let sql: any SQLExecutor
 
     /// The ids of the live, enabled endpoints subscribed to `type`.
-    func subscribed(to type: String, on sql: any SQLExecutor) async throws -> [String] {
+    func subscribed(to type: String) async throws -> [String] {
         try await sql.query(
             "SELECT id, event_types FROM webhook_endpoints WHERE removed_at IS NULL AND enabled = 1 ORDER BY id", []
         ).compactMap { row in
@@ -13,7 +13,7 @@ package struct WebhookEndpointSQLRepository: Sendable {
         }
     }
 
-    func insert(_ endpoint: WebhookEndpoint, createdBy: String?, on sql: any SQLExecutor) async throws {
+    func insert(_ endpoint: WebhookEndpoint, createdBy: String?) async throws {
         try await sql.execute(
             """
             INSERT INTO webhook_endpoints (id, url, secret, event_types, enabled, created_by, created_at)
@@ -26,18 +26,18 @@ package struct WebhookEndpointSQLRepository: Sendable {
     }
 
     /// The live endpoints, oldest first.
-    func list(on sql: any SQLExecutor) async throws -> [WebhookEndpoint] {
+    func list() async throws -> [WebhookEndpoint] {
         try await sql.query("SELECT * FROM webhook_endpoints WHERE removed_at IS NULL ORDER BY created_at, id", []).map(
             Self.endpoint(from:))
     }
 
-    func find(id: String, on sql: any SQLExecutor) async throws -> WebhookEndpoint? {
+    func find(id: String) async throws -> WebhookEndpoint? {
         try await sql.first("SELECT * FROM webhook_endpoints WHERE id = $1 AND removed_at IS NULL", [.text(id)]).map(
             Self.endpoint(from:))
     }
 
     /// Removes a live endpoint (its pending deliveries are not sent); false if there is none.
-    func remove(id: String, now: Int64, on sql: any SQLExecutor) async throws -> Bool {
+    func remove(id: String, now: Int64) async throws -> Bool {
         let removed = try await sql.query(
             "UPDATE webhook_endpoints SET removed_at = $2 WHERE id = $1 AND removed_at IS NULL RETURNING id",
             [.text(id), .integer(now)])
@@ -49,7 +49,7 @@ package struct WebhookEndpointSQLRepository: Sendable {
     }
 
     /// Enables a live endpoint again, its run of failures forgotten; false if there is none.
-    func enable(id: String, on sql: any SQLExecutor) async throws -> Bool {
+    func enable(id: String) async throws -> Bool {
         !(try await sql.query(
             """
             UPDATE webhook_endpoints SET enabled = 1, failing_since = NULL, disabled_at = NULL
@@ -60,7 +60,7 @@ package struct WebhookEndpointSQLRepository: Sendable {
     /// After an attempt: a success ends the run of failures; a failure starts one, and one that has
     /// lasted `disableAfterMillis` disables the endpoint. Returns true if this call disabled it.
     func noteAttempt(
-        endpointId: String, succeeded: Bool, now: Int64, disableAfterMillis: Int64, on sql: any SQLExecutor
+        endpointId: String, succeeded: Bool, now: Int64, disableAfterMillis: Int64
     )
         async throws -> Bool
     {
@@ -89,4 +89,9 @@ package struct WebhookEndpointSQLRepository: Sendable {
             failingSince: try row.optionalInt("failing_since"), disabledAt: try row.optionalInt("disabled_at"),
             createdAt: try row.int("created_at"))
     }
+}
+
+extension SQLExecutor {
+    /// `WebhookEndpointRepository` on this connection or transaction.
+    package var webhookEndpoints: WebhookEndpointRepository { WebhookEndpointRepository(sql: self) }
 }

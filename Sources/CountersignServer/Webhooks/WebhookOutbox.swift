@@ -9,7 +9,6 @@ import Foundation
 /// event gets the next number among its resource's events (`resource_seq`); the movement has already
 /// updated (and so locked) the resource's row, so two movements of one resource number in order.
 package struct WebhookOutbox: Sendable {
-    let endpoints = WebhookEndpointSQLRepository()
 
     package init() {}
 
@@ -20,7 +19,7 @@ package struct WebhookOutbox: Sendable {
         type: String, resourceType: String, resourceId: String, data: some Encodable, now: Int64,
         on sql: any SQLExecutor
     ) async throws -> String? {
-        let subscribed = try await endpoints.subscribed(to: type, on: sql)
+        let subscribed = try await sql.webhookEndpoints.subscribed(to: type)
         guard !subscribed.isEmpty else { return nil }
         let id = Identifier.make("msg")
         let payload = try Self.body(type: type, timestamp: now, data: data)

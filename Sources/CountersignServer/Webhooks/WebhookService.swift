@@ -8,9 +8,6 @@ package struct WebhookService: Sendable {
     let database: any Database
     let clock: WallClock
     let policy: WebhookTargetPolicy
-    let endpoints = WebhookEndpointSQLRepository()
-    let deliveries = WebhookDeliverySQLRepository()
-    let operators = OperatorSQLRepository()
 
     package init(database: any Database, clock: WallClock, policy: WebhookTargetPolicy) {
         (self.database, self.clock, self.policy) = (database, clock, policy)
@@ -41,58 +38,57 @@ package struct WebhookService: Sendable {
         let endpoint = WebhookEndpoint(
             id: Identifier.make("whe"), url: url, secret: WebhookSigner.makeSecret(), eventTypes: types, enabled: true,
             failingSince: nil, disabledAt: nil, createdAt: now)
-        let (endpoints, operators, engine) = (self.endpoints, self.operators, database.engine)
+        let engine = database.engine
         try await database.transaction { sql in
             // Parallel registrations count one at a time (SQLite has one writer already).
             if engine == .postgres { try await sql.execute("SELECT pg_advisory_xact_lock(724218)") }
-            guard try await endpoints.list(on: sql).count < Self.maxEndpoints else {
+            guard try await sql.webhookEndpoints.list().count < Self.maxEndpoints else {
                 throw APIError(
                     .webhookEndpointLimit,
                     "\(Self.maxEndpoints) webhook endpoints are registered already; remove one first.")
             }
-            try await endpoints.insert(endpoint, createdBy: operatorId, on: sql)
-            try await operators.record(
+            try await sql.webhookEndpoints.insert(endpoint, createdBy: operatorId)
+            try await sql.operators.record(
                 Self.action(
                     "add_webhook", operatorId: operatorId, via: via, now: now,
-                    detail: "\(endpoint.id) \(url.prefix(200)) for \(types.joined(separator: ","))"), on: sql)
+                    detail: "\(endpoint.id) \(url.prefix(200)) for \(types.joined(separator: ","))"))
         }
         return WebhookEndpointCreated(endpoint: Self.wire(endpoint), secret: endpoint.secret)
     }
 
     /// The live endpoints, oldest first.
     package func list() async throws -> [WebhookEndpointSummary] {
-        let endpoints = self.endpoints
-        return try await database.read { sql in try await endpoints.list(on: sql) }.map(Self.wire)
+        return try await database.read { sql in try await sql.webhookEndpoints.list() }.map(Self.wire)
     }
 
     /// Removes an endpoint: nothing more is sent to it. 404 `webhook_endpoint_not_found`.
     package func remove(id: String, operatorId: String?, via: String) async throws {
-        let (endpoints, operators, now) = (self.endpoints, self.operators, clock.nowMillis())
+        let now = clock.nowMillis()
         try await database.transaction { sql in
-            guard try await endpoints.remove(id: id, now: now, on: sql) else { throw Self.notFound }
-            try await operators.record(
-                Self.action("remove_webhook", operatorId: operatorId, via: via, now: now, detail: id), on: sql)
+            guard try await sql.webhookEndpoints.remove(id: id, now: now) else { throw Self.notFound }
+            try await sql.operators.record(
+                Self.action("remove_webhook", operatorId: operatorId, via: via, now: now, detail: id))
         }
     }
 
     /// Enables an endpoint again (after three days of failures disabled it). 404 if there is none.
     package func enable(id: String, operatorId: String?, via: String) async throws -> WebhookEndpointSummary {
-        let (endpoints, operators, now) = (self.endpoints, self.operators, clock.nowMillis())
+        let now = clock.nowMillis()
         return try await database.transaction { sql in
-            guard try await endpoints.enable(id: id, on: sql), let endpoint = try await endpoints.find(id: id, on: sql)
+            guard try await sql.webhookEndpoints.enable(id: id),
+                let endpoint = try await sql.webhookEndpoints.find(id: id)
             else { throw Self.notFound }
-            try await operators.record(
-                Self.action("enable_webhook", operatorId: operatorId, via: via, now: now, detail: id), on: sql)
+            try await sql.operators.record(
+                Self.action("enable_webhook", operatorId: operatorId, via: via, now: now, detail: id))
             return Self.wire(endpoint)
         }
     }
 
     /// The latest 100 attempts at an endpoint, newest first. 404 if there is no such endpoint.
     package func deliveryLog(endpointId: String) async throws -> WebhookDeliveryLog {
-        let (endpoints, deliveries) = (self.endpoints, self.deliveries)
         let attempts = try await database.read { sql in
-            guard try await endpoints.find(id: endpointId, on: sql) != nil else { throw Self.notFound }
-            return try await deliveries.attempts(endpointId: endpointId, limit: 100, on: sql)
+            guard try await sql.webhookEndpoints.find(id: endpointId) != nil else { throw Self.notFound }
+            return try await sql.webhookDeliveries.attempts(endpointId: endpointId, limit: 100)
         }
         return WebhookDeliveryLog(
             endpointId: endpointId,
@@ -107,19 +103,16 @@ package struct WebhookService: Sendable {
     /// Sends an event to an endpoint again, soon. 404 `webhook_endpoint_not_found` or
     /// `webhook_event_not_found` (the endpoint never had it).
     package func redeliver(endpointId: String, eventId: String, operatorId: String?, via: String) async throws {
-        let (endpoints, deliveries, operators, now) = (
-            self.endpoints, self.deliveries, self.operators, clock.nowMillis()
-        )
+        let now = clock.nowMillis()
         try await database.transaction { sql in
-            guard try await endpoints.find(id: endpointId, on: sql) != nil else { throw Self.notFound }
-            guard try await deliveries.redeliver(eventId: eventId, endpointId: endpointId, now: now, on: sql) else {
+            guard try await sql.webhookEndpoints.find(id: endpointId) != nil else { throw Self.notFound }
+            guard try await sql.webhookDeliveries.redeliver(eventId: eventId, endpointId: endpointId, now: now) else {
                 throw APIError(.webhookEventNotFound, "That endpoint was never sent that event.")
             }
-            try await operators.record(
+            try await sql.operators.record(
                 Self.action(
                     "redeliver_webhook", operatorId: operatorId, via: via, now: now,
-                    detail: "\(eventId) to \(endpointId)"),
-                on: sql)
+                    detail: "\(eventId) to \(endpointId)"))
         }
     }
 

@@ -42,12 +42,12 @@ struct PinEscalationTests {
             let payment = try await server.topUp(user, pin: user.pin)
             #expect(payment.status == 423 && payment.errorCode == "pin_reset_required", "\(payment.text)")
             let account = try await server.database.read { sql in
-                try await OperatorSQLRepository().account(userId: user.userId, on: sql)
+                try await sql.operators.account(userId: user.userId)
             }
             #expect(account?.pinBlocked == true)
 
             _ = try await server.database.transaction { sql in
-                try await OperatorSQLRepository().unlock(userId: user.userId, on: sql)
+                try await sql.operators.unlock(userId: user.userId)
             }
             #expect(try await Self.login(server, user, pin: user.pin).status == 200)
             // The correct PIN started the ladder again.
@@ -60,11 +60,10 @@ struct PinEscalationTests {
     func lateCorrectVerdict(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
-            let users = UserSQLRepository()
             let reservedAt = server.clock.wallClock.nowMillis()
             let first = try await server.database.transaction { sql in
-                try await users.reservePinAttempt(
-                    userId: user.userId, threshold: 5, now: reservedAt, staleBefore: reservedAt - 10_000, on: sql)
+                try await sql.users.reservePinAttempt(
+                    userId: user.userId, threshold: 5, now: reservedAt, staleBefore: reservedAt - 10_000)
             }
             #expect(first == .reserved)
             // Its slot lapses while it waits; five more guesses are judged and lock the PIN.
@@ -73,9 +72,8 @@ struct PinEscalationTests {
             #expect(locked.status == 423)
             let now = server.clock.wallClock.nowMillis()
             let record = try await server.database.transaction { sql in
-                try await users.recordPinVerdict(
-                    userId: user.userId, correct: true, threshold: 5, now: now, schedule: PinLockSchedule(base: 900),
-                    on: sql)
+                try await sql.users.recordPinVerdict(
+                    userId: user.userId, correct: true, threshold: 5, now: now, schedule: PinLockSchedule(base: 900))
             }
             guard case .locked = record else {
                 Issue.record("a correct verdict cleared a lock: \(record)")
@@ -104,12 +102,12 @@ struct PinEscalationTests {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
             let stored = try #require(
-                try await server.database.read { sql in try await UserSQLRepository().find(id: user.userId, on: sql) })
+                try await server.database.read { sql in try await sql.users.find(id: user.userId) })
             // Reads: the reservation, the hash's start, then the verdict's deadline. A step of 6 s
             // starts the hash after its 5 s; 4.5 s starts it in time and ends it after its 8 s.
             let clock = Self.steppingClock(step: step)
             let guardian = PinGuard(
-                database: server.database, users: UserSQLRepository(),
+                database: server.database,
                 pins: PinHasher(
                     pepper: Array("test-pin-pepper-0123456789abcdef012345".utf8), rounds: 1_000,
                     pool: PinHashPool(limit: 4, clock: clock)),

@@ -37,8 +37,8 @@ struct RecoveryTests {
 
             let states = try await server.database.read { sql in
                 (
-                    try await WalletTransactionSQLRepository().find(id: delivered.id, on: sql)?.status,
-                    try await WalletTransactionSQLRepository().find(id: refused.id, on: sql)?.status
+                    try await sql.walletTransactions.find(id: delivered.id)?.status,
+                    try await sql.walletTransactions.find(id: refused.id)?.status
                 )
             }
             #expect(states.0 == .completed)

@@ -63,7 +63,7 @@ struct SyncedPasskeyTests {
             backupEligible: true, backupState: false, transports: [], attestationFormat: "none",
             attestationVerified: true, flaggedAt: nil)
         try await server.database.transaction { sql in
-            try await CredentialSQLRepository().insert(credential, aaguid: "", now: 1, on: sql)
+            try await sql.credentials.insert(credential, aaguid: "", now: 1)
         }
         return device
     }

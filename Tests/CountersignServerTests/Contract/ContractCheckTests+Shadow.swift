@@ -159,6 +159,24 @@ extension ContractCheckTests {
             ).first?.contains("could not be written as a tree: boom") == true)
     }
 
+    @Test("every operation openapi.yaml answers with JSON has the Swift type it is decoded as, or a reason")
+    func everyJSONOperationHasItsType() throws {
+        let document = OpenAPIDocument.repository
+        var answersJSON: Set<String> = []
+        for operation in document.operations {
+            let responses = operation.object["responses"] as? [String: Any] ?? [:]
+            for (status, declared) in responses where "123".contains(status.prefix(1)) {
+                let content = try document.resolved(declared as? [String: Any] ?? [:])["content"] as? [String: Any]
+                if content?.keys.contains(where: { $0 == "application/json" || $0.hasSuffix("+json") }) == true {
+                    answersJSON.insert("\(operation.method) \(operation.path)")
+                }
+            }
+        }
+        let listed = Set(ResponseTypes.success.keys).union(ResponseTypes.unlisted.keys)
+        #expect(answersJSON.subtracting(listed).sorted() == [], "add them to ResponseTypes")
+        #expect(listed.subtracting(answersJSON).sorted() == [], "not JSON operations of openapi.yaml")
+    }
+
     @Test("wired into the application, it sees the values behind the bytes: route results and thrown errors")
     func shadowWiredIntoTheApplication() async throws {
         // Lists neither `nextCursor` (nil on a last page) nor `retryAfter` (nil but on 423 and 429).

@@ -38,11 +38,10 @@ struct ClaimRecoveryTests {
                 throw TestFailure("the retry after a restart must own the key, got \(retry)")
             }
             #expect(retryId != deadId)
-            let repository = IdempotencySQLRepository()
             #expect(
                 try await database.transaction { sql in
-                    try await repository.link(
-                        userId: Self.userId, key: "k", claimId: deadId, transactionId: "tx-dead", on: sql)
+                    try await sql.idempotency.link(
+                        userId: Self.userId, key: "k", claimId: deadId, transactionId: "tx-dead")
                 } == false)
         }
     }
@@ -98,17 +97,16 @@ struct ClaimRecoveryTests {
             let peer = ServerInstance(
                 id: "inst-peer", pid: Int64(getppid()), pidNamespace: ServerInstance.currentPIDNamespace)
             try await database.transaction { sql in
-                try await ServerInstanceSQLRepository().renew(
+                try await sql.serverInstances.renew(
                     ServerInstanceRecord(
                         id: peer.id, pid: peer.pid, pidNamespace: peer.pidNamespace, startedAt: now,
-                        leaseExpiresAt: now + InstanceLease.leaseMillis), on: sql)
+                        leaseExpiresAt: now + InstanceLease.leaseMillis))
             }
-            let repository = IdempotencySQLRepository()
             func claim(_ key: String, owner: String) async throws -> String {
                 let claim = try await database.transaction { sql in
-                    try await repository.claim(
+                    try await sql.idempotency.claim(
                         userId: user.userId, key: key, requestHash: hash, owner: owner, now: now,
-                        staleBefore: now - 300_000, on: sql)
+                        staleBefore: now - 300_000)
                 }
                 guard case .claimed(let id) = claim else { throw TestFailure("expected a claim, got \(claim)") }
                 return id
@@ -147,10 +145,10 @@ struct ClaimRecoveryTests {
             // The same from a process whose lease merely lapsed (it may only be stalled, its supplier
             // call still running): the sweeper leaves that debit to its two-minute rule.
             try await database.transaction { sql in
-                try await ServerInstanceSQLRepository().renew(
+                try await sql.serverInstances.renew(
                     ServerInstanceRecord(
                         id: "inst-stalled", pid: peer.pid, pidNamespace: peer.pidNamespace, startedAt: now - 60_000,
-                        leaseExpiresAt: now - 1), on: sql)
+                        leaseExpiresAt: now - 1))
             }
             _ = try await server.services.topUps.debit(
                 userId: user.userId, intent: intent, useCashback: false, authorization: .pin,
@@ -174,7 +172,7 @@ struct ClaimRecoveryTests {
 
     static func lease(_ instance: ServerInstance, _ database: any Database, at millis: Int64) -> InstanceLease {
         InstanceLease(
-            instance: instance, database: database, instances: ServerInstanceSQLRepository(),
+            instance: instance, database: database,
             clock: WallClock { millis },
             registered: StoreReadiness(), logger: TestDatabase.logger
         )
@@ -187,8 +185,8 @@ struct ClaimRecoveryTests {
         -> IdempotencyClaim
     {
         try await database.transaction { sql in
-            try await IdempotencySQLRepository().claim(
-                userId: userId, key: key, requestHash: "h", owner: owner, now: now, staleBefore: now - 300_000, on: sql)
+            try await sql.idempotency.claim(
+                userId: userId, key: key, requestHash: "h", owner: owner, now: now, staleBefore: now - 300_000)
         }
     }
 

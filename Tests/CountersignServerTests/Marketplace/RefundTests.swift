@@ -305,14 +305,13 @@ struct RefundTests {
             #expect(try await server.client.post("/orders/\(order.id)/ship", token: seller.token).status == 200)
             #expect(try await server.client.post("/orders/\(order.id)/complete", token: buyer.token).status == 200)
             // The seller was paid out most of it: 695 is left payable.
-            let ledger = LedgerSQLRepository()
             let now = server.services.clock.nowMillis()
             try await server.database.transaction { sql in
-                try await ledger.post(
+                try await sql.ledger.post(
                     .transfer(
                         kind: "payout", reference: "payout_test", amount: 10_000,
-                        from: ledger.accountId(userId: seller.userId, kind: .payable, currency: "EUR"),
-                        to: SystemAccount.funding("EUR")), now: now, on: sql)
+                        from: LedgerRepository.accountId(userId: seller.userId, kind: .payable, currency: "EUR"),
+                        to: SystemAccount.funding("EUR")), now: now)
             }
             let admin = try await server.signup()
             _ = try await server.services.operators.setOperator(phone: admin.phone, true)

@@ -50,10 +50,9 @@ struct MetadataImportTests {
                 jwt: try signer.blob(Self.payload()), rootPEM: signer.root.pem, database: database, now: Date())
             #expect(blob.entries.count == 2)
             let (revoked, certified, count) = try await database.read { sql in
-                let repository = MetadataSQLRepository()
                 return (
-                    try await repository.find(aaguid: Self.revoked, on: sql),
-                    try await repository.find(aaguid: Self.certified, on: sql), try await repository.count(on: sql)
+                    try await sql.metadata.find(aaguid: Self.revoked),
+                    try await sql.metadata.find(aaguid: Self.certified), try await sql.metadata.count()
                 )
             }
             #expect(count == 2)
@@ -110,7 +109,7 @@ struct MetadataImportTests {
                 }
                 #expect(error?.description.contains(message) == true, "\(name): \(String(describing: error))")
             }
-            let count = try await database.read { sql in try await MetadataSQLRepository().count(on: sql) }
+            let count = try await database.read { sql in try await sql.metadata.count() }
             #expect(count == 0)
         }
         // FIDO's own root is the default: a BLOB of any other PKI is refused by it.

@@ -15,12 +15,11 @@ struct OperatorTests {
         try await LiveServer.run(engine) { server in
             let user = try await server.signup()
             let operators = server.services.operators
-            let repository = OperatorSQLRepository()
             #expect(try await operators.setOperator(phone: user.phone, true) == user.userId)
-            #expect(try await server.database.read { try await repository.isOperator(userId: user.userId, on: $0) })
+            #expect(try await server.database.read { try await $0.operators.isOperator(userId: user.userId) })
             server.clock.advance(seconds: 1)
             #expect(try await operators.setOperator(phone: user.phone, false) == user.userId)
-            #expect(try await !server.database.read { try await repository.isOperator(userId: user.userId, on: $0) })
+            #expect(try await !server.database.read { try await $0.operators.isOperator(userId: user.userId) })
 
             await #expect(throws: APIError.self) { try await operators.setOperator(phone: "08099999999", true) }
             await #expect(throws: APIError.self) { try await operators.setOperator(phone: "not a phone", true) }

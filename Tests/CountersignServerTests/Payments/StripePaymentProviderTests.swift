@@ -22,7 +22,7 @@ struct StripePaymentProviderTests {
             try await TestDatabase.with(engine) { database in
                 let configuration = try fake.configuration(secretKey: secretKey, timeout: timeout)
                 let provider = StripePaymentProvider(
-                    configuration: configuration, database: database, users: UserSQLRepository(), clock: .system,
+                    configuration: configuration, database: database, clock: .system,
                     logger: logger)
                 try await body(provider, fake, database)
                 #expect(fake.unexpected.isEmpty, "requests the fake does not know: \(fake.unexpected)")
@@ -34,8 +34,8 @@ struct StripePaymentProviderTests {
     static func user(_ database: any Database, name: String = "Ada Lovelace") async throws -> String {
         let id = "usr_" + UUID().uuidString.prefix(8).lowercased()
         _ = try await database.transaction { sql in
-            try await UserSQLRepository().create(
-                id: id, phone: TestPhones.next(), name: name, pinHash: "x", userHandle: id, now: 0, on: sql)
+            try await sql.users.create(
+                id: id, phone: TestPhones.next(), name: name, pinHash: "x", userHandle: id, now: 0)
         }
         return id
     }

@@ -86,7 +86,7 @@ struct StripeProviderErrorTests {
 
             let wrongKey = try fake.configuration(secretKey: "sk_test_notTheRightKey000000000")
             let refused = StripePaymentProvider(
-                configuration: wrongKey, database: database, users: UserSQLRepository(), clock: .system,
+                configuration: wrongKey, database: database, clock: .system,
                 logger: TestDatabase.logger)
             await #expect(throws: ProviderError.providerUnavailable) {
                 try await refused.retrievePaymentIntent(id: retried.id)
@@ -97,7 +97,7 @@ struct StripeProviderErrorTests {
             var nowhere = try StripeConfiguration(secretKey: FakeStripe.secretKey, baseURL: "http://127.0.0.1:1")
             nowhere.timeout = .seconds(2)
             let provider = StripePaymentProvider(
-                configuration: nowhere, database: database, users: UserSQLRepository(), clock: .system,
+                configuration: nowhere, database: database, clock: .system,
                 logger: TestDatabase.logger)
             await #expect(throws: ProviderError.providerUnavailable) {
                 try await provider.retrievePaymentIntent(id: "pi_1")

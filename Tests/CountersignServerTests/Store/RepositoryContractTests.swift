@@ -12,38 +12,37 @@ struct RepositoryContractTests {
 
     static func makeUser(_ id: String, on database: any Database) async throws -> (wallet: String, cashback: String) {
         try await database.transaction { sql in
-            _ = try await UserSQLRepository().create(
+            _ = try await sql.users.create(
                 id: id, phone: "0801\(id.count)\(abs(id.hashValue) % 1_000_000)", name: id, pinHash: "x",
-                userHandle: "h-\(id)", now: now, on: sql)
-            try await LedgerSQLRepository().openSystemAccounts(currency: "NGN", now: now, on: sql)
-            return try await LedgerSQLRepository().openAccounts(userId: id, currency: "NGN", now: now, on: sql)
+                userHandle: "h-\(id)", now: now)
+            try await sql.ledger.openSystemAccounts(currency: "NGN", now: now)
+            return try await sql.ledger.openAccounts(userId: id, currency: "NGN", now: now)
         }
     }
 
     @Test("postings move cached balances; an overdraft rolls the whole entry back", arguments: TestEngines.all)
     func ledger(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
-            let ledger = LedgerSQLRepository()
             let (wallet, _) = try await Self.makeUser("u1", on: database)
             try await database.transaction { sql in
-                try await ledger.post(
+                try await sql.ledger.post(
                     .transfer(
                         kind: "funding", reference: "f1", amount: 1_000, from: SystemAccount.funding("NGN"), to: wallet),
-                    now: Self.now, on: sql)
+                    now: Self.now)
             }
             await #expect(throws: LedgerError.insufficientFunds(accountId: wallet)) {
                 try await database.transaction { sql in
-                    try await ledger.post(
+                    try await sql.ledger.post(
                         .transfer(
                             kind: "topup", reference: "t1", amount: 1_001, from: wallet,
-                            to: SystemAccount.supplierClearing("NGN")), now: Self.now, on: sql)
+                            to: SystemAccount.supplierClearing("NGN")), now: Self.now)
                 }
             }
             let balances = try await database.read { sql in
                 (
-                    try await ledger.balance(accountId: wallet, on: sql),
-                    try await ledger.balance(accountId: SystemAccount.funding("NGN"), on: sql),
-                    try await ledger.balance(accountId: SystemAccount.supplierClearing("NGN"), on: sql)
+                    try await sql.ledger.balance(accountId: wallet),
+                    try await sql.ledger.balance(accountId: SystemAccount.funding("NGN")),
+                    try await sql.ledger.balance(accountId: SystemAccount.supplierClearing("NGN"))
                 )
             }
             #expect(balances == (1_000, -1_000, 0))
@@ -64,17 +63,16 @@ struct RepositoryContractTests {
     func independentTransactions(engine: DatabaseEngine) async throws {
         struct Refused: Error {}
         try await TestDatabase.with(engine) { database in
-            let ledger = LedgerSQLRepository()
             let (wallet, _) = try await Self.makeUser("u6", on: database)
             let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for index in 0..<40 {
                     group.addTask {
                         do {
                             try await database.transaction { sql in
-                                try await ledger.post(
+                                try await sql.ledger.post(
                                     .transfer(
                                         kind: "funding", reference: "f\(index)", amount: 10,
-                                        from: SystemAccount.funding("NGN"), to: wallet), now: Self.now, on: sql)
+                                        from: SystemAccount.funding("NGN"), to: wallet), now: Self.now)
                                 // Every third one fails after writing: its postings must vanish, and only its.
                                 if index % 3 == 0 { throw Refused() }
                             }
@@ -89,7 +87,7 @@ struct RepositoryContractTests {
             let committed = outcomes.filter { $0 }.count
             #expect(committed == 26)
             #expect(
-                try await database.read { sql in try await ledger.balance(accountId: wallet, on: sql) }
+                try await database.read { sql in try await sql.ledger.balance(accountId: wallet) }
                     == Int64(committed * 10))
             #expect(try await LedgerAudit.count("ledger_transactions", database) == Int64(committed))
             try await LedgerAudit.check(database, checks: LedgerAuditCheck.bookkeeping)
@@ -119,22 +117,20 @@ struct RepositoryContractTests {
     func challenges(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
             _ = try await Self.makeUser("u2", on: database)
-            let repository = ChallengeSQLRepository()
             for (challenge, expiresAt) in [("c-live", Self.now + 60_000), ("c-old", Self.now - 1)] {
                 try await database.transaction { sql in
-                    try await repository.insert(
+                    try await sql.challenges.insert(
                         StoredChallenge(
                             challenge: challenge, userId: "u2", purpose: .authentication, intent: "{}",
-                            intentDigest: "d", userVerification: "required", expiresAt: expiresAt), now: Self.now - 10,
-                        on: sql)
+                            intentDigest: "d", userVerification: "required", expiresAt: expiresAt), now: Self.now - 10)
                 }
             }
             let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<10 {
                     group.addTask {
                         try await database.transaction { sql in
-                            try await repository.consume(
-                                challenge: "c-live", userId: "u2", purpose: .authentication, now: Self.now, on: sql)
+                            try await sql.challenges.consume(
+                                challenge: "c-live", userId: "u2", purpose: .authentication, now: Self.now)
                                 != nil
                         }
                     }
@@ -143,13 +139,13 @@ struct RepositoryContractTests {
             }
             #expect(winners == 1)
             let expired = try await database.transaction { sql in
-                try await repository.consume(
-                    challenge: "c-old", userId: "u2", purpose: .authentication, now: Self.now, on: sql)
+                try await sql.challenges.consume(
+                    challenge: "c-old", userId: "u2", purpose: .authentication, now: Self.now)
             }
             #expect(expired == nil)
             let wrongPurpose = try await database.transaction { sql in
-                try await repository.consume(
-                    challenge: "c-live", userId: "u2", purpose: .registration, now: Self.now, on: sql)
+                try await sql.challenges.consume(
+                    challenge: "c-live", userId: "u2", purpose: .registration, now: Self.now)
             }
             #expect(wrongPurpose == nil)
         }
@@ -161,12 +157,11 @@ struct RepositoryContractTests {
     func idempotency(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
             _ = try await Self.makeUser("u3", on: database)
-            let repository = IdempotencySQLRepository()
             func claim(_ key: String, _ hash: String, at now: Int64 = Self.now) async throws -> IdempotencyClaim {
                 try await database.transaction { sql in
-                    try await repository.claim(
+                    try await sql.idempotency.claim(
                         userId: "u3", key: key, requestHash: hash, owner: "inst-test", now: now,
-                        staleBefore: now - 300_000, on: sql)
+                        staleBefore: now - 300_000)
                 }
             }
             func claimId(_ claim: IdempotencyClaim) throws -> String {
@@ -177,7 +172,7 @@ struct RepositoryContractTests {
             #expect(try await claim("k", "h1") == .inFlight)
             #expect(try await claim("k", "h2") == .mismatch)
             try await database.transaction { sql in
-                try await repository.complete(userId: "u3", key: "k", status: 200, body: "{}", on: sql)
+                try await sql.idempotency.complete(userId: "u3", key: "k", status: 200, body: "{}")
             }
             #expect(try await claim("k", "h1") == .replay(status: 200, body: "{}"))
             _ = first
@@ -185,7 +180,7 @@ struct RepositoryContractTests {
             // What a request reads before it authorizes: nil while the key is free to claim.
             func lookup(_ key: String, _ hash: String) async throws -> IdempotencyClaim? {
                 try await database.read { sql in
-                    try await repository.lookup(userId: "u3", key: key, requestHash: hash, on: sql)
+                    try await sql.idempotency.lookup(userId: "u3", key: key, requestHash: hash)
                 }
             }
             #expect(try await lookup("k", "h1") == .replay(status: 200, body: "{}"))
@@ -199,12 +194,12 @@ struct RepositoryContractTests {
             let retry = try claimId(try await claim("k3", "h", at: Self.now + 300_001))
             #expect(retry != dead)
             let linkedByDead = try await database.transaction { sql in
-                try await repository.link(userId: "u3", key: "k3", claimId: dead, transactionId: "tx-dead", on: sql)
+                try await sql.idempotency.link(userId: "u3", key: "k3", claimId: dead, transactionId: "tx-dead")
             }
             #expect(!linkedByDead)
             #expect(try await lookup("k3", "h") == nil, "an unlinked claim is for a claim to judge")
             let linkedByRetry = try await database.transaction { sql in
-                try await repository.link(userId: "u3", key: "k3", claimId: retry, transactionId: "tx-retry", on: sql)
+                try await sql.idempotency.link(userId: "u3", key: "k3", claimId: retry, transactionId: "tx-retry")
             }
             #expect(linkedByRetry)
 
@@ -218,13 +213,12 @@ struct RepositoryContractTests {
     func failureCounter(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
             _ = try await Self.makeUser("u4", on: database)
-            let users = UserSQLRepository()
             let locks = try await withThrowingTaskGroup(of: Int64?.self) { group in
                 for _ in 0..<10 {
                     group.addTask {
                         try await database.transaction { sql in
-                            try await users.recordPaymentFailure(
-                                userId: "u4", threshold: 5, lockUntil: Self.now + 900_000, on: sql)
+                            try await sql.users.recordPaymentFailure(
+                                userId: "u4", threshold: 5, lockUntil: Self.now + 900_000)
                         }
                     }
                 }
@@ -232,7 +226,7 @@ struct RepositoryContractTests {
             }
             // Ten concurrent failures against a threshold of five lock exactly twice.
             #expect(locks.compactMap { $0 }.count == 2)
-            let user = try await database.read { sql in try await users.find(id: "u4", on: sql) }
+            let user = try await database.read { sql in try await sql.users.find(id: "u4") }
             #expect(user?.paymentLockedUntil == Self.now + 900_000)
             #expect(user?.failedPaymentAuths == 0)
         }
@@ -242,33 +236,32 @@ struct RepositoryContractTests {
     func signCounter(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
             _ = try await Self.makeUser("u5", on: database)
-            let credentials = CredentialSQLRepository()
             let credential = StoredCredential(
                 id: "cred", userId: "u5", publicKey: "pk", algorithm: -7, signCount: 5, backupEligible: false,
                 backupState: false, transports: ["internal"], attestationFormat: "none", attestationVerified: true,
                 flaggedAt: nil)
             try await database.transaction { sql in
-                try await credentials.insert(credential, aaguid: "", now: Self.now, on: sql)
+                try await sql.credentials.insert(credential, aaguid: "", now: Self.now)
             }
             await #expect(throws: APIError.self) {
                 try await database.transaction { sql in
-                    try await credentials.insert(credential, aaguid: "", now: Self.now, on: sql)
+                    try await sql.credentials.insert(credential, aaguid: "", now: Self.now)
                 }
             }
             let results = try await database.transaction { sql in
                 [
-                    try await credentials.recordUse(
-                        id: "cred", signCount: 6, backupState: false, now: Self.now, on: sql),
-                    try await credentials.recordUse(
-                        id: "cred", signCount: 6, backupState: false, now: Self.now, on: sql),
-                    try await credentials.recordUse(
-                        id: "cred", signCount: 4, backupState: false, now: Self.now, on: sql),
-                    try await credentials.recordUse(
-                        id: "cred", signCount: 9, backupState: true, now: Self.now, on: sql),
+                    try await sql.credentials.recordUse(
+                        id: "cred", signCount: 6, backupState: false, now: Self.now),
+                    try await sql.credentials.recordUse(
+                        id: "cred", signCount: 6, backupState: false, now: Self.now),
+                    try await sql.credentials.recordUse(
+                        id: "cred", signCount: 4, backupState: false, now: Self.now),
+                    try await sql.credentials.recordUse(
+                        id: "cred", signCount: 9, backupState: true, now: Self.now),
                 ]
             }
             #expect(results == [true, false, false, true])
-            let stored = try await database.read { sql in try await credentials.find(id: "cred", on: sql) }
+            let stored = try await database.read { sql in try await sql.credentials.find(id: "cred") }
             #expect(stored?.signCount == 9)
             #expect(stored?.transports == ["internal"])
         }

@@ -285,7 +285,7 @@ struct BrowserTests {
 
     static func userHandle(_ server: LiveServer, _ user: TestUser) async throws -> String {
         try #require(
-            try await server.database.read { sql in try await UserSQLRepository().find(id: user.userId, on: sql) }
+            try await server.database.read { sql in try await sql.users.find(id: user.userId) }
         ).userHandle
     }
 

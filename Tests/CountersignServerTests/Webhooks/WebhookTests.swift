@@ -272,10 +272,10 @@ struct WebhookTests {
                 let now = server.clock.wallClock.nowMillis()
                 try await server.database.transaction { sql in
                     for index in 0..<2 {
-                        try await ServerInstanceSQLRepository().renew(
+                        try await sql.serverInstances.renew(
                             ServerInstanceRecord(
                                 id: "inst_worker\(index)", pid: 0, pidNamespace: nil, startedAt: now,
-                                leaseExpiresAt: now + 3_600_000), on: sql)
+                                leaseExpiresAt: now + 3_600_000))
                     }
                 }
                 let workers = (0..<2).map { index in

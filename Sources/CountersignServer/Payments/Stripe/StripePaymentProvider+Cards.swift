@@ -50,15 +50,14 @@ extension StripePaymentProvider {
         let created: StripeObject.Customer = try await call {
             try await api.post("/v1/customers", form, idempotencyKey: "countersign-customer-\(customerId)")
         }
-        let (customers, mode, now) = (self.customers, self.mode, clock.nowMillis())
+        let now = clock.nowMillis()
         return try await database.transaction { sql in
-            try await customers.record(userId: customerId, mode: mode, customerId: created.id, now: now, on: sql)
+            try await sql.stripeCustomers.record(userId: customerId, mode: mode, customerId: created.id, now: now)
         }
     }
 
     func existingCustomer(_ customerId: String) async throws -> String? {
-        let (customers, mode) = (self.customers, self.mode)
-        return try await database.read { sql in try await customers.customerId(userId: customerId, mode: mode, on: sql)
+        return try await database.read { sql in try await sql.stripeCustomers.customerId(userId: customerId, mode: mode)
         }
     }
 

@@ -13,17 +13,14 @@ import Logging
 package struct StripePaymentProvider: PaymentProvider {
     let api: StripeAPI
     let database: any Database
-    let users: any UserRepository
-    let customers = StripeCustomerSQLRepository()
     let clock: WallClock
 
     package init(
-        configuration: StripeConfiguration, database: any Database, users: any UserRepository, clock: WallClock,
+        configuration: StripeConfiguration, database: any Database, clock: WallClock,
         http: HTTPClient = .shared, logger: Logger
     ) {
         self.api = StripeAPI(configuration: configuration, http: http, logger: logger)
         self.database = database
-        self.users = users
         self.clock = clock
     }
 
@@ -113,9 +110,8 @@ package struct StripePaymentProvider: PaymentProvider {
 
     /// The name Bancontact requires in `billing_details`.
     func payerName(_ customerId: String?) async throws -> String {
-        let users = self.users
         guard let customerId,
-            let payer = try await database.read({ sql in try await users.find(id: customerId, on: sql) })
+            let payer = try await database.read({ sql in try await sql.users.find(id: customerId) })
         else {
             throw ProviderError.invalidRequest("Bancontact needs the payer's name: no such customer.")
         }

@@ -12,9 +12,9 @@ import Synchronization
 /// path, a wrong method, the web app's files) are not checked.
 ///
 /// The bytes show only the members a test sets: `JSONEncoder` leaves a nil optional out. So the
-/// body is also seen as the Swift value the server encoded (`AppResponseEncoder.observer`: route
-/// results and error bodies), written by `ShadowEncoder` with every declared member, nil ones as null;
-/// a member the schema does not list is reported even when no test ever sets it.
+/// body is also decoded as the Swift type it was written from (`ResponseTypes`) and written again by
+/// `ShadowEncoder` with every declared member, nil ones as null; a member the schema does not list is
+/// reported even when no test ever sets it.
 struct ResponseContract: RouterMiddleware {
     typealias Context = AppRequestContext
     let document: OpenAPIDocument
@@ -23,25 +23,20 @@ struct ResponseContract: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        let shadow = ShadowRecorder()
-        var context = context
-        context.responseEncoder.observer = { shadow.record($0) }
         do {
-            return await check(try await next(request, context), to: request, context: context, shadow: shadow.last)
+            return await check(try await next(request, context), to: request, context: context)
         } catch let error as any HTTPResponseError {
             // Hummingbird turns it into this response after us; check that one, then let it.
             _ = await check(
-                try context.responseEncoder.response(to: error, from: request, context: context), to: request,
-                context: context, shadow: shadow.last)
+                try error.response(from: request, context: context), to: request,
+                context: context)
             throw error
         }
     }
 
     /// The response, unchanged for the client; its body is read into memory to be checked, except
-    /// for an event stream, which never ends by itself. `shadow`: the body's value as `ShadowEncoder` writes it.
-    private func check(
-        _ response: Response, to request: Request, context: Context, shadow: ShadowRecorder.Tree?
-    ) async -> Response {
+    /// for an event stream, which never ends by itself.
+    private func check(_ response: Response, to request: Request, context: Context) async -> Response {
         // The route the router matched; none when a middleware answered before it (a refused
         // Origin), then the document's template for the path. The router's "NotFound" is no operation.
         guard let template = context.endpointPath ?? document.template(matching: request.uri.path),
@@ -62,6 +57,8 @@ struct ResponseContract: RouterMiddleware {
             violations.add(["the body could not be read: \(error)"], exchange)
             return response
         }
+        let shadow = ResponseTypes.shadow(
+            method: request.method.rawValue, template: template, status: response.status.code, body: collector.bytes)
         violations.add(
             contentProblems(operation, response.status.code, contentType, body: collector.bytes, shadow: shadow),
             exchange)
@@ -145,15 +142,12 @@ final class ContractViolations: Sendable {
     var all: [String] { found.withLock { $0 } }
 }
 
-/// The values a request's responses were encoded from, as `ShadowEncoder` writes them.
-final class ShadowRecorder: Sendable {
-    /// The tree, or why it could not be written.
+/// A response body's value as `ShadowEncoder` writes it, or why it could not be written.
+enum ShadowRecorder {
     typealias Tree = Result<JSONValue, Failure>
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
-
-    private let trees = Mutex<[Tree]>([])
 
     static func tree(of value: some Encodable) -> Tree {
         do {
@@ -162,14 +156,6 @@ final class ShadowRecorder: Sendable {
             return .failure(Failure(description: "\(error)"))
         }
     }
-
-    func record(_ value: any Encodable) {
-        let tree = Self.tree(of: value)
-        trees.withLock { $0.append(tree) }
-    }
-
-    /// The value of the response sent: a handler encodes one body.
-    var last: ShadowRecorder.Tree? { trees.withLock { $0.last } }
 }
 
 /// Keeps what a response body writes, to check it and send it on.
