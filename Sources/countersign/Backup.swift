@@ -14,7 +14,7 @@ struct Backup: ParsableCommand {
     var destination: String
 
     func run() throws {
-        let configuration = store.configuration()
+        let configuration = try store.configuration()
         guard configuration.databaseURL == nil else { throw BackupRefusal.postgres }
         let source = try store.existingPlace(configuration).identity
         try SQLiteBackup.copy(from: source, to: destination)
@@ -43,7 +43,7 @@ struct Restore: ParsableCommand {
     var backup: String
 
     func run() throws {
-        let configuration = store.configuration()
+        let configuration = try store.configuration()
         guard configuration.databaseURL == nil else { throw BackupRefusal.postgres }
         try Self.check(backup, as: backup)
         let path = try DataDirectory.prepareDatabaseFile(in: configuration.dataDirectory)

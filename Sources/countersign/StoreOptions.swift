@@ -4,76 +4,45 @@ import CountersignServer
 import Foundation
 import Logging
 
-/// The flags every command that touches the store shares.
+/// The flags every command that touches the store shares: the store entries of the settings table
+/// (`ServeSettings.store`), which also give their help, environment variables and checks.
 struct StoreOptions: ParsableArguments {
-    @Option(
-        name: .customLong("data-dir"),
-        help: "Data directory: the SQLite file and generated secrets (env COUNTERSIGN_DATA_DIR).")
+    @Option(name: .customLong("data-dir"), help: Self.help("data-dir"))
     var dataDirectory: String?
 
-    @Option(
-        name: .customLong("database-url"),
-        help: "postgres://user:password@host:port/database; overrides SQLite (env DATABASE_URL).")
+    @Option(name: .customLong("database-url"), help: Self.help("database-url"))
     var databaseURL: String?
 
-    @Option(
-        name: .customLong("phone-region"),
-        help: "How numbers without a country code are read: NG (default), NL or BE (env COUNTERSIGN_PHONE_REGION).")
+    @Option(name: .customLong("phone-region"), help: Self.help("phone-region"))
     var phoneRegion: String?
 
-    @Option(
-        name: .customLong("wallet-currency"),
-        help: ArgumentHelp(
-            "A wallet currency every user holds; repeat for more, the first is the primary (default NGN and EUR; env COUNTERSIGN_WALLET_CURRENCIES, comma-separated).",
-            valueName: "code"))
+    @Option(name: .customLong("wallet-currency"), help: Self.help("wallet-currency"))
     var walletCurrencies: [String] = []
 
-    /// The wallet currencies asked for by flag, then environment; nil for the defaults.
-    var requestedWalletCurrencies: [String]? {
-        if !walletCurrencies.isEmpty { return walletCurrencies.map { $0.uppercased() } }
-        guard let text = ProcessInfo.processInfo.environment["COUNTERSIGN_WALLET_CURRENCIES"], !text.isEmpty else {
-            return nil
-        }
-        return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
-    }
-
     func validate() throws {
-        if let codes = requestedWalletCurrencies, let unknown = codes.first(where: { Currency.known[$0] == nil }) {
-            throw ValidationError(
-                "--wallet-currency \(unknown) is not a currency this server knows: use \(Currency.known.keys.sorted().joined(separator: " or "))."
-            )
-        }
-        if let code = phoneRegion ?? ProcessInfo.processInfo.environment["COUNTERSIGN_PHONE_REGION"],
-            PhoneRegion(code: code) == nil
-        {
-            throw ValidationError(
-                "--phone-region must be one of \(PhoneRegion.known.map(\.code).joined(separator: ", "))")
+        _ = try configuration()
+    }
+
+    /// A configuration with these flags, then environment, then defaults applied.
+    func configuration() throws -> ServerConfiguration {
+        let given = [("data-dir", dataDirectory), ("database-url", databaseURL), ("phone-region", phoneRegion)]
+        let arguments =
+            given.flatMap { name, value in value.map { ["--\(name)", $0] } ?? [] }
+            + walletCurrencies.flatMap { ["--wallet-currency", $0] }
+        do {
+            return try ServeSettings.resolveStore(
+                arguments: arguments, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
-    /// A configuration with these flags (then environment, then defaults) applied.
-    func configuration() -> ServerConfiguration {
-        var configuration = ServerConfiguration()
-        apply(to: &configuration)
-        return configuration
-    }
-
-    /// Applies flags, then environment, then defaults to `configuration`.
-    func apply(to configuration: inout ServerConfiguration) {
-        let environment = ProcessInfo.processInfo.environment
-        if let directory = dataDirectory ?? environment["COUNTERSIGN_DATA_DIR"] {
-            configuration.dataDirectory = directory
-        }
-        if let url = databaseURL ?? environment["DATABASE_URL"], !url.isEmpty { configuration.databaseURL = url }
-        if let secret = environment["COUNTERSIGN_TOKEN_SECRET"] { configuration.tokenSecret = Array(secret.utf8) }
-        if let pepper = environment["COUNTERSIGN_PIN_PEPPER"] { configuration.pinPepper = Array(pepper.utf8) }
-        if let secret = environment["COUNTERSIGN_PAYMENT_WEBHOOK_SECRET"] {
-            configuration.paymentWebhookSecret = Array(secret.utf8)
-        }
-        if let region = (phoneRegion ?? environment["COUNTERSIGN_PHONE_REGION"]).flatMap(PhoneRegion.init(code:)) {
-            configuration.phoneRegion = region
-        }
-        if let currencies = requestedWalletCurrencies { configuration.walletCurrencies = currencies }
+    /// A store setting's help, from the table.
+    private static func help(_ name: String) -> ArgumentHelp {
+        let setting = ServeSettings.store.first { $0.name == name }
+        return ArgumentHelp(
+            "\(setting?.help ?? "") (env \(setting?.environment ?? ""))",
+            valueName: setting?.valueName)
     }
 
     /// Runs `body` on the store these flags name, which must exist already: only `serve` and
@@ -81,7 +50,7 @@ struct StoreOptions: ParsableArguments {
     /// behind and fail later on a user it does not hold. When servers run on this machine and none
     /// uses this store, standard error says which one they use.
     func withExistingStore(_ body: @Sendable (AppServices) async throws -> Void) async throws {
-        var configuration = self.configuration()
+        var configuration = try self.configuration()
         let place = try existingPlace(configuration)
         if place.isPostgres, !FileManager.default.fileExists(atPath: configuration.dataDirectory) {
             // No data directory to keep generated secrets in, and none is made: these commands move
