@@ -183,7 +183,7 @@ describe('paying', () => {
     assert.equal(shown.id, 'ord_1');
     assert.equal(shown.sellerId, product.sellerId);
     assert.equal(shown.totals.total, 1000);
-    assert.equal(signer, sign);
+    assert.equal(signer.sign, sign);
     assert.equal(state.kind, 'confirmed');
     assert.deepEqual(redirects, []);
   });

@@ -3,7 +3,6 @@
 // and updated in place on every state, so focus and half-typed fields survive the totals' refreshes.
 
 import { h, replace, money, showError, describeError, busy, setTitle, field, button, link, details, pinField, fieldError } from '../ui.js';
-import { marketApi } from './api.js';
 import { PaymentScreen, PICKUP, deliveryOptions, paymentOptions, isEditable, canPay, shownTotals } from './checkout-model.js';
 import { methodNames, orderStatusText, paymentFailureText, countries, bidStateText } from './format.js';
 import { checkoutPath, orderPath, productPath, bidPath, ordersPath, returnURL } from './paths.js';
@@ -23,7 +22,7 @@ export async function renderCheckoutReturn(view, params, query, app) {
   view.append(status);
   let order;
   try {
-    order = await marketApi(app.api).order(params.id);
+    order = await app.api.market.order(params.id);
   } catch (error) {
     status.remove();
     showError(view, error);
@@ -37,7 +36,7 @@ export async function renderCheckoutReturn(view, params, query, app) {
 
 function mount(view, app, productId, bidId, returnedOrderId) {
   const screen = new CheckoutView(view, () => model.load(productId, bidId));
-  const model = new PaymentScreen(marketApi(app.api), {
+  const model = new PaymentScreen(app.api.market, {
     returnURL,
     redirect: (url) => location.assign(url),
     sign: async (options) => (await signPayment(options, options.securePaymentConfirmation, { label: 'Order total' })).assertion,

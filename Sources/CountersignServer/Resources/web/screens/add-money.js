@@ -32,7 +32,7 @@ async function renderAddMoney(view, _params, query, app) {
   ui.setTitle(view, 'Add money');
   const [wallet, cards] = await Promise.all([
     app.api.wallet(),
-    app.api.request('GET', '/payment-methods/cards').then((/** @type {any} */ r) => r.cards),
+    app.api.market.cards(),
   ]);
   const currencies = (wallet.wallets || [wallet]).map((/** @type {any} */ w) => w.currency);
   const chosen = currencies.includes(query.get('currency')) ? query.get('currency') : currencies[0];
