@@ -40,7 +40,7 @@
 export { base64urlDecode, base64urlEncode } from './countersign/base64url.js';
 export { canonicalJSON, checkChallenge, paymentChallenge } from './countersign/canonical.js';
 export { Countersign } from './countersign/client.js';
-export { CountersignError } from './countersign/errors.js';
+export { CountersignError, LOCAL_CODES } from './countersign/errors.js';
 export { newIdempotencyKey } from './countersign/idempotency.js';
 export { Marketplace } from './countersign/market.js';
 export { FINAL_TRANSFER_STATUSES } from './countersign/stream.js';

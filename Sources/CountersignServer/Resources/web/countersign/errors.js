@@ -1,6 +1,15 @@
 // @ts-check
 /** The client's one error type, and how an HTTP answer becomes one. @module */
 
+/**
+ * The codes this library makes itself, never the server: a challenge or payment other than the one
+ * shown (`challenge_mismatch_local`, nothing signed), a live stream the server ended
+ * (`stream_closed`), a verification answer without a token (`not_verified`). Every other code is
+ * the server's `ErrorCode` (Tests/Web/error-codes.test.mjs holds the app to that), or
+ * `http_<status>` for an answer without one.
+ */
+export const LOCAL_CODES = Object.freeze(['challenge_mismatch_local', 'stream_closed', 'not_verified']);
+
 /** A non-2xx answer from the server (or a local refusal, with status 0). */
 export class CountersignError extends Error {
   /**
