@@ -45,7 +45,8 @@ export class PaymentScreen {
     this.revision = 0; // raised by every change of choices: a totals answer for an older one is stale
     this.busy = false; // a load, payment or withdrawal runs: the guard against a second Pay
     this.stopped = false;
-    this.totalsTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} the totals request waiting for the debounce */
+    this.totalsTimer = undefined;
   }
 
   /** The screen is gone: no more timers, no more renders. */

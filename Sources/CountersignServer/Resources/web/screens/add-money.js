@@ -65,7 +65,8 @@ async function renderAddMoney(view, _params, query, app) {
     const byCard = select.value === 'card';
     card.hidden = !byCard || cards.length === 0;
     noCard.hidden = !byCard || cards.length > 0;
-    amount.querySelector('label').textContent = `Amount (${cur})`;
+    const label = amount.querySelector('label');
+    if (label) label.textContent = `Amount (${cur})`;
   };
   currency.input.addEventListener('change', sync);
   method.input.addEventListener('change', sync);
