@@ -62,11 +62,14 @@ WEB = Path(__file__).resolve().parents[2] / "Sources" / "CountersignServer" / "R
 
 
 def write_shop(directory, api, phone, bundled=False):
-    """The shop's page; with `bundled`, countersign.js is a copy in the shop's own files."""
+    """The shop's page; with `bundled`, countersign.js and its modules are a copy in the shop's own files."""
     (directory / "index.html").write_text(SHOP_HTML)
     module = "./countersign.js" if bundled else f"{api}/countersign.js"
     if bundled:
         (directory / "countersign.js").write_text((WEB / "countersign.js").read_text())
+        (directory / "countersign").mkdir(exist_ok=True)
+        for source in (WEB / "countersign").glob("*.js"):
+            (directory / "countersign" / source.name).write_text(source.read_text())
     (directory / "shop.js").write_text(SHOP_JS % {"api": api, "phone": phone, "module": module})
 
 

@@ -1,6 +1,6 @@
-// Every API call the web app spells (countersign.js, market/api.js and any screen's own
-// `request('METHOD', '/…')`) is an operation of openapi.yaml, the contract the server is checked
-// against: a path renamed on one side fails here instead of as a 404 in the browser.
+// Every API call the web app spells is an operation of openapi.yaml, the contract the server is
+// checked against: a path renamed on one side fails here instead of as a 404 in the browser. The
+// paths are spelled only in the client library (countersign/): a screen calls its methods.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -34,11 +34,11 @@ function calls(file, source) {
   const found = [];
   const add = (method, path) => found.push([file, `${method} ${shape(path)}`]);
   for (const m of source.matchAll(new RegExp(String.raw`request\(\s*'([A-Z]+)',\s*` + literal, 'g'))) add(m[1], m.groups.path);
-  if (file === 'market/api.js') {
-    // Its own helpers: get(path, query) and post(path, body).
+  if (file === 'countersign/market.js') {
+    // Its own helpers: this.get(path, query) and this.post(path, body).
     for (const m of source.matchAll(new RegExp(String.raw`\b(get|post)\(\s*` + literal, 'g'))) add(m[1].toUpperCase(), m.groups.path);
   }
-  if (file === 'countersign.js') {
+  if (file === 'countersign/stream.js') {
     // The transfer's event stream, read with EventSource or fetch.
     for (const m of source.matchAll(new RegExp(String.raw`const path = ` + literal, 'g'))) add('GET', m.groups.path);
   }
@@ -61,10 +61,21 @@ test('openapi.yaml is read: its operations are found', () => {
   assert.ok(specified.has('GET /transfers/{}/events'));
 });
 
-test("the app's calls are found in countersign.js, market/api.js and the screens", () => {
+test("the app's calls are found in the client, the marketplace's calls and the stream", () => {
   const files = new Set(spelled.map(([file]) => file));
-  assert.ok(files.has('countersign.js') && files.has('market/api.js') && files.has('screens/add-money.js'), [...files].join(', '));
+  for (const file of ['countersign/client.js', 'countersign/market.js', 'countersign/stream.js']) {
+    assert.ok(files.has(file), `none in ${file}: ${[...files].join(', ')}`);
+  }
   assert.ok(spelled.length >= 80, `only ${spelled.length} calls found`);
+});
+
+test('no screen spells an API path: only the library (countersign/) does', () => {
+  const outside = spelled.filter(([file]) => !file.startsWith('countersign/')).map(([file, call]) => `${file}: ${call}`);
+  assert.deepEqual(outside, []);
+  // A call whose path is not a literal escapes the search above: no `.request('METHOD', …)` at all.
+  const built = jsFiles(web).filter((file) => !file.startsWith('countersign/'))
+    .filter((file) => /\.request\(\s*['\x60]/.test(readFileSync(new URL(file, web), 'utf8')));
+  assert.deepEqual(built, []);
 });
 
 test('every call the app spells is an operation of openapi.yaml', () => {

@@ -1,19 +1,13 @@
 // The marketplace payment screen's model (market/checkout-model.js) driven without a DOM: a fake
 // marketplace answers what each test expects and fails loudly on any other call.
 import assert from 'node:assert/strict';
-import { beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { CountersignError } from '../../Sources/CountersignServer/Resources/web/countersign.js';
 import { PaymentScreen, walletFallback } from '../../Sources/CountersignServer/Resources/web/market/checkout-model.js';
+import { freshSessionStorage, strictFake } from './fakes.mjs';
 
 // The model keeps a checkout's choices in sessionStorage (market/store.js): a fresh one per test.
-beforeEach(() => {
-  const items = new Map();
-  globalThis.sessionStorage = {
-    getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => items.set(key, String(value)),
-    removeItem: (key) => items.delete(key),
-  };
-});
+freshSessionStorage();
 
 const profile = { userId: 'usr_buyer', name: 'Ada', addresses: [] };
 const product = {
@@ -33,8 +27,7 @@ const order = (request, status = 'NEW') => ({
 
 /** A marketplace whose calls are `answers` (the seed's loading calls by default); every call is in `calls`. */
 function fakeMarket(answers = {}) {
-  const calls = [];
-  const all = {
+  const { fake, calls, names } = strictFake('market', {
     profile: () => profile,
     product: () => product,
     getBid: () => bid,
@@ -43,15 +36,8 @@ function fakeMarket(answers = {}) {
     wallet: () => ({ wallets: [{ currency: 'EUR', balance: 5000 }] }),
     totals: (request) => totalsOf(request),
     ...answers,
-  };
-  const market = new Proxy({}, {
-    get: (_, name) => async (...args) => {
-      calls.push([name, ...args]);
-      if (!(name in all)) throw new Error(`unexpected call: market.${String(name)}`);
-      return all[name](...args);
-    },
   });
-  return { market, calls, names: () => calls.map(([name]) => name) };
+  return { market: fake, calls, names };
 }
 
 /** The screen over `market`, with no waits; `redirects` and `states` record what it did. */
@@ -183,7 +169,7 @@ describe('paying', () => {
     assert.equal(shown.id, 'ord_1');
     assert.equal(shown.sellerId, product.sellerId);
     assert.equal(shown.totals.total, 1000);
-    assert.equal(signer, sign);
+    assert.equal(signer.sign, sign);
     assert.equal(state.kind, 'confirmed');
     assert.deepEqual(redirects, []);
   });

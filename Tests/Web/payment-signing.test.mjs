@@ -49,7 +49,7 @@ describe('a marketplace order paid from the wallet', () => {
   test('the challenge matches: signed once, verified, paid with the token', async () => {
     const { api, calls } = client(server(marketplace.challenge));
     const { signed, sign } = signer();
-    const paid = await api.payOrderFromWallet(order, { sign });
+    const paid = await api.market.payFromWallet(order, { sign });
     assert.equal(signed.length, 1);
     assert.equal(signed[0].challenge, marketplace.challenge);
     assert.deepEqual(paid, { orderId: order.id, orderStatus: 'PAID', token: 'vt_1' });
@@ -59,7 +59,7 @@ describe('a marketplace order paid from the wallet', () => {
   test('a challenge for anything else: refused, nothing signed', async () => {
     const { api, calls } = client(server(otherChallenge));
     const { signed, sign } = signer();
-    await assert.rejects(api.payOrderFromWallet(order, { sign }), { code: 'challenge_mismatch_local' });
+    await assert.rejects(api.market.payFromWallet(order, { sign }), { code: 'challenge_mismatch_local' });
     assert.deepEqual(signed, []);
     assert.deepEqual(calls, [`POST /orders/${order.id}/pay/options`]);
   });
@@ -68,7 +68,7 @@ describe('a marketplace order paid from the wallet', () => {
     for (const shown of [{ ...order, totals: { ...order.totals, total: order.totals.total - 1 } }, { ...order, sellerId: 'usr_other' }]) {
       const { api } = client(server(marketplace.challenge));
       const { signed, sign } = signer();
-      await assert.rejects(api.payOrderFromWallet(shown, { sign }), { code: 'challenge_mismatch_local' });
+      await assert.rejects(api.market.payFromWallet(shown, { sign }), { code: 'challenge_mismatch_local' });
       assert.deepEqual(signed, []);
     }
   });

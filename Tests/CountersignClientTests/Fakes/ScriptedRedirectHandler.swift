@@ -11,6 +11,8 @@ final class ScriptedRedirectHandler: RedirectHandler {
 
     init(_ outcomes: RedirectOutcome...) { self.outcomes = Mutex(outcomes) }
 
+    init(outcomes: [RedirectOutcome]) { self.outcomes = Mutex(outcomes) }
+
     /// The URLs opened, in order.
     var opened: [URL] { seen.all }
 

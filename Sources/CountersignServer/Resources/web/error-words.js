@@ -148,6 +148,9 @@ const WORDS = {
   already_settled: { what: 'This payment is already finished.', next: 'Check your transactions on the dashboard.' },
   transfer_not_found: { what: 'That payment could not be found.', next: 'Check your transactions on the dashboard.' },
   transfer_busy: { what: 'This payment is being worked on.', next: 'Wait a moment and look again.' },
+  // Only ever a failed transfer's recorded error: the server could not process it.
+  processing_failed: { what: 'The payment could not be processed. Nothing was charged.', next: TRY_LATER },
+  internal_inconsistency: { what: 'The payment could not be completed. Nothing was charged.', next: TRY_LATER },
   invalid_state: { what: 'This payment cannot do that in its current state.', next: 'Reload the page to see where it is.' },
   idempotency_in_flight: { what: 'This request is still being worked on.', next: 'Wait a moment and look again before trying again.' },
   idempotency_key_reused: { what: 'The app reused a request for something different.', next: 'Reload the page and start again.' },
@@ -222,6 +225,10 @@ const WORDS = {
   invalid_limit: APP_MISTAKE,
   invalid_last_event_id: APP_MISTAKE,
   invalid_idempotency_key: APP_MISTAKE,
+  payment_mismatch: {
+    what: 'The payment provider reported another amount for this payment, so it was not accepted.',
+    next: 'Contact support with the details below before paying again.',
+  },
   payment_provider_unavailable: { what: 'The payment provider cannot be reached. Nothing was charged.', next: TRY_LATER },
 };
 
@@ -254,4 +261,9 @@ export function wordsFor(code, status = 0) {
 /** Whether `code` has words of its own (the tests check every documented code has). @param {string} code */
 export function hasWords(code) {
   return Object.hasOwn(WORDS, code);
+}
+
+/** The codes with words of their own (Tests/Web/error-codes.test.mjs holds them to `ErrorCode`). */
+export function codesWithWords() {
+  return Object.keys(WORDS);
 }

@@ -3,13 +3,12 @@
 // decline). An ended bid tells its bidder why.
 
 import { h, money, showError, busy, setTitle, link, details, button, dateTime } from '../ui.js';
-import { marketApi } from './api.js';
 import { bidStateText, payText } from './format.js';
 import { confirmed } from './common.js';
 import { bidPath, checkoutPath, orderPath, productPath, myBidsPath, myProductsPath, ordersPath } from './paths.js';
 
 export async function renderBid(view, params, query, app) {
-  const market = marketApi(app.api);
+  const market = app.api.market;
   setTitle(view, 'Bid');
   let bid;
   let product;

@@ -29,7 +29,7 @@ const openStatuses = ['NEW', 'PAYMENT_PENDING'];
 
 export class PaymentScreen {
   /**
-   * @param {object} market  the marketplace calls (market/api.js)
+   * @param {object} market  the marketplace calls (`client.market`, countersign/market.js)
    * @param {object} options returnURL(orderId) → where the provider sends the payer back;
    *   redirect(url) → leaves for the provider's page; sign(options) → the passkey's assertion for a
    *   wallet payment's request options; onChange(state); timing.
@@ -45,7 +45,8 @@ export class PaymentScreen {
     this.revision = 0; // raised by every change of choices: a totals answer for an older one is stale
     this.busy = false; // a load, payment or withdrawal runs: the guard against a second Pay
     this.stopped = false;
-    this.totalsTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} the totals request waiting for the debounce */
+    this.totalsTimer = undefined;
   }
 
   /** The screen is gone: no more timers, no more renders. */
@@ -257,7 +258,7 @@ export class PaymentScreen {
     this.show({ kind: 'paying', checkout: paying, step: { kind: 'authorizing' } });
     let paid;
     try {
-      paid = await this.market.payFromWallet({ ...order, sellerId: paying.product.sellerId }, this.sign);
+      paid = await this.market.payFromWallet({ ...order, sellerId: paying.product.sellerId }, { sign: this.sign });
     } catch (error) {
       if (error?.code === 'order_paid') return this.poll(paying, order.id, 1, null);
       return back(paying, walletFallback(error, order.id));

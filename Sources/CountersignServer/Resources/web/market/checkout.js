@@ -3,7 +3,6 @@
 // and updated in place on every state, so focus and half-typed fields survive the totals' refreshes.
 
 import { h, replace, money, showError, describeError, busy, setTitle, field, button, link, details, pinField, fieldError } from '../ui.js';
-import { marketApi } from './api.js';
 import { PaymentScreen, PICKUP, deliveryOptions, paymentOptions, isEditable, canPay, shownTotals } from './checkout-model.js';
 import { methodNames, orderStatusText, paymentFailureText, countries, bidStateText } from './format.js';
 import { checkoutPath, orderPath, productPath, bidPath, ordersPath, returnURL } from './paths.js';
@@ -23,7 +22,7 @@ export async function renderCheckoutReturn(view, params, query, app) {
   view.append(status);
   let order;
   try {
-    order = await marketApi(app.api).order(params.id);
+    order = await app.api.market.order(params.id);
   } catch (error) {
     status.remove();
     showError(view, error);
@@ -37,7 +36,7 @@ export async function renderCheckoutReturn(view, params, query, app) {
 
 function mount(view, app, productId, bidId, returnedOrderId) {
   const screen = new CheckoutView(view, () => model.load(productId, bidId));
-  const model = new PaymentScreen(marketApi(app.api), {
+  const model = new PaymentScreen(app.api.market, {
     returnURL,
     redirect: (url) => location.assign(url),
     sign: async (options) => (await signPayment(options, options.securePaymentConfirmation, { label: 'Order total' })).assertion,
@@ -85,6 +84,22 @@ class CheckoutView {
     this.form = null; // the screen's parts, built on the first ready state
     /** @type {PaymentScreen | null} the model it renders, set once the model exists */
     this.model = null;
+    /** @type {HTMLDetailsElement | null} the "Add an address" disclosure, in the form */
+    this.addressDetails = null;
+    /** @type {HTMLDetailsElement | null} the "Add a card" disclosure, in the form */
+    this.cardDetails = null;
+  }
+
+  /** The model; the view's buttons and radios exist only once it is set. */
+  get screen() {
+    if (!this.model) throw new Error('The payment view has no model yet.');
+    return this.model;
+  }
+
+  /** The form's parts, which every state with a checkout has (render builds them first). */
+  get parts() {
+    if (!this.form) throw new Error('The payment form is not built.');
+    return this.form;
   }
 
   render(state) {
@@ -176,7 +191,7 @@ class CheckoutView {
 
     // Delivery: pickup or a shipping method; shipping needs an address.
     parts.delivery = this.radios('delivery', deliveryOptions(checkout).map((o) => [o.id, o.id === PICKUP ? 'Pickup (free)' : o.name]),
-      (id) => this.model.chooseDelivery(id));
+      (id) => this.screen.chooseDelivery(id));
     parts.deliveryHint = h('p', { className: 'hint' });
     parts.deliverySet = h('fieldset', { className: 'card' }, h('legend', null, 'Delivery'), parts.delivery.group, parts.deliveryHint);
 
@@ -187,7 +202,7 @@ class CheckoutView {
 
     // Method: card (with saved cards and a new one), iDEAL, Bancontact, the wallet with its balance.
     parts.method = this.radios('method', paymentOptions(checkout).map((o) => [o.kind, methodLabel(o.kind, checkout)]),
-      (kind) => this.model.choosePaymentMethod(kind));
+      (kind) => this.screen.choosePaymentMethod(kind));
     parts.cards = h('div', { className: 'market-options' });
     parts.cardHint = h('p', { className: 'hint' });
     parts.methodSet = h('fieldset', { className: 'card' }, h('legend', null, 'Payment method'), parts.method.group,
@@ -195,10 +210,10 @@ class CheckoutView {
 
     parts.totals = h('section', { className: 'card market-totals', 'aria-live': 'polite', 'aria-label': 'Totals' });
     parts.status = h('p', { role: 'status', className: 'market-status' });
-    parts.pay = button('Pay', () => this.model.pay(), { className: 'btn primary market-pay', id: 'checkout-pay' });
-    parts.checkAgain = button('Check again', () => this.model.checkAgain(), { kind: 'secondary', id: 'checkout-check-again' });
-    parts.cancelPayment = button('Pay another way', () => this.model.cancelPayment(), { kind: 'secondary', id: 'checkout-cancel-payment' });
-    parts.withdraw = button('Don’t buy it (withdraw)', () => this.model.abandon(), { kind: 'danger', id: 'checkout-withdraw' });
+    parts.pay = button('Pay', () => this.screen.pay(), { className: 'btn primary market-pay', id: 'checkout-pay' });
+    parts.checkAgain = button('Check again', () => this.screen.checkAgain(), { kind: 'secondary', id: 'checkout-check-again' });
+    parts.cancelPayment = button('Pay another way', () => this.screen.cancelPayment(), { kind: 'secondary', id: 'checkout-cancel-payment' });
+    parts.withdraw = button('Don’t buy it (withdraw)', () => this.screen.abandon(), { kind: 'danger', id: 'checkout-withdraw' });
     parts.actions = h('div', { className: 'actions market-actions' }, parts.pay, parts.checkAgain, parts.cancelPayment, parts.withdraw);
     view.append(parts.summary, parts.notice, parts.deliverySet, parts.addressSet, parts.methodSet, parts.totals, parts.status, parts.actions);
     this.form = parts;
@@ -227,14 +242,14 @@ class CheckoutView {
     };
     const form = h('form', { className: 'market-add' });
     const save = h('button', { type: 'submit', className: 'btn secondary', id: 'address-save' }, 'Save address');
-    let wrapper = null;
     form.append(...Object.values(fields), save);
+    const wrapper = h('details', { className: 'market-more' }, h('summary', { id: 'add-address' }, 'Add an address'), form);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       showError(form, null);
       const address = Object.fromEntries(Object.entries(fields).map(([key, f]) => [key, f.input.value.trim()]));
       try {
-        const saved = await busy(save, this.model.addAddress(address));
+        const saved = await busy(save, this.screen.addAddress(address));
         form.reset();
         fields.country.input.value = 'NL';
         wrapper.open = false;
@@ -243,7 +258,6 @@ class CheckoutView {
         showError(form, error);
       }
     });
-    wrapper = h('details', { className: 'market-more' }, h('summary', { id: 'add-address' }, 'Add an address'), form);
     this.addressDetails = wrapper;
     return wrapper;
   }
@@ -260,7 +274,7 @@ class CheckoutView {
       showError(form, null);
       const card = { number: number.input.value.trim(), expMonth: Number(month.input.value), expYear: Number(year.input.value) };
       try {
-        const saved = await busy(save, this.model.addCard(card));
+        const saved = await busy(save, this.screen.addCard(card));
         form.reset();
         wrapper.open = false;
         document.getElementById(`card-${saved.id}`)?.focus();
@@ -269,11 +283,12 @@ class CheckoutView {
       }
     });
     const wrapper = h('details', { className: 'market-more' }, h('summary', { id: 'add-card' }, 'Add a card'), form);
+    this.cardDetails = wrapper;
     return wrapper;
   }
 
   update(state) {
-    const parts = this.form;
+    const parts = this.parts;
     const { checkout } = state;
     const frozen = state.kind !== 'ready' || !isEditable(checkout);
     const { choices } = checkout;
@@ -310,13 +325,13 @@ class CheckoutView {
   }
 
   updateAddresses(checkout, frozen) {
-    const parts = this.form;
+    const parts = this.parts;
     const ids = checkout.profile.addresses.map((a) => a.id).join(',');
     if (ids !== this.addressIds) {
       this.addressIds = ids;
       replace(parts.addresses, checkout.profile.addresses.map((address) => {
         const input = h('input', { type: 'radio', name: 'address', value: address.id, id: `address-${address.id}`,
-          on: { change: () => this.model.chooseAddress(address.id) } });
+          on: { change: () => this.screen.chooseAddress(address.id) } });
         return h('label', { className: 'market-option', for: input.id }, input,
           h('span', null, `${address.name}, ${address.line1}, ${address.postalCode} ${address.city}, ${address.country}`));
       }));
@@ -327,18 +342,18 @@ class CheckoutView {
     }
     const pickup = checkout.choices.delivery === PICKUP;
     parts.addressHint.textContent = checkout.profile.addresses.length === 0 ? 'No address yet.' : pickup ? 'Not needed for pickup.' : '';
-    this.addressDetails.hidden = frozen;
+    if (this.addressDetails) this.addressDetails.hidden = frozen;
   }
 
   updateCards(checkout, frozen) {
-    const parts = this.form;
+    const parts = this.parts;
     const ids = checkout.cards.map((c) => c.id).join(',');
     if (ids !== this.cardIds) {
       this.cardIds = ids;
       replace(parts.cards, checkout.cards.map((card) => {
         const input = h('input', { type: 'radio', name: 'card', value: card.id, id: `card-${card.id}`,
           // A card chosen is a card payment: its radio is shown chosen only when the method is card.
-          on: { change: () => this.model.chooseCard(card.id) && this.model.choosePaymentMethod('card') } });
+          on: { change: () => this.screen.chooseCard(card.id) && this.screen.choosePaymentMethod('card') } });
         const expiry = `${String(card.expMonth).padStart(2, '0')}/${card.expYear}`;
         return h('label', { className: 'market-option', for: input.id }, input, h('span', null, `${brandName(card.brand)} •••• ${card.last4}, expires ${expiry}`));
       }));
@@ -349,11 +364,11 @@ class CheckoutView {
       input.disabled = frozen;
     }
     parts.cardHint.textContent = checkout.cards.length === 0 ? 'No saved card yet: add one to pay by card.' : '';
-    parts.cards.parentElement.querySelector('details').hidden = frozen;
+    if (this.cardDetails) this.cardDetails.hidden = frozen;
   }
 
   updateTotals(totals) {
-    const box = this.form.totals;
+    const box = this.parts.totals;
     const shown = shownTotals(totals);
     box.setAttribute('aria-busy', totals.kind === 'refreshing' ? 'true' : 'false');
     const rows = shown ? [
@@ -368,7 +383,7 @@ class CheckoutView {
   }
 
   updateNotice(state) {
-    const box = this.form.notice;
+    const box = this.parts.notice;
     const { notice, order } = state.checkout;
     const before = box.textContent;
     this.fillNotice(box, state, notice, order);
@@ -392,7 +407,7 @@ class CheckoutView {
         return;
       }
       fieldError(pin, null);
-      this.model.payWithPin(value);
+      this.screen.payWithPin(value);
     });
     const why = notice.reason === 'noKey'
       ? 'You have no passkey on this account yet. Pay from your wallet with your account PIN, or add a passkey under Keys.'

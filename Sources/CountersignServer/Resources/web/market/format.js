@@ -40,7 +40,7 @@ export const bidStateText = (bid) => bidClosedText[bid.closedReason] ?? bidStatu
  * What paying an accepted bid costs and what its button says, the same on every screen: once the bid
  * has an order, the order's total (shipping and fee included) with "Pay" or, while a payment is under
  * way, "Continue paying"; before that there is no total yet, so no amount.
- * @param {{amount: number, currency: string}} bid
+ * @param {{amount: number, currency: string} | null} bid the bid (not read: an order's total is what it costs)
  * @param {{status: string, totals: {total: number, currency: string}} | null | undefined} order
  */
 export function payText(bid, order) {

@@ -2,14 +2,13 @@
 // `/market`: the shop window, the products other people have for sale, newest first.
 
 import { h, setTitle, link } from '../ui.js';
-import { marketApi } from './api.js';
 import { countries } from './format.js';
 import { productPath, shopPath } from './paths.js';
 import { marketTabs, listItem, itemList, joined, askingPrice, loader } from './common.js';
 
 export async function renderHome(view, params, query, app) {
   setTitle(view, 'Marketplace');
-  const market = marketApi(app.api);
+  const market = app.api.market;
   const list = h('section', { className: 'market-shop', 'aria-label': 'For sale' });
   view.append(marketTabs(shopPath),
     h('p', { className: 'actions market-sell-link' }, link('/market/sell', 'Sell something', { className: 'btn primary', id: 'market-sell' })),

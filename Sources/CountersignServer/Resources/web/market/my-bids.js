@@ -3,14 +3,13 @@
 // with the same amount and words as its order (format.js's payText).
 
 import { h, money, setTitle, link, dateTime } from '../ui.js';
-import { marketApi } from './api.js';
 import { bidPath, checkoutPath, myBidsPath } from './paths.js';
 import { bidStateText, payText } from './format.js';
 import { marketTabs, listItem, itemList, joined, addProducts, loader } from './common.js';
 
 export async function renderMyBids(view, params, query, app) {
   setTitle(view, 'My bids');
-  const market = marketApi(app.api);
+  const market = app.api.market;
   const box = h('section', { className: 'market-my-bids', 'aria-label': 'My bids' });
   view.append(marketTabs(myBidsPath), box);
   await loader(box, async () => {

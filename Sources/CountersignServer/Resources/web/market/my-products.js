@@ -2,7 +2,6 @@
 // `/market/my-products`: the seller's products, each with its bids to accept or decline, and their proceeds.
 
 import { h, money, setTitle, link, details, card } from '../ui.js';
-import { marketApi } from './api.js';
 import { productPath, myProductsPath } from './paths.js';
 import { marketTabs, joined, askingPrice, loader } from './common.js';
 import { sellerBids } from './bids-list.js';
@@ -17,7 +16,7 @@ function productState(product, bids) {
 
 export async function renderMyProducts(view, params, query, app) {
   setTitle(view, 'My products');
-  const market = marketApi(app.api);
+  const market = app.api.market;
   const box = h('div', { className: 'market-mine' });
   view.append(marketTabs(myProductsPath),
     h('p', { className: 'actions market-sell-link' }, link('/market/sell', 'Sell something', { className: 'btn primary', id: 'market-sell' })),

@@ -4,7 +4,6 @@
 // the seller sees where to send it, and for a pickup each side sees how to reach the other.
 
 import { h, money, showError, busy, setTitle, link, details, dateTime, button } from '../ui.js';
-import { marketApi } from './api.js';
 import { methodNames, orderStateText, paidStatuses, payText } from './format.js';
 import { refundsTable, refundForm } from './refunds.js';
 import { checkoutPath, orderPath, productPath, ordersPath } from './paths.js';
@@ -21,7 +20,7 @@ const party = (who) => (who.phone
   : who.name);
 
 export async function renderOrder(view, params, query, app) {
-  const market = marketApi(app.api);
+  const market = app.api.market;
   setTitle(view, 'Order');
   let order;
   let product;

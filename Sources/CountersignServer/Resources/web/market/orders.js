@@ -3,7 +3,6 @@
 // order says which side the caller is on; its page is the receipt, to open again at any time.
 
 import { h, money, busy, button, showError, setTitle, link, card } from '../ui.js';
-import { marketApi } from './api.js';
 import { orderPath, checkoutPath, ordersPath } from './paths.js';
 import { orderStateText, payText } from './format.js';
 import { marketTabs, listItem, itemList, joined, addProducts, loader } from './common.js';
@@ -11,7 +10,7 @@ import { PICKUP } from './checkout-model.js';
 
 export async function renderOrders(view, params, query, app) {
   setTitle(view, 'Orders');
-  const market = marketApi(app.api);
+  const market = app.api.market;
   const box = h('div', { className: 'market-orders' });
   view.append(marketTabs(ordersPath), box);
 

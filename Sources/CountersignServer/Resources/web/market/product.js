@@ -2,14 +2,13 @@
 // `/market/products/:id`: the product. A buyer bids or buys now; its seller sees the bids to accept.
 
 import { h, money, showError, busy, setTitle, field, link, details, button, card } from '../ui.js';
-import { marketApi } from './api.js';
 import { parseEuros, countries, bidStatusText, payText } from './format.js';
 import { bidPath, checkoutPath, myBidsPath, myProductsPath } from './paths.js';
 import { listItem, itemList, loader } from './common.js';
 import { sellerBids } from './bids-list.js';
 
 export async function renderProduct(view, params, query, app) {
-  const market = marketApi(app.api);
+  const market = app.api.market;
   setTitle(view, 'Product');
   let product;
   let profile;

@@ -3,7 +3,7 @@
 // confirmation), on the order screen.
 
 import { h, money, showError, busy, field, fieldError, table, dateTime, confirmStep } from '../ui.js';
-import { refundKey } from './api.js';
+import { newIdempotencyKey } from '../countersign.js';
 import { parseEuros, eurosText } from './format.js';
 
 /** A refund's state in words both sides understand. */
@@ -49,7 +49,7 @@ export function refundForm(order, market, done) {
   const submit = h('button', { type: 'submit', className: 'btn', id: 'refund-submit' }, 'Refund');
   const form = h('form', { className: 'market-refund card', id: 'refund-form' },
     h('h2', null, 'Refund the buyer'), amount, reason, h('div', { className: 'actions' }, submit));
-  let key = refundKey();
+  let key = newIdempotencyKey();
   let asked = '';
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -70,7 +70,7 @@ export function refundForm(order, market, done) {
     if (!ok) return undefined;
     // A new refund gets a new key; a retry of the same one (same amount and reason) keeps it.
     const request = `${cents}\n${why}`;
-    if (request !== asked) key = refundKey();
+    if (request !== asked) key = newIdempotencyKey();
     asked = request;
     try {
       await busy(submit, market.refund(order.id, { amount: cents, reason: why }, key));

@@ -2,13 +2,12 @@
 // `/market/sell`: list a product (EUR), with pickup and/or shipping methods.
 
 import { h, showError, busy, setTitle, field, link } from '../ui.js';
-import { marketApi } from './api.js';
 import { parseEuros, countries, shippingMethods } from './format.js';
 import { productPath } from './paths.js';
 
 export async function renderSell(view, params, query, app) {
   setTitle(view, 'Sell something');
-  const market = marketApi(app.api);
+  const market = app.api.market;
   const title = field('Title', { id: 'sell-title', name: 'title', required: true, maxLength: 200, autocomplete: 'off', placeholder: 'Oak chair' });
   const price = field('Asking price (EUR)', { id: 'sell-price', name: 'price', required: true, inputMode: 'decimal', autocomplete: 'off', placeholder: '100.00', hint: 'For example 100 or 49.95.' });
   const from = field('Ships from', { id: 'sell-ship-from', tag: 'select', name: 'shipFrom', options: countries, value: 'NL' });

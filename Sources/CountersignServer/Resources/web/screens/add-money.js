@@ -32,7 +32,7 @@ async function renderAddMoney(view, _params, query, app) {
   ui.setTitle(view, 'Add money');
   const [wallet, cards] = await Promise.all([
     app.api.wallet(),
-    app.api.request('GET', '/payment-methods/cards').then((/** @type {any} */ r) => r.cards),
+    app.api.market.cards(),
   ]);
   const currencies = (wallet.wallets || [wallet]).map((/** @type {any} */ w) => w.currency);
   const chosen = currencies.includes(query.get('currency')) ? query.get('currency') : currencies[0];
@@ -65,7 +65,8 @@ async function renderAddMoney(view, _params, query, app) {
     const byCard = select.value === 'card';
     card.hidden = !byCard || cards.length === 0;
     noCard.hidden = !byCard || cards.length > 0;
-    amount.querySelector('label').textContent = `Amount (${cur})`;
+    const label = amount.querySelector('label');
+    if (label) label.textContent = `Amount (${cur})`;
   };
   currency.input.addEventListener('change', sync);
   method.input.addEventListener('change', sync);

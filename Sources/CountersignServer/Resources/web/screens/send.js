@@ -3,11 +3,13 @@
  * Send money: create a transfer, watch its live document (a status timeline), show the
  * quote with its fee breakdown and an expiry countdown, accept (the passkey gesture is the local
  * authentication and signs the quote's challenge) or decline, then the verdict and back to the
- * dashboard.
+ * dashboard. The transfer's states and actions are `TransferWatch`'s (send-model.js); this file
+ * draws them.
  */
 import { FINAL_TRANSFER_STATUSES, newIdempotencyKey } from '../countersign.js';
 import * as ui from '../ui.js';
 import { receipt, receiptTime } from './receipt.js';
+import { TransferWatch } from './send-model.js';
 import { secureConfirmation, signPayment } from './sign.js';
 
 const { h } = ui;
@@ -140,65 +142,61 @@ function transferReceipt(doc, me) {
 }
 
 /**
+ * A transfer's screen, the view of `TransferWatch` (send-model.js): one function per state, the
+ * quote's countdown, and the user's Accept and Decline forwarded to the model.
  * @param {HTMLElement} view
  * @param {{id: string}} params
  * @param {URLSearchParams} _query
  * @param {any} app
  */
 async function renderTransfer(view, params, _query, app) {
-  const id = params.id;
-  let alive = true;
-  /** @type {any} */
-  let doc = null;
   /** @type {ReturnType<typeof setInterval> | null} */
   let ticker = null;
-  /** @type {ReturnType<typeof setInterval> | null} */
-  let poller = null;
-  /** @type {AbortController | null} */
-  let gesture = null;
-  let busyAction = false;
-  /** @type {string | null} */
-  let shownKey = null;
-  /** @type {any} */
-  let actionError = null;
-
-  const stop = () => {
+  const stopTicker = () => {
     if (ticker) clearInterval(ticker);
     ticker = null;
   };
+  const watch = new TransferWatch(app.api, params.id, {
+    sign: signPayment,
+    onChange: (/** @type {any} */ state) => {
+      stopTicker();
+      screens[state.kind](state);
+    },
+  });
 
-  /** @param {any} next */
-  function update(next) {
-    if (!alive || !next) return;
-    if (doc && next.sequence < doc.sequence) return;
-    doc = next;
-    const key = `${doc.status}:${doc.sequence}`;
-    if (key === shownKey) return;
-    shownKey = key;
-    draw();
-  }
-
-  function draw() {
-    stop();
-    const status = doc.status;
-    if (FINAL_TRANSFER_STATUSES.includes(status)) return drawVerdict();
-    if (status === 'AUTHORIZATION_REQUIRED' && doc.quote) return drawQuote();
-    const title = status === 'AUTHORIZED' ? 'Sending…' : 'Preparing your transfer';
+  /** Preparing or sending: the timeline and what the server is doing. @param {{kind: string, doc: any, error?: any}} state */
+  function drawProgress({ kind, doc, error }) {
+    const title = kind === 'sending' ? 'Sending…' : 'Preparing your transfer';
     ui.replace(view,
       h('h1', null, title),
       timeline(doc),
-      h('p', { role: 'status', className: 'muted', id: 'transfer-status' }, status === 'AUTHORIZED'
+      h('p', { role: 'status', className: 'muted', id: 'transfer-status' }, kind === 'sending'
         ? 'Approved. Moving the money…'
         : 'Looking up the payee and quoting the fees…'));
     ui.setTitle(view, title);
+    if (error) ui.showError(view, error);
   }
 
-  function drawQuote() {
+  /** @param {{doc: any, error?: any}} state */
+  function drawQuote({ doc, error }) {
     const quote = doc.quote;
     const expires = Date.parse(quote.expiresAt);
     const countdown = h('span', { className: 'countdown', id: 'quote-countdown' }, ui.clock((expires - Date.now()) / 1000));
-    const accept = ui.button('Accept fees and pay', () => onAccept(), { id: 'transfer-accept' });
-    const decline = ui.button('Decline', () => onDecline(), { kind: 'secondary', id: 'transfer-decline' });
+    const accept = ui.button('Accept fees and pay', async () => {
+      /** @type {HTMLButtonElement} */ (decline).disabled = true;
+      try {
+        await ui.busy(accept, watch.accept());
+      } finally {
+        if (decline.isConnected) /** @type {HTMLButtonElement} */ (decline).disabled = false;
+      }
+    }, { id: 'transfer-accept' });
+    const decline = ui.button('Decline', async () => {
+      try {
+        await ui.busy(decline, watch.decline());
+      } catch (err) {
+        ui.showError(view, err);
+      }
+    }, { kind: 'secondary', id: 'transfer-decline' });
     const box = h('section', { className: 'card', 'aria-labelledby': 'quote-h' },
       h('h2', { id: 'quote-h' }, 'Fee quote'),
       quoteDetails(quote, doc),
@@ -211,14 +209,13 @@ async function renderTransfer(view, params, _query, app) {
       h('p', { className: 'muted' }, 'Accepting asks for your passkey (fingerprint, face or screen lock); it signs exactly these fees for this payee.'),
       accept, decline);
     ui.setTitle(view, 'Do you still want to send?');
-    if (actionError) ui.showError(box, actionError);
-    actionError = null;
+    if (error) ui.showError(box, error);
     const tick = () => {
       const left = (expires - Date.now()) / 1000;
       countdown.textContent = ui.clock(left);
       countdown.classList.toggle('low', left < 30);
-      if (left <= 0 && !busyAction) {
-        stop();
+      if (left <= 0 && !watch.busy) {
+        stopTicker();
         /** @type {HTMLButtonElement} */ (accept).disabled = true;
         /** @type {HTMLButtonElement} */ (decline).disabled = true;
         ui.showNotice(box, 'The quote has expired. Waiting for the server…');
@@ -228,73 +225,8 @@ async function renderTransfer(view, params, _query, app) {
     tick();
   }
 
-  async function onAccept() {
-    if (busyAction) return;
-    busyAction = true;
-    const accept = /** @type {HTMLButtonElement} */ (view.querySelector('#transfer-accept'));
-    const decline = /** @type {HTMLButtonElement} */ (view.querySelector('#transfer-decline'));
-    if (decline) decline.disabled = true;
-    gesture = new AbortController();
-    try {
-      const spcData = doc.challenge?.securePaymentConfirmation;
-      const signal = gesture.signal;
-      const next = await ui.busy(accept, app.api.signTransfer(doc, {
-        signal,
-        sign: async (request) => {
-          const signed = await signPayment(request, spcData, { signal, label: 'Transfer' });
-          signedVia = signed.via;
-          return signed.assertion;
-        },
-      }));
-      update(next);
-    } catch (error) {
-      if (!alive) return;
-      const e = /** @type {any} */ (error);
-      if (e && (e.name === 'NotAllowedError' || e.name === 'AbortError')) {
-        // local authentication failed, so the transfer ends.
-        try {
-          update(await app.api.cancelTransfer(id));
-        } catch (cancelError) {
-          actionError = cancelError;
-        }
-        localAuthFailed = true;
-        if (doc && doc.status === 'CANCELLED') drawVerdict();
-      } else {
-        actionError = error;
-        try {
-          shownKey = null;
-          update(await app.api.getTransfer(id));
-        } catch {
-          // The stream will bring the document.
-        }
-        if (actionError && doc && doc.status === 'AUTHORIZATION_REQUIRED') drawQuote();
-        else if (actionError) ui.showError(view, actionError);
-      }
-    } finally {
-      busyAction = false;
-      if (decline && decline.isConnected) decline.disabled = false;
-    }
-  }
-
-  let localAuthFailed = false;
-  /** @type {'spc' | 'webauthn' | null} */
-  let signedVia = null;
-
-  async function onDecline() {
-    if (busyAction) return;
-    busyAction = true;
-    const decline = /** @type {HTMLButtonElement} */ (view.querySelector('#transfer-decline'));
-    try {
-      update(await ui.busy(decline, app.api.declineTransfer(id)));
-    } catch (error) {
-      ui.showError(view, error);
-    } finally {
-      busyAction = false;
-    }
-  }
-
-  function drawVerdict() {
-    closeStream();
+  /** @param {{doc: any, localAuthFailed: boolean, signedVia: string | null, error?: any}} state */
+  function drawVerdict({ doc, localAuthFailed, signedVia, error }) {
     const s = doc.status;
     /** @type {[string, string, string, any[]]} */
     let v;
@@ -331,46 +263,18 @@ async function renderTransfer(view, params, _query, app) {
       ui.link('/', 'Back to dashboard', { className: 'btn primary', id: 'to-dashboard' }),
       again);
     ui.setTitle(view, title);
-    if (actionError) ui.showError(view, actionError);
-    actionError = null;
+    if (error) ui.showError(view, error);
   }
 
-  /** @type {(() => void) | null} */
-  let closeWatch = null;
-  function closeStream() {
-    closeWatch?.();
-    closeWatch = null;
-    if (poller) clearInterval(poller);
-    poller = null;
-  }
-
-  function startPolling() {
-    if (poller || !alive) return;
-    poller = setInterval(async () => {
-      try {
-        update(await app.api.getTransfer(id));
-        if (doc && FINAL_TRANSFER_STATUSES.includes(doc.status)) closeStream();
-      } catch {
-        // Keep trying; the screen still shows the last document.
-      }
-    }, 3000);
-  }
+  /** @type {Record<string, (state: any) => void>} */
+  const screens = { preparing: drawProgress, sending: drawProgress, quote: drawQuote, verdict: drawVerdict };
 
   ui.setTitle(view, 'Transfer');
   secureConfirmation();
-  update(await app.api.getTransfer(id));
-  if (!FINAL_TRANSFER_STATUSES.includes(doc.status)) {
-    closeWatch = app.api.watchTransfer(id, update, {
-      onError: () => {
-        if (alive && doc && !FINAL_TRANSFER_STATUSES.includes(doc.status)) startPolling();
-      },
-    });
-  }
+  await watch.start();
   return () => {
-    alive = false;
-    stop();
-    closeStream();
-    gesture?.abort();
+    stopTicker();
+    watch.stop();
   };
 }
 
