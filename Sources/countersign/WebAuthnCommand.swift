@@ -11,7 +11,7 @@ struct WebAuthnCommand: AsyncParsableCommand {
     /// Prints one line per vector ceremony and fails if any result differs from its expectation.
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check WebAuthn test vectors (shared/vectors/webauthn format).")
+            abstract: "Check WebAuthn test vectors (the format of Tests/Fixtures/webauthn/README.md).")
 
         @Argument(help: "Vector files (JSON).")
         var files: [String]
