@@ -50,10 +50,6 @@ struct CheckoutScenarioTests {
         case token, pin, passkeyRequired
     }
 
-    /// Stands for `AirtimePayment.PasskeyRequired` (whose initializer the SDK keeps to itself): the
-    /// model treats whatever the authorization throws alike.
-    struct OnlyThePasskey: Error {}
-
     /// The wallet authorizations a scenario scripts, taken in order.
     final class WalletScript: Sendable {
         private let outcomes = Mutex<[WalletOutcome]>([])
@@ -74,6 +70,7 @@ struct CheckoutScenarioTests {
             switch checkout.notice {
             case .paymentFailed: "failed"
             case .paymentAbandoned: "abandoned"
+            case .passkeyRequired: "passkeyRequired"
             case .error: "error"
             case nil: "ready"
             }
@@ -120,7 +117,7 @@ struct CheckoutScenarioTests {
                 case .token: return PayOrderRequest(verificationToken: "vt_1")
                 case .pin: return PayOrderRequest(pin: "4827")
                 case .passkeyRequired:
-                    throw OnlyThePasskey()
+                    throw AirtimePayment.PasskeyRequired(reason: .localAuth(.cancelled))
                 case nil:
                     Issue.record("the wallet authorization was not expected")
                     return nil

@@ -30,6 +30,10 @@ public struct AirtimePayment: Sendable {
     public struct PasskeyRequired: Error, Sendable, Equatable {
         /// Why the device path gave way.
         public var reason: PINFallbackReason
+
+        /// Only the passkey may pay, for `reason`: also what an app's own wallet authorization throws
+        /// to have the payment screen say so.
+        public init(reason: PINFallbackReason) { self.reason = reason }
     }
 
     /// A completed purchase.

@@ -74,6 +74,8 @@ extension PaymentScreenModel {
                                 message: "The wallet payment was not authorized. Nothing was paid.", retryAfter: nil)))
                 }
                 body = authorized
+            } catch let needed as AirtimePayment.PasskeyRequired {
+                return back(paying, .passkeyRequired(needed.reason))
             } catch {
                 return back(paying, .error(CountersignClientError(error)))
             }

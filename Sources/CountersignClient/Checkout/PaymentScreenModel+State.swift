@@ -75,6 +75,9 @@ extension PaymentScreenModel {
         /// The payer came back without finishing; the payment waits for them and can be resumed
         /// with Pay, so the choices stay frozen until it ends.
         case paymentAbandoned
+        /// The passkey could not pay and the PIN alone may not pay this order (it is over the PIN
+        /// allowance): nothing was paid, no PIN was asked for; the payer tries the passkey again.
+        case passkeyRequired(AirtimePayment.PINFallbackReason)
         /// A call failed or was refused before a payment was under way.
         case error(CountersignClientError)
     }

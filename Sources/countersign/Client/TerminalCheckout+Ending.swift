@@ -36,6 +36,10 @@ extension TerminalCheckout {
                     return .withdrawn(bid)
                 }
                 return await finish(model, withdrawn, CheckoutAnswers())
+            case .passkeyRequired?:
+                print(
+                    "  Only your passkey can pay this order: it is over what the PIN alone may pay. Nothing was paid.")
+                return .failed("passkey_required")
             case .error(let error)?:
                 print("  \(Formatting.error(error))")
                 return .failed(error.code ?? "error")
