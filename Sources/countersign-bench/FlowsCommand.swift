@@ -39,6 +39,15 @@ struct FlowsCommand: AsyncParsableCommand {
     @Option(help: "The countersign server binary. Default: `countersign` next to this binary.")
     var server: String?
 
+    @Option(
+        help:
+            "A baseline countersign server binary to compare with: each round runs it and the current server (--server), the first of the two alternating, and the report compares their medians."
+    )
+    var baseline: String?
+
+    @Option(help: "Rounds with --baseline; each runs both servers once.")
+    var rounds = 3
+
     @Option(help: "Where to write the JSON results.")
     var json = ResultFile.defaultPath(mode: "flows")
 
@@ -77,17 +86,51 @@ struct FlowsCommand: AsyncParsableCommand {
         if metricsSnapshots != nil, metricsPort == nil {
             throw ValidationError("--metrics-snapshots needs --metrics-port")
         }
+        guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be 1…20") }
+        if baseline == nil, rounds != 3 { throw ValidationError("--rounds needs --baseline") }
+        if baseline != nil, metricsSnapshots != nil {
+            throw ValidationError("--metrics-snapshots measures one server: leave out --baseline")
+        }
     }
 
-    /// Measures, always cleans up the server and the scratch database, then prints and writes the report.
+    /// Measures the server once, or each server of `--baseline` for each round; prints and writes the
+    /// report.
     func run() async throws {
+        let current = server ?? ServerUnderTest.siblingExecutable()
+        guard let baseline else {
+            let report = try await measureOnce(server: current)
+            print(report.render())
+            try ResultFile.write(report, to: json)
+            return
+        }
+        var runs: [FlowComparison.Run] = []
+        for round in 1...rounds {
+            // The first server alternates (A B, B A, …), so a drift over the run falls on both.
+            let order =
+                round % 2 == 1
+                ? [(FlowComparison.Side.baseline, baseline), (.current, current)]
+                : [(FlowComparison.Side.current, current), (.baseline, baseline)]
+            for (side, path) in order {
+                Console.say("round \(round) of \(rounds): \(side.rawValue) server \(path)")
+                runs.append(FlowComparison.Run(round: round, server: side, report: try await measureOnce(server: path)))
+            }
+        }
+        let comparison = FlowComparison(baselinePath: baseline, currentPath: current, runs: runs)
+        print(comparison.render())
+        try ResultFile.write(comparison, to: json)
+    }
+
+    /// One measurement of `server` in a fresh data directory (and scratch database); always cleans up
+    /// the server and the scratch database.
+    private func measureOnce(server: String) async throws -> FlowReport {
         let machine = MachineInfo.current()
         let directory = try Self.makeTemporaryDirectory()
         var scratch: ScratchDatabase?
         if let databaseURL, !reuseDatabase { scratch = try await ScratchDatabase.create(on: databaseURL) }
         let report: FlowReport
         do {
-            report = try await measure(machine: machine, directory: directory, databaseURL: scratch?.url ?? databaseURL)
+            report = try await measure(
+                server: server, machine: machine, directory: directory, databaseURL: scratch?.url ?? databaseURL)
         } catch {
             await scratch?.drop()
             Console.say("server log and data kept in \(directory)")
@@ -99,14 +142,15 @@ struct FlowsCommand: AsyncParsableCommand {
         } else {
             try? FileManager.default.removeItem(atPath: directory)
         }
-        print(report.render())
-        try ResultFile.write(report, to: json)
+        return report
     }
 
     /// Starts the server, enrols and funds the users, runs the load, and always stops the server.
-    private func measure(machine: MachineInfo, directory: String, databaseURL: String?) async throws -> FlowReport {
+    private func measure(server: String, machine: MachineInfo, directory: String, databaseURL: String?)
+        async throws -> FlowReport
+    {
         let serverUnderTest = try ServerUnderTest.launch(
-            executable: server ?? ServerUnderTest.siblingExecutable(),
+            executable: server,
             dataDirectory: directory, databaseURL: databaseURL, metricsAddress: metricsPort.map { "127.0.0.1:\($0)" })
         Console.say(
             "flows benchmark: \(clients) clients, \(warmup) s warm-up + \(seconds) s, \(databaseURL == nil ? "SQLite" : "PostgreSQL"), server pid \(serverUnderTest.process.pid) on \(serverUnderTest.baseURL) — \(machine.summary)"

@@ -9,10 +9,8 @@ import Testing
 /// A smoke test, not a measurement: a few flows, a debug build, and no figure is checked.
 @Suite("Benchmark smoke test")
 struct BenchSmokeTests {
-    @Test(
-        "countersign-bench flows completes flows on SQLite with no errors and writes its JSON; its top-ups carry the SDK's Idempotency-Key unless --unkeyed-top-ups",
-        arguments: [false, true])
-    func flows(unkeyed: Bool) async throws {
+    /// The bench built next to the server, and a fresh directory for its results.
+    static func benchAndDirectory() throws -> (bench: URL, directory: URL) {
         let bench = try CommandLineTests.executable().deletingLastPathComponent().appendingPathComponent(
             "countersign-bench")
         try #require(
@@ -20,6 +18,14 @@ struct BenchSmokeTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "countersign-bench-smoke-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return (bench, directory)
+    }
+
+    @Test(
+        "countersign-bench flows completes flows on SQLite with no errors and writes its JSON; its top-ups carry the SDK's Idempotency-Key unless --unkeyed-top-ups",
+        arguments: [false, true])
+    func flows(unkeyed: Bool) async throws {
+        let (bench, directory) = try Self.benchAndDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let json = directory.appendingPathComponent("flows.json")
 
@@ -62,5 +68,44 @@ struct BenchSmokeTests {
         let topUps = try #require(counts.1)
         #expect(topUps >= flows)
         #expect(counts.0 == (unkeyed ? 0 : topUps))
+    }
+
+    @Test("countersign-bench flows --baseline alternates two servers round by round and compares their medians")
+    func baseline() async throws {
+        let (bench, directory) = try Self.benchAndDirectory()
+        let server = try CommandLineTests.executable()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("comparison.json")
+
+        // The same build on both sides: a smoke test of the alternation and the report, not a figure.
+        let (status, output) = try ChildProcess.run(
+            bench.path,
+            [
+                "flows", "--clients", "2", "--warmup", "0.2", "--seconds", "0.8", "--max-flows", "200", "--baseline",
+                server.path, "--server", server.path, "--rounds", "2", "--json", json.path,
+            ],
+            environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
+        )
+        #expect(status == 0, "\(output)")
+        let comparison = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any], "\(output)")
+        let runs = try #require(comparison["runs"] as? [[String: Any]])
+        // Round 1 runs the baseline first, round 2 the current server first.
+        #expect(
+            runs.map { "\($0["round"] ?? "")\($0["server"] ?? "")" } == [
+                "1baseline", "1current", "2current", "2baseline",
+            ])
+        for side in ["baseline", "current"] {
+            let summary = try #require(comparison[side] as? [String: Any], "\(output)")
+            #expect((summary["flowsPerSecond"] as? [Double])?.count == 2)
+            #expect((summary["medianFlowsPerSecond"] as? Double ?? 0) > 0, "\(output)")
+            #expect(summary["errors"] as? Int == 0, "\(output)")
+        }
+        #expect((comparison["flowsPerSecondRatio"] as? Double ?? 0) > 0)
+        #expect(output.contains("median flows/s"), "\(output)")
+
+        // --rounds alone is refused before anything starts.
+        let (refused, _) = try ChildProcess.run(bench.path, ["flows", "--rounds", "2"], environment: [:])
+        #expect(refused != 0)
     }
 }
