@@ -43,7 +43,18 @@ public enum Base64URL {
     /// Decodes unpadded base64url. Trailing `=` padding is tolerated when it is correct;
     /// any other character, a dangling single character, or non-zero leftover bits give `nil`.
     public static func decode(_ string: some StringProtocol) -> [UInt8]? {
-        var input = Array(string.utf8)
+        decode(utf8: Array(string.utf8))
+    }
+
+    /// `decode` of a `String`, the verifier's hot path: a concrete overload, so a caller in another
+    /// module calls it directly instead of through the generic one's unspecialized witnesses.
+    public static func decode(_ string: String) -> [UInt8]? {
+        decode(utf8: Array(string.utf8))
+    }
+
+    /// `decode` over the text's UTF-8 bytes.
+    private static func decode(utf8: [UInt8]) -> [UInt8]? {
+        var input = utf8
         if input.count % 4 == 0, let firstPad = input.firstIndex(of: UInt8(ascii: "=")) {
             let padding = input.count - firstPad
             guard padding <= 2, input[firstPad...].allSatisfy({ $0 == UInt8(ascii: "=") }) else { return nil }

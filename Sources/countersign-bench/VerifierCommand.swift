@@ -9,8 +9,9 @@ struct VerifierCommand: ParsableCommand {
         abstract: "Verifications per second: raw P-256 vs AssertionVerifier (single thread, interleaved rounds)."
     )
 
-    /// The verifier should cost at most ~15% over the signature check it wraps.
-    static let targetRatio = 0.85
+    /// The verifier, with the key as the server gets it, should cost at most ~5% over the signature
+    /// check it wraps.
+    static let targetRatio = 0.95
 
     @Option(help: "Seconds per row, split into interleaved rounds of --round-seconds; the median round is reported.")
     var seconds = 5.0
@@ -32,9 +33,9 @@ struct VerifierCommand: ParsableCommand {
         let rows: [OperationRate]
         let breakdown: [OperationRate]
         let targetRatio: Double
-        /// The cached-key verifier over raw, and the per-call-COSE verifier over raw.
+        /// The verifier with the key parsed once over raw, and with the key from the server's cache.
         let ratio: Double
-        let ratioWithCOSEParse: Double
+        let ratioAsServer: Double
         let targetMet: Bool
     }
 
@@ -77,15 +78,15 @@ struct VerifierCommand: ParsableCommand {
             print("\n" + steps.render())
         }
         let ratio = rows[1].ofRaw ?? 0
-        let withCOSE = rows[2].ofRaw ?? 0
-        let met = ratio >= Self.targetRatio
+        let asServer = rows[2].ofRaw ?? 0
+        let met = min(ratio, asServer) >= Self.targetRatio
         print(
-            "\nverifier / raw = \(Figure.fixed(ratio, 3)) (incl. COSE parse \(Figure.fixed(withCOSE, 3))); target ≥ \(Self.targetRatio): \(met ? "met" : "MISSED")"
+            "\nverifier / raw = \(Figure.fixed(ratio, 3)) (as the server, key from its cache: \(Figure.fixed(asServer, 3))); target ≥ \(Self.targetRatio) for both: \(met ? "met" : "MISSED")"
         )
         try ResultFile.write(
             Report(
                 machine: machine, rounds: rounds, roundSeconds: roundSeconds, rows: rows, breakdown: breakdown,
-                targetRatio: Self.targetRatio, ratio: ratio, ratioWithCOSEParse: withCOSE, targetMet: met),
+                targetRatio: Self.targetRatio, ratio: ratio, ratioAsServer: asServer, targetMet: met),
             to: json
         )
     }

@@ -154,11 +154,11 @@ extension BiometricService {
         authenticatorData: [UInt8], signature: [UInt8],
         payment: SecurePaymentConfirmation? = nil
     ) async throws -> Result<VerifiedAssertion, WebAuthnError> {
-        let verifier = assertionVerifier
+        let (verifier, publicKeys) = (assertionVerifier, self.publicKeys)
         // Off the event loop: RSA, Ed448 and ML-DSA verification can take milliseconds.
         return try await NIOThreadPool.singleton.runIfActive {
             Result { () throws(WebAuthnError) -> VerifiedAssertion in
-                let publicKey = try CredentialPublicKey(cose: Base64URL.decode(credential.publicKey) ?? [])
+                let publicKey = try publicKeys.key(stored: credential.publicKey)
                 return try verifier.verify(
                     clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature,
                     expectedChallenge: challenge, credentialPublicKey: publicKey,

@@ -21,7 +21,8 @@ package struct BiometricService: Sendable {
     let metrics: ServerMetrics
     let verifications: PhoneVerifications
     let newDeviceLimit: NewDeviceLimit
-    /// The imported FIDO metadata registration consults (`countersign mds import`).
+    /// Stored credential keys, decoded once each.
+    let publicKeys = CredentialPublicKeyCache()
 
     /// Algorithms offered at registration, in order of preference; registration refuses any other.
     static let offeredAlgorithms: [COSEAlgorithm] = [.es256, .edDSA, .es384, .es512, .rs256]
