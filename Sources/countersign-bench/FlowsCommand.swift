@@ -58,6 +58,13 @@ struct FlowsCommand: AsyncParsableCommand {
     )
     var unkeyedTopUps = false
 
+    @Flag(
+        name: .customLong("rate-limits"),
+        help:
+            "Keep the server's rate limits on, each raised to 1,000,000 a second so the load is never refused: to measure what counting them costs (in the database on PostgreSQL)."
+    )
+    var rateLimits = false
+
     @Flag(name: .customLong("keep-data"), help: "Keep the temp data directory (database, server log) after the run.")
     var keepData = false
 
@@ -151,7 +158,8 @@ struct FlowsCommand: AsyncParsableCommand {
     {
         let serverUnderTest = try ServerUnderTest.launch(
             executable: server,
-            dataDirectory: directory, databaseURL: databaseURL, metricsAddress: metricsPort.map { "127.0.0.1:\($0)" })
+            dataDirectory: directory, databaseURL: databaseURL, metricsAddress: metricsPort.map { "127.0.0.1:\($0)" },
+            rateLimited: rateLimits)
         Console.say(
             "flows benchmark: \(clients) clients, \(warmup) s warm-up + \(seconds) s, \(databaseURL == nil ? "SQLite" : "PostgreSQL"), server pid \(serverUnderTest.process.pid) on \(serverUnderTest.baseURL) — \(machine.summary)"
         )

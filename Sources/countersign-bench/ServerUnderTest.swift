@@ -27,10 +27,18 @@ struct ServerUnderTest: Sendable {
         return (bench as NSString).deletingLastPathComponent + "/countersign"
     }
 
-    /// Starts the server, with `/metrics` on `metricsAddress` when given; it is not ready until
-    /// `waitUntilHealthy` returns.
+    /// Every rate-limit bucket the server has, for `rateLimited` launches.
+    static let raisedRateLimits = [
+        "signup-address", "login-address", "login-phone", "pin-account", "challenge-account", "challenge-address",
+        "operator-audit", "operator-search", "sms-number", "sms-resend", "sms-address", "sms-account", "sms-country",
+        "transfer-account",
+    ]
+
+    /// Starts the server, with `/metrics` on `metricsAddress` when given, and the rate limits off
+    /// unless `rateLimited`; it is not ready until `waitUntilHealthy` returns.
     static func launch(
-        executable: String, dataDirectory: String, databaseURL: String?, metricsAddress: String? = nil
+        executable: String, dataDirectory: String, databaseURL: String?, metricsAddress: String? = nil,
+        rateLimited: Bool = false
     ) throws -> ServerUnderTest {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw BenchError(
@@ -41,11 +49,13 @@ struct ServerUnderTest: Sendable {
         var arguments = [
             "serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory,
             "--origin", origin, "--rp-id", rpId,
-            // Every simulated user signs up from 127.0.0.1, far past the signup limit.
-            "--no-rate-limits",
             // Top-ups without a key pay by PIN, far past what the PIN alone may pay between passkeys.
             "--no-pin-allowance",
         ]
+        // Every simulated user signs up from 127.0.0.1, far past the signup limit: the limits are off,
+        // or, to measure what counting costs, raised past anything the load sends.
+        arguments +=
+            rateLimited ? raisedRateLimits.flatMap { ["--rate-limit", "\($0)=1000000/1"] } : ["--no-rate-limits"]
         if let databaseURL { arguments += ["--database-url", databaseURL] }
         if let metricsAddress { arguments += ["--metrics-address", metricsAddress] }
         let logPath = dataDirectory + "/server.log"

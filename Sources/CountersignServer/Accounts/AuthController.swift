@@ -40,11 +40,12 @@ package struct AuthController {
         }
         // A signed-in user asking (for a change of number) is counted as themselves too.
         let userId = try await signedInUser(request)
-        try throttle.check(request, context: context, address: [.smsAddress], account: [.smsNumber], key: phone.value)
+        try await throttle.check(
+            request, context: context, address: [.smsAddress], account: [.smsNumber], key: phone.value)
         // Asking again for the same thing: once per window (a code for another purpose may go at once).
-        try throttle.check(
+        try await throttle.check(
             request, context: context, account: [.smsResend], key: "\(phone.value) \(body.purpose.rawValue)")
-        if let userId { try throttle.check(request, context: context, account: [.smsAccount], key: userId) }
+        if let userId { try await throttle.check(request, context: context, account: [.smsAccount], key: userId) }
         let answer = try await verifications.request(phone: phone, purpose: body.purpose, sessionUserId: userId)
         return .init(status: .accepted, response: answer)
     }
@@ -53,7 +54,7 @@ package struct AuthController {
     @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
         SessionResponse
     > {
-        try throttle.check(request, context: context, address: [.signupAddress])
+        try await throttle.check(request, context: context, address: [.signupAddress])
         var request = request
         let body = try await request.decodeJSON(as: SignupRequest.self, context: context)
         let session = try await accounts.signup(body, device: device(request, body.deviceToken))
@@ -68,7 +69,8 @@ package struct AuthController {
         let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
         let phone =
             PhoneNumber(body.phone, region: accounts.configuration.phoneRegion)?.value ?? String(body.phone.prefix(32))
-        try throttle.check(request, context: context, address: [.loginAddress], account: [.loginPhone], key: phone)
+        try await throttle.check(
+            request, context: context, address: [.loginAddress], account: [.loginPhone], key: phone)
         let session = try await accounts.login(body, device: device(request, body.deviceToken))
         return .init(headers: cookies(session), response: session)
     }
@@ -78,7 +80,7 @@ package struct AuthController {
     @Sendable func pinReset(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
         SessionResponse
     > {
-        try throttle.check(request, context: context, address: [.loginAddress])
+        try await throttle.check(request, context: context, address: [.loginAddress])
         var request = request
         let body = try await request.decodeJSON(as: PinResetRequest.self, context: context)
         var asserted: String?
@@ -92,7 +94,7 @@ package struct AuthController {
     @Sendable func passkeyOptions(_ request: Request, context: AppRequestContext) async throws
         -> PasskeySignInOptionsResponse
     {
-        try throttle.check(request, context: context, address: [.loginAddress])
+        try await throttle.check(request, context: context, address: [.loginAddress])
         return try await biometric.signInOptions()
     }
 
@@ -100,7 +102,7 @@ package struct AuthController {
     @Sendable func passkeyVerify(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
         SessionResponse
     > {
-        try throttle.check(request, context: context, address: [.loginAddress])
+        try await throttle.check(request, context: context, address: [.loginAddress])
         var request = request
         let body = try await request.decodeJSON(as: AuthenticationResponseJSON.self, context: context)
         let session = try await accounts.openSession(

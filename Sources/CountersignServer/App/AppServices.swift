@@ -150,7 +150,10 @@ package struct AppServices: Sendable {
             maxAmount: configuration.newDeviceMaxAmount, currency: configuration.currency, clock: clock)
         self.configuration = configuration
         self.throttle = RequestThrottle(
-            limiter: RateLimiter(limits: configuration.rateLimits, clock: clock),
+            limiter: RateLimiter(
+                limits: configuration.rateLimits, clock: clock,
+                store: configuration.sharedRateLimits ?? (database.engine == .postgres)
+                    ? .database(database, pepper: pepper) : .memory),
             clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies), metrics: metrics
         )
         self.database = database

@@ -35,6 +35,9 @@ package struct ServerConfiguration: Sendable {
     package var sessionIdleSeconds: Int64 = 12 * 3600
     /// Requests per client address and per account before 429 (`--rate-limit`, `--no-rate-limits`).
     package var rateLimits = RateLimits()
+    /// Where the rate limits count: `true` in the store, shared by every process on it; `false` in
+    /// this process's memory; nil (the default) in the store on PostgreSQL, in memory on SQLite.
+    package var sharedRateLimits: Bool?
     /// Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); nobody else's is read.
     package var trustedProxies: [String] = []
     /// Consecutive failed payment authentications before the lock, and its length.

@@ -30,7 +30,7 @@ package struct BiometricController {
             body = try await request.decodeJSON(as: RegistrationOptionsRequest.self, context: context)
         }
         let userId = try context.requireUser()
-        try throttle.check(
+        try await throttle.check(
             request, context: context, address: [.challengeAddress],
             account: [.challengeAccount] + (body.pin == nil ? [] : [.pinAccount]), key: userId
         )
@@ -39,7 +39,7 @@ package struct BiometricController {
 
     /// `POST /biometric/step-up/options` → request options for an assertion that authorizes adding a key.
     @Sendable func stepUpOptions(_ request: Request, context: AppRequestContext) async throws -> StepUpOptionsResponse {
-        try throttle.check(
+        try await throttle.check(
             request, context: context, address: [.challengeAddress], account: [.challengeAccount],
             key: try context.requireUser())
         return try await biometric.stepUpOptions(userId: try context.requireUser())
@@ -91,7 +91,7 @@ package struct BiometricController {
             amount: amount, productCode: try required("productCode"), recipientPhone: try required("recipientPhone"),
             supplierSlug: query["supplierSlug"]
         )
-        try throttle.check(
+        try await throttle.check(
             request, context: context, address: [.challengeAddress], account: [.challengeAccount],
             key: try context.requireUser())
         return try await biometric.authenticationOptions(
@@ -104,7 +104,7 @@ package struct BiometricController {
     {
         var request = request
         let intent = try await request.decodeJSON(as: AuthenticationOptionsRequest.self, context: context)
-        try throttle.check(
+        try await throttle.check(
             request, context: context, address: [.challengeAddress], account: [.challengeAccount],
             key: try context.requireUser())
         return try await biometric.authenticationOptions(

@@ -22,7 +22,7 @@ package struct LimitsController {
         let userId = try context.requireUser()
         let body = try await request.decodeJSON(as: SetLimitRequest.self, context: context)
         if body.stepUp != nil {
-            try throttle.check(
+            try await throttle.check(
                 request, context: context, address: [.challengeAddress], account: [.challengeAccount], key: userId)
         }
         return try await limits.set(userId: userId, body)

@@ -198,7 +198,7 @@ extension MarketplaceController {
     @Sendable func payOptions(_ request: Request, context: AppRequestContext) async throws
         -> AuthenticationOptionsResponse
     {
-        try throttle.check(
+        try await throttle.check(
             request, context: context, address: [.challengeAddress], account: [.challengeAccount],
             key: try context.requireUser())
         return try await marketplace.walletPaymentOptions(

@@ -54,7 +54,7 @@ package struct OperatorController {
     @Sendable func audit(_ request: Request, context: AppRequestContext) async throws -> OperatorAuditRun {
         let userId = try context.requireUser()
         try await operators.requireOperator(userId)
-        try throttle.check(request, context: context, account: [.operatorAudit], key: "store")
+        try await throttle.check(request, context: context, account: [.operatorAudit], key: "store")
         let (_, run) = try await operators.audit(via: "console", operatorId: userId)
         return OperatorService.wire(run)
     }
@@ -64,7 +64,7 @@ package struct OperatorController {
     @Sendable func users(_ request: Request, context: AppRequestContext) async throws -> OperatorUserList {
         let operatorId = try context.requireUser()
         try await operators.requireOperator(operatorId)
-        try throttle.check(request, context: context, account: [.operatorSearch], key: operatorId)
+        try await throttle.check(request, context: context, account: [.operatorSearch], key: operatorId)
         return try await console.search(
             operatorId: operatorId, phonePrefix: request.uri.queryParameters["phone"].map(String.init) ?? "")
     }
@@ -126,7 +126,7 @@ package struct OperatorController {
         var request = request
         let operatorId = try context.requireUser()
         try await operators.requireOperator(operatorId)
-        try throttle.check(request, context: context, account: [.pinAccount], key: operatorId)
+        try await throttle.check(request, context: context, account: [.pinAccount], key: operatorId)
         guard let key = try IdempotentRequest.key(in: request.headers) else {
             throw APIError(.missingIdempotencyKey, "A refund needs an Idempotency-Key header.")
         }
@@ -158,7 +158,7 @@ package struct OperatorController {
         var request = request
         let operatorId = try context.requireUser()
         try await operators.requireOperator(operatorId)
-        try throttle.check(request, context: context, account: [.pinAccount], key: operatorId)
+        try await throttle.check(request, context: context, account: [.pinAccount], key: operatorId)
         let body = try await request.decodeJSON(as: OperatorReverseRequest.self, context: context)
         return EditedResponse(
             status: .created,
@@ -171,7 +171,7 @@ package struct OperatorController {
     private func prepare(_ request: Request, context: AppRequestContext) async throws -> (String, String) {
         let operatorId = try context.requireUser()
         try await operators.requireOperator(operatorId)
-        try throttle.check(request, context: context, account: [.pinAccount], key: operatorId)
+        try await throttle.check(request, context: context, account: [.pinAccount], key: operatorId)
         return (operatorId, try context.parameters.require("userId"))
     }
 }

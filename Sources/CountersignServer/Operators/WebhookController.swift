@@ -25,7 +25,7 @@ package struct WebhookController {
     {
         var request = request
         let operatorId = try await requireOperator(context)
-        try throttle.check(request, context: context, account: [.pinAccount], key: operatorId)
+        try await throttle.check(request, context: context, account: [.pinAccount], key: operatorId)
         let body = try await request.decodeJSON(as: WebhookEndpointCreateRequest.self, context: context)
         try await console.confirmPin(operatorId: operatorId, pin: body.pin)
         let created = try await webhooks.create(

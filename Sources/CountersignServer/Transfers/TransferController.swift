@@ -31,7 +31,7 @@ package struct TransferController {
         }
         let body = try await request.decodeJSON(as: CreateTransferRequest.self, context: context)
         // Each transfer is issued a challenge once quoted.
-        try throttle.check(
+        try await throttle.check(
             request, context: context, address: [.challengeAddress], account: [.challengeAccount, .transferAccount],
             key: userId)
         let (transfer, replayed) = try await transfers.create(

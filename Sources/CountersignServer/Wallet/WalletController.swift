@@ -27,7 +27,7 @@ package struct WalletController {
         let userId = try context.requireUser()
         let bytes = try await request.jsonBodyBytes(context: context)
         let body = try JSONBody.decode(TopUpRequest.self, from: bytes)
-        if body.pin != nil { try throttle.check(request, context: context, account: [.pinAccount], key: userId) }
+        if body.pin != nil { try await throttle.check(request, context: context, account: [.pinAccount], key: userId) }
         let key = try IdempotentRequest.key(in: request.headers)
         switch try await topUps.topUp(userId: userId, body, idempotencyKey: key, session: context.session) {
         case .settled(let settled):

@@ -104,4 +104,15 @@ struct RateLimitTests {
             #expect(throws: RateLimitSettingError.self, "\(bad)") { try limits.apply(bad) }
         }
     }
+
+    @Test("the bench's --rate-limits raises every bucket the server has")
+    func benchRaisesEveryBucket() throws {
+        let source = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../../Sources/countersign-bench/ServerUnderTest.swift"), encoding: .utf8)
+        let list = try #require(source.range(of: "raisedRateLimits = [").map { source[$0.upperBound...] })
+        let names = list[..<(list.firstIndex(of: "]") ?? list.endIndex)].split(separator: "\"").enumerated()
+            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        #expect(Set(names) == Set(RateLimits.Bucket.allCases.map(\.rawValue)), "\(names)")
+    }
 }

@@ -22,7 +22,7 @@ struct BenchSmokeTests {
     }
 
     @Test(
-        "countersign-bench flows completes flows on SQLite with no errors and writes its JSON; its top-ups carry the SDK's Idempotency-Key unless --unkeyed-top-ups",
+        "countersign-bench flows completes flows on SQLite with no errors and writes its JSON; its top-ups carry the SDK's Idempotency-Key unless --unkeyed-top-ups; --rate-limits counts without refusing",
         arguments: [false, true])
     func flows(unkeyed: Bool) async throws {
         let (bench, directory) = try Self.benchAndDirectory()
@@ -35,7 +35,7 @@ struct BenchSmokeTests {
             [
                 "flows", "--clients", "2", "--warmup", "0.5", "--seconds", "1.5", "--max-flows", "400", "--json",
                 json.path, "--keep-data",
-            ] + (unkeyed ? ["--unkeyed-top-ups"] : []),
+            ] + (unkeyed ? ["--unkeyed-top-ups"] : ["--rate-limits"]),
             environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
         )
         #expect(status == 0, "\(output)")

@@ -13,12 +13,12 @@ package struct RequestThrottle: Sendable {
     func check(
         _ request: Request, context: AppRequestContext, address: [RateLimits.Bucket] = [],
         account: [RateLimits.Bucket] = [], key: String? = nil
-    ) throws {
+    ) async throws {
         var keys = address.map { ($0, clientAddress.of(request, context: context)) }
         if let key { keys += account.map { ($0, key) } }
         do {
-            try limiter.check(keys)
-        } catch {
+            try await limiter.check(keys)
+        } catch let error as APIError where error.code == .rateLimited {
             metrics.rateLimited(route: context.endpointPath ?? "unmatched")
             throw error
         }

@@ -190,6 +190,11 @@ package enum ServeSettings {
                 }
             }
         },
+        .choice(
+            "rate-limit-store", ["database", "memory"], default: "database on PostgreSQL, memory on SQLite",
+            help:
+                "Where the rate limits count: database (shared by every server on the store, so N instances do not give N times the limit) or memory (this process only)."
+        ) { $0.server.sharedRateLimits = $1 == "database" },
         .flag("no-rate-limits", help: "Turn the rate limits off (a benchmark from one address; never in production).") {
             $0.server.rateLimits.enabled = false
         },
