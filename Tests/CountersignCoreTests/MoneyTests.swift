@@ -72,13 +72,13 @@ struct MoneyTests {
 
     @Test("a transfer is two balanced legs; non-positive amounts are refused")
     func transfer() throws {
-        let entry = try LedgerEntry.transfer(kind: "k", reference: "r", amount: 7, from: "a", to: "b")
+        let entry = try LedgerEntry.transfer(kind: .transfer, reference: "r", amount: 7, from: "a", to: "b")
         #expect(entry.postings == [Posting(accountId: "a", amount: -7), Posting(accountId: "b", amount: 7)])
         #expect(throws: LedgerError.zeroPosting) {
-            try LedgerEntry.transfer(kind: "k", reference: "r", amount: 0, from: "a", to: "b")
+            try LedgerEntry.transfer(kind: .transfer, reference: "r", amount: 0, from: "a", to: "b")
         }
         #expect(throws: LedgerError.zeroPosting) {
-            try LedgerEntry.transfer(kind: "k", reference: "r", amount: -7, from: "a", to: "b")
+            try LedgerEntry.transfer(kind: .transfer, reference: "r", amount: -7, from: "a", to: "b")
         }
     }
 }

@@ -23,6 +23,11 @@ struct StatusMachineTests {
         .canceled: [], .expired: [], .completed: [],
     ]
 
+    static let refunds: [RefundStatus: Set<RefundStatus>] = [
+        .pending: [.succeeded, .failed],
+        .succeeded: [], .failed: [],
+    ]
+
     static let bids: [BidStatus: Set<BidStatus>] = [
         .new: [.accepted, .canceled, .expired],
         .accepted: [.canceled, .expired, .completed],
@@ -62,6 +67,11 @@ struct StatusMachineTests {
     @Test("orders: move(to:) and canMove(to:) agree with the table on every pair", arguments: OrderStatus.allCases)
     func orderPairs(from: OrderStatus) throws {
         try Self.checkEveryPair(from: from, Self.orders)
+    }
+
+    @Test("refunds: move(to:) and canMove(to:) agree with the table on every pair", arguments: RefundStatus.allCases)
+    func refundPairs(from: RefundStatus) throws {
+        try Self.checkEveryPair(from: from, Self.refunds)
     }
 
     @Test("bids: move(to:) and canMove(to:) agree with the table on every pair", arguments: BidStatus.allCases)

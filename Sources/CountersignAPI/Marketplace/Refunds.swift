@@ -1,10 +1,4 @@
-/// Where a refund stands: `pending` until the payment provider returns the money (`succeeded`) or
-/// cannot (`failed`, and the money stays where it was).
-public enum RefundStatus: String, Codable, Sendable, CaseIterable {
-    case pending
-    case succeeded
-    case failed
-}
+import CountersignCore
 
 /// `POST /orders/{id}/refunds`: the order's seller gives back `amount` (minor units, at most what
 /// the order has left to refund).

@@ -15,8 +15,8 @@ public struct Posting: Sendable, Hashable {
 
 /// A balanced set of postings: the only way money moves in Countersign.
 public struct LedgerEntry: Sendable, Hashable {
-    /// Why the money moved, e.g. `topup`, `topup_reversal`, `funding`, `cashback`.
-    public let kind: String
+    /// Why the money moved.
+    public let kind: LedgerEntryKind
     /// The business object this entry belongs to (a top-up id, a funding reference).
     public let reference: String
     /// The postings; they sum to zero.
@@ -24,7 +24,7 @@ public struct LedgerEntry: Sendable, Hashable {
 
     /// Builds an entry, refusing one whose postings do not sum to zero, that has fewer than two
     /// postings, or that carries a zero posting.
-    public init(kind: String, reference: String, postings: [Posting]) throws(LedgerError) {
+    public init(kind: LedgerEntryKind, reference: String, postings: [Posting]) throws(LedgerError) {
         guard postings.count >= 2 else { throw .unbalanced }
         var sum: Int64 = 0
         for posting in postings {
@@ -40,7 +40,9 @@ public struct LedgerEntry: Sendable, Hashable {
     }
 
     /// A two-legged transfer of a positive `amount` from one account to another.
-    public static func transfer(kind: String, reference: String, amount: Int64, from debit: String, to credit: String)
+    public static func transfer(
+        kind: LedgerEntryKind, reference: String, amount: Int64, from debit: String, to credit: String
+    )
         throws(LedgerError) -> LedgerEntry
     {
         guard amount > 0 else { throw .zeroPosting }

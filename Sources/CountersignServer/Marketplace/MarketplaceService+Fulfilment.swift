@@ -21,7 +21,7 @@ extension MarketplaceService {
             postings.append(Posting(accountId: SystemAccount.paymentFees(totals.currency), amount: totals.paymentFee))
         }
         try await sql.ledger.post(
-            LedgerEntry(kind: "order_payment", reference: order.id, postings: postings), now: now)
+            LedgerEntry(kind: .orderPayment, reference: order.id, postings: postings), now: now)
     }
 
     /// The seller marks a paid order shipped (or handed over, for pickup).
@@ -62,7 +62,7 @@ extension MarketplaceService {
             guard proceeds > refunded else { return true }
             try await sql.ledger.post(
                 .transfer(
-                    kind: "order_release", reference: order.id, amount: proceeds - refunded, from: escrow, to: payable),
+                    kind: .orderRelease, reference: order.id, amount: proceeds - refunded, from: escrow, to: payable),
                 now: now)
             return true
         }

@@ -148,7 +148,7 @@ extension MarketplaceService {
                     amount: -amount))
         }
         try await sql.ledger.post(
-            LedgerEntry(kind: "order_refund", reference: refund.id, postings: postings), now: now)
+            LedgerEntry(kind: .orderRefund, reference: refund.id, postings: postings), now: now)
         try await sql.orderRefunds.insert(refund)
         if case .operator(let operatorId) = requester {
             try await sql.operators.record(
@@ -220,7 +220,7 @@ extension MarketplaceService {
             guard !succeeded else {
                 try await sql.ledger.post(
                     .transfer(
-                        kind: "order_refund_settled", reference: refund.id, amount: refund.amount, from: clearing,
+                        kind: .orderRefundSettled, reference: refund.id, amount: refund.amount, from: clearing,
                         to: wallet ?? SystemAccount.providerClearing(currency)), now: now)
                 if wallet != nil,
                     let buyerId = try await sql.first(
@@ -253,7 +253,7 @@ extension MarketplaceService {
                         amount: refund.fromDebt))
             }
             try await sql.ledger.post(
-                LedgerEntry(kind: "order_refund_failed", reference: refund.id, postings: postings), now: now)
+                LedgerEntry(kind: .orderRefundFailed, reference: refund.id, postings: postings), now: now)
         }
         return try await database.read { sql in try await sql.orderRefunds.find(id: refund.id) } ?? refund
     }

@@ -1,4 +1,5 @@
 import CountersignAPI
+import CountersignCore
 
 /// A refund of an order, and where its amount was taken from.
 package struct OrderRefund: Sendable, Equatable {

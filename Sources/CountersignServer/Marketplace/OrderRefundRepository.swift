@@ -53,16 +53,19 @@ package struct OrderRefundRepository: Sendable {
             [.text(id), .text(providerRefundId)])
     }
 
-    /// `pending` → `status`; false if it had settled already (a webhook and a poll racing).
+    /// `pending` → `status`; false if it had settled already (a webhook and a poll racing). A move the
+    /// refund state machine does not have throws `ForbiddenMove`.
     package func settle(
         id: String, status: RefundStatus, failureMessage: String?, now: Int64
     ) async throws -> Bool {
-        !(try await sql.query(
-            """
-            UPDATE order_refunds SET status = $2, failure_message = $3, updated_at = $4
-            WHERE id = $1 AND status = 'pending' RETURNING id
-            """, [.text(id), .text(status.rawValue), .text(failureMessage), .integer(now)]
-        )).isEmpty
+        let move = try RefundStatus.pending.boundMove(to: status)
+        return
+            !(try await sql.query(
+                """
+                UPDATE order_refunds SET status = $2, failure_message = $3, updated_at = $4
+                WHERE id = $1 AND status = $5 RETURNING id
+                """, [.text(id), move.to, .text(failureMessage), .integer(now), move.from]
+            )).isEmpty
     }
 
     package func find(id: String) async throws -> OrderRefund? {

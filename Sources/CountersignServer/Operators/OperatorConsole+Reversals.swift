@@ -9,7 +9,12 @@ package enum ReversalOriginal: String, Sendable {
 
     /// The ledger entry kind of the original, and of its reversal.
     var entryKind: String { rawValue }
-    var reversalKind: String { rawValue + "_reversal" }
+    var reversalKind: LedgerEntryKind {
+        switch self {
+        case .transfer: .transferReversal
+        case .funding: .fundingReversal
+        }
+    }
     var notFound: APIError {
         switch self {
         case .transfer: APIError(.transferNotFound, "No completed transfer has that id.")

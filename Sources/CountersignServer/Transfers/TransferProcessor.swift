@@ -258,7 +258,7 @@ package struct TransferProcessor: Service {
         }
         do {
             try await sql.ledger.post(
-                LedgerEntry(kind: "transfer", reference: current.id, postings: postings), now: now)
+                LedgerEntry(kind: .transfer, reference: current.id, postings: postings), now: now)
         } catch LedgerError.insufficientFunds {
             throw ExecutionRefused(
                 transferId: current.id,

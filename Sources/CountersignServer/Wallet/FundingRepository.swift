@@ -38,17 +38,29 @@ package struct FundingRepository: Sendable {
             [.text(id), .text(intentId)])
     }
 
-    /// Moves a pending funding to `status`; false if it was not pending (someone else moved it).
+    /// Moves a pending funding to `status`; false if it was not pending (someone else moved it). A
+    /// move the funding state machine does not have throws `ForbiddenMove`.
     func finish(
         id: String, status: FundingStatus, error: ProviderPaymentError?, now: Int64
     ) async throws -> Bool {
+        let move = try FundingStatus.pending.boundMove(to: status)
         let rows = try await sql.query(
             """
             UPDATE wallet_fundings SET status = $2, error_code = $3, error_message = $4, updated_at = $5
-            WHERE id = $1 AND status = 'pending' RETURNING id
+            WHERE id = $1 AND status = $6 RETURNING id
             """,
-            [.text(id), .text(status.rawValue), .text(error?.code), .text(error?.message), .integer(now)])
+            [.text(id), move.to, .text(error?.code), .text(error?.message), .integer(now), move.from])
         return !rows.isEmpty
+    }
+
+    /// What the user's fundings still pending in `currency` add up to, minor units.
+    func pendingTotal(userId: String, currency: String) async throws -> Int64 {
+        try await sql.first(
+            """
+            SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM wallet_fundings
+            WHERE user_id = $1 AND currency = $2 AND status = 'pending'
+            """, [.text(userId), .text(currency)]
+        )?.int("total") ?? 0
     }
 
     static func funding(from row: SQLRow) throws -> Funding {

@@ -90,7 +90,7 @@ extension FundingService {
             userId: funding.userId, kind: .wallet, currency: funding.currency, now: now)
         try await sql.ledger.post(
             .transfer(
-                kind: "wallet_funding", reference: funding.id, amount: funding.amount,
+                kind: .walletFunding, reference: funding.id, amount: funding.amount,
                 from: SystemAccount.providerClearing(funding.currency), to: wallet),
             now: now)
     }

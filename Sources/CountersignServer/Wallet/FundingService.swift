@@ -70,13 +70,7 @@ package struct FundingService: Sendable {
         let now = clock.nowMillis()
         let wallet = try await sql.ledger.openAccount(userId: userId, kind: .wallet, currency: currency, now: now)
         try await SpendingLimits.lock([wallet], database: database, on: sql)
-        let pending =
-            try await sql.first(
-                """
-                SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM wallet_fundings
-                WHERE user_id = $1 AND currency = $2 AND status = 'pending'
-                """, [.text(userId), .text(currency)]
-            )?.int("total") ?? 0
+        let pending = try await sql.fundings.pendingTotal(userId: userId, currency: currency)
         try await limits.checkOwnIncoming(
             userId: userId, currency: currency, amount: amount, pending: pending, now: now, on: sql)
     }

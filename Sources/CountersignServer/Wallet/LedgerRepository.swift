@@ -55,7 +55,7 @@ package struct LedgerRepository: Sendable {
         let transactionId = Identifier.make("ltx")
         try await sql.execute(
             "INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES ($1, $2, $3, $4)",
-            [.text(transactionId), .text(entry.kind), .text(entry.reference), .integer(now)]
+            [.text(transactionId), .text(entry.kind.rawValue), .text(entry.reference), .integer(now)]
         )
         // One lock order for every transaction (user accounts by id, then system accounts), so
         // two transactions touching the same accounts on PostgreSQL cannot deadlock.

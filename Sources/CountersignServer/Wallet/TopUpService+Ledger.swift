@@ -56,7 +56,7 @@ extension TopUpService {
                     postings.append(Posting(accountId: walletId, amount: -(intent.amount - cashbackUsed)))
                 }
                 try await sql.ledger.post(
-                    LedgerEntry(kind: "topup", reference: transaction.id, postings: postings), now: now)
+                    LedgerEntry(kind: .topup, reference: transaction.id, postings: postings), now: now)
                 try await sql.walletTransactions.insert(transaction)
                 if clearFailures { try await sql.users.resetPaymentFailures(userId: userId) }
                 return transaction
@@ -90,7 +90,7 @@ extension TopUpService {
                 if earned > 0 {
                     try await sql.ledger.post(
                         .transfer(
-                            kind: "cashback", reference: pending.id, amount: earned,
+                            kind: .cashback, reference: pending.id, amount: earned,
                             from: SystemAccount.cashbackExpense(currency), to: cashbackId), now: now)
                 }
                 try finished.status.move(to: .completed)
@@ -112,7 +112,7 @@ extension TopUpService {
                     postings.append(Posting(accountId: walletId, amount: pending.amount - pending.cashbackUsed))
                 }
                 try await sql.ledger.post(
-                    LedgerEntry(kind: "topup_reversal", reference: pending.id, postings: postings), now: now)
+                    LedgerEntry(kind: .topupReversal, reference: pending.id, postings: postings), now: now)
                 try finished.status.move(to: .failed)
                 finished.failureCode = code
             }

@@ -144,7 +144,7 @@ package struct WalletService: Sendable {
         let wallet = try await sql.ledger.openAccount(userId: userId, kind: .wallet, currency: currency, now: now)
         try await sql.ledger.post(
             .transfer(
-                kind: "funding", reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet),
+                kind: .funding, reference: id, amount: amount, from: SystemAccount.funding(currency), to: wallet),
             now: now)
         let funding = WalletTransaction(
             id: id, userId: userId, type: .funding, status: .completed, amount: amount, currency: currency,

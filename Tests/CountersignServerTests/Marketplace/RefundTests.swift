@@ -298,8 +298,9 @@ struct RefundTests {
         "after release, what the seller's payable lacks we pay and record as the seller's debt",
         arguments: TestEngines.all)
     func shortPayableBecomesDebt(engine: DatabaseEngine) async throws {
-        // The books carry a payout no service writes yet (there are no payouts), so the end-of-test
-        // audit runs here without the check that every entry has an owner.
+        // The books carry a payout no service writes yet (there are no payouts; it is written as the
+        // nearest kind, money back to the funding account), so the end-of-test audit runs here
+        // without the check that every entry has an owner.
         try await LiveServer.run(engine, audit: false) { server in
             let (seller, buyer, order) = try await Self.paidOrder(server)
             #expect(try await server.client.post("/orders/\(order.id)/ship", token: seller.token).status == 200)
@@ -309,7 +310,7 @@ struct RefundTests {
             try await server.database.transaction { sql in
                 try await sql.ledger.post(
                     .transfer(
-                        kind: "payout", reference: "payout_test", amount: 10_000,
+                        kind: .fundingReversal, reference: "payout_test", amount: 10_000,
                         from: LedgerRepository.accountId(userId: seller.userId, kind: .payable, currency: "EUR"),
                         to: SystemAccount.funding("EUR")), now: now)
             }

@@ -27,14 +27,14 @@ struct RepositoryContractTests {
             try await database.transaction { sql in
                 try await sql.ledger.post(
                     .transfer(
-                        kind: "funding", reference: "f1", amount: 1_000, from: SystemAccount.funding("NGN"), to: wallet),
+                        kind: .funding, reference: "f1", amount: 1_000, from: SystemAccount.funding("NGN"), to: wallet),
                     now: Self.now)
             }
             await #expect(throws: LedgerError.insufficientFunds(accountId: wallet)) {
                 try await database.transaction { sql in
                     try await sql.ledger.post(
                         .transfer(
-                            kind: "topup", reference: "t1", amount: 1_001, from: wallet,
+                            kind: .topup, reference: "t1", amount: 1_001, from: wallet,
                             to: SystemAccount.supplierClearing("NGN")), now: Self.now)
                 }
             }
@@ -71,7 +71,7 @@ struct RepositoryContractTests {
                             try await database.transaction { sql in
                                 try await sql.ledger.post(
                                     .transfer(
-                                        kind: "funding", reference: "f\(index)", amount: 10,
+                                        kind: .funding, reference: "f\(index)", amount: 10,
                                         from: SystemAccount.funding("NGN"), to: wallet), now: Self.now)
                                 // Every third one fails after writing: its postings must vanish, and only its.
                                 if index % 3 == 0 { throw Refused() }
@@ -98,17 +98,17 @@ struct RepositoryContractTests {
     func unbalanced() {
         #expect(throws: LedgerError.unbalanced) {
             try LedgerEntry(
-                kind: "x", reference: "r",
+                kind: .transfer, reference: "r",
                 postings: [Posting(accountId: "a", amount: 5), Posting(accountId: "b", amount: -4)])
         }
         #expect(throws: LedgerError.zeroPosting) {
             try LedgerEntry(
-                kind: "x", reference: "r",
+                kind: .transfer, reference: "r",
                 postings: [Posting(accountId: "a", amount: 0), Posting(accountId: "b", amount: 0)])
         }
         #expect(throws: LedgerError.overflow) {
             try LedgerEntry(
-                kind: "x", reference: "r",
+                kind: .transfer, reference: "r",
                 postings: [Posting(accountId: "a", amount: .max), Posting(accountId: "b", amount: .max)])
         }
     }
