@@ -52,6 +52,11 @@ package protocol Database: Service, Sendable {
 }
 
 extension Database {
+    /// Throws unless the store answers a trivial query.
+    package func ping() async throws {
+        _ = try await read { sql in try await sql.first("SELECT 1 AS one") }
+    }
+
     /// `FOR UPDATE` on PostgreSQL; nothing on SQLite, whose single writer already serializes.
     package var forUpdate: String { engine == .postgres ? " FOR UPDATE" : "" }
 }

@@ -9,16 +9,14 @@ extension AccountService {
             (try await sql.users.find(id: userId), try await sql.credentials.list(userId: userId))
         }
         guard let user else { throw APIError.unauthenticated }
-        let pin = try await database.read { sql in
-            try await sql.first("SELECT pin_locked_until, pin_blocked FROM users WHERE id = $1", [.text(userId)])
-        }
-        let lockedUntil = try pin?.int("pin_locked_until") ?? 0
+        let pin = try await database.read { sql in try await sql.users.pinLock(userId: userId) }
+        let lockedUntil = pin.lockedUntil
         let cooling = max(
             session?.coolingUntil ?? 0, keys.filter { $0.flaggedAt == nil }.map(\.coolingUntil).max() ?? 0)
         return AccountSecurityResponse(
             phone: user.phone, phoneVerified: user.phoneVerifiedAt != nil,
             pinLockedUntil: lockedUntil > now ? WallClock.iso8601(millis: lockedUntil) : nil,
-            pinResetRequired: try pin?.int("pin_blocked") ?? 0 != 0,
+            pinResetRequired: pin.blocked,
             pinCoolingOffUntil: user.pinCoolingUntil > now ? WallClock.iso8601(millis: user.pinCoolingUntil) : nil,
             deviceCoolingOffUntil: cooling > now ? WallClock.iso8601(millis: cooling) : nil,
             newDeviceMaxAmount: configuration.newDeviceMaxAmount, currency: configuration.currency)

@@ -111,10 +111,15 @@ package struct UserRepository: Sendable {
             [.text(userId), .integer(threshold), .integer(now), .integer(staleBefore)]
         )
         if reserved != nil { return .reserved }
+        let lock = try await pinLock(userId: userId)
+        if lock.blocked { return .blocked }
+        return lock.lockedUntil > now ? .locked(until: lock.lockedUntil) : .busy
+    }
+
+    /// Until when the user's PIN is locked (0: never locked), and whether it is blocked until reset.
+    package func pinLock(userId: String) async throws -> (lockedUntil: Int64, blocked: Bool) {
         let row = try await sql.first("SELECT pin_locked_until, pin_blocked FROM users WHERE id = $1", [.text(userId)])
-        if try row?.int("pin_blocked") ?? 0 != 0 { return .blocked }
-        let lockedUntil = try row?.int("pin_locked_until") ?? 0
-        return lockedUntil > now ? .locked(until: lockedUntil) : .busy
+        return (try row?.int("pin_locked_until") ?? 0, try row?.int("pin_blocked") ?? 0 != 0)
     }
 
     /// A reserved check's verdict. A correct PIN clears the count and the lock level, unless a lock

@@ -16,7 +16,7 @@ package enum OperatorSession {
                 group.addTask { try await postgres.run() }
             }
             do {
-                if requireSchema, try await !hasSchema(database) { throw StoreNotSetUp() }
+                if requireSchema, try await !Migrator.hasSchema(database) { throw StoreNotSetUp() }
                 let services = try await CountersignApp.makeServices(
                     configuration: configuration, database: database, logger: logger)
                 try await body(services)
@@ -30,19 +30,6 @@ package enum OperatorSession {
         }
     }
 
-    /// Whether migrations ever ran on `database`: their table exists.
-    static func hasSchema(_ database: any Database) async throws -> Bool {
-        let engine = database.engine
-        return try await database.read { sql in
-            let query =
-                switch engine {
-                case .postgres:
-                    "SELECT 1 AS found FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_migrations'"
-                case .sqlite: "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-                }
-            return try await !sql.query(query, []).isEmpty
-        }
-    }
 }
 
 /// The store opened holds no Countersign schema: `serve` or `migrate` never ran on it.

@@ -24,7 +24,7 @@ package struct SystemController {
     /// when the store answers.
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
         do {
-            _ = try await database.read { sql in try await sql.first("SELECT 1 AS one") }
+            try await database.ping()
         } catch {
             throw APIError(.databaseUnavailable, "The database is not answering.")
         }
@@ -52,11 +52,7 @@ package struct SystemController {
         let known = Set(Migrator.all.map(\.version))
         let applied: Int?
         do {
-            applied = try await database.read { sql in
-                try await sql.query("SELECT version FROM schema_migrations", []).reduce(into: 0) { count, row in
-                    if known.contains(Int(try row.int("version"))) { count += 1 }
-                }
-            }
+            applied = try await Migrator.appliedVersions(database).filter(known.contains).count
         } catch {
             applied = nil
         }

@@ -74,19 +74,10 @@ package struct LimitsService: Sendable {
         let own = current?.limit ?? request.amount
         let delay = limits.tiers.raiseDelaySeconds * 1000
         try await database.transaction { sql in
-            try await sql.execute(
-                """
-                INSERT INTO user_limits (user_id, currency, kind, amount, pending_amount, pending_from, updated_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
-                ON CONFLICT (user_id, currency, kind) DO UPDATE SET amount = excluded.amount,
-                pending_amount = excluded.pending_amount, pending_from = excluded.pending_from,
-                updated_at = excluded.updated_at
-                """,
-                [
-                    .text(userId), .text(request.currency), .text(request.kind.rawValue),
-                    .integer(lowering ? request.amount : own), lowering ? .null : .integer(request.amount),
-                    lowering ? .null : .integer(now + delay), .integer(now),
-                ])
+            try await sql.limits.set(
+                userId: userId, currency: request.currency, kind: request.kind,
+                amount: lowering ? request.amount : own, pending: lowering ? nil : (request.amount, now + delay),
+                now: now)
         }
         return try await self.limits(userId: userId)
     }

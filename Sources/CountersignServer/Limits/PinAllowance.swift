@@ -42,10 +42,7 @@ package struct PinAllowance: Sendable, Equatable {
     /// the PIN path is offered. The debit decides (`spend`).
     func permits(userId: String, amount: Int64, currency: String, on sql: any SQLExecutor) async throws -> Bool {
         guard let rule = rules[currency], amount > 0, amount <= rule.maxAmount else { return false }
-        let row = try await sql.first(
-            "SELECT payments, total FROM pin_allowances WHERE user_id = $1 AND currency = $2",
-            [.text(userId), .text(currency)])
-        let (payments, total) = (try row?.int("payments") ?? 0, try row?.int("total") ?? 0)
+        let (payments, total) = try await sql.limits.pinAllowanceUsed(userId: userId, currency: currency)
         return payments < rule.maxPayments && total <= rule.cumulativeAmount - amount
     }
 
@@ -54,24 +51,16 @@ package struct PinAllowance: Sendable, Equatable {
     /// UPDATE: parallel PIN payments serialize on the row, so together they never pass the allowance.
     func spend(userId: String, amount: Int64, currency: String, on sql: any SQLExecutor) async throws {
         guard let rule = rules[currency], amount > 0, amount <= rule.maxAmount else { throw refusal(currency) }
-        try await sql.execute(
-            "INSERT INTO pin_allowances (user_id, currency, payments, total) VALUES ($1, $2, 0, 0) ON CONFLICT (user_id, currency) DO NOTHING",
-            [.text(userId), .text(currency)])
-        let counted = try await sql.first(
-            """
-            UPDATE pin_allowances SET payments = payments + 1, total = total + $3
-            WHERE user_id = $1 AND currency = $2 AND payments < $4 AND total <= $5 - $3 RETURNING payments
-            """,
-            [
-                .text(userId), .text(currency), .integer(amount), .integer(rule.maxPayments),
-                .integer(rule.cumulativeAmount),
-            ])
-        guard counted != nil else { throw refusal(currency) }
+        guard
+            try await sql.limits.spendPinAllowance(
+                userId: userId, currency: currency, amount: amount, maxPayments: rule.maxPayments,
+                cumulativeAmount: rule.cumulativeAmount)
+        else { throw refusal(currency) }
     }
 
     /// A two-factor payment of the user's: the allowance starts again, in every currency.
     func renew(userId: String, on sql: any SQLExecutor) async throws {
-        try await sql.execute("DELETE FROM pin_allowances WHERE user_id = $1", [.text(userId)])
+        try await sql.limits.renewPinAllowance(userId: userId)
     }
 
     /// 403 `strong_authentication_required`, saying what the PIN alone may pay.

@@ -20,8 +20,7 @@ package struct SpendingLimits: Sendable {
 
     /// The tier the operator assigned `userId`, else the default.
     func tier(userId: String, on sql: any SQLExecutor) async throws -> String {
-        let assigned = try await sql.first("SELECT tier FROM user_tiers WHERE user_id = $1", [.text(userId)])
-        return try assigned?.string("tier") ?? tiers.defaultTier
+        try await sql.limits.assignedTier(userId: userId) ?? tiers.defaultTier
     }
 
     /// The limits of `currency` at `now`.
@@ -33,15 +32,12 @@ package struct SpendingLimits: Sendable {
         for kind in SpendingLimitKind.allCases {
             result[kind] = Effective(limit: tierLimits[kind], tierLimit: tierLimits[kind])
         }
-        let rows = try await sql.query(
-            "SELECT kind, amount, pending_amount, pending_from FROM user_limits WHERE user_id = $1 AND currency = $2",
-            [.text(userId), .text(currency)])
-        for row in rows {
-            guard let kind = SpendingLimitKind(rawValue: try row.string("kind")) else { continue }
-            var own = try row.int("amount")
+        for row in try await sql.limits.own(userId: userId, currency: currency) {
+            let kind = row.kind
+            var own = row.amount
             var pending: (Int64, Int64)?
-            if let amount = try row.optionalInt("pending_amount"), let from = try row.optionalInt("pending_from") {
-                if from <= now { own = amount } else { pending = (amount, from) }
+            if let raise = row.pending {
+                if raise.from <= now { own = raise.amount } else { pending = (raise.amount, raise.from) }
             }
             let tierLimit = tierLimits[kind]
             // A tier lowered since the user set theirs still binds: the lower of the two.
@@ -63,13 +59,7 @@ package struct SpendingLimits: Sendable {
         case .daily: window = 86_400_000
         case .rolling30Days: window = 30 * 86_400_000
         }
-        return try await sql.first(
-            """
-            SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM wallet_transactions
-            WHERE user_id = $1 AND currency = $2 AND type IN ('topup', 'transfer_out', 'order_payment') AND status <> 'failed'
-            AND created_at > $3
-            """,
-            [.text(userId), .text(currency), .integer(now - window)])?.int("total") ?? 0
+        return try await sql.limits.paidOut(userId: userId, currency: currency, since: now - window)
     }
 
     /// Refuses a payment of `amount` out of the wallet over a spending limit: 422 `limit_exceeded`
@@ -139,8 +129,6 @@ package struct SpendingLimits: Sendable {
     /// SQLite needs nothing: its writers run one at a time.
     static func lock(_ accountIds: [String], database: any Database, on sql: any SQLExecutor) async throws {
         guard database.engine == .postgres else { return }
-        for id in Set(accountIds).sorted() {
-            _ = try await sql.first("SELECT id FROM accounts WHERE id = $1 FOR UPDATE", [.text(id)])
-        }
+        for id in Set(accountIds).sorted() { try await sql.ledger.lock(accountId: id) }
     }
 }

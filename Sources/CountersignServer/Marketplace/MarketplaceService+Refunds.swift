@@ -223,8 +223,7 @@ extension MarketplaceService {
                         kind: .orderRefundSettled, reference: refund.id, amount: refund.amount, from: clearing,
                         to: wallet ?? SystemAccount.providerClearing(currency)), now: now)
                 if wallet != nil,
-                    let buyerId = try await sql.first(
-                        "SELECT buyer_id FROM orders WHERE id = $1", [.text(refund.orderId)])?.string("buyer_id")
+                    let buyerId = try await sql.orders.find(id: refund.orderId)?.buyerId
                 {
                     try await sql.walletTransactions.insert(
                         Self.walletLine(
@@ -235,8 +234,7 @@ extension MarketplaceService {
             }
             guard
                 let status = try await sql.orderRefunds.unreserve(orderId: refund.orderId, amount: refund.amount),
-                let sellerId = try await sql.first(
-                    "SELECT seller_id FROM orders WHERE id = $1", [.text(refund.orderId)])?.string("seller_id")
+                let sellerId = try await sql.orders.find(id: refund.orderId)?.sellerId
             else { throw DatabaseError.engine("refund \(refund.id) names no order") }
             let back = refund.fromEscrow + refund.fromPayable
             var postings = [Posting(accountId: clearing, amount: -refund.amount)]

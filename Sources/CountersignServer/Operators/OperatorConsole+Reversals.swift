@@ -8,7 +8,12 @@ package enum ReversalOriginal: String, Sendable {
     case funding
 
     /// The ledger entry kind of the original, and of its reversal.
-    var entryKind: String { rawValue }
+    var entryKind: LedgerEntryKind {
+        switch self {
+        case .transfer: .transfer
+        case .funding: .funding
+        }
+    }
     var reversalKind: LedgerEntryKind {
         switch self {
         case .transfer: .transferReversal
@@ -39,7 +44,9 @@ extension OperatorConsole {
             throw APIError(.invalidReason, "reason must be 1 to \(MarketplaceService.maximumReasonLength) characters.")
         }
         guard originalId.utf8.count <= 64, !ControlCharacters.appear(in: originalId) else { throw kind.notFound }
-        let original = try await database.read { sql in try await Self.originalPostings(kind, originalId, on: sql) }
+        let original = try await database.read { sql in
+            try await sql.ledger.postings(kind: kind.entryKind, reference: originalId)
+        }
         guard !original.isEmpty else { throw kind.notFound }
         for userId in Set(original.compactMap(\.userId)) { try Self.refuseOwn(operatorId: operatorId, target: userId) }
         try await confirmPin(operatorId: operatorId, pin: pin)
@@ -49,17 +56,9 @@ extension OperatorConsole {
             amount: original.filter { $0.userId != nil }.map { abs($0.amount) }.max() ?? 0,
             currency: original.first?.currency ?? currency, reason: reason, createdAt: WallClock.iso8601(millis: now))
         try await database.transaction { sql in
-            guard
-                try await sql.first(
-                    """
-                    INSERT INTO reversals (id, original_kind, original_id, operator_id, reason, currency, created_at)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (original_kind, original_id) DO NOTHING RETURNING id
-                    """,
-                    [
-                        .text(reversal.id), .text(kind.rawValue), .text(originalId), .text(operatorId), .text(reason),
-                        .text(reversal.currency), .integer(now),
-                    ]) != nil
-            else { throw APIError(.alreadyReversed, "This \(kind.rawValue) was reversed already.") }
+            guard try await sql.operators.recordReversal(reversal, operatorId: operatorId, now: now) else {
+                throw APIError(.alreadyReversed, "This \(kind.rawValue) was reversed already.")
+            }
             do {
                 try await sql.ledger.post(
                     LedgerEntry(
@@ -75,7 +74,7 @@ extension OperatorConsole {
                         + "of the \(Currency.named(reversal.currency).format(-needed)) to take back; it cannot go below zero.",
                     available: available)
             }
-            for posting in original where posting.userId != nil && posting.kind == AccountKind.wallet.rawValue {
+            for posting in original where posting.userId != nil && posting.accountKind == AccountKind.wallet.rawValue {
                 try await sql.walletTransactions.insert(
                     WalletTransaction(
                         id: Identifier.make("tx"), userId: posting.userId ?? "",
@@ -97,30 +96,4 @@ extension OperatorConsole {
     }
 
     /// One posting of the original entry, with its account's owner and kind.
-    struct OriginalPosting: Sendable {
-        let accountId: String
-        let amount: Int64
-        let userId: String?
-        let kind: String
-        let currency: String
-    }
-
-    /// The original's entry, as postings; empty if there is none (a transfer that did not succeed, an
-    /// id that names nothing).
-    static func originalPostings(_ kind: ReversalOriginal, _ id: String, on sql: any SQLExecutor) async throws
-        -> [OriginalPosting]
-    {
-        try await sql.query(
-            """
-            SELECT p.account_id, p.amount, a.user_id, a.kind, a.currency FROM ledger_transactions l
-            JOIN postings p ON p.ledger_transaction_id = l.id JOIN accounts a ON a.id = p.account_id
-            WHERE l.kind = $1 AND l.reference = $2 ORDER BY p.account_id
-            """, [.text(kind.entryKind), .text(id)]
-        ).map { row in
-            OriginalPosting(
-                accountId: try row.string("account_id"), amount: try row.int("amount"),
-                userId: try row.optionalString("user_id"), kind: try row.string("kind"),
-                currency: try row.string("currency"))
-        }
-    }
 }

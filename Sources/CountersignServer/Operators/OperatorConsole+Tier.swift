@@ -15,13 +15,8 @@ extension OperatorConsole {
         try await database.transaction { sql in
             guard try await sql.operators.account(userId: userId) != nil else { throw Self.unknownUser }
             let before =
-                try await sql.first("SELECT tier FROM user_tiers WHERE user_id = $1", [.text(userId)])?.string("tier")
-                ?? fallback
-            try await sql.execute(
-                """
-                INSERT INTO user_tiers (user_id, tier, assigned_at) VALUES ($1, $2, $3)
-                ON CONFLICT (user_id) DO UPDATE SET tier = excluded.tier, assigned_at = excluded.assigned_at
-                """, [.text(userId), .text(tier), .integer(now)])
+                try await sql.limits.assignedTier(userId: userId) ?? fallback
+            try await sql.limits.assignTier(userId: userId, tier: tier, now: now)
             try await sql.operators.record(
                 Self.action(
                     "assign_tier", operatorId: operatorId, target: userId, now: now, detail: "tier \(before) → \(tier)")

@@ -1,3 +1,4 @@
+import CountersignAPI
 import CountersignStore
 import Foundation
 
@@ -125,6 +126,19 @@ package struct OperatorRepository: Sendable {
             id: try row.string("id"), passed: try row.int("passed") == 1,
             failedChecks: failed.isEmpty ? [] : failed.split(separator: ",").map(String.init),
             report: try row.string("report"), via: try row.string("via"), ranAt: try row.int("ran_at"))
+    }
+
+    /// Records the reversal of its original; false if that original was reversed already.
+    func recordReversal(_ reversal: OperatorReversal, operatorId: String, now: Int64) async throws -> Bool {
+        try await sql.first(
+            """
+            INSERT INTO reversals (id, original_kind, original_id, operator_id, reason, currency, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (original_kind, original_id) DO NOTHING RETURNING id
+            """,
+            [
+                .text(reversal.id), .text(reversal.originalKind), .text(reversal.originalId), .text(operatorId),
+                .text(reversal.reason), .text(reversal.currency), .integer(now),
+            ]) != nil
     }
 }
 

@@ -50,9 +50,7 @@ package struct TransferProcessor: Service {
     /// `AUTHORIZED`) in `countersign_worker_backlog`.
     private func countBacklog() async {
         let waiting = try? await database.read { sql in
-            try await sql.first(
-                "SELECT COUNT(*) AS n FROM transfers WHERE status IN ('PENDING_PAYEE_LOOKUP', 'PENDING_QUOTE', 'AUTHORIZED')"
-            )?.int("n")
+            try await sql.transfers.backlog()
         }
         if let waiting { metrics.backlog(worker: "transfers", count: Int(waiting)) }
     }

@@ -137,6 +137,13 @@ package struct TransferRepository: Sendable {
             createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
         )
     }
+
+    /// How many transfers wait for the worker's next step.
+    package func backlog() async throws -> Int64 {
+        try await sql.first(
+            "SELECT COUNT(*) AS n FROM transfers WHERE status IN ('PENDING_PAYEE_LOOKUP', 'PENDING_QUOTE', 'AUTHORIZED')"
+        )?.int("n") ?? 0
+    }
 }
 
 extension SQLExecutor {

@@ -80,6 +80,36 @@ package struct LedgerRepository: Sendable {
         }
     }
 
+    /// One posting of an entry, with its account's owner, kind and currency.
+    package struct EntryPosting: Sendable {
+        package let accountId: String
+        package let amount: Int64
+        package let userId: String?
+        package let accountKind: String
+        package let currency: String
+    }
+
+    /// The postings of the `kind` entry for `reference`, by account; empty if there is none.
+    package func postings(kind: LedgerEntryKind, reference: String) async throws -> [EntryPosting] {
+        try await sql.query(
+            """
+            SELECT p.account_id, p.amount, a.user_id, a.kind, a.currency FROM ledger_transactions l
+            JOIN postings p ON p.ledger_transaction_id = l.id JOIN accounts a ON a.id = p.account_id
+            WHERE l.kind = $1 AND l.reference = $2 ORDER BY p.account_id
+            """, [.text(kind.rawValue), .text(reference)]
+        ).map { row in
+            EntryPosting(
+                accountId: try row.string("account_id"), amount: try row.int("amount"),
+                userId: try row.optionalString("user_id"), accountKind: try row.string("kind"),
+                currency: try row.string("currency"))
+        }
+    }
+
+    /// Locks the account's row until the transaction ends (PostgreSQL only: `FOR UPDATE`).
+    package func lock(accountId: String) async throws {
+        _ = try await sql.first("SELECT id FROM accounts WHERE id = $1 FOR UPDATE", [.text(accountId)])
+    }
+
     /// The balance of an account: cached for user accounts, summed from postings for system ones.
     package func balance(accountId: String) async throws -> Int64 {
         if accountId.hasPrefix("sys:") {

@@ -89,6 +89,12 @@ package struct WebhookEndpointRepository: Sendable {
             failingSince: try row.optionalInt("failing_since"), disabledAt: try row.optionalInt("disabled_at"),
             createdAt: try row.int("created_at"))
     }
+
+    /// Holds the registrations' lock until the transaction ends (PostgreSQL's advisory lock), so
+    /// parallel registrations count the endpoints one at a time.
+    func lockRegistrations() async throws {
+        try await sql.execute("SELECT pg_advisory_xact_lock(724218)")
+    }
 }
 
 extension SQLExecutor {

@@ -23,34 +23,9 @@ package struct WebhookOutbox: Sendable {
         guard !subscribed.isEmpty else { return nil }
         let id = Identifier.make("msg")
         let payload = try Self.body(type: type, timestamp: now, data: data)
-        let seq =
-            try await sql.first(
-                """
-                SELECT CAST(COALESCE(MAX(resource_seq), 0) + 1 AS BIGINT) AS next FROM webhook_events
-                WHERE resource_type = $1 AND resource_id = $2
-                """, [.text(resourceType), .text(resourceId)]
-            )?.int("next") ?? 1
-        try await sql.execute(
-            """
-            INSERT INTO webhook_events (id, type, resource_type, resource_id, resource_seq, payload, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            """,
-            [
-                .text(id), .text(type), .text(resourceType), .text(resourceId), .integer(seq), .text(payload),
-                .integer(now),
-            ])
-        for endpointId in subscribed {
-            try await sql.execute(
-                """
-                INSERT INTO webhook_deliveries (id, event_id, endpoint_id, resource_key, resource_seq, status,
-                    next_attempt_at, created_at)
-                VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6)
-                """,
-                [
-                    .text(Identifier.make("whd")), .text(id), .text(endpointId), .text(resourceType + ":" + resourceId),
-                    .integer(seq), .integer(now),
-                ])
-        }
+        try await sql.webhookEvents.insert(
+            id: id, type: type, resourceType: resourceType, resourceId: resourceId, payload: payload,
+            endpoints: subscribed, now: now)
         return id
     }
 

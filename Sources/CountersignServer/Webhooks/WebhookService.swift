@@ -41,7 +41,7 @@ package struct WebhookService: Sendable {
         let engine = database.engine
         try await database.transaction { sql in
             // Parallel registrations count one at a time (SQLite has one writer already).
-            if engine == .postgres { try await sql.execute("SELECT pg_advisory_xact_lock(724218)") }
+            if engine == .postgres { try await sql.webhookEndpoints.lockRegistrations() }
             guard try await sql.webhookEndpoints.list().count < Self.maxEndpoints else {
                 throw APIError(
                     .webhookEndpointLimit,

@@ -44,6 +44,28 @@ package enum Migrator {
     package static let createSchemaMigrations =
         "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
 
+    /// The versions `database` has applied; empty before the first migration.
+    package static func appliedVersions(_ database: any Database) async throws -> [Int] {
+        guard try await hasSchema(database) else { return [] }
+        return try await database.read { sql in
+            try await sql.query("SELECT version FROM schema_migrations", []).map { Int(try $0.int("version")) }
+        }
+    }
+
+    /// Whether migrations ever ran on `database`: their table exists.
+    package static func hasSchema(_ database: any Database) async throws -> Bool {
+        let engine = database.engine
+        return try await database.read { sql in
+            let query =
+                switch engine {
+                case .postgres:
+                    "SELECT 1 AS found FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_migrations'"
+                case .sqlite: "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+                }
+            return try await !sql.query(query, []).isEmpty
+        }
+    }
+
     /// Brings `database` up to date and returns the versions it applied.
     @discardableResult
     package static func migrate(_ database: any Database, logger: Logger) async throws -> [Int] {

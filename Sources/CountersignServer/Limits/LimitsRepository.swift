@@ -1,0 +1,112 @@
+import CountersignAPI
+import CountersignStore
+
+/// A user's own spending limits (`user_limits`), their tier (`user_tiers`), what counts against the
+/// limits (`wallet_transactions`), and the PIN-only allowance (`pin_allowances`).
+package struct LimitsRepository {
+    let sql: any SQLExecutor
+
+    /// A limit the user set, and a raise waiting for its delay.
+    struct OwnLimit {
+        let kind: SpendingLimitKind
+        let amount: Int64
+        let pending: (amount: Int64, from: Int64)?
+    }
+
+    /// The tier an operator assigned the user, if any.
+    func assignedTier(userId: String) async throws -> String? {
+        try await sql.first("SELECT tier FROM user_tiers WHERE user_id = $1", [.text(userId)])?.string("tier")
+    }
+
+    /// Assigns the user `tier`, replacing any other.
+    func assignTier(userId: String, tier: String, now: Int64) async throws {
+        try await sql.execute(
+            """
+            INSERT INTO user_tiers (user_id, tier, assigned_at) VALUES ($1, $2, $3)
+            ON CONFLICT (user_id) DO UPDATE SET tier = excluded.tier, assigned_at = excluded.assigned_at
+            """, [.text(userId), .text(tier), .integer(now)])
+    }
+
+    /// The limits the user set in `currency` (rows of an unknown kind are skipped).
+    func own(userId: String, currency: String) async throws -> [OwnLimit] {
+        try await sql.query(
+            "SELECT kind, amount, pending_amount, pending_from FROM user_limits WHERE user_id = $1 AND currency = $2",
+            [.text(userId), .text(currency)]
+        ).compactMap { row in
+            guard let kind = SpendingLimitKind(rawValue: try row.string("kind")) else { return nil }
+            var pending: (Int64, Int64)?
+            if let amount = try row.optionalInt("pending_amount"), let from = try row.optionalInt("pending_from") {
+                pending = (amount, from)
+            }
+            return OwnLimit(kind: kind, amount: try row.int("amount"), pending: pending)
+        }
+    }
+
+    /// Sets the user's `kind` limit: `amount` now, and `pending` from its time (a raise), or none.
+    func set(
+        userId: String, currency: String, kind: SpendingLimitKind, amount: Int64,
+        pending: (amount: Int64, from: Int64)?,
+        now: Int64
+    ) async throws {
+        try await sql.execute(
+            """
+            INSERT INTO user_limits (user_id, currency, kind, amount, pending_amount, pending_from, updated_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT (user_id, currency, kind) DO UPDATE SET amount = excluded.amount,
+            pending_amount = excluded.pending_amount, pending_from = excluded.pending_from,
+            updated_at = excluded.updated_at
+            """,
+            [
+                .text(userId), .text(currency), .text(kind.rawValue), .integer(amount),
+                pending.map { .integer($0.amount) } ?? .null, pending.map { .integer($0.from) } ?? .null,
+                .integer(now),
+            ])
+    }
+
+    /// What the user paid out of the `currency` wallet after `since` (top-ups, transfers, orders;
+    /// failed ones not counted).
+    func paidOut(userId: String, currency: String, since: Int64) async throws -> Int64 {
+        try await sql.first(
+            """
+            SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM wallet_transactions
+            WHERE user_id = $1 AND currency = $2 AND type IN ('topup', 'transfer_out', 'order_payment') AND status <> 'failed'
+            AND created_at > $3
+            """,
+            [.text(userId), .text(currency), .integer(since)])?.int("total") ?? 0
+    }
+
+    /// PIN-only payments and their total in `currency` since the last two-factor payment.
+    func pinAllowanceUsed(userId: String, currency: String) async throws -> (payments: Int64, total: Int64) {
+        let row = try await sql.first(
+            "SELECT payments, total FROM pin_allowances WHERE user_id = $1 AND currency = $2",
+            [.text(userId), .text(currency)])
+        return (try row?.int("payments") ?? 0, try row?.int("total") ?? 0)
+    }
+
+    /// Counts a PIN-only payment of `amount` if it keeps within `maxPayments` and `cumulativeAmount`;
+    /// false, counting nothing, otherwise. One guarded UPDATE: parallel payments serialize on the row.
+    func spendPinAllowance(
+        userId: String, currency: String, amount: Int64, maxPayments: Int64, cumulativeAmount: Int64
+    ) async throws -> Bool {
+        try await sql.execute(
+            "INSERT INTO pin_allowances (user_id, currency, payments, total) VALUES ($1, $2, 0, 0) ON CONFLICT (user_id, currency) DO NOTHING",
+            [.text(userId), .text(currency)])
+        return try await sql.first(
+            """
+            UPDATE pin_allowances SET payments = payments + 1, total = total + $3
+            WHERE user_id = $1 AND currency = $2 AND payments < $4 AND total <= $5 - $3 RETURNING payments
+            """,
+            [.text(userId), .text(currency), .integer(amount), .integer(maxPayments), .integer(cumulativeAmount)]
+        ) != nil
+    }
+
+    /// Empties the user's PIN-only allowance in every currency.
+    func renewPinAllowance(userId: String) async throws {
+        try await sql.execute("DELETE FROM pin_allowances WHERE user_id = $1", [.text(userId)])
+    }
+}
+
+extension SQLExecutor {
+    /// `LimitsRepository` on this connection or transaction.
+    package var limits: LimitsRepository { LimitsRepository(sql: self) }
+}
