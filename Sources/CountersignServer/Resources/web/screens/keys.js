@@ -5,7 +5,7 @@
  * starts in a cooling-off with a payment limit) or a signature from a key the user has.
  */
 import * as ui from '../ui.js';
-import * as lock from './lock.js';
+import * as lock from './lock-model.js';
 import { secureConfirmation } from './sign.js';
 import { codeStep, CODE_ERRORS } from './code-step.js';
 
