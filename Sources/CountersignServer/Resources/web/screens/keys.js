@@ -7,7 +7,8 @@
 import * as ui from '../ui.js';
 import * as lock from './lock-model.js';
 import { secureConfirmation } from './sign.js';
-import { codeStep, CODE_ERRORS } from './code-step.js';
+import { codeStep } from './code-step.js';
+import { CODE_ERRORS } from './phone-code.js';
 
 const { h } = ui;
 

@@ -13,6 +13,7 @@
  * `left`, the state kept; the last wrong one signs out.
  */
 import { base64urlDecode, base64urlEncode } from '../countersign.js';
+import { refusal } from './refusals.js';
 
 const ITERATIONS = 310000; // OWASP 2023 for PBKDF2-HMAC-SHA256 (at least 210,000)
 const UNLOCKED = 'countersign.unlocked';
@@ -161,12 +162,6 @@ export function keepCredentials(userId, live) {
 export function forgetCredential(userId, id) {
   localStorage.setItem(credKey(userId), JSON.stringify(localCredentials(userId).filter((x) => x !== id)));
 }
-
-/**
- * A refusal of what was typed, naming the field to fix.
- * @param {string} field @param {string} message @param {object} [more]
- */
-const refusal = (field, message, more = {}) => Object.assign(new Error(message), { field, ...more });
 
 /**
  * The setup screen's Save: the unlock code, typed twice, stored (hashed) and this tab unlocked.

@@ -5,8 +5,9 @@
  * until when before going on.
  */
 import * as ui from '../ui.js';
-import { codeStep, CODE_ERRORS } from './code-step.js';
-import { nextOf } from './auth.js';
+import { codeStep } from './code-step.js';
+import { CODE_ERRORS } from './phone-code.js';
+import { nextOf } from './auth-model.js';
 
 const { h } = ui;
 

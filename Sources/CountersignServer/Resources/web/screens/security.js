@@ -5,7 +5,8 @@
  * and a change of number (a code to the new number, and the PIN with a code to the current one).
  */
 import * as ui from '../ui.js';
-import { codeStep, CODE_ERRORS } from './code-step.js';
+import { codeStep } from './code-step.js';
+import { CODE_ERRORS } from './phone-code.js';
 
 const { h } = ui;
 
