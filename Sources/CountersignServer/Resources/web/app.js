@@ -19,14 +19,14 @@
  *   when the user leaves the route (stop timers, close streams, abort WebAuthn requests).
  *   A thrown error is shown in the view with `ui.showError`.
  *
- * `app` = { api, navigate(path), ui, user, refreshUser(), signOut(), lock }:
+ * `app` = { api, navigate(path), ui, user, refreshUser(), signOut(), signedIn() }:
  * - `api`: a `Countersign` client (countersign.js) using the session cookie. A 401
  *   `unauthenticated` from any call signs the app out and shows the sign-in screen.
  * - `navigate(path)`: go to a route (`'/market'`); `navigate(path, {replace: true})` replaces history.
  * - `ui`: the ui.js module (h, money, showError, busy, setTitle, field, …).
  * - `user`: the signed-in profile (`GET /user/profile`: userId, phone, name, isMerchant,
  *   addresses, isOperator) or null; the nav's operator link shows only for operators. `refreshUser()` reloads it.
- * - `lock`: what this browser keeps for the soft lock (screens/lock-model.js), e.g. `lock.markUnlocked(userId)`.
+ * - `signedIn(next, accountPin)`: after a sign-in or sign-up, on to `next` (by the unlock code's setup the first time).
  *
  * Routes come from ./screens/*.js and from ./market/routes.js (`export const routes = [...]`, loaded
  * with a dynamic import before the first route is shown).
@@ -95,8 +95,8 @@ async function loadMarketRoutes() {
 }
 
 /** @type {{api: AppClient, navigate: typeof navigate, ui: typeof ui, user: any, refreshUser: typeof refreshUser,
- *   signOut: typeof signOut, signedIn: typeof signedIn, lock: typeof lock}} */
-const app = { api, navigate, ui, user: null, refreshUser, signOut, signedIn, lock };
+ *   signOut: typeof signOut, signedIn: typeof signedIn}} */
+const app = { api, navigate, ui, user: null, refreshUser, signOut, signedIn };
 
 /**
  * Goes to an app route.

@@ -16,7 +16,7 @@
  * `field` ('phone', 'pin', 'again', 'name', 'code') when one field is to fix, else on the form.
  */
 import { describeError } from '../ui.js';
-import { codeRefused, pinLocked, refusal } from './refusals.js';
+import { codeRefused, pinLocked, pinRefused, refusal } from './refusals.js';
 
 /** @typedef {() => ({verificationId: string, code: string} | null)} Proof */
 
@@ -174,9 +174,9 @@ export class SignUp {
       await this.api.signup({ ...code, name: name.trim(), pin });
     } catch (error) {
       const e = /** @type {any} */ (error);
-      const said = { code: e?.code, traceId: e?.traceId };
-      if (e && (e.code === 'weak_pin' || e.code === 'invalid_pin')) throw refusal('pin', describeError(e), { ...said, clearAgain: true });
-      if (e && e.code === 'invalid_name') throw refusal('name', describeError(e), said);
+      const weak = pinRefused(e);
+      if (weak) throw Object.assign(weak, { clearAgain: true });
+      if (e && e.code === 'invalid_name') throw refusal('name', describeError(e), { code: e.code, traceId: e.traceId });
       throw codeRefused(e) ?? error;
     }
     await this.signedIn(pin);

@@ -37,3 +37,13 @@ export function codeRefused(error) {
   return error && CODE_ERRORS.includes(error.code)
     ? refusal('code', describeError(error), { code: error.code, traceId: error.traceId }) : null;
 }
+
+/**
+ * A new PIN the server refuses (too easy, not 4 to 6 digits) as a refusal of the `pin` field; null
+ * for any other error.
+ * @param {any} error
+ */
+export function pinRefused(error) {
+  return error && (error.code === 'weak_pin' || error.code === 'invalid_pin')
+    ? refusal('pin', describeError(error), { code: error.code, traceId: error.traceId }) : null;
+}
