@@ -70,16 +70,8 @@ async function renderSignIn(view, _params, query, app) {
     try {
       await ui.busy(submit, model.signIn({ phone: phone.input.value, pin: pin.input.value, proof: () => code.proof() }));
     } catch (error) {
-      const e = /** @type {any} */ (error);
-      if (e.field === 'code') {
-        code.refuse(e.message);
-      } else if (e.field) {
-        const f = e.field === 'phone' ? phone : pin;
-        ui.fieldError(f, e.message);
-        f.input.focus();
-      } else {
+      if (!ui.showRefusal(error, { box: form, fields: { phone, pin }, code })) {
         pin.input.value = '';
-        ui.showError(form, error);
         pin.input.focus();
       }
     }
@@ -174,16 +166,8 @@ function renderSignUp(view, _params, query, app) {
       }));
     } catch (error) {
       const e = /** @type {any} */ (error);
-      if (e.field === 'code') {
-        code.refuse(e.message);
-      } else if (e.field) {
-        ui.fieldError(fields[e.field], e.message);
-        fields[e.field].input.focus();
-        if (e.clearAgain) again.input.value = '';
-      } else {
-        ui.showError(form, error);
-        (e && e.code === 'invalid_phone' ? phone.input : submit).focus();
-      }
+      if (!ui.showRefusal(error, { box: form, fields, code })) (e && e.code === 'invalid_phone' ? phone.input : submit).focus();
+      if (e.clearAgain) again.input.value = '';
     }
   });
 

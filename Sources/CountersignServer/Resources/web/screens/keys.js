@@ -129,14 +129,7 @@ async function renderKeys(view, _params, query, app) {
     try {
       await ui.busy(trigger, model.enrol(pinValue, () => code.proof()));
     } catch (error) {
-      const e = /** @type {any} */ (error);
-      if (e.field === 'code') {
-        code.refuse(e.message);
-        return;
-      }
-      if (e.field === 'pin') ui.fieldError(pin, e.message);
-      else ui.showError(enrolForm, error);
-      pin.input.focus();
+      if (!ui.showRefusal(error, { box: enrolForm, fields: { pin }, code })) pin.input.focus();
     }
   }
 

@@ -114,14 +114,10 @@ export function renderLock(view, app) {
       try {
         await ui.busy(submit, model.unlockWithCode(pin.input.value));
       } catch (error) {
-        const e = /** @type {any} */ (error);
-        if (e.field === 'pin') {
-          ui.fieldError(pin, e.message);
-        } else {
+        if (!ui.showRefusal(error, { box: body, fields: { pin } })) {
           pin.input.value = '';
-          ui.showError(body, error);
+          pin.input.focus();
         }
-        pin.input.focus();
       }
     });
 
@@ -212,15 +208,11 @@ export const routes = [
         try {
           await ui.busy(submit, chooseUnlockCode(app.user.userId, pin.input.value, again.input.value));
         } catch (error) {
-          const e = /** @type {any} */ (error);
-          if (!e.field) throw error;
-          const f = e.field === 'again' ? again : pin;
-          ui.fieldError(f, e.message);
-          if (e.reason === 'accountPin') {
+          ui.showRefusal(error, { box: form, fields: { pin, again } });
+          if (/** @type {any} */ (error).reason === 'accountPin') {
             pin.input.value = '';
             again.input.value = '';
           }
-          f.input.focus();
           return;
         }
         app.navigate(next, { replace: true });

@@ -54,8 +54,6 @@ function renderForgotPin(view, _params, query, app) {
     refreshUser: () => app.refreshUser({ ask: true }),
     onChange: (/** @type {any} */ state) => drawDone(state),
   });
-  /** @type {Record<string, ui.Field>} */
-  const fields = { pin, again };
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -64,15 +62,7 @@ function renderForgotPin(view, _params, query, app) {
     try {
       await ui.busy(submit, model.reset({ proof: () => code.proof(), pin: pin.input.value, again: again.input.value }));
     } catch (error) {
-      const e = /** @type {any} */ (error);
-      if (e.field === 'code') {
-        code.refuse(e.message);
-      } else if (e.field) {
-        ui.fieldError(fields[e.field], e.message);
-        fields[e.field].input.focus();
-      } else {
-        ui.showError(form, error);
-      }
+      ui.showRefusal(error, { box: form, fields: { pin, again }, code });
     }
   });
 

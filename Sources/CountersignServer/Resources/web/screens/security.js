@@ -161,14 +161,7 @@ function changeNumberForm(app, model) {
     try {
       await ui.busy(submit, model.changeNumber({ newCode: () => newCode.proof(), pin: pin.input.value, oldCode: () => oldCode.proof() }));
     } catch (error) {
-      const e = /** @type {any} */ (error);
-      if (e.field === 'pin') {
-        ui.fieldError(pin, e.message);
-        pin.input.focus();
-        return;
-      }
-      ui.showError(form, error);
-      submit.focus();
+      if (!ui.showRefusal(error, { box: form, fields: { pin } })) submit.focus();
     }
   });
 
