@@ -90,7 +90,7 @@ test('every code error-words.js has words for is an ErrorCode or a payment failu
 test('every code the app compares with or makes is an ErrorCode, a payment failure code or its own', () => {
   const found = codesInTheApp();
   assert.ok(found.length >= 40, `only ${found.length} found`);
-  for (const [file, code] of [['screens/code-step.js', 'code_expired'], ['market/format.js', 'payment_canceled'],
+  for (const [file, code] of [['screens/phone-code.js', 'code_expired'], ['market/format.js', 'payment_canceled'],
     ['countersign/stream.js', 'stream_closed'], ['screens/send.js', 'payee_not_found']]) {
     assert.ok(found.some(([f, c]) => f === file && c === code), `${code} not found in ${file}`);
   }

@@ -1,16 +1,28 @@
-// What the unit tests share: a fresh sessionStorage per test, and a strict fake whose every method
+// What the unit tests share: fresh storages per test, and a strict fake whose every method
 // call is recorded and must be one the test scripted.
 import { beforeEach } from 'node:test';
+
+/** An empty Storage (the three methods the app uses), as a new tab has. */
+function emptyStorage() {
+  const items = new Map();
+  return {
+    getItem: (key) => (items.has(key) ? items.get(key) : null),
+    setItem: (key, value) => items.set(key, String(value)),
+    removeItem: (key) => items.delete(key),
+  };
+}
 
 /** Gives every test of the file a fresh, empty sessionStorage (the models keep state there). */
 export function freshSessionStorage() {
   beforeEach(() => {
-    const items = new Map();
-    globalThis.sessionStorage = {
-      getItem: (key) => (items.has(key) ? items.get(key) : null),
-      setItem: (key, value) => items.set(key, String(value)),
-      removeItem: (key) => items.delete(key),
-    };
+    globalThis.sessionStorage = emptyStorage();
+  });
+}
+
+/** Gives every test of the file a fresh, empty localStorage (the soft lock keeps the device's secrets there). */
+export function freshLocalStorage() {
+  beforeEach(() => {
+    globalThis.localStorage = emptyStorage();
   });
 }
 

@@ -19,13 +19,14 @@
  *   when the user leaves the route (stop timers, close streams, abort WebAuthn requests).
  *   A thrown error is shown in the view with `ui.showError`.
  *
- * `app` = { api, navigate(path), ui, user, refreshUser(), signOut(), lock }:
+ * `app` = { api, navigate(path), ui, user, refreshUser(), signOut(), signedIn() }:
  * - `api`: a `Countersign` client (countersign.js) using the session cookie. A 401
  *   `unauthenticated` from any call signs the app out and shows the sign-in screen.
  * - `navigate(path)`: go to a route (`'/market'`); `navigate(path, {replace: true})` replaces history.
  * - `ui`: the ui.js module (h, money, showError, busy, setTitle, field, …).
  * - `user`: the signed-in profile (`GET /user/profile`: userId, phone, name, isMerchant,
  *   addresses, isOperator) or null; the nav's operator link shows only for operators. `refreshUser()` reloads it.
+ * - `signedIn(next, accountPin)`: after a sign-in or sign-up, on to `next` (by the unlock code's setup the first time).
  *
  * Routes come from ./screens/*.js and from ./market/routes.js (`export const routes = [...]`, loaded
  * with a dynamic import before the first route is shown).
@@ -37,7 +38,8 @@
  */
 import { Countersign, CountersignError } from './countersign.js';
 import * as ui from './ui.js';
-import * as lock from './screens/lock.js';
+import * as lock from './screens/lock-model.js';
+import * as lockScreen from './screens/lock.js';
 import { routes as authRoutes } from './screens/auth.js';
 import { routes as homeRoutes } from './screens/home.js';
 import { routes as keyRoutes } from './screens/keys.js';
@@ -76,7 +78,7 @@ const view = /** @type {HTMLElement} */ (document.getElementById('view'));
 const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
 
 /** @type {Route[]} */
-const allRoutes = [...authRoutes, ...recoverRoutes, ...lock.routes, ...homeRoutes, ...keyRoutes, ...securityRoutes, ...limitsRoutes,
+const allRoutes = [...authRoutes, ...recoverRoutes, ...lockScreen.routes, ...homeRoutes, ...keyRoutes, ...securityRoutes, ...limitsRoutes,
   ...airtimeRoutes, ...sendRoutes, ...operatorRoutes, ...webhookRoutes, ...addMoneyRoutes];
 
 /**
@@ -93,8 +95,8 @@ async function loadMarketRoutes() {
 }
 
 /** @type {{api: AppClient, navigate: typeof navigate, ui: typeof ui, user: any, refreshUser: typeof refreshUser,
- *   signOut: typeof signOut, signedIn: typeof signedIn, lock: typeof lock}} */
-const app = { api, navigate, ui, user: null, refreshUser, signOut, signedIn, lock };
+ *   signOut: typeof signOut, signedIn: typeof signedIn}} */
+const app = { api, navigate, ui, user: null, refreshUser, signOut, signedIn };
 
 /**
  * Goes to an app route.
@@ -243,7 +245,7 @@ function runCleanup() {
 async function route() {
   const mine = ++generation;
   runCleanup();
-  lock.abortGesture();
+  lockScreen.abortGesture();
   const raw = location.hash.replace(/^#/, '') || '/';
   const [pathPart, queryPart = ''] = raw.split('?');
   const path = pathPart || '/';
@@ -277,7 +279,7 @@ async function route() {
   if (found.auth && app.user && !lock.isUnlocked(app.user.userId)) {
     view.className = 'screen-lock';
     document.body.classList.add('locked');
-    const done = await lock.renderLock(view, app);
+    const done = await lockScreen.renderLock(view, app);
     if (mine !== generation) return;
     if (done === 'unlocked') route();
     return;
@@ -345,7 +347,7 @@ async function start() {
   window.addEventListener('hashchange', () => {
     route();
   });
-  lock.keepUnlockedFresh(() => {
+  lockScreen.keepUnlockedFresh(() => {
     if (app.user && !lock.isUnlocked(app.user.userId)) route();
   });
   try {

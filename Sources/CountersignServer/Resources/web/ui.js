@@ -307,6 +307,29 @@ export function fieldError(wrap, message) {
 }
 
 /**
+ * Shows a screen model's refusal (screens/refusals.js) where the user acted: under the field it
+ * names, which gets the focus (`'code'`: on the SMS code step, `code.refuse`), else in `box`.
+ * Returns the field's name, or null when the refusal went to `box`.
+ * @param {any} error
+ * @param {{box: Element, fields?: Record<string, Field>, code?: {refuse: (message: string) => void}}} where
+ * @returns {string | null}
+ */
+export function showRefusal(error, { box, fields = {}, code }) {
+  const name = error && typeof error.field === 'string' ? error.field : null;
+  if (name === 'code' && code) {
+    code.refuse(error.message);
+    return name;
+  }
+  if (name && fields[name]) {
+    fieldError(fields[name], error.message);
+    fields[name].input.focus();
+    return name;
+  }
+  showError(box, error);
+  return null;
+}
+
+/**
  * A PIN input (digits only, masked, 4 to 6 digits).
  * @param {string} label
  * @param {Record<string, any>} [attrs]

@@ -18,6 +18,7 @@
 import { newIdempotencyKey } from '../countersign.js';
 import { money, parseMoney } from '../ui.js';
 import { networkName } from './receipt.js';
+import { refusal, reworded } from './refusals.js';
 
 /** @typedef {{amount: number, productCode: string, recipientPhone: string, useCashback: boolean}} Intent */
 /**
@@ -47,12 +48,6 @@ export function readIntent(fields) {
   if (!phone) return { error: 'Enter the phone number to top up.', field: 'recipient' };
   return { intent: { amount: minor, productCode: fields.productCode, recipientPhone: phone, useCashback: fields.useCashback } };
 }
-
-/**
- * An error the view shows in the server's words, with our own message.
- * @param {string} message @param {any} error
- */
-const reworded = (message, error) => Object.assign(new Error(message), { code: error.code, traceId: error.traceId });
 
 export class AirtimeFlow {
   /**
@@ -242,7 +237,7 @@ export class AirtimeFlow {
    * @param {string} pin
    */
   async payWithPin(pin) {
-    if (!/^[0-9]{4,6}$/.test(pin)) throw Object.assign(new Error('Enter your 4 to 6 digit PIN.'), { field: 'pin' });
+    if (!/^[0-9]{4,6}$/.test(pin)) throw refusal('pin', 'Enter your 4 to 6 digit PIN.');
     try {
       const result = await this.api.buyAirtimeWithPin(this.intent, pin, { idempotencyKey: newIdempotencyKey() });
       return this.showResult(result, 'PIN');

@@ -1,25 +1,13 @@
 // @ts-check
 /**
- * Sign up and sign in. Signing up proves the number with an SMS code first. Signing in takes phone
- * and PIN in a browser that held a session of the user before (the server's device cookie), and a
- * code besides anywhere else (401 `phone_code_required`); or a passkey (discoverable credential).
+ * Sign up and sign in: the views of `SignIn` and `SignUp` (auth-model.js), each with its SMS code
+ * step (code-step.js).
  */
 import * as ui from '../ui.js';
-import { codeStep, CODE_ERRORS } from './code-step.js';
+import { nextOf, SignIn, SignUp } from './auth-model.js';
+import { codeStep } from './code-step.js';
 
 const { h } = ui;
-
-/** @param {URLSearchParams} query */
-export function nextOf(query) {
-  const next = query.get('next') || '/';
-  // Only app routes: never an absolute URL.
-  return next.startsWith('/') && !next.startsWith('//') ? next : '/';
-}
-
-/** @param {any} error */
-export function isAbort(error) {
-  return error && (error.name === 'AbortError' || error.name === 'NotAllowedError');
-}
 
 /**
  * @param {HTMLElement} view
@@ -64,109 +52,63 @@ async function renderSignIn(view, _params, query, app) {
     passkeyBox,
     h('p', null, 'New to Countersign? ', ui.link(`/signup?next=${encodeURIComponent(next)}`, 'Create an account', { id: 'to-signup' })));
 
-  let active = true;
-  /** @type {AbortController | null} */
-  let conditional = null;
-  /** @type {Promise<unknown> | null} */
-  let conditionalDone = null;
-
-  /** @param {any} session */
-  const done = async (session) => {
-    if (!active) return;
-    await app.signedIn(next, pin.input.value);
-    return session;
-  };
+  const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
+  const PKC = /** @type {any} */ (window.PublicKeyCredential);
+  const model = new SignIn(app.api, {
+    signedIn: () => app.signedIn(next, pin.input.value),
+    // Conditional mediation: the browser offers saved passkeys in the phone field's autofill.
+    conditionalAvailable: async () => !!PKC && typeof PKC.isConditionalMediationAvailable === 'function'
+      && PKC.isConditionalMediationAvailable(),
+    onChange: (/** @type {any} */ state) => screens[state.kind](state),
+  });
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     ui.showError(form, null);
     ui.fieldError(phone, null);
     ui.fieldError(pin, null);
-    if (!phone.input.value.trim()) {
-      ui.fieldError(phone, 'Enter the phone number of your account, e.g. 0803 123 4567.');
-      phone.input.focus();
-      return;
-    }
-    if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
-      ui.fieldError(pin, 'Enter your account PIN: 4 to 6 digits.');
-      pin.input.focus();
-      return;
-    }
-    /** @type {{verificationId?: string, code?: string}} */
-    let proof = {};
-    if (!codeBox.hidden) {
-      const p = code.proof();
-      if (!p) return;
-      proof = p;
-    }
-    const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
     try {
-      await ui.busy(submit, async () => {
-        await app.api.login({ phone: phone.input.value.trim(), pin: pin.input.value, ...proof });
-        await stopConditional();
-        await done(null);
-      });
+      await ui.busy(submit, model.signIn({ phone: phone.input.value, pin: pin.input.value, proof: () => code.proof() }));
     } catch (error) {
-      const e = /** @type {any} */ (error);
-      if (e && e.code === 'phone_code_required') {
-        // Not a wrong PIN: this browser needs a code too. The PIN stays for the retry.
-        codeBox.hidden = false;
-        ui.showNotice(form, 'Sign in with a code: this browser is new to your account.');
-        /** @type {HTMLElement} */ (code.element.querySelector('button:not([hidden])'))?.focus();
-        return;
+      if (!ui.showRefusal(error, { box: form, fields: { phone, pin }, code })) {
+        pin.input.value = '';
+        pin.input.focus();
       }
-      if (e && CODE_ERRORS.includes(e.code)) {
-        code.refuse(ui.describeError(e));
-        return;
-      }
-      pin.input.value = '';
-      ui.showError(form, e && e.status === 423 && e.retryAfter
-        ? Object.assign(new Error(`Too many wrong PINs. Try again ${ui.inDuration(e.retryAfter)}.`), { code: e.code, traceId: e.traceId })
-        : error);
-      pin.input.focus();
     }
   });
-
-  async function stopConditional() {
-    if (conditional) {
-      conditional.abort();
-      conditional = null;
-      await conditionalDone?.catch(() => {});
-    }
-  }
 
   async function passkeySignIn() {
     ui.showError(passkeyBox, null);
     try {
-      await ui.busy(passkeyButton, async () => {
-        await stopConditional();
-        const session = await app.api.loginWithPasskey();
-        await done(session);
-      });
+      await ui.busy(passkeyButton, model.passkey());
     } catch (error) {
-      ui.showError(passkeyBox, isAbort(error)
-        ? 'Passkey sign-in was cancelled, or this device has no passkey for Countersign.'
-        : error);
+      ui.showError(passkeyBox, error);
     }
   }
 
-  // Conditional mediation: the browser offers saved passkeys in the phone field's autofill.
-  const PKC = /** @type {any} */ (window.PublicKeyCredential);
-  if (PKC && typeof PKC.isConditionalMediationAvailable === 'function') {
-    PKC.isConditionalMediationAvailable().then((/** @type {boolean} */ available) => {
-      if (!available || !active) return;
-      conditional = new AbortController();
-      conditionalDone = app.api.loginWithPasskey({ mediation: 'conditional', signal: conditional.signal })
-        .then(done)
-        .catch((/** @type {any} */ error) => {
-          if (!isAbort(error) && active && error && error.status && error.status !== 404) ui.showError(passkeyBox, error);
-        });
-    }).catch(() => {});
+  /** The autofill's passkey sign-in failed. @param {{passkeyError?: any}} state */
+  function drawPasskeyError({ passkeyError }) {
+    if (passkeyError) ui.showError(passkeyBox, passkeyError);
   }
 
+  /** @type {Record<string, (state: any) => void>} */
+  const screens = {
+    password: drawPasskeyError,
+    // Not a wrong PIN: this browser needs a code too. The PIN stays for the retry.
+    withCode: (state) => {
+      if (codeBox.hidden) {
+        codeBox.hidden = false;
+        ui.showNotice(form, 'Sign in with a code: this browser is new to your account.');
+        /** @type {HTMLElement} */ (code.element.querySelector('button:not([hidden])'))?.focus();
+      }
+      drawPasskeyError(state);
+    },
+    signedIn: () => {},
+  };
+
+  model.start();
   return () => {
-    active = false;
-    conditional?.abort();
+    model.stop();
     code.stop();
   };
 }
@@ -209,44 +151,25 @@ function renderSignUp(view, _params, query, app) {
     if (code.sent) code.reset();
   });
 
+  const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
+  const model = new SignUp(app.api, { signedIn: (pin) => app.signedIn(next, pin) });
+  /** @type {Record<string, ui.Field>} */
+  const fields = { phone, name, pin, again };
+
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     ui.showError(form, null);
-    for (const f of [name, pin, again]) ui.fieldError(f, null);
-    if (!phone.input.value.trim()) return fail('Enter your phone number.', phone);
-    const proof = code.proof();
-    if (!proof) return undefined;
-    if (!name.input.value.trim()) return fail('Enter your name.', name);
-    if (!/^[0-9]{4,6}$/.test(pin.input.value)) return fail('The PIN must be 4 to 6 digits.', pin);
-    if (pin.input.value !== again.input.value) return fail('The two PINs differ.', again);
-    const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
+    for (const f of Object.values(fields)) ui.fieldError(f, null);
     try {
-      await ui.busy(submit, async () => {
-        await app.api.signup({ ...proof, name: name.input.value.trim(), pin: pin.input.value });
-        await app.signedIn(next, pin.input.value);
-      });
+      await ui.busy(submit, model.signUp({
+        phone: phone.input.value, proof: () => code.proof(), name: name.input.value, pin: pin.input.value, again: again.input.value,
+      }));
     } catch (error) {
       const e = /** @type {any} */ (error);
-      if (e && CODE_ERRORS.includes(e.code)) {
-        code.refuse(ui.describeError(e));
-      } else if (e && (e.code === 'weak_pin' || e.code === 'invalid_pin')) {
-        fail(ui.describeError(e), pin);
-        again.input.value = '';
-      } else if (e && e.code === 'invalid_name') {
-        fail(ui.describeError(e), name);
-      } else {
-        ui.showError(form, error);
-        (e && e.code === 'invalid_phone' ? phone.input : submit).focus();
-      }
+      if (!ui.showRefusal(error, { box: form, fields, code })) (e && e.code === 'invalid_phone' ? phone.input : submit).focus();
+      if (e.clearAgain) again.input.value = '';
     }
-    return undefined;
   });
-
-  /** @param {string} message @param {ui.Field} f */
-  function fail(message, f) {
-    ui.fieldError(f, message);
-    f.input.focus();
-  }
 
   return () => code.stop();
 }

@@ -136,6 +136,3 @@ export function codeStep(app, { id, purpose, phone, label = 'Code from the SMS',
     },
   };
 }
-
-/** Error codes that are about the code the user typed. */
-export const CODE_ERRORS = ['invalid_code', 'code_expired'];

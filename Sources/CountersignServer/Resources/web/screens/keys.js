@@ -1,13 +1,12 @@
 // @ts-check
 /**
- * Device keys: enrol a passkey, list the user's keys, revoke one. The step-up is the PIN (alone
- * only soon after a code opened the session; else with a `bind-device` code, and the key then
- * starts in a cooling-off with a payment limit) or a signature from a key the user has.
+ * Device keys: the view of `DeviceKeys` (keys-model.js): the list with each key's revoke (asked
+ * twice), and the enrol form with its PIN and, when the server asks, its `bind-device` code step.
  */
 import * as ui from '../ui.js';
-import * as lock from './lock.js';
+import { DeviceKeys } from './keys-model.js';
 import { secureConfirmation } from './sign.js';
-import { codeStep, CODE_ERRORS } from './code-step.js';
+import { codeStep } from './code-step.js';
 
 const { h } = ui;
 
@@ -23,7 +22,6 @@ const ALGORITHMS = /** @type {Record<string, string>} */ ({
  */
 async function renderKeys(view, _params, query, app) {
   ui.setTitle(view, 'Device keys');
-  const userId = app.user.userId;
   const list = h('ul', { className: 'list', id: 'keys' });
   const none = h('p', { className: 'muted', id: 'no-keys', hidden: true },
     'No device keys yet. Add a passkey to pay with your fingerprint, face or screen lock.');
@@ -52,30 +50,42 @@ async function renderKeys(view, _params, query, app) {
     enrolForm.replaceChildren(h('h2', null, 'Add a passkey'), h('p', null, 'This browser does not support passkeys. You can still pay with your PIN.'));
   }
 
-  /** @type {any} */
-  let security = null;
+  const model = new DeviceKeys(app.api, {
+    userId: app.user.userId,
+    paymentPasskeys: secureConfirmation,
+    onChange: (/** @type {any} */ state) => drawReady(state),
+  });
 
-  async function load() {
-    const [{ credentials }, found] = await Promise.all([
-      app.api.credentials(), app.api.accountSecurity().catch(() => null),
-    ]);
-    security = found;
-    lock.keepCredentials(userId, credentials.map((/** @type {any} */ c) => c.id));
-    const here = lock.localCredentials(userId);
-    list.replaceChildren(...credentials.map((/** @type {any} */ c) => keyRow(c, here.includes(c.id))));
-    const newest = credentials.map((/** @type {any} */ c) => c.coolingOffUntil).filter(Boolean).sort().pop();
-    cooling.hidden = !newest;
-    cooling.textContent = newest
-      ? `A key added with your PIN and a code is new until ${ui.dateTime(newest)}: `
+  /** The keys, the cooling-off, the code step when needed, and what the last action did. @param {any} state */
+  function drawReady({ credentials, here, security, coolingUntil, needsCode, done }) {
+    if (done === 'revoked') ui.showNotice(view, 'Key revoked. It cannot authorize anything any more.');
+    if (done === 'added') {
+      pin.input.value = '';
+      ui.showNotice(enrolForm, 'Passkey added. You can now pay with it, and unlock the app with it on this device.');
+    }
+    if (!needsCode && !codeBox.hidden) {
+      code.reset();
+      codeBox.hidden = true;
+    }
+    list.replaceChildren(...credentials.map((/** @type {any} */ c) => keyRow(c, here.includes(c.id), security)));
+    cooling.hidden = !coolingUntil;
+    cooling.textContent = coolingUntil
+      ? `A key added with your PIN and a code is new until ${ui.dateTime(coolingUntil)}: `
         + (security ? `it pays at most ${ui.money(security.newDeviceMaxAmount, security.currency)} at once, and ` : '')
         + 'no other key can be added with the PIN and a code until then.'
       : '';
     none.hidden = credentials.length > 0;
     withKey.hidden = credentials.length === 0;
+    if (done === 'revoked') /** @type {HTMLElement} */ (view.querySelector('h1')).focus();
+    if (done === 'codeNeeded') {
+      codeBox.hidden = false;
+      ui.showNotice(enrolForm, 'One more step: a code to your number, then add the passkey again.');
+      /** @type {HTMLElement} */ (code.element.querySelector('button:not([hidden])'))?.focus();
+    }
   }
 
-  /** @param {any} c @param {boolean} onThisDevice */
-  function keyRow(c, onThisDevice) {
+  /** @param {any} c @param {boolean} onThisDevice @param {any} security */
+  function keyRow(c, onThisDevice, security) {
     const status = h('div', { className: 'key-actions' });
     const row = h('li', { className: 'key', dataset: { id: c.id } },
       h('div', { className: 'tx-main' },
@@ -94,11 +104,7 @@ async function renderKeys(view, _params, query, app) {
     function confirmRevoke() {
       const yes = ui.button('Yes, revoke', async () => {
         try {
-          await ui.busy(yes, app.api.revokeCredential(c.id));
-          lock.forgetCredential(userId, c.id);
-          ui.showNotice(view, 'Key revoked. It cannot authorize anything any more.');
-          await load();
-          /** @type {HTMLElement} */ (view.querySelector('h1')).focus();
+          await ui.busy(yes, model.revoke(c.id));
         } catch (error) {
           ui.showError(listCard, error);
         }
@@ -115,88 +121,24 @@ async function renderKeys(view, _params, query, app) {
     return row;
   }
 
-  /**
-   * @param {string | null} pinValue
-   * @param {HTMLElement} trigger
-   */
+  /** @param {string | null} pinValue @param {HTMLElement} trigger */
   async function enrol(pinValue, trigger) {
     ui.showError(enrolForm, null);
     ui.showNotice(enrolForm, null);
-    /** @type {{verificationId?: string, code?: string}} */
-    let proof = {};
-    if (pinValue && !codeBox.hidden) {
-      const p = code.proof();
-      if (!p) return;
-      proof = p;
-    }
+    ui.fieldError(pin, null);
     try {
-      const result = await ui.busy(trigger, register(pinValue, proof));
-      lock.rememberCredential(userId, result.credentialId);
-      pin.input.value = '';
-      if (!codeBox.hidden) {
-        code.reset();
-        codeBox.hidden = true;
-      }
-      ui.showNotice(enrolForm, 'Passkey added. You can now pay with it, and unlock the app with it on this device.');
-      await load();
+      await ui.busy(trigger, model.enrol(pinValue, () => code.proof()));
     } catch (error) {
-      const e = /** @type {any} */ (error);
-      if (e && e.code === 'phone_code_required') {
-        codeBox.hidden = false;
-        ui.showNotice(enrolForm, 'One more step: a code to your number, then add the passkey again.');
-        /** @type {HTMLElement} */ (code.element.querySelector('button:not([hidden])'))?.focus();
-        return;
-      } else if (e && CODE_ERRORS.includes(e.code)) {
-        code.refuse(ui.describeError(e));
-        return;
-      } else if (e && e.code === 'device_cooling_off') {
-        ui.showError(enrolForm, Object.assign(new Error(`A device joined your account recently, so a passkey cannot be added yet${e.retryAfter ? `: it can ${ui.inDuration(e.retryAfter)}` : ''}. `
-          + 'A passkey you already have can add this one at once.'), { code: e.code, traceId: e.traceId }));
-      } else if (e && (e.name === 'NotAllowedError' || e.name === 'AbortError')) {
-        ui.showError(enrolForm, 'Adding the passkey was cancelled. Nothing was added.');
-      } else if (e && e.name === 'InvalidStateError') {
-        ui.showError(enrolForm, 'This device already holds one of your keys.');
-      } else if (e && e.status === 423 && e.retryAfter) {
-        ui.showError(enrolForm, Object.assign(new Error(`Too many wrong PINs. Try again ${ui.inDuration(e.retryAfter)}.`), { code: e.code, traceId: e.traceId }));
-      } else {
-        ui.showError(enrolForm, error);
-      }
-      pin.input.focus();
+      if (!ui.showRefusal(error, { box: enrolForm, fields: { pin }, code })) pin.input.focus();
     }
-  }
-
-  /**
-   * Registers a passkey; where the browser offers Secure Payment Confirmation, one usable with it
-   * (and, if this device cannot make one, an ordinary passkey), unless a code steps up.
-   * @param {string | null} pinValue
-   * @param {{verificationId?: string, code?: string}} proof a `bind-device` code, if one was asked for
-   */
-  async function register(pinValue, proof) {
-    const stepUp = pinValue ? { pin: pinValue, ...proof } : {};
-    // A code is spent by the first creation options: with one there is no second try without the
-    // payment extension, so a code binds an ordinary passkey.
-    if (!proof.code && await secureConfirmation()) {
-      try {
-        return await app.api.registerPasskey({ ...stepUp, payment: true });
-      } catch (error) {
-        if (/** @type {any} */ (error)?.name !== 'NotSupportedError') throw error;
-      }
-    }
-    return app.api.registerPasskey(stepUp);
   }
 
   enrolForm.addEventListener('submit', (event) => {
     event.preventDefault();
-    ui.fieldError(pin, null);
-    if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
-      ui.fieldError(pin, 'Enter your account PIN: 4 to 6 digits.');
-      pin.input.focus();
-      return;
-    }
     enrol(pin.input.value, enrolButton);
   });
 
-  await load();
+  await model.load();
   return () => code.stop();
 }
 

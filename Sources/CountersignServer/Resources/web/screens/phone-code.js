@@ -25,6 +25,9 @@ const PURPOSE_WORDS = /** @type {Record<VerificationPurpose, string>} */ ({
   'change-phone': 'to move your',
 });
 
+/** Error codes that are about the code the user typed. */
+export const CODE_ERRORS = ['invalid_code', 'code_expired'];
+
 /** The server's clock and this page's may differ a little; a message this much older is not ours. */
 const SKEW_MS = 60_000;
 

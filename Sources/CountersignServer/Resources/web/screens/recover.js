@@ -1,12 +1,12 @@
 // @ts-check
 /**
- * A forgotten PIN: a code to the number sets a new one and signs in. With the code alone the server
- * holds PIN payments back for a cooling-off (a stolen SIM must not pay at once); the screen says
- * until when before going on.
+ * A forgotten PIN: the view of `PinReset` (recover-model.js): the number, its code step and the new
+ * PIN, then until when PIN payments wait before going on.
  */
 import * as ui from '../ui.js';
-import { codeStep, CODE_ERRORS } from './code-step.js';
-import { nextOf } from './auth.js';
+import { codeStep } from './code-step.js';
+import { nextOf } from './auth-model.js';
+import { PinReset } from './recover-model.js';
 
 const { h } = ui;
 
@@ -49,50 +49,34 @@ function renderForgotPin(view, _params, query, app) {
     if (code.sent) code.reset();
   });
 
+  const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
+  const model = new PinReset(app.api, {
+    refreshUser: () => app.refreshUser({ ask: true }),
+    onChange: (/** @type {any} */ state) => drawDone(state),
+  });
+
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     ui.showError(form, null);
     for (const f of [pin, again]) ui.fieldError(f, null);
-    const proof = code.proof();
-    if (!proof) return;
-    if (!/^[0-9]{4,6}$/.test(pin.input.value)) return fail('The PIN must be 4 to 6 digits.', pin);
-    if (pin.input.value !== again.input.value) return fail('The two PINs differ.', again);
-    const submit = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
     try {
-      await ui.busy(submit, async () => {
-        await app.api.resetPin({ ...proof, newPin: pin.input.value });
-        const user = await app.refreshUser({ ask: true });
-        if (user) app.lock.markUnlocked(user.userId);
-        const security = await app.api.accountSecurity().catch(() => null);
-        done(security);
-      });
+      await ui.busy(submit, model.reset({ proof: () => code.proof(), pin: pin.input.value, again: again.input.value }));
     } catch (error) {
-      const e = /** @type {any} */ (error);
-      if (e && CODE_ERRORS.includes(e.code)) code.refuse(ui.describeError(e));
-      else if (e && (e.code === 'weak_pin' || e.code === 'invalid_pin')) fail(ui.describeError(e), pin);
-      else ui.showError(form, error);
+      ui.showRefusal(error, { box: form, fields: { pin, again }, code });
     }
-    return undefined;
   });
 
-  /** @param {string} message @param {ui.Field} f */
-  function fail(message, f) {
-    ui.fieldError(f, message);
-    f.input.focus();
-  }
-
-  /** @param {any} security the account's security after the reset, if it could be read */
-  function done(security) {
+  /** The new PIN is set and the user signed in: until when PIN payments wait. @param {{coolingUntil: string | null}} state */
+  function drawDone({ coolingUntil }) {
     code.stop();
-    const until = security?.pinCoolingOffUntil;
     const go = ui.button('Continue', () => app.signedIn(next, pin.input.value), { id: 'reset-continue' });
     view.replaceChildren();
     ui.setTitle(view, 'Your PIN is reset');
     view.append(h('section', { className: 'card', id: 'reset-done' },
       h('p', { className: 'ok-box', role: 'status' }, 'Your new PIN is set and you are signed in. Every other session has ended.'),
-      until
+      coolingUntil
         ? h('p', { className: 'warn-box', id: 'reset-cooling' },
-          `PIN payments wait until ${ui.dateTime(until)}: the PIN was reset with a code only. `
+          `PIN payments wait until ${ui.dateTime(coolingUntil)}: the PIN was reset with a code only. `
           + 'Until then pay with a passkey, or wait.')
         : null,
       go));

@@ -1,11 +1,12 @@
 // @ts-check
 /**
- * Security: the account's number and whether a code proved it, PIN locks and cooling-offs, the
- * devices that may sign in with the PIN alone (each can be forgotten), recent security activity,
- * and a change of number (a code to the new number, and the PIN with a code to the current one).
+ * Security: the view of `SecurityScreen` (security-model.js): the account's number and PIN, the
+ * remembered devices (each forgotten after a second click), recent activity, and the change of
+ * number with its two code steps.
  */
 import * as ui from '../ui.js';
-import { codeStep, CODE_ERRORS } from './code-step.js';
+import { codeStep } from './code-step.js';
+import { SecurityScreen } from './security-model.js';
 
 const { h } = ui;
 
@@ -62,22 +63,30 @@ async function renderSecurity(view, _params, _query, app) {
   const events = h('ul', { className: 'list', id: 'activity' });
   const activityCard = h('section', { className: 'card', 'aria-labelledby': 'activity-h' },
     h('h2', { id: 'activity-h' }, 'Recent activity'), events);
-  const change = changeNumberForm(app, view, () => load());
+  const model = new SecurityScreen(app.api, {
+    refreshUser: () => app.refreshUser(),
+    signOut: () => app.signOut(),
+    onChange: (/** @type {any} */ next) => screens[next.kind](next),
+  });
+  const change = changeNumberForm(app, model);
   view.append(stateCard, devicesCard, activityCard, change.element,
     h('p', null, ui.link('/keys', 'Device keys', { id: 'to-keys' }), ' · ',
       ui.link('/limits', 'Spending limits', { id: 'to-limits' })));
 
-  async function load() {
-    const [security, devices, activity] = await Promise.all([
-      app.api.accountSecurity(), app.api.devices(), app.api.activity(),
-    ]);
+  /** The account, its devices and activity, and what the last action did. @param {any} ready */
+  function drawReady({ security, devices, events: activity, done, phone }) {
+    if (done === 'deviceForgotten') ui.showNotice(devicesCard, 'Device forgotten and signed out. It needs a code to sign in again.');
+    if (done === 'numberChanged') change.changed(phone);
     state.replaceChildren(ui.details(securityRows(security)));
-    deviceList.replaceChildren(...devices.devices.map(deviceRow));
-    if (!devices.devices.length) deviceList.append(h('li', { className: 'muted' }, 'None.'));
-    events.replaceChildren(...activity.events.map((/** @type {any} */ e) => h('li', { className: 'event', dataset: { kind: e.kind } },
+    deviceList.replaceChildren(...devices.map(deviceRow));
+    if (!devices.length) deviceList.append(h('li', { className: 'muted' }, 'None.'));
+    events.replaceChildren(...activity.map((/** @type {any} */ e) => h('li', { className: 'event', dataset: { kind: e.kind } },
       h('div', { className: 'tx-main' }, h('div', null, e.detail), h('div', { className: 'tx-sub' }, ui.dateTime(e.at))))));
-    if (!activity.events.length) events.append(h('li', { className: 'muted' }, 'Nothing yet.'));
+    if (!activity.length) events.append(h('li', { className: 'muted' }, 'Nothing yet.'));
   }
+
+  /** @type {Record<string, (state: any) => void>} */
+  const screens = { ready: drawReady, signedOut: () => {} };
 
   /** @param {any} d */
   function deviceRow(d) {
@@ -96,14 +105,7 @@ async function renderSecurity(view, _params, _query, app) {
     function confirm() {
       const yes = ui.button('Yes, forget it', async () => {
         try {
-          await ui.busy(yes, app.api.forgetDevice(d.id));
-          if (d.current) {
-            // Its sessions ended with it, this one too.
-            await app.signOut();
-            return;
-          }
-          ui.showNotice(devicesCard, 'Device forgotten and signed out. It needs a code to sign in again.');
-          await load();
+          await ui.busy(yes, model.forgetDevice(d));
         } catch (error) {
           ui.showError(devicesCard, error);
         }
@@ -121,15 +123,15 @@ async function renderSecurity(view, _params, _query, app) {
     return row;
   }
 
-  await load();
+  await model.load();
   return () => change.stop();
 }
 
 /**
  * The change of number: a code to the new number, and the step-up (PIN and a code to the current one).
- * @param {any} app @param {HTMLElement} view @param {() => Promise<void>} reload
+ * @param {any} app @param {SecurityScreen} model
  */
-function changeNumberForm(app, view, reload) {
+function changeNumberForm(app, model) {
   const phone = ui.field('New phone number', {
     id: 'change-phone', type: 'tel', inputMode: 'tel', autocomplete: 'tel', required: true, placeholder: '080 1234 5678',
   });
@@ -156,39 +158,23 @@ function changeNumberForm(app, view, reload) {
     event.preventDefault();
     ui.showError(form, null);
     ui.fieldError(pin, null);
-    const proof = newCode.proof();
-    if (!proof) return;
-    if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
-      ui.fieldError(pin, 'Enter your 4 to 6 digit account PIN.');
-      pin.input.focus();
-      return;
-    }
-    const stepUp = oldCode.proof();
-    if (!stepUp) return;
     try {
-      const security = await ui.busy(submit, app.api.changePhone({ ...proof, stepUp: { pin: pin.input.value, ...stepUp } }));
-      await app.refreshUser();
-      pin.input.value = '';
-      phone.input.value = '';
-      newCode.reset();
-      oldCode.reset();
-      ui.showNotice(form, `Your account now uses ${security.phone}.`);
-      await reload();
+      await ui.busy(submit, model.changeNumber({ newCode: () => newCode.proof(), pin: pin.input.value, oldCode: () => oldCode.proof() }));
     } catch (error) {
-      const e = /** @type {any} */ (error);
-      if (e && CODE_ERRORS.includes(e.code)) {
-        ui.showError(form, Object.assign(new Error(`${ui.explainError(e).what} Check both codes.`), { code: e.code, traceId: e.traceId }));
-      } else if (e && e.status === 423 && e.retryAfter) {
-        ui.showError(form, Object.assign(new Error(`Too many wrong PINs. Try again ${ui.inDuration(e.retryAfter)}.`), { code: e.code, traceId: e.traceId }));
-      } else {
-        ui.showError(form, error);
-      }
-      submit.focus();
+      if (!ui.showRefusal(error, { box: form, fields: { pin } })) submit.focus();
     }
   });
 
   return {
     element: form,
+    /** The number changed: the form empties, saying to which. @param {string} to */
+    changed(to) {
+      pin.input.value = '';
+      phone.input.value = '';
+      newCode.reset();
+      oldCode.reset();
+      ui.showNotice(form, `Your account now uses ${to}.`);
+    },
     stop() {
       newCode.stop();
       oldCode.stop();
