@@ -1,23 +1,13 @@
 // @ts-check
 /**
  * Add money: a funding of one wallet by card or bank through the payment provider, then the result
- * (polled while the provider or the bank still works on it).
+ * (polled while the provider or the bank still works on it). The form's and the result's states
+ * and actions are `AddMoneyForm`'s and `FundingResult`'s (add-money-model.js); this file draws them.
  */
-import { newIdempotencyKey } from '../countersign.js';
 import * as ui from '../ui.js';
+import { AddMoneyForm, FundingResult, methodsFor } from './add-money-model.js';
 
 const { h } = ui;
-/** Where the funding a redirect is about is kept until the payer comes back (this tab only). */
-const PENDING_KEY = 'countersign.funding';
-const POLL_MS = 2000;
-const POLLS = 30;
-
-/** The methods each currency offers, as the server does. @param {string} currency */
-function methodsFor(currency) {
-  return currency === 'EUR'
-    ? [['card', 'Card'], ['ideal', 'iDEAL'], ['bancontact', 'Bancontact']]
-    : [['card', 'Card']];
-}
 
 /** Where the provider's page sends the payer back; app.js turns it into the result route. */
 export function fundingReturnURL() {
@@ -30,21 +20,31 @@ export function fundingReturnURL() {
  */
 async function renderAddMoney(view, _params, query, app) {
   ui.setTitle(view, 'Add money');
-  const [wallet, cards] = await Promise.all([
-    app.api.wallet(),
-    app.api.market.cards(),
-  ]);
-  const currencies = (wallet.wallets || [wallet]).map((/** @type {any} */ w) => w.currency);
-  const chosen = currencies.includes(query.get('currency')) ? query.get('currency') : currencies[0];
+  const model = new AddMoneyForm(app.api, {
+    returnURL: fundingReturnURL(),
+    redirect: (url) => location.assign(url),
+    navigate: (path) => app.navigate(path),
+    storage: sessionStorage,
+    onChange: (state) => drawForm(view, model, state),
+  });
+  await model.load(query.get('currency'));
+}
+
+/**
+ * The form (`form` state): wallet, amount, method, card.
+ * @param {HTMLElement} view @param {AddMoneyForm} model @param {any} state
+ */
+function drawForm(view, model, state) {
+  const { wallets, cards } = state;
   const currency = ui.field('Wallet', {
-    tag: 'select', id: 'money-currency', value: chosen,
-    options: (wallet.wallets || [wallet]).map((/** @type {any} */ w) => [w.currency, `${w.currency} wallet (${ui.money(w.balance, w.currency)})`]),
+    tag: 'select', id: 'money-currency', value: state.currency,
+    options: wallets.map((/** @type {any} */ w) => [w.currency, `${w.currency} wallet (${ui.money(w.balance, w.currency)})`]),
   });
   const amount = ui.field('Amount', {
     id: 'money-amount', inputMode: 'decimal', autocomplete: 'off', required: true,
     hint: 'Between 1.00 and 10,000.00 at a time.',
   });
-  const method = ui.field('Pay by', { tag: 'select', id: 'money-method', options: methodsFor(chosen) });
+  const method = ui.field('Pay by', { tag: 'select', id: 'money-method', options: methodsFor(state.currency) });
   const card = ui.field('Card', {
     tag: 'select', id: 'money-card',
     options: cards.map((/** @type {any} */ c) => [c.id, `${c.brand} •••• ${c.last4} (${c.expMonth}/${c.expYear})`]),
@@ -72,39 +72,14 @@ async function renderAddMoney(view, _params, query, app) {
   method.input.addEventListener('change', sync);
   sync();
 
-  /** One key per set of values: a retry of the same funding never pays twice. */
-  let key = { values: '', id: '' };
-
   async function start() {
     ui.fieldError(amount, null);
     ui.showError(view, null);
-    const cur = /** @type {HTMLSelectElement} */ (currency.input).value;
-    const minor = ui.parseMoney(amount.input.value);
-    if (minor === null || minor <= 0) {
-      ui.fieldError(amount, 'Enter an amount, for example 50 or 50.00.');
-      amount.input.focus();
-      return;
-    }
-    const how = /** @type {HTMLSelectElement} */ (method.input).value;
-    if (how === 'card' && cards.length === 0) {
-      ui.showError(view, 'Save a card first, or choose iDEAL or Bancontact for your euro wallet.');
-      return;
-    }
-    /** @type {any} */
-    const body = { amount: minor, currency: cur, method: how, returnURL: fundingReturnURL() };
-    if (how === 'card') body.paymentMethodId = /** @type {HTMLSelectElement} */ (card.input).value;
-    const values = JSON.stringify(body);
-    if (key.values !== values) key = { values, id: newIdempotencyKey() };
+    const value = (/** @type {ui.Field} */ f) => /** @type {HTMLSelectElement} */ (f.input).value;
     try {
-      const funding = await ui.busy(submit, app.api.createFunding(body, { idempotencyKey: key.id }));
-      if (funding.redirectURL) {
-        sessionStorage.setItem(PENDING_KEY, funding.fundingId);
-        location.assign(funding.redirectURL);
-        return;
-      }
-      app.navigate(`/add-money/${encodeURIComponent(funding.fundingId)}`);
+      await ui.busy(submit, model.start({ currency: value(currency), amount: amount.input.value, method: value(method), card: value(card) }));
     } catch (error) {
-      ui.showError(view, error);
+      ui.showRefusal(error, { box: view, fields: { amount } });
     }
   }
 }
@@ -129,39 +104,30 @@ function outcome(f) {
  * @param {HTMLElement} view @param {any} params @param {URLSearchParams} _query @param {any} app
  */
 async function renderResult(view, params, _query, app) {
-  const id = params.id === 'return' ? sessionStorage.getItem(PENDING_KEY) : params.id;
   ui.setTitle(view, 'Add money');
-  if (!id) {
+  const result = new FundingResult(app.api, params.id, { storage: sessionStorage, onChange: (state) => screens[state.kind](state) });
+  if (result.state.kind === 'none') {
     view.append(h('p', null, 'There is no payment to check here. ', ui.link('/add-money', 'Add money')));
     return undefined;
   }
   const status = h('p', { role: 'status', id: 'money-status' }, 'Checking your payment…');
   const again = ui.link('/add-money', 'Add money again', { className: 'btn secondary', id: 'money-again' });
   view.append(status, h('div', { className: 'actions' }, ui.link('/', 'Back to your wallet', { className: 'btn primary', id: 'money-home' }), again));
-  let alive = true;
-  (async () => {
-    for (let poll = 0; alive && poll < POLLS; poll++) {
-      try {
-        const funding = await app.api.funding(id);
-        if (!alive) return;
-        const said = outcome(funding);
-        ui.setTitle(view, said.title);
-        status.textContent = said.text;
-        status.dataset.status = funding.status;
-        if (funding.status !== 'pending') {
-          sessionStorage.removeItem(PENDING_KEY);
-          return;
-        }
-      } catch (error) {
-        if (alive) ui.showError(view, error);
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-  })();
-  return () => {
-    alive = false;
+  const screens = {
+    /** @param {any} state */
+    shown(state) {
+      const said = outcome(state.funding);
+      ui.setTitle(view, said.title);
+      status.textContent = said.text;
+      status.dataset.status = state.funding.status;
+    },
+    /** @param {any} state */
+    failed(state) {
+      ui.showError(view, state.error);
+    },
   };
+  result.start();
+  return () => result.stop();
 }
 
 export const routes = [

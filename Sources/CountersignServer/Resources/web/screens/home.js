@@ -1,10 +1,14 @@
 // @ts-check
-/** The dashboard: balance, cashback and recent transactions (paged), kept current. */
+/**
+ * The dashboard: balance, cashback and recent transactions (paged), kept current. What it shows and
+ * reads is `HomeModel`'s (home-model.js); this file draws it and asks for a refresh on focus, on
+ * becoming visible and every 15 seconds.
+ */
 import * as ui from '../ui.js';
+import { HomeModel } from './home-model.js';
 import { networkName, receipt, transactionRows } from './receipt.js';
 
 const { h } = ui;
-const PAGE = 10;
 const POLL_MS = 15000;
 /** How `authorizedBy` reads: the factor, or how money came in. @type {Record<string, string>} */
 const AUTHORIZED_BY = { biometric: 'passkey', ideal: 'iDEAL', bancontact: 'Bancontact' };
@@ -147,19 +151,18 @@ async function renderHome(view, _params, _query, app) {
     activity,
     updated);
 
-  /** @type {string | null} */
-  let cursor = null;
-  let loaded = 0;
-  let alive = true;
-
-  async function refresh() {
-    try {
-      const [wallet, page] = await Promise.all([
-        app.api.wallet(),
-        app.api.transactions({ limit: Math.max(PAGE, Math.min(100, loaded)) }),
-      ]);
-      if (!alive) return;
-      ui.showError(view, null);
+  const model = new HomeModel(app.api, { onChange: (state) => screens[state.kind](state) });
+  const screens = {
+    loading() {},
+    /** @param {any} state */
+    failed(state) {
+      ui.showError(view, state.error);
+    },
+    /** @param {any} state */
+    shown(state) {
+      ui.showError(view, state.error);
+      if (state.error) return;
+      const { wallet } = state;
       balance.textContent = ui.money(wallet.balance, wallet.currency);
       cashback.textContent = ui.money(wallet.cashback, wallet.currency);
       const rest = (wallet.wallets || []).filter((/** @type {any} */ w) => w.currency !== wallet.currency);
@@ -170,31 +173,22 @@ async function renderHome(view, _params, _query, app) {
       // A receipt the user opened stays open through the refresh.
       const open = new Set([...list.querySelectorAll('li.tx > details[open]')]
         .map((d) => /** @type {HTMLElement} */ (d.parentElement).dataset.id));
-      const rows = page.transactions.map((/** @type {any} */ tx) => transactionRow(tx, app.user.name));
+      const rows = state.transactions.map((/** @type {any} */ tx) => transactionRow(tx, app.user.name));
       rows.forEach((row) => {
         if (open.has(row.dataset.id)) /** @type {HTMLDetailsElement} */ (row.firstElementChild).open = true;
       });
       list.replaceChildren(...rows);
-      loaded = page.transactions.length;
-      cursor = page.nextCursor || null;
-      empty.hidden = loaded > 0;
+      empty.hidden = state.transactions.length > 0;
       addMoney.hidden = (wallet.wallets || [wallet]).some((/** @type {any} */ w) => w.balance > 0);
-      more.hidden = !cursor;
-      updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
-    } catch (error) {
-      if (alive) ui.showError(view, error);
-    }
-  }
+      more.hidden = !state.cursor;
+      updated.textContent = `Updated ${state.updatedAt.toLocaleTimeString()}`;
+    },
+  };
+  const refresh = () => model.refresh();
 
   async function loadMore() {
-    if (!cursor) return;
     try {
-      const page = await ui.busy(more, app.api.transactions({ limit: PAGE, cursor }));
-      if (!alive) return;
-      list.append(...page.transactions.map((/** @type {any} */ tx) => transactionRow(tx, app.user.name)));
-      loaded += page.transactions.length;
-      cursor = page.nextCursor || null;
-      more.hidden = !cursor;
+      await ui.busy(more, model.more());
     } catch (error) {
       ui.showError(activity, error);
     }
@@ -211,7 +205,7 @@ async function renderHome(view, _params, _query, app) {
     if (document.visibilityState === 'visible') refresh();
   }, POLL_MS);
   return () => {
-    alive = false;
+    model.stop();
     clearInterval(timer);
     window.removeEventListener('focus', onFocus);
     document.removeEventListener('visibilitychange', onVisible);

@@ -3,10 +3,12 @@
  * Limits: the account's spending limits per currency (per payment, per day, per 30 days, the most
  * the wallet may hold), with what is used and what remains. Lowering one applies at once; raising
  * one (up to the tier's) is confirmed with a passkey and applies after the server's delay, shown as
- * pending until then.
+ * pending until then. The limits and their changes are `LimitsModel`'s (limits-model.js); this file
+ * draws them.
  */
 import { getAssertion } from '../countersign.js';
 import * as ui from '../ui.js';
+import { LimitsModel } from './limits-model.js';
 
 const { h } = ui;
 
@@ -29,22 +31,39 @@ async function renderLimits(view, _params, _query, app) {
   const intro = h('p', { className: 'muted', id: 'limits-intro' });
   const body = h('div', { id: 'limits-body', 'aria-live': 'polite' });
   view.append(intro, body);
-  let alive = true;
 
-  async function load() {
-    const limits = await app.api.limits();
-    if (!alive) return;
-    const hours = Math.round(limits.raiseDelaySeconds / 3600);
-    intro.textContent = `Your tier: ${limits.tier}. Lowering a limit applies at once. Raising one, up to your tier's, `
-      + `needs your passkey and applies ${hours} hours later, so nobody holding only your session can raise it.`;
-    body.replaceChildren(...limits.currencies.map(currencyCard));
-  }
+  const model = new LimitsModel(app.api, {
+    assert: (options) => getAssertion(options),
+    onChange: (state) => screens[state.kind](state),
+  });
 
-  /** @param {any} c */
-  function currencyCard(c) {
+  const screens = {
+    loading() {},
+    /** @param {any} state */
+    failed(state) {
+      ui.showError(body, state.error);
+    },
+    /** @param {any} state */
+    shown(state) {
+      const limits = state.limits;
+      const hours = Math.round(limits.raiseDelaySeconds / 3600);
+      intro.textContent = `Your tier: ${limits.tier}. Lowering a limit applies at once. Raising one, up to your tier's, `
+        + `needs your passkey and applies ${hours} hours later, so nobody holding only your session can raise it.`;
+      body.replaceChildren(...limits.currencies.map((/** @type {any} */ c) => currencyCard(c, state.editing)));
+      if (state.notice) ui.showNotice(body, state.notice);
+      if (state.editing) {
+        const input = /** @type {HTMLElement | null} */ (body.querySelector(`#limit-${state.editing.currency}-${state.editing.kind}-amount`));
+        input?.focus();
+      }
+    },
+  };
+
+  /** @param {any} c @param {{currency: string, kind: string} | null} editing */
+  function currencyCard(c, editing) {
     return h('section', { className: 'card', 'aria-labelledby': `limits-${c.currency}-h`, dataset: { currency: c.currency } },
       h('h2', { id: `limits-${c.currency}-h` }, c.currency === 'EUR' ? 'Euro' : c.currency === 'NGN' ? 'Naira' : c.currency),
-      h('ul', { className: 'list' }, ...c.limits.map((/** @type {any} */ l) => limitRow(c.currency, l))));
+      h('ul', { className: 'list' }, ...c.limits.map((/** @type {any} */ l) =>
+        (editing && editing.currency === c.currency && editing.kind === l.kind ? editRow(c.currency, l) : limitRow(c.currency, l)))));
   }
 
   /**
@@ -60,77 +79,43 @@ async function renderLimits(view, _params, _query, app) {
       sub.push(`${l.kind === 'max_balance' ? 'Holding' : 'Used'} ${ui.money(l.used, currency)}, ${ui.money(l.remaining, currency)} left`);
     }
     if (l.tierLimit != null && l.tierLimit !== l.limit) sub.push(`your tier allows up to ${ui.money(l.tierLimit, currency)}`);
-    const row = h('li', { className: 'limit', id },
+    return h('li', { className: 'limit', id },
       h('div', { className: 'tx-main' },
         h('div', null, h('strong', null, KIND_WORDS[l.kind] || l.kind), ': ', h('span', { className: 'limit-value' }, value)),
         sub.length ? h('div', { className: 'tx-sub' }, sub.join('; ')) : null,
         l.pending ? h('div', { className: 'tx-sub pending', id: `${id}-pending` },
-          `Raise to ${ui.money(l.pending.amount, currency)} pending: applies ${ui.dateTime(l.pending.effectiveAt)}`) : null));
-    row.append(ui.button('Change', () => editRow(row, currency, l), { kind: 'secondary', id: `${id}-change` }));
-    return row;
+          `Raise to ${ui.money(l.pending.amount, currency)} pending: applies ${ui.dateTime(l.pending.effectiveAt)}`) : null),
+      ui.button('Change', () => model.edit(currency, l.kind), { kind: 'secondary', id: `${id}-change` }));
   }
 
   /**
-   * @param {HTMLElement} row
+   * The row of the limit being changed: its form.
    * @param {string} currency
    * @param {any} l
    */
-  function editRow(row, currency, l) {
+  function editRow(currency, l) {
     const amount = ui.field(`New limit (${currency === 'EUR' ? '€' : '₦'})`, {
       id: `limit-${currency}-${l.kind}-amount`, inputMode: 'decimal', required: true, autocomplete: 'off',
       value: l.limit == null ? '' : String(l.limit / 100),
     });
     const save = h('button', { type: 'submit', className: 'btn primary', id: `limit-${currency}-${l.kind}-save` }, 'Save');
     const form = h('form', { className: 'limit-form', novalidate: true }, amount, save,
-      ui.button('Cancel', () => load(), { kind: 'link' }));
-    row.replaceChildren(form);
-    amount.input.focus();
+      ui.button('Cancel', () => model.cancel(), { kind: 'link' }));
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       ui.showError(form, null);
-      const minor = ui.parseMoney(amount.input.value.trim() === '0' ? '0.00' : amount.input.value);
-      if (minor === null || minor < 0) {
-        ui.showError(form, 'Enter an amount, at most two decimals.');
-        amount.input.focus();
-        return;
-      }
-      if (l.tierLimit != null && minor > l.tierLimit) {
-        ui.showError(form, `Your tier allows at most ${ui.money(l.tierLimit, currency)} here; ask us for a higher tier.`);
-        amount.input.focus();
-        return;
-      }
-      /** @type {any} */
-      const request = { currency, kind: l.kind, amount: minor };
       try {
-        if (l.limit != null && minor > l.limit) {
-          // A raise: the passkey confirms it.
-          const options = await ui.busy(save, app.api.stepUpOptions());
-          request.stepUp = await getAssertion(options);
-        }
-        await ui.busy(save, app.api.setLimit(request));
-        if (!alive) return;
-        await load();
-        ui.showNotice(body, request.stepUp
-          ? `Raise saved. It applies after the waiting period; until then your limit stays ${ui.money(l.limit, currency)}.`
-          : 'Limit lowered. It applies now.');
+        await ui.busy(save, model.save(amount.input.value));
       } catch (error) {
-        if (!alive) return;
-        const e = /** @type {any} */ (error);
-        if (e && (e.name === 'NotAllowedError' || e.name === 'AbortError')) {
-          ui.showError(form, 'You cancelled the passkey, so the limit was not raised.');
-          return;
-        }
-        ui.showError(form, error);
+        if (model.stopped) return;
+        ui.showRefusal(error, { box: form, fields: { amount } });
       }
     });
+    return h('li', { className: 'limit', id: `limit-${currency}-${l.kind}` }, form);
   }
 
-  try {
-    await load();
-  } catch (error) {
-    if (alive) ui.showError(body, error);
-  }
-  return () => { alive = false; };
+  await model.load();
+  return () => model.stop();
 }
 
 export const routes = [{ path: '/limits', title: 'Limits', auth: true, render: renderLimits }];

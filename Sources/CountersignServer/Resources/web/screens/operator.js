@@ -3,10 +3,12 @@
  * The operator console, for users an operator flagged (`countersign operator grant`): the headline
  * numbers, the ledger audit, finding users, one user's wallet, keys and transactions, and the three
  * actions (unlock, revoke a key, fund the wallet), each with the operator's own PIN. The server
- * checks everything (403 `not_operator` for anyone else); this page only hides the link.
+ * checks everything (403 `not_operator` for anyone else); this page only hides the link. The
+ * console's and the user's states and actions are `ConsoleModel`'s and `OperatorUserModel`'s
+ * (operator-model.js); this file draws them and asks before what cannot be undone.
  */
 import * as ui from '../ui.js';
-import { newIdempotencyKey } from '../countersign.js';
+import { ConsoleModel, OperatorUserModel } from './operator-model.js';
 
 const { h } = ui;
 
@@ -101,24 +103,44 @@ async function renderConsole(view, _params, query, app) {
   view.append(h('div', { className: 'console-grid' }, overviewCard, auditCard, searchForm, actionsCard),
     h('p', null, ui.link('/operator/webhooks', 'Webhooks: endpoints, delivery logs, sending again', { id: 'webhooks-link' })));
 
-  async function loadOverview() {
-    const o = await app.api.operatorOverview();
-    numbers.replaceChildren(ui.details([
-      ['Users', h('span', { id: 'users-count' }, String(o.users))],
-      ['Locked now', h('span', { id: 'locked-count' }, String(o.lockedAccounts))],
-      ['Wallet float', h('span', { id: 'wallet-float' }, ui.money(o.walletFloat, o.currency))],
-      ['Requests (this server)', String(o.requests)],
-      ['Server errors', h('span', { id: 'server-errors' }, String(o.serverErrors))],
-      ['Lockouts', String(o.lockouts)],
-      ['Rate-limit refusals', String(o.rateLimited)],
-      ['Live transfer streams', String(o.streamsOpen)],
-    ]));
-    auditResult.textContent = auditText(o.lastAudit);
-    auditResult.className = o.lastAudit && !o.lastAudit.passed ? 'bad' : '';
+  const model = new ConsoleModel(app.api, {
+    navigate: (path, opts) => app.navigate(path, opts),
+    onChange: (state) => draw(state),
+  });
+  /** The state drawn last: only what changed is drawn again (the focus stays where it is). @type {any} */
+  let drawn = {};
+
+  /** @param {any} state */
+  function draw(state) {
+    const o = state.overview;
+    if (o !== drawn.overview) {
+      numbers.replaceChildren(ui.details([
+        ['Users', h('span', { id: 'users-count' }, String(o.users))],
+        ['Locked now', h('span', { id: 'locked-count' }, String(o.lockedAccounts))],
+        ['Wallet float', h('span', { id: 'wallet-float' }, ui.money(o.walletFloat, o.currency))],
+        ['Requests (this server)', String(o.requests)],
+        ['Server errors', h('span', { id: 'server-errors' }, String(o.serverErrors))],
+        ['Lockouts', String(o.lockouts)],
+        ['Rate-limit refusals', String(o.rateLimited)],
+        ['Live transfer streams', String(o.streamsOpen)],
+      ]));
+    }
+    if (state.audit !== drawn.audit || o !== drawn.overview) {
+      auditResult.textContent = auditText(state.audit);
+      auditResult.className = state.audit && !state.audit.passed ? 'bad' : '';
+    }
+    if (state.actions !== drawn.actions) drawActions(state.actions);
+    if (state.found !== drawn.found && state.found) drawFound(state.found);
+    if (state.searchError !== drawn.searchError && state.searchError) {
+      if (state.searchError.code === 'invalid_phone') {
+        ui.fieldError(phone, 'That is not the start of a number the forms accept: type 0 and at least 5 digits, or + and at least 8.');
+      } else ui.showError(searchForm, state.searchError);
+    }
+    drawn = state;
   }
 
-  async function loadActions() {
-    const list = (await app.api.operatorActions()).actions;
+  /** @param {any[]} list */
+  function drawActions(list) {
     actions.replaceChildren(ui.table({
       caption: 'Operator actions, newest first',
       columns: ['When', 'Action', 'Detail', 'From', 'Account'],
@@ -131,22 +153,9 @@ async function renderConsole(view, _params, query, app) {
     }));
   }
 
-  async function run() {
-    ui.showError(auditCard, null);
-    try {
-      const result = await ui.busy(runAudit, app.api.operatorRunAudit());
-      auditResult.textContent = auditText(result);
-      auditResult.className = result.passed ? '' : 'bad';
-      await loadActions();
-    } catch (error) {
-      ui.showError(auditCard, error);
-    }
-  }
-
-  /** @param {string} prefix */
-  async function search(prefix) {
+  /** @param {any[]} users */
+  function drawFound(users) {
     ui.showError(searchForm, null);
-    const { users } = await app.api.operatorSearchUsers(prefix);
     results.replaceChildren(ui.table({
       caption: 'Users found',
       columns: ['Name', 'Phone', 'State'],
@@ -160,32 +169,27 @@ async function renderConsole(view, _params, query, app) {
     }));
   }
 
-  searchForm.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    ui.fieldError(phone, null);
-    const prefix = phone.input.value.trim().replace(/\s+/g, ' ');
-    // The server reads the number as the sign-up form does; this only catches what cannot be one.
-    if (!/^\+?[0-9][0-9 -]*$/.test(prefix) || prefix.replace(/[^0-9]/g, '').length < 6) {
-      ui.fieldError(phone, 'Type at least the first 6 digits of the number, e.g. 0803 12 or +234 803.');
-      phone.input.focus();
-      return;
-    }
-    // Kept in the address, so Back from a user returns to the results; sent without separators,
-    // as a space in a query would arrive as '+'.
-    app.navigate(`/operator?phone=${encodeURIComponent(prefix.replace(/[\s-]/g, ''))}`, { replace: true });
-  });
-
-  await Promise.all([loadOverview(), loadActions()]);
-  const initial = query.get('phone');
-  if (initial) {
+  async function run() {
+    ui.showError(auditCard, null);
     try {
-      await search(initial);
+      await ui.busy(runAudit, model.runAudit());
     } catch (error) {
-      if (/** @type {any} */ (error)?.code === 'invalid_phone') {
-        ui.fieldError(phone, 'That is not the start of a number the forms accept: type 0 and at least 5 digits, or + and at least 8.');
-      } else ui.showError(searchForm, error);
+      ui.showError(auditCard, error);
     }
   }
+
+  searchForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    ui.fieldError(phone, null);
+    try {
+      model.search(phone.input.value);
+    } catch (error) {
+      ui.fieldError(phone, /** @type {any} */ (error).message);
+      phone.input.focus();
+    }
+  });
+
+  await model.load(query.get('phone'));
 }
 
 /**
@@ -197,7 +201,8 @@ async function renderConsole(view, _params, query, app) {
  */
 async function renderUser(view, params, _query, app) {
   const userId = params.id;
-  const own = userId === app.user.userId;
+  const model = new OperatorUserModel(app.api, userId, { me: app.user.userId, onChange: (state) => show(state) });
+  const own = model.own;
   const summary = h('div', { id: 'user-summary' });
   const pin = ui.pinField('Your account PIN', {
     id: 'operator-pin', autocomplete: 'current-password',
@@ -206,8 +211,7 @@ async function renderUser(view, params, _query, app) {
   const pinCard = h('section', { className: 'card', id: 'pin-card' }, pin);
   const lockState = h('div', { id: 'lock-state' });
   // Offered only while the account is locked (show() hides it otherwise): nothing to unlock else.
-  const unlock = ui.button('Unlock the account', () => act(unlock, lockCard,
-    (/** @type {string} */ p) => app.api.operatorUnlock(userId, p), 'Account unlocked.'), { id: 'unlock', hidden: true });
+  const unlock = ui.button('Unlock the account', undefined, { id: 'unlock', hidden: true });
   const lockCard = h('section', { className: 'card', id: 'lock-card', 'aria-labelledby': 'lock-h' },
     h('h2', { id: 'lock-h' }, 'Locks'), lockState, unlock);
   const keys = h('ul', { className: 'list', id: 'user-keys' });
@@ -244,17 +248,11 @@ async function renderUser(view, params, _query, app) {
     ui.showNotice(view, 'This is your own account: another operator must make changes to it.');
     for (const el of [unlock, fundButton, tierButton]) /** @type {HTMLButtonElement} */ (el).disabled = true;
   }
+  amount.input.addEventListener('input', () => model.newFunding());
 
-  // One key per funding the operator means: a retry after an error (or a second click) reuses it,
-  // so the server credits once; a new amount, or a funding done, takes a new one.
-  let fundKey = newIdempotencyKey();
-  amount.input.addEventListener('input', () => { fundKey = newIdempotencyKey(); });
-  /** The user as last shown (for the words of a confirmation). @type {any} */
-  let shown = null;
-
-  /** @param {any} u */
-  function show(u) {
-    shown = u;
+  /** The user (`shown` state), with what the last action did. @param {any} state */
+  function show(state) {
+    const u = state.user;
     const select = /** @type {HTMLSelectElement} */ (fundCurrency.input);
     const keep = select.value;
     select.replaceChildren(...(u.wallets || [u]).map((/** @type {any} */ w) => h('option', { value: w.currency }, w.currency)));
@@ -285,15 +283,9 @@ async function renderUser(view, params, _query, app) {
     unlock.hidden = !l.locked;
     keys.replaceChildren(...u.keys.map((/** @type {any} */ k) => {
       const label = `${k.backupEligible ? 'Synced passkey' : 'Device-bound key'} added ${ui.dateTime(k.createdAt)}`;
-      const revoke = ui.button('Revoke', async () => {
-        ui.showError(keysCard, null);
-        if (!operatorPin(keysCard)) return;
-        const sure = await ui.confirmStep(keysCard, {
-          id: 'revoke-confirm', kind: 'danger', returnTo: revoke, confirm: 'Revoke the key',
-          message: `Revoke the ${label.charAt(0).toLowerCase() + label.slice(1)}? It will authorize nothing more for ${u.name}; this cannot be undone.`,
-        });
-        if (sure) await act(revoke, keysCard, (/** @type {string} */ p) => app.api.operatorRevokeKey(userId, k.id, p), 'Key revoked.');
-      }, { kind: 'danger', className: 'btn danger small revoke-key', disabled: own, 'aria-label': `Revoke the ${label}` });
+      const revoke = ui.button('Revoke', () => act(revoke, keysCard, () => model.revokeKey(k.id, label, pin.input.value,
+        asking(keysCard, revoke, { id: 'revoke-confirm', kind: 'danger', confirm: 'Revoke the key' }))),
+      { kind: 'danger', className: 'btn danger small revoke-key', disabled: own, 'aria-label': `Revoke the ${label}` });
       return h('li', { className: 'key', dataset: { id: k.id } },
         h('div', { className: 'tx-main' },
           h('div', { className: 'key-name' }, `${k.backupEligible ? 'Synced passkey' : 'Device-bound key'} · added ${ui.dateTime(k.createdAt)}`),
@@ -325,130 +317,84 @@ async function renderUser(view, params, _query, app) {
       })),
       empty: 'Nothing yet.',
     }));
+    if (state.notice) ui.showNotice(view, state.notice);
   }
 
   /** A transaction's "Reverse": reason, PIN, then a confirmation saying what moves. @param {any} t */
   function reverseButton(t) {
-    const isFunding = t.type === 'funding';
-    const trigger = ui.button('Reverse', async () => {
-      ui.showError(txCard, null);
-      ui.showNotice(view, null);
+    const trigger = ui.button('Reverse', () => act(trigger, txCard, async () => {
       ui.fieldError(reason, null);
-      const why = reason.input.value.trim();
-      if (!why) {
-        ui.fieldError(reason, 'Say why you reverse it: the reason is recorded with the reversal.');
-        reason.input.focus();
-        return;
-      }
-      const p = operatorPin(txCard);
-      if (!p) return;
-      const sure = await ui.confirmStep(txCard, {
-        id: 'reverse-confirm', kind: 'danger', returnTo: trigger, confirm: 'Reverse it',
-        message: isFunding
-          ? `Take the ${ui.money(t.amount, t.currency)} funding back from ${shown?.name ?? 'this user'}'s wallet? This cannot be undone.`
-          : `Reverse transfer ${t.reference}? The payee gives back what they received and the payer gets it back with the fees. This cannot be undone.`,
-      });
-      if (!sure) return;
-      try {
-        const body = { pin: p, reason: why };
-        await ui.busy(trigger, isFunding ? app.api.operatorReverseFunding(t.transactionId, body)
-          : app.api.operatorReverseTransfer(t.reference, body));
-        pin.input.value = '';
-        reason.input.value = '';
-        show(await app.api.operatorUser(userId));
-        ui.showNotice(view, 'Reversed: both sides see it in their history.');
-      } catch (error) {
-        ui.showError(txCard, pinError(error));
-      }
-    }, { kind: 'danger', className: 'btn danger small reverse-tx', disabled: own, 'aria-label': `Reverse the ${wordFor(TRANSACTION_KINDS, t.type).toLowerCase()} of ${ui.money(t.amount, t.currency)}` });
+      const done = await model.reverse(t, { reason: reason.input.value, pin: pin.input.value },
+        asking(txCard, trigger, { id: 'reverse-confirm', kind: 'danger', confirm: 'Reverse it' }));
+      if (done) reason.input.value = '';
+      return done;
+    }), { kind: 'danger', className: 'btn danger small reverse-tx', disabled: own, 'aria-label': `Reverse the ${wordFor(TRANSACTION_KINDS, t.type).toLowerCase()} of ${ui.money(t.amount, t.currency)}` });
     return trigger;
   }
 
-  /** The operator's PIN, or null after saying what is wrong with it. @param {Element} where */
-  function operatorPin(where) {
-    const value = pin.input.value;
-    ui.fieldError(pin, null);
-    if (/^[0-9]{4,6}$/.test(value)) return value;
-    ui.fieldError(pin, 'Type your own account PIN (4 to 6 digits): every change asks for it.');
-    ui.showError(where, 'Type your account PIN above first.');
-    pin.input.focus();
-    return null;
+  /**
+   * The model's questions, asked in `where` by a confirmation step that gives the focus back to `trigger`.
+   * @param {Element} where @param {HTMLElement} trigger @param {{id: string, kind?: string, confirm: string, cancel?: string}} step
+   * @returns {(question: {message: string, confirm?: string}) => Promise<boolean>}
+   */
+  function asking(where, trigger, step) {
+    return async (question) => {
+      const sure = await ui.confirmStep(where, { ...step, ...question, returnTo: trigger });
+      // Busy from the answer on (as `ui.busy` marks it), as from the click for an action that asks
+      // nothing; `act` ends it.
+      if (sure) {
+        /** @type {HTMLButtonElement} */ (trigger).disabled = true;
+        trigger.setAttribute('aria-busy', 'true');
+      }
+      return sure;
+    };
   }
+
+  /** The fields an action's refusal names, and where each is. */
+  const fields = { pin, amount, reason };
 
   /**
-   * Runs one action with the PIN; shows the user after it, or the error where it was asked.
-   * @param {HTMLElement} trigger @param {Element} where
-   * @param {(pin: string) => Promise<any>} call @param {string} done
+   * Runs one of the model's actions from `trigger`; a refusal is shown where it was asked (a field
+   * typed wrong under its field), and the PIN is cleared once the action is done.
+   * @param {HTMLElement} trigger @param {Element} where @param {() => Promise<boolean>} action
    */
-  async function act(trigger, where, call, done) {
+  async function act(trigger, where, action) {
     ui.showError(where, null);
     ui.showNotice(view, null);
-    const p = operatorPin(where);
-    if (!p) return;
+    ui.fieldError(pin, null);
     try {
-      const after = await ui.busy(trigger, call(p));
-      pin.input.value = '';
-      show(after);
-      ui.showNotice(view, done);
+      if (await action()) pin.input.value = '';
     } catch (error) {
-      ui.showError(where, pinError(error));
+      if (ui.showRefusal(error, { box: where, fields }) === 'pin') ui.showError(where, 'Type your account PIN above first.');
+    } finally {
+      if (trigger.hasAttribute('aria-busy')) {
+        /** @type {HTMLButtonElement} */ (trigger).disabled = false;
+        trigger.removeAttribute('aria-busy');
+      }
     }
   }
 
-  /** @param {any} error */
-  function pinError(error) {
-    if (error && error.status === 423 && error.retryAfter) {
-      return Object.assign(new Error(`Too many wrong PINs: your PIN is locked. Try again ${ui.inDuration(error.retryAfter)}.`),
-        { code: error.code, traceId: error.traceId });
-    }
-    return error;
-  }
+  unlock.addEventListener('click', () => act(unlock, lockCard, () => ui.busy(unlock, model.unlock(pin.input.value))));
 
   tierForm.addEventListener('submit', async (event) => {
     event.preventDefault();
     const tier = /** @type {HTMLSelectElement} */ (tierSelect.input).value;
-    await act(tierButton, tierForm, (/** @type {string} */ p) => app.api.operatorAssignTier(userId, { tier, pin: p }),
-      `Now in tier ${tier}.`);
+    await act(tierButton, tierForm, () => ui.busy(tierButton, model.assignTier(tier, pin.input.value)));
   });
 
   fundForm.addEventListener('submit', async (event) => {
     event.preventDefault();
-    ui.showError(fundForm, null);
-    ui.showNotice(view, null);
     ui.fieldError(amount, null);
-    const minor = ui.parseMoney(amount.input.value);
-    if (minor === null || minor < 1) {
-      ui.fieldError(amount, 'Enter the amount to credit, e.g. 1,000.00.');
-      amount.input.focus();
-      return;
-    }
-    const p = operatorPin(fundForm);
-    if (!p) return;
-    // Money moves at once and only a ledger correction takes it back: say what and how much first.
-    const currency = /** @type {HTMLSelectElement} */ (fundCurrency.input).value || shown?.currency;
-    const credit = ui.money(minor, currency);
-    const sure = await ui.confirmStep(fundForm, {
-      id: 'fund-confirm', returnTo: fundButton, confirm: `Credit ${credit}`, cancel: 'Cancel',
-      message: `Credit ${credit} to ${shown?.name ?? 'this user'}'s ${currency} wallet (${shown?.phone ?? ''}) from the funding account? `
-        + 'It is theirs to spend at once and is recorded under your name.',
+    await act(fundButton, fundForm, async () => {
+      const done = await model.fund({
+        amount: amount.input.value, pin: pin.input.value, currency: /** @type {HTMLSelectElement} */ (fundCurrency.input).value,
+      }, asking(fundForm, fundButton, { id: 'fund-confirm', confirm: '', cancel: 'Cancel' }));
+      if (done) amount.input.value = '';
+      return done;
     });
-    if (!sure) {
-      ui.showNotice(view, 'Nothing was credited.');
-      return;
-    }
-    try {
-      const funding = await ui.busy(fundButton, app.api.operatorFund(userId, { pin: p, amount: minor, currency }, { idempotencyKey: fundKey }));
-      fundKey = newIdempotencyKey();
-      pin.input.value = '';
-      amount.input.value = '';
-      show(await app.api.operatorUser(userId));
-      ui.showNotice(view, `Funded ${ui.money(funding.amount, funding.currency)}. The wallet holds ${ui.money(funding.balance, funding.currency)}.`);
-    } catch (error) {
-      ui.showError(fundForm, pinError(error));
-    }
   });
 
-  show(await app.api.operatorUser(userId));
+  await model.load();
 }
 
 export const routes = [

@@ -3,9 +3,11 @@
  * The operator console's webhooks: the endpoints that are told of every money movement, adding one
  * (with the operator's own PIN; its signing secret is shown once), each one's delivery log with
  * "Send again" per event, enabling one that three days of failures disabled, and removing one.
- * The server checks everything (403 `not_operator` for anyone else).
+ * The server checks everything (403 `not_operator` for anyone else). The endpoints and their actions
+ * are `WebhooksModel`'s (webhooks-model.js); this file draws them.
  */
 import * as ui from '../ui.js';
+import { WebhooksModel } from './webhooks-model.js';
 
 const { h } = ui;
 
@@ -40,8 +42,27 @@ async function renderWebhooks(view, _params, _query, app) {
   view.append(h('div', { className: 'console-grid' }, addForm, listCard, logCard),
     h('p', null, ui.link('/operator', 'Back to the console')));
 
-  async function loadList() {
-    const { endpoints } = await app.api.operatorWebhooks();
+  const model = new WebhooksModel(app.api, { onChange: (state) => draw(state) });
+  /** The state drawn last: only what changed is drawn again (the focus stays where it is). @type {any} */
+  let drawn = {};
+
+  /** @param {any} state */
+  function draw(state) {
+    if (state.notice !== drawn.notice) ui.showNotice(view, state.notice);
+    if (state.secret !== drawn.secret) {
+      if (state.secret) {
+        pin.input.value = '';
+        secret.replaceChildren('Added. Its signing secret, shown this once (copy it to the receiver now): ',
+          h('code', { id: 'webhook-secret-value' }, state.secret));
+      } else secret.textContent = '';
+    }
+    if (state.endpoints !== drawn.endpoints) drawList(state.endpoints);
+    if (state.log !== drawn.log && state.log) drawLog(state.log);
+    drawn = state;
+  }
+
+  /** @param {any[]} endpoints */
+  function drawList(endpoints) {
     list.replaceChildren(ui.table({
       caption: 'Webhook endpoints',
       columns: ['URL', 'Events', 'State', ''],
@@ -52,12 +73,27 @@ async function renderWebhooks(view, _params, _query, app) {
             ? h('span', { className: 'badge' }, e.failingSince ? `Failing since ${ui.dateTime(e.failingSince)}` : 'Enabled')
             : h('span', { className: 'badge bad' }, `Disabled ${ui.dateTime(e.disabledAt)}`),
           [ui.button('Delivery log', () => showLog(e.id), { className: 'btn secondary webhook-log' }),
-            e.enabled ? null : ui.button('Enable', (/** @type {any} */ ev) => act(ev.currentTarget,
-              () => app.api.operatorEnableWebhook(e.id), 'Enabled: events from now on are sent to it.'),
-            { className: 'btn primary webhook-enable' }),
+            e.enabled ? null : ui.button('Enable', (/** @type {any} */ ev) => act(ev.currentTarget, () => model.enable(e.id)),
+              { className: 'btn primary webhook-enable' }),
             ui.button('Remove', (/** @type {any} */ ev) => remove(ev.currentTarget, e), { className: 'btn secondary webhook-remove' })]],
       })),
       empty: 'No endpoints yet: nothing is sent.',
+    }));
+  }
+
+  /** @param {{endpointId: string, attempts: any[]}} shown */
+  function drawLog({ endpointId, attempts }) {
+    log.replaceChildren(ui.table({
+      caption: 'Delivery attempts, newest first',
+      columns: ['When', 'Event', 'Answer', ['Time (ms)', 'num'], ''],
+      rows: attempts.map((/** @type {any} */ a) => ({
+        attrs: { className: 'attempt', dataset: { event: a.eventId } },
+        cells: [ui.dateTime(a.attemptedAt), `${a.eventType} (${a.eventId})`,
+          a.statusCode ? String(a.statusCode) : `No answer: ${a.error ?? 'unknown'}`, String(a.latencyMillis),
+          ui.button('Send again', (/** @type {any} */ ev) => act(ev.currentTarget, () => model.redeliver(endpointId, a.eventId)),
+            { className: 'btn secondary webhook-redeliver' })],
+      })),
+      empty: 'Nothing has been sent to this endpoint yet.',
     }));
   }
 
@@ -65,32 +101,17 @@ async function renderWebhooks(view, _params, _query, app) {
   async function showLog(endpointId) {
     ui.showError(logCard, null);
     try {
-      const { attempts } = await app.api.operatorWebhookDeliveries(endpointId);
-      log.replaceChildren(ui.table({
-        caption: 'Delivery attempts, newest first',
-        columns: ['When', 'Event', 'Answer', ['Time (ms)', 'num'], ''],
-        rows: attempts.map((/** @type {any} */ a) => ({
-          attrs: { className: 'attempt', dataset: { event: a.eventId } },
-          cells: [ui.dateTime(a.attemptedAt), `${a.eventType} (${a.eventId})`,
-            a.statusCode ? String(a.statusCode) : `No answer: ${a.error ?? 'unknown'}`, String(a.latencyMillis),
-            ui.button('Send again', (/** @type {any} */ ev) => act(ev.currentTarget,
-              () => app.api.operatorRedeliverWebhook(endpointId, a.eventId), 'Queued: it is sent again within moments.'),
-            { className: 'btn secondary webhook-redeliver' })],
-        })),
-        empty: 'Nothing has been sent to this endpoint yet.',
-      }));
+      await model.showLog(endpointId);
     } catch (error) {
       ui.showError(logCard, error);
     }
   }
 
-  /** @param {HTMLElement} trigger @param {() => Promise<any>} call @param {string} done */
-  async function act(trigger, call, done) {
+  /** @param {HTMLElement} trigger @param {() => Promise<any>} action */
+  async function act(trigger, action) {
     ui.showError(listCard, null);
     try {
-      await ui.busy(trigger, call());
-      ui.showNotice(view, done);
-      await loadList();
+      await ui.busy(trigger, action());
     } catch (error) {
       ui.showError(listCard, error);
     }
@@ -103,43 +124,22 @@ async function renderWebhooks(view, _params, _query, app) {
       message: `Stop sending events to ${endpoint.url}? Events not yet delivered to it are dropped.`,
     });
     if (!sure) return;
-    await act(trigger, () => app.api.operatorRemoveWebhook(endpoint.id), 'Removed: nothing more is sent there.');
+    await act(trigger, () => model.remove(endpoint.id));
   }
 
+  const fields = { url, events, pin };
   addForm.addEventListener('submit', async (event) => {
     event.preventDefault();
     ui.showError(addForm, null);
     for (const f of [url, events, pin]) ui.fieldError(f, null);
-    secret.textContent = '';
-    const types = events.input.value.split(',').map((t) => t.trim()).filter(Boolean);
-    if (!/^https?:\/\//i.test(url.input.value.trim())) {
-      ui.fieldError(url, 'Type the receiver\'s full address, starting with https://.');
-      url.input.focus();
-      return;
-    }
-    if (!types.length) {
-      ui.fieldError(events, 'Type * for every event, or the types to send.');
-      events.input.focus();
-      return;
-    }
-    if (!/^[0-9]{4,6}$/.test(pin.input.value)) {
-      ui.fieldError(pin, 'Type your own account PIN (4 to 6 digits): adding an endpoint asks for it.');
-      pin.input.focus();
-      return;
-    }
     try {
-      const created = await ui.busy(addButton,
-        app.api.operatorAddWebhook({ url: url.input.value.trim(), events: types, pin: pin.input.value }));
-      pin.input.value = '';
-      secret.replaceChildren('Added. Its signing secret, shown this once (copy it to the receiver now): ',
-        h('code', { id: 'webhook-secret-value' }, created.secret));
-      await loadList();
+      await ui.busy(addButton, model.add({ url: url.input.value, events: events.input.value, pin: pin.input.value }));
     } catch (error) {
-      ui.showError(addForm, error);
+      ui.showRefusal(error, { box: addForm, fields });
     }
   });
 
-  await loadList();
+  await model.load();
 }
 
 export const routes = [
