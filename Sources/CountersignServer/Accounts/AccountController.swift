@@ -1,4 +1,5 @@
 import CountersignAPI
+import CountersignStore
 import Hummingbird
 
 /// `/account`: what protects the account, its remembered devices, its security activity, and a
@@ -6,6 +7,9 @@ import Hummingbird
 package struct AccountController {
     let accounts: AccountService
     let biometric: BiometricService
+    /// What the event stream reads, and its timing.
+    let database: any Database
+    let configuration: ServerConfiguration
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.on(.accountSecurity, use: security)
@@ -20,9 +24,10 @@ package struct AccountController {
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
         let lastEventId = request.headers[.lastEventID].flatMap { $0.utf8.count <= 64 && !$0.isEmpty ? $0 : nil }
         let stream = AccountEventStream(
-            accounts: accounts, userId: try context.requireUser(), token: context.sessionToken ?? "",
-            lastEventId: lastEventId, pollSeconds: min(max(accounts.configuration.streamFallbackSeconds, 1), 15),
-            maxSeconds: accounts.configuration.streamMaxSeconds)
+            accounts: accounts, database: database, userId: try context.requireUser(),
+            token: context.sessionToken ?? "",
+            lastEventId: lastEventId, pollSeconds: min(max(configuration.streamFallbackSeconds, 1), 15),
+            maxSeconds: configuration.streamMaxSeconds)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"],

@@ -1,4 +1,5 @@
 import CountersignAPI
+import CountersignStore
 import Foundation
 import Hummingbird
 import NIOCore
@@ -12,6 +13,7 @@ import ServiceLifecycle
 /// session, at shutdown, or after `maxSeconds` (the client reconnects with `Last-Event-ID`).
 struct AccountEventStream: Sendable {
     let accounts: AccountService
+    let database: any Database
     let userId: String
     let token: String
     /// Events after this one (by time, then id); nil: only events from now on.
@@ -20,7 +22,6 @@ struct AccountEventStream: Sendable {
     let maxSeconds: Int64
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
-        let database = accounts.database
         let (wake, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let timer = Task {
             while !Task.isCancelled {

@@ -9,6 +9,8 @@ package struct AuthController {
     let biometric: BiometricService
     let verifications: PhoneVerifications
     let throttle: RequestThrottle
+    /// The region numbers without a country code are read in.
+    let phoneRegion: PhoneRegion
     /// The web app's copy of the session: set with every new session, cleared at logout.
     let cookie: SessionCookie
     /// The browser's device token, set when a device is first remembered.
@@ -34,7 +36,7 @@ package struct AuthController {
     > {
         var request = request
         let body = try await request.decodeJSON(as: PhoneVerificationRequest.self, context: context)
-        guard let phone = PhoneNumber(body.phone, region: accounts.configuration.phoneRegion) else {
+        guard let phone = PhoneNumber(body.phone, region: phoneRegion) else {
             throw APIError(
                 .invalidPhone, "phone must be a phone number: +country code and number, or a national number.")
         }
@@ -68,7 +70,7 @@ package struct AuthController {
         var request = request
         let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
         let phone =
-            PhoneNumber(body.phone, region: accounts.configuration.phoneRegion)?.value ?? String(body.phone.prefix(32))
+            PhoneNumber(body.phone, region: phoneRegion)?.value ?? String(body.phone.prefix(32))
         try await throttle.check(
             request, context: context, address: [.loginAddress], account: [.loginPhone], key: phone)
         let session = try await accounts.login(body, device: device(request, body.deviceToken))

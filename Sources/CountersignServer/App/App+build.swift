@@ -133,11 +133,13 @@ package enum CountersignApp {
         .addRoutes(to: router)
         AuthController(
             accounts: services.accounts, biometric: services.biometric, verifications: services.verifications,
-            throttle: services.throttle, cookie: cookie,
+            throttle: services.throttle, phoneRegion: services.configuration.phoneRegion, cookie: cookie,
             deviceCookie: DeviceCookie(configuration: services.configuration)
         ).addRoutes(to: router.group(), sessions: sessions)
-        AccountController(accounts: services.accounts, biometric: services.biometric).addRoutes(
-            to: router.group().add(middleware: sessions))
+        AccountController(
+            accounts: services.accounts, biometric: services.biometric, database: services.database,
+            configuration: services.configuration
+        ).addRoutes(to: router.group().add(middleware: sessions))
         BiometricController(biometric: services.biometric, throttle: services.throttle).addRoutes(
             to: router.group().add(middleware: sessions))
         WalletController(
@@ -145,7 +147,8 @@ package enum CountersignApp {
             topUps: services.topUps, wallets: services.wallets
         ).addRoutes(to: router.group().add(middleware: sessions))
         TransferController(
-            transfers: services.transfers, accounts: services.accounts, throttle: services.throttle,
+            transfers: services.transfers, accounts: services.accounts, database: services.database,
+            feed: services.transfers.feed, configuration: services.configuration, throttle: services.throttle,
             metrics: services.metrics
         )
         .addRoutes(to: router.group().add(middleware: sessions))

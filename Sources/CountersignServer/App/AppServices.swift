@@ -52,11 +52,14 @@ package struct AppServices: Sendable {
     /// The operator's webhook endpoints.
     package let webhooks: WebhookService
     let logger: Logger
+    /// The airtime supplier top-ups are bought from.
+    let supplier: any AirtimeSupplier
 
     /// The background settlement of top-ups a stopped process left pending.
     package var pendingTopUpSweeper: PendingTopUpSweeper {
         PendingTopUpSweeper(
-            topUps: topUps, instance: instance, ready: instanceRegistered,
+            topUps: topUps, database: database, clock: clock, supplier: supplier, metrics: metrics, logger: logger,
+            instance: instance, ready: instanceRegistered,
             minimumAgeMillis: PendingTopUpSweeper.defaultMinimumAgeMillis, interval: PendingTopUpSweeper.defaultInterval
         )
     }
@@ -78,8 +81,8 @@ package struct AppServices: Sendable {
     /// Settles orders and wallet fundings whose payment has been pending for over two minutes.
     package var pendingOrderSweeper: PendingOrderSweeper {
         PendingOrderSweeper(
-            marketplace: marketplace, fundings: fundings, storeReadiness: storeReadiness, minimumAgeMillis: 120_000,
-            interval: .seconds(60), logger: logger)
+            marketplace: marketplace, fundings: fundings, clock: clock, storeReadiness: storeReadiness,
+            minimumAgeMillis: 120_000, interval: .seconds(60), logger: logger)
     }
 
     /// Deletes spent challenges, tokens, codes and ended sessions every ten minutes.
@@ -183,6 +186,7 @@ package struct AppServices: Sendable {
             database: database, tokens: tokens,
             lock: lock, pinGuard: pinGuard, newDeviceLimit: newDeviceLimit, pinAllowance: configuration.pinAllowance,
             limits: SpendingLimits(tiers: configuration.limitTiers), clock: clock)
+        self.supplier = supplier
         self.topUps = TopUpService(
             database: database, authorizer: authorizer, intents: intents, supplier: supplier,
             clock: clock, logger: logger, metrics: metrics, instance: instance)

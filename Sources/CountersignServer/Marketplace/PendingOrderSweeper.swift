@@ -9,6 +9,7 @@ import ServiceLifecycle
 package struct PendingOrderSweeper: Service {
     let marketplace: MarketplaceService
     let fundings: FundingService
+    let clock: WallClock
     let storeReadiness: StoreReadiness
     let minimumAgeMillis: Int64
     let interval: Duration
@@ -51,7 +52,7 @@ package struct PendingOrderSweeper: Service {
     ) async -> Int {
         let pending: [Item]
         do {
-            pending = try await load(marketplace.clock.nowMillis() - minimumAgeMillis)
+            pending = try await load(clock.nowMillis() - minimumAgeMillis)
         } catch {
             logger.passFailed("pending \(kind) sweep failed", error)
             return 0
@@ -75,7 +76,7 @@ package struct PendingOrderSweeper: Service {
         do {
             var asked = 0
             for refund in try await marketplace.pendingRefunds(
-                updatedBefore: marketplace.clock.nowMillis() - minimumAgeMillis)
+                updatedBefore: clock.nowMillis() - minimumAgeMillis)
             {
                 do {
                     try await marketplace.advance(refund)

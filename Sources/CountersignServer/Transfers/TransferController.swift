@@ -1,4 +1,5 @@
 import CountersignAPI
+import CountersignStore
 import Crypto
 import Foundation
 import HTTPTypes
@@ -9,6 +10,10 @@ import WebAuthn
 package struct TransferController {
     let transfers: TransferService
     let accounts: AccountService
+    /// What the event stream reads, and its timing.
+    let database: any Database
+    let feed: TransferFeed
+    let configuration: ServerConfiguration
     let throttle: RequestThrottle
     let metrics: ServerMetrics
 
@@ -66,7 +71,8 @@ package struct TransferController {
         let session = TransferEventStream.Session(
             accounts: accounts, userId: try context.requireUser(), token: context.sessionToken ?? "")
         let stream = TransferEventStream(
-            transfers: transfers, transferId: transfer.id, lastSent: lastSent, session: session)
+            database: database, feed: feed, configuration: configuration, transferId: transfer.id, lastSent: lastSent,
+            session: session)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"],

@@ -1,4 +1,5 @@
 import CountersignCore
+import CountersignStore
 import Hummingbird
 import NIOCore
 import ServiceLifecycle
@@ -10,7 +11,9 @@ import ServiceLifecycle
 /// client reconnects with `Last-Event-ID` and loses nothing). A reconnect after the final version
 /// is answered 204 by the controller, which tells `EventSource` to stop.
 struct TransferEventStream: Sendable {
-    let transfers: TransferService
+    let database: any Database
+    let feed: TransferFeed
+    let configuration: ServerConfiguration
     let transferId: String
     /// The last sequence the client has; nothing at or before it is sent.
     let lastSent: Int64
@@ -29,9 +32,8 @@ struct TransferEventStream: Sendable {
     }
 
     func write(to writer: inout any ResponseBodyWriter) async throws {
-        let watch = transfers.feed.watch(transferId)
+        let watch = feed.watch(transferId)
         defer { watch.cancel() }
-        let configuration = transfers.configuration
         // At most 15 s between wake-ups, so a keep-alive goes out well inside clients' idle limits
         // (the SDK's is 30 s) even with a long fallback.
         let fallback = Duration.seconds(min(configuration.streamFallbackSeconds, 15))
@@ -45,7 +47,6 @@ struct TransferEventStream: Sendable {
             }
         }
         defer { timer.cancel() }
-        let database = transfers.database
         var lastSent = self.lastSent
         var signals = watch.signals.makeAsyncIterator()
         // A server shutting down ends its streams at once (clients reconnect elsewhere, with

@@ -1,4 +1,5 @@
 import CountersignCore
+import CountersignStore
 import Logging
 import ServiceLifecycle
 
@@ -7,7 +8,13 @@ import ServiceLifecycle
 /// or reverses it. Settlement is conditional on the row still being pending, so two server
 /// processes sweeping the same database settle each top-up once.
 package struct PendingTopUpSweeper: Service {
+    /// Settles each top-up the supplier has an outcome for.
     let topUps: TopUpService
+    let database: any Database
+    let clock: WallClock
+    let supplier: any AirtimeSupplier
+    let metrics: ServerMetrics
+    let logger: Logger
     /// This process: its own requests' top-ups are never orphans.
     let instance: ServerInstance
     /// Opens when this instance is registered (and dead ones retired), after migrations.
@@ -42,17 +49,17 @@ package struct PendingTopUpSweeper: Service {
     /// One pass; returns how many top-ups it settled.
     @discardableResult
     package func sweep() async -> Int {
-        let (cutoff, id) = (topUps.clock.nowMillis() - minimumAgeMillis, instance.id)
+        let (cutoff, id) = (clock.nowMillis() - minimumAgeMillis, instance.id)
         let pending: [WalletTransaction]
         do {
-            pending = try await topUps.database.read { sql in
+            pending = try await database.read { sql in
                 try await sql.walletTransactions.pending(olderThan: cutoff, orOrphanedExcept: id)
             }
         } catch {
-            topUps.logger.passFailed("pending top-up sweep failed", error)
+            logger.passFailed("pending top-up sweep failed", error)
             return 0
         }
-        topUps.metrics.backlog(worker: "pending_top_ups", count: pending.count(where: { $0.type == .topup }))
+        metrics.backlog(worker: "pending_top_ups", count: pending.count(where: { $0.type == .topup }))
         var settled = 0
         for transaction in pending where transaction.type == .topup {
             guard let network = transaction.supplierSlug.flatMap(AirtimeNetwork.init(rawValue:)),
@@ -62,20 +69,20 @@ package struct PendingTopUpSweeper: Service {
                 transactionId: transaction.id, network: network, recipientPhone: phone, amount: transaction.amount,
                 currency: transaction.currency)
             do {
-                guard let outcome = try await topUps.supplier.outcome(ofTransaction: transaction.id, order: order)
+                guard let outcome = try await supplier.outcome(ofTransaction: transaction.id, order: order)
                 else {
-                    topUps.logger.warning(
+                    logger.warning(
                         "supplier has no record of a pending top-up; left for an operator",
                         metadata: ["transaction": "\(transaction.id)"])
                     continue
                 }
                 _ = try await topUps.settle(transaction, outcome: outcome)
                 settled += 1
-                topUps.logger.notice("settled pending top-up", metadata: ["transaction": "\(transaction.id)"])
+                logger.notice("settled pending top-up", metadata: ["transaction": "\(transaction.id)"])
             } catch let error as APIError where error.code == .alreadySettled {
                 continue
             } catch {
-                topUps.logger.passFailed(
+                logger.passFailed(
                     "could not settle pending top-up", error, metadata: ["transaction": "\(transaction.id)"])
             }
         }
