@@ -2,8 +2,9 @@ import CountersignAPI
 import CountersignClient
 import Foundation
 
-/// One simulated app: loops options → sign on the device → verify → top-up for its own user
-/// through the SDK, one request at a time, on a thread of its own over one kept-alive connection.
+/// One simulated app: loops options → sign on the device → verify → top-up with the token (or, in
+/// two calls, options → sign → top-up carrying the assertion) for its own user through the SDK, one
+/// request at a time, on a thread of its own over one kept-alive connection.
 struct FlowClient: Sendable {
     /// The thread the client's calls run (and block) on, and its user's login.
     let executor: DedicatedThreadExecutor
@@ -12,6 +13,8 @@ struct FlowClient: Sendable {
     let api: CountersignAPIClient
     /// The user's registered software device key.
     let signer: DeviceKeySigner
+    /// 3 (verify, then the top-up with the token) or 2 (the top-up carries the assertion).
+    var calls = 3
 
     /// The payment every flow authorizes: ₦5.00 of MTN airtime to a number the simulated supplier delivers to.
     static let amount: Int64 = 500
@@ -42,7 +45,7 @@ struct FlowClient: Sendable {
         return samples
     }
 
-    /// One payment: the three calls, timed; throws `FlowFailure` naming the step that failed.
+    /// One payment: its calls, timed; throws `FlowFailure` naming the step that failed.
     private func flow() async throws -> FlowTimings {
         let start = ContinuousClock.now
         let (options, optionsTime) = try await timed("options") { try await api.authenticationOptions(Self.intent) }
@@ -54,12 +57,16 @@ struct FlowClient: Sendable {
         } catch {
             throw FlowFailure(key: "sign \(error)")
         }
-        let (verified, verifyTime) = try await timed("verify") { try await api.verifyAuthentication(assertion) }
-        guard let token = verified.verificationToken else { throw FlowFailure(key: "verify without token") }
-
-        let topUp = TopUpRequest(
-            amount: Self.amount, productCode: Self.productCode, recipientPhone: Self.recipientPhone,
-            verificationToken: token)
+        var verifyTime: Duration?
+        var topUp = TopUpRequest(
+            amount: Self.amount, productCode: Self.productCode, recipientPhone: Self.recipientPhone)
+        if calls == 3 {
+            let (verified, time) = try await timed("verify") { try await api.verifyAuthentication(assertion) }
+            guard let token = verified.verificationToken else { throw FlowFailure(key: "verify without token") }
+            (topUp.verificationToken, verifyTime) = (token, time)
+        } else {
+            topUp.assertion = assertion
+        }
         let (result, topUpTime) = try await timed("topup") { try await api.topUp(topUp) }
         guard result.success else { throw FlowFailure(key: "topup 200 success=false \(result.code ?? "")") }
         return FlowTimings(options: optionsTime, verify: verifyTime, topUp: topUpTime, flow: start.duration(to: .now))

@@ -18,6 +18,8 @@ struct FlowComparison: Codable, Sendable {
     /// One server's runs, summed up by their medians.
     struct Summary: Codable, Sendable {
         let path: String
+        /// Calls per flow: 3 (with verify) or 2 (the top-up carries the assertion).
+        let callsPerFlow: Int
         let flowsPerSecond: [Double]
         let medianFlowsPerSecond: Double
         let medianServerCPUMicrosecondsPerFlow: Double
@@ -26,6 +28,7 @@ struct FlowComparison: Codable, Sendable {
 
         init(path: String, reports: [FlowReport]) {
             self.path = path
+            callsPerFlow = reports.first?.callsPerFlow ?? 3
             flowsPerSecond = reports.map(\.flowsPerSecond)
             medianFlowsPerSecond = Self.median(flowsPerSecond)
             medianServerCPUMicrosecondsPerFlow = Self.median(reports.map(\.serverCPUMicrosecondsPerFlow))
@@ -81,6 +84,8 @@ struct FlowComparison: Codable, Sendable {
             "median flow p99 ms", Figure.fixed(baseline.medianFlowP99Milliseconds, 2),
             Figure.fixed(current.medianFlowP99Milliseconds, 2), "")
         table.add("errors", "\(baseline.errors)", "\(current.errors)", "")
-        return table.render() + "\nbaseline: \(baseline.path)\ncurrent:  \(current.path)"
+        return table.render()
+            + "\nbaseline: \(baseline.path), \(baseline.callsPerFlow) calls a flow"
+            + "\ncurrent:  \(current.path), \(current.callsPerFlow) calls a flow"
     }
 }

@@ -38,17 +38,21 @@ struct FlowLoad {
         let machineCPU = machineAfter.since(machineBefore, cpus: machine.cpus)
         let benchCPU = (benchAfter.user + benchAfter.system) - (benchBefore.user + benchBefore.system)
         let perFlow = { (cpu: Double) in flows > 0 ? cpu / Double(flows) * 1e6 : 0 }
+        let calls = clients.first?.calls ?? 3
         let latencies = [
             LatencySummary(name: "GET /biometric/auth/options", milliseconds: merged.options),
-            LatencySummary(name: "POST /biometric/auth/verify", milliseconds: merged.verify),
-            LatencySummary(name: "POST /user/topup", milliseconds: merged.topUp),
+            calls == 3 ? LatencySummary(name: "POST /biometric/auth/verify", milliseconds: merged.verify) : nil,
+            LatencySummary(
+                name: calls == 3 ? "POST /user/topup" : "POST /user/topup with the assertion",
+                milliseconds: merged.topUp),
             LatencySummary(name: "whole flow (incl. client signing)", milliseconds: merged.flow),
-        ]
+        ].compactMap { $0 }
         let targets = FlowReport.Targets()
         let flowsPerSecond = Double(flows) / seconds
         let peak = serverAfter.peakResidentMB
         return FlowReport(
             machine: machine, engine: server.databaseURL == nil ? "sqlite" : "postgres", clients: clients.count,
+            callsPerFlow: calls,
             warmupSeconds: warmupSeconds, measuredSeconds: seconds, flows: flows, flowsPerSecond: flowsPerSecond,
             latencies: latencies, errors: merged.errors, flowCapReached: budget.isSpent,
             warmupFlows: merged.warmupFlows, warmupErrors: merged.warmupErrors,

@@ -19,6 +19,8 @@ struct FlowReport: Codable, Sendable {
     let machine: MachineInfo
     let engine: String
     let clients: Int
+    /// 3: options, verify, top-up with the token (the seed's flow); 2: options, top-up carrying the assertion.
+    let callsPerFlow: Int
     let warmupSeconds: Double
     let measuredSeconds: Double
     let flows: Int

@@ -3,9 +3,9 @@ import Synchronization
 /// How long each call of one flow took (HTTP round trip, body included), and the whole flow
 /// (client signing and JSON included).
 struct FlowTimings: Sendable {
-    /// The three calls' round trips and the whole flow.
+    /// The calls' round trips (no verify in a two-call flow) and the whole flow.
     let options: Duration
-    let verify: Duration
+    let verify: Duration?
     let topUp: Duration
     let flow: Duration
 }
@@ -29,7 +29,7 @@ struct FlowSamples: Sendable {
     /// Records one completed measured flow.
     mutating func record(_ timings: FlowTimings) {
         options.append(timings.options.milliseconds)
-        verify.append(timings.verify.milliseconds)
+        if let verify = timings.verify { self.verify.append(verify.milliseconds) }
         topUp.append(timings.topUp.milliseconds)
         flow.append(timings.flow.milliseconds)
     }

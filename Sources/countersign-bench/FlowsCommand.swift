@@ -7,7 +7,8 @@ struct FlowsCommand: AsyncParsableCommand {
     /// The subcommand's name and help.
     static let configuration = CommandConfiguration(
         commandName: "flows",
-        abstract: "Concurrent options → sign → verify → top-up flows against a release server on 127.0.0.1."
+        abstract:
+            "Concurrent options → sign → verify → top-up flows (or options → sign → top-up, --calls 2) against a release server on 127.0.0.1."
     )
 
     @Option(help: "Concurrent clients, each with its own user, device key and connection.")
@@ -44,6 +45,19 @@ struct FlowsCommand: AsyncParsableCommand {
             "A baseline countersign server binary to compare with: each round runs it and the current server (--server), the first of the two alternating, and the report compares their medians."
     )
     var baseline: String?
+
+    @Option(
+        help:
+            "Calls per flow: 3 (options, verify, the top-up with the token: the seed's flow) or 2 (options, the top-up carrying the assertion)."
+    )
+    var calls = 3
+
+    @Option(
+        name: .customLong("baseline-calls"),
+        help:
+            "With --baseline: the calls per flow of the baseline's runs (default: --calls). With the same binary as --baseline and --server, compares the two flows."
+    )
+    var baselineCalls: Int?
 
     @Option(help: "Rounds with --baseline; each runs both servers once.")
     var rounds = 3
@@ -94,6 +108,10 @@ struct FlowsCommand: AsyncParsableCommand {
             throw ValidationError("--metrics-snapshots needs --metrics-port")
         }
         guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be 1…20") }
+        guard [2, 3].contains(calls), [2, 3].contains(baselineCalls ?? 3) else {
+            throw ValidationError("--calls and --baseline-calls must be 2 or 3")
+        }
+        if baseline == nil, baselineCalls != nil { throw ValidationError("--baseline-calls needs --baseline") }
         if baseline == nil, rounds != 3 { throw ValidationError("--rounds needs --baseline") }
         if baseline != nil, metricsSnapshots != nil {
             throw ValidationError("--metrics-snapshots measures one server: leave out --baseline")
@@ -105,7 +123,7 @@ struct FlowsCommand: AsyncParsableCommand {
     func run() async throws {
         let current = server ?? ServerUnderTest.siblingExecutable()
         guard let baseline else {
-            let report = try await measureOnce(server: current)
+            let report = try await measureOnce(server: current, calls: calls)
             print(report.render())
             try ResultFile.write(report, to: json)
             return
@@ -113,13 +131,13 @@ struct FlowsCommand: AsyncParsableCommand {
         var runs: [FlowComparison.Run] = []
         for round in 1...rounds {
             // The first server alternates (A B, B A, …), so a drift over the run falls on both.
-            let order =
-                round % 2 == 1
-                ? [(FlowComparison.Side.baseline, baseline), (.current, current)]
-                : [(FlowComparison.Side.current, current), (.baseline, baseline)]
-            for (side, path) in order {
-                Console.say("round \(round) of \(rounds): \(side.rawValue) server \(path)")
-                runs.append(FlowComparison.Run(round: round, server: side, report: try await measureOnce(server: path)))
+            let base = (FlowComparison.Side.baseline, baseline, baselineCalls ?? calls)
+            let now = (FlowComparison.Side.current, current, calls)
+            for (side, path, calls) in round % 2 == 1 ? [base, now] : [now, base] {
+                Console.say("round \(round) of \(rounds): \(side.rawValue) server \(path), \(calls) calls a flow")
+                runs.append(
+                    FlowComparison.Run(
+                        round: round, server: side, report: try await measureOnce(server: path, calls: calls)))
             }
         }
         let comparison = FlowComparison(baselinePath: baseline, currentPath: current, runs: runs)
@@ -129,7 +147,7 @@ struct FlowsCommand: AsyncParsableCommand {
 
     /// One measurement of `server` in a fresh data directory (and scratch database); always cleans up
     /// the server and the scratch database.
-    private func measureOnce(server: String) async throws -> FlowReport {
+    private func measureOnce(server: String, calls: Int) async throws -> FlowReport {
         let machine = MachineInfo.current()
         let directory = try Self.makeTemporaryDirectory()
         var scratch: ScratchDatabase?
@@ -137,7 +155,8 @@ struct FlowsCommand: AsyncParsableCommand {
         let report: FlowReport
         do {
             report = try await measure(
-                server: server, machine: machine, directory: directory, databaseURL: scratch?.url ?? databaseURL)
+                server: server, calls: calls, machine: machine, directory: directory,
+                databaseURL: scratch?.url ?? databaseURL)
         } catch {
             await scratch?.drop()
             Console.say("server log and data kept in \(directory)")
@@ -153,7 +172,7 @@ struct FlowsCommand: AsyncParsableCommand {
     }
 
     /// Starts the server, enrols and funds the users, runs the load, and always stops the server.
-    private func measure(server: String, machine: MachineInfo, directory: String, databaseURL: String?)
+    private func measure(server: String, calls: Int, machine: MachineInfo, directory: String, databaseURL: String?)
         async throws -> FlowReport
     {
         let serverUnderTest = try ServerUnderTest.launch(
@@ -169,7 +188,12 @@ struct FlowsCommand: AsyncParsableCommand {
             let funding = min(OperatorCLI.maximumFunding, Int64(maxFlows) * FlowClient.amount)
             let flowClients = try await FlowClient.prepare(
                 count: clients, port: serverUnderTest.port, cli: OperatorCLI(server: serverUnderTest), funding: funding,
-                unkeyed: unkeyedTopUps)
+                unkeyed: unkeyedTopUps
+            ).map { client in
+                var client = client
+                client.calls = calls
+                return client
+            }
             defer { flowClients.forEach { $0.executor.shutdown() } }
             Console.say("\(flowClients.count) users enrolled and funded; running")
             try await snapshotMetrics("metrics-before.prom")

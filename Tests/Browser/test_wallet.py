@@ -250,7 +250,8 @@ def test_airtime_cancelled_gesture_charges_nothing(server, browser):
 
 
 def test_airtime_verification_failed_shows_retry(server, browser):
-    allow_console(browser, r"/biometric/auth/verify .*401")
+    # The assertion goes with the payment: the top-up is what answers 401.
+    allow_console(browser, r"/user/topup .*401")
     allow_console(browser, r"/biometric/auth/options .*422")
     add_authenticator(browser)
     phone = new_phone()

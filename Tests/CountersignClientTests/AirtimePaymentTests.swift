@@ -34,7 +34,75 @@ struct AirtimePaymentTests {
         return try #require(JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
     }
 
-    @Test("biometric path: options, local auth, signature, verify, top-up with the token and no PIN")
+    @Test("biometric path: options, local auth, signature, then the top-up carrying the assertion: two calls")
+    func biometricTwoCalls() async throws {
+        let transport = ScriptedTransport()
+        transport.expect("GET", Self.optionsPath, json: Self.options)
+        transport.expect("POST", "/user/topup", json: Self.topUpJSON)
+        let payment = AirtimePayment(
+            client: Fixture.client(transport), authenticator: FakeAuthenticator(.success(.biometric)),
+            signer: FakeSigner(.success(Fixture.assertion)))
+        let receipt = try await payment.pay(Self.intent) { reason in
+            Issue.record("PIN asked for although the device path worked: \(reason)")
+            return nil
+        }
+        #expect(receipt?.authorization == .biometric)
+        #expect(receipt?.topUp == Self.topUp)
+        let topUp = try Self.body(transport.requests[1])
+        let assertion = try #require(topUp["assertion"] as? [String: Any])
+        #expect(assertion["id"] as? String == Fixture.assertion.id)
+        #expect(topUp["verificationToken"] == nil && topUp["pin"] == nil)
+        #expect(topUp["amount"] as? Int == 500 && topUp["recipientPhone"] as? String == "08012345678")
+        #expect(transport.requests[1].header("Idempotency-Key") == "key-1")
+        transport.verifyAllUsed()
+    }
+
+    @Test("two calls: the server refuses the assertion (401), and the PIN is asked for with its code")
+    func twoCallsRejected() async throws {
+        let transport = ScriptedTransport()
+        transport.expect("GET", Self.optionsPath, json: Self.options)
+        transport.expect(
+            "POST", "/user/topup", status: 401,
+            json: #"{"error":{"code":"bad_signature","message":"Signature verification failed."}}"#)
+        transport.expect("POST", "/user/topup", json: Self.topUpJSON)
+        let payment = AirtimePayment(
+            client: Fixture.client(transport), authenticator: FakeAuthenticator(.success(.biometric)),
+            signer: FakeSigner(.success(Fixture.assertion)))
+        let asked = Log<AirtimePayment.PINFallbackReason>()
+        let receipt = try await payment.pay(Self.intent) { reason in
+            asked.append(reason)
+            return "1234"
+        }
+        #expect(asked.all == [.verificationFailed(code: "bad_signature")])
+        #expect(receipt?.authorization == .pin(reason: .verificationFailed(code: "bad_signature")))
+        let pinTopUp = try Self.body(transport.requests[2])
+        #expect(pinTopUp["pin"] as? String == "1234" && pinTopUp["assertion"] == nil)
+        transport.verifyAllUsed()
+    }
+
+    @Test("two calls: a refusal of the payment itself (422) is thrown, not turned into a PIN prompt")
+    func twoCallsPaymentRefused() async {
+        let transport = ScriptedTransport()
+        transport.expect("GET", Self.optionsPath, json: Self.options)
+        transport.expect(
+            "POST", "/user/topup", status: 422,
+            json: #"{"error":{"code":"insufficient_funds","message":"Too low."}}"#)
+        let payment = AirtimePayment(
+            client: Fixture.client(transport), authenticator: FakeAuthenticator(.success(.biometric)),
+            signer: FakeSigner(.success(Fixture.assertion)))
+        await #expect(
+            throws: CountersignClientError.api(
+                status: 422, code: "insufficient_funds", message: "Too low.", retryAfter: nil)
+        ) {
+            try await payment.pay(Self.intent) { _ in
+                Issue.record("PIN asked for after the payment itself was refused")
+                return nil
+            }
+        }
+        transport.verifyAllUsed()
+    }
+
+    @Test("biometric path in three calls: options, local auth, signature, verify, top-up with the token and no PIN")
     func biometric() async throws {
         let transport = ScriptedTransport()
         transport.expect("GET", Self.optionsPath, json: Self.options)
@@ -44,7 +112,7 @@ struct AirtimePaymentTests {
         transport.expect("POST", "/user/topup", json: Self.topUpJSON)
         let payment = AirtimePayment(
             client: Fixture.client(transport), authenticator: FakeAuthenticator(.success(.biometric)),
-            signer: FakeSigner(.success(Fixture.assertion)))
+            signer: FakeSigner(.success(Fixture.assertion)), calls: .three)
         let receipt = try await payment.pay(Self.intent) { reason in
             Issue.record("PIN asked for although the device path worked: \(reason)")
             return nil
@@ -109,7 +177,7 @@ struct AirtimePaymentTests {
             json: #"{"verified":false,"message":"Signature verification failed.","code":"bad_signature"}"#)
         let payment = AirtimePayment(
             client: Fixture.client(transport), authenticator: FakeAuthenticator(.success(.biometric)),
-            signer: FakeSigner(.success(Fixture.assertion)))
+            signer: FakeSigner(.success(Fixture.assertion)), calls: .three)
         let asked = Log<AirtimePayment.PINFallbackReason>()
         let receipt = try await payment.pay(Self.intent) { reason in
             asked.append(reason)

@@ -64,11 +64,10 @@ describe('the form', () => {
 });
 
 describe('the passkey', () => {
-  test('options checked against the intent, the review, then signed, verified and paid once', async () => {
+  test('options checked against the intent, the review, then signed and paid once with the assertion', async () => {
     const client = fakeClient({
       airtimeOptions: () => options,
       checkAirtimeOptions: () => undefined,
-      verifyAssertion: () => ({ verificationToken: 'vt_1' }),
       topUp: () => receipt,
     });
     const { flow, states } = flowWith(client);
@@ -77,11 +76,11 @@ describe('the passkey', () => {
     await flow.confirm();
     assert.deepEqual(states, ['review', 'processing', 'success']);
     assert.equal(flow.state.by, 'passkey');
-    assert.deepEqual(client.names(), ['wallet', 'airtimeOptions', 'checkAirtimeOptions', 'verifyAssertion', 'topUp']);
+    assert.deepEqual(client.names(), ['wallet', 'airtimeOptions', 'checkAirtimeOptions', 'topUp']);
     const [, askedFor] = client.calls[1];
     assert.deepEqual(askedFor, bare, 'the options cover the intent without useCashback');
-    const [, paid, { idempotencyKey }] = client.calls[4];
-    assert.deepEqual(paid, { ...intent, verificationToken: 'vt_1' });
+    const [, paid, { idempotencyKey }] = client.calls[3];
+    assert.deepEqual(paid, { ...intent, assertion: { id: 'cred' } });
     assert.ok(idempotencyKey);
   });
 
@@ -117,10 +116,10 @@ describe('the passkey', () => {
     assert.equal(flow.state.kind, 'review');
   });
 
-  test('verification refused (401): verify failed, and a retry starts over', async () => {
+  test('the assertion refused (401): verify failed, nothing paid, and a retry starts over', async () => {
     const client = fakeClient({
       airtimeOptions: () => options, checkAirtimeOptions: () => undefined,
-      verifyAssertion: () => { throw refusal(401, 'authorization_failed'); },
+      topUp: () => { throw refusal(401, 'bad_signature'); },
     });
     const { flow } = flowWith(client);
     await flow.continue(intent);
@@ -142,7 +141,6 @@ describe('the passkey', () => {
   test('a top-up refused for the balance is a problem, in the app\'s words', async () => {
     const client = fakeClient({
       airtimeOptions: () => options, checkAirtimeOptions: () => undefined,
-      verifyAssertion: () => ({ verificationToken: 'vt_1' }),
       topUp: () => { throw refusal(422, 'insufficient_funds'); },
     });
     const { flow } = flowWith(client);
@@ -156,7 +154,6 @@ describe('the passkey', () => {
   test('the network failing to deliver: supplier failed', async () => {
     const client = fakeClient({
       airtimeOptions: () => options, checkAirtimeOptions: () => undefined,
-      verifyAssertion: () => ({ verificationToken: 'vt_1' }),
       topUp: () => ({ success: false, message: 'Not delivered.', data: { balance: 100000 } }),
     });
     const { flow } = flowWith(client);

@@ -1,4 +1,5 @@
-/// `POST /user/topup` body: the seed's request. Exactly one of `verificationToken` and `pin`.
+/// `POST /user/topup` body: the seed's request. Exactly one of `verificationToken`, `assertion` and
+/// `pin`.
 public struct TopUpRequest: Codable, Sendable {
     /// The amount in minor units.
     public var amount: Int64
@@ -12,12 +13,16 @@ public struct TopUpRequest: Codable, Sendable {
     public var useCashback: Bool?
     /// The single-use token that authorizes the payment.
     public var verificationToken: String?
+    /// The device's assertion over the options challenge for this intent, sent with the payment
+    /// instead of exchanging it for a token first: one round trip fewer, the same checks.
+    public var assertion: AuthenticationResponseJSON?
     /// The PIN, when paying without a biometric token.
     public var pin: String?
     /// A top-up request.
     public init(
         amount: Int64, productCode: String, recipientPhone: String, supplierSlug: String? = nil,
-        useCashback: Bool? = nil, verificationToken: String? = nil, pin: String? = nil
+        useCashback: Bool? = nil, verificationToken: String? = nil, assertion: AuthenticationResponseJSON? = nil,
+        pin: String? = nil
     ) {
         self.amount = amount
         self.productCode = productCode
@@ -25,6 +30,7 @@ public struct TopUpRequest: Codable, Sendable {
         self.supplierSlug = supplierSlug
         self.useCashback = useCashback
         self.verificationToken = verificationToken
+        self.assertion = assertion
         self.pin = pin
     }
 }

@@ -183,7 +183,7 @@ package struct AppServices: Sendable {
             configuration: configuration, metrics: metrics
         )
         let authorizer = PaymentAuthorizer(
-            database: database, tokens: tokens,
+            database: database, tokens: tokens, assertions: biometric,
             lock: lock, pinGuard: pinGuard, newDeviceLimit: newDeviceLimit, pinAllowance: configuration.pinAllowance,
             limits: SpendingLimits(tiers: configuration.limitTiers), clock: clock)
         self.supplier = supplier

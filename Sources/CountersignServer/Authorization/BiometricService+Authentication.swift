@@ -34,6 +34,29 @@ extension BiometricService {
         }
     }
 
+    /// WebAuthn §7.2 for a payment whose assertion comes with the payment itself (`POST /user/topup`
+    /// with `assertion`): every check `verifyAuthentication` makes, the challenge issued for exactly
+    /// `intentDigest` (another intent's is refused before anything is spent), and the claims a
+    /// token would have carried, never signed or sent; the payment's transaction spends them as it
+    /// spends a token's.
+    func paymentClaims(userId: String, _ body: AuthenticationResponseJSON, intentDigest: String) async throws
+        -> VerificationClaims
+    {
+        do {
+            let (credentialId, digest, userVerified) = try await verifyAssertion(
+                userId: userId, body, for: .payment, intentDigest: intentDigest)
+            metrics.authorization(factor: "biometric", outcome: "accepted")
+            let now = clock.nowMillis()
+            return VerificationClaims(
+                sub: userId, jti: Identifier.make("vt"), iat: now / 1000,
+                exp: now / 1000 + configuration.verificationTokenSeconds, aud: VerificationTokens.audience,
+                dig: digest, cid: credentialId, uv: userVerified)
+        } catch let error as APIError {
+            metrics.authorization(factor: "biometric", outcome: error.code.rawValue)
+            throw error
+        }
+    }
+
     /// What an assertion's challenge must have been issued for.
     enum AssertionPurpose {
         /// A payment intent: any authentication challenge but a step-up one.
@@ -44,10 +67,11 @@ extension BiometricService {
 
     /// Verifies `body` against a live authentication challenge of this user issued for `purpose`
     /// and returns the credential that signed, the digest of the intent the challenge covered, and
-    /// whether the authenticator verified the user.
-    func verifyAssertion(userId: String, _ body: AuthenticationResponseJSON, for purpose: AssertionPurpose) async throws
-        -> (credentialId: String, intentDigest: String, userVerified: Bool)
-    {
+    /// whether the authenticator verified the user. With `intentDigest`, a challenge issued for
+    /// another intent is 403 `intent_mismatch`, and is left unspent for the payment it was for.
+    func verifyAssertion(
+        userId: String, _ body: AuthenticationResponseJSON, for purpose: AssertionPurpose, intentDigest: String? = nil
+    ) async throws -> (credentialId: String, intentDigest: String, userVerified: Bool) {
         let decoded = try DecodedAssertion(body)
         let (credentialId, clientData, authenticatorData, signature, challengeText) =
             (decoded.credentialId, decoded.clientData, decoded.authenticatorData, decoded.signature, decoded.challenge)
@@ -75,6 +99,9 @@ extension BiometricService {
             (digest == StepUp.intentDigest) == (purpose == .stepUp)
         else {
             throw APIError(.invalidChallenge, "The challenge is unknown, expired or already used.")
+        }
+        if let intentDigest, digest != intentDigest {
+            throw APIError(.intentMismatch, "The assertion answers the challenge of a different payment.")
         }
         // Secure Payment Confirmation (`payment.get`) only on the payment path, checked against what
         // the challenge's intent showed; a step-up accepts `webauthn.get` alone.

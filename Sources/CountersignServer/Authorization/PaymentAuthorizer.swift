@@ -4,10 +4,13 @@ import CountersignStore
 import WebAuthn
 
 /// What authorizes a payment from the wallet — a verification token bound to the payment's intent
-/// (the passkey signed it), or the PIN — checked the same way for top-ups and marketplace orders.
+/// (the passkey signed it), the passkey's assertion itself, or the PIN — checked the same way for
+/// top-ups and marketplace orders.
 package struct PaymentAuthorizer: Sendable {
     let database: any Database
     let tokens: VerificationTokens
+    /// Checks an assertion sent with the payment instead of a token.
+    let assertions: BiometricService
     let lock: PaymentLock
     let pinGuard: PinGuard
     let newDeviceLimit: NewDeviceLimit
@@ -22,25 +25,48 @@ package struct PaymentAuthorizer: Sendable {
         var label: String { if case .token = self { "biometric" } else { "pin" } }
     }
 
-    /// Exactly one of a token and a PIN, each well-formed; 400 before any lock or state is consulted.
-    static func checkShape(verificationToken: String?, pin: String?) throws(APIError) {
-        switch (verificationToken, pin) {
-        case (nil, nil): throw APIError(.authorizationRequired, "Send a verificationToken or a pin.")
-        case (.some, .some): throw APIError(.ambiguousAuthorization, "Send a verificationToken or a pin, not both.")
-        case (nil, .some(let pin)) where !PinHasher.isWellFormed(pin):
-            throw APIError(.invalidPin, "pin must be 4 to 6 digits.")
-        case (.some(let token), nil) where token.unicodeScalars.count > 4095:
-            throw APIError(.invalidVerificationToken, "verificationToken must be at most 4095 characters.")
-        default: return
+    /// What the request offers to authorize the payment, its shape checked.
+    enum Factor {
+        /// A verification token from `POST /biometric/auth/verify`.
+        case token(String)
+        /// The assertion itself, over the options challenge for this intent: the check `verify`
+        /// would make, made with the payment (one round trip fewer).
+        case assertion(AuthenticationResponseJSON)
+        case pin(String)
+    }
+
+    /// Exactly one of a token, an assertion and a PIN, each well-formed; 400 before any lock or
+    /// state is consulted.
+    static func factor(verificationToken: String?, assertion: AuthenticationResponseJSON? = nil, pin: String?)
+        throws(APIError) -> Factor
+    {
+        switch (verificationToken, assertion, pin) {
+        case (nil, nil, nil):
+            throw APIError(.authorizationRequired, "Send a verificationToken, an assertion or a pin.")
+        case (.some(let token), nil, nil):
+            guard token.unicodeScalars.count <= 4095 else {
+                throw APIError(.invalidVerificationToken, "verificationToken must be at most 4095 characters.")
+            }
+            return .token(token)
+        case (nil, .some(let assertion), nil): return .assertion(assertion)
+        case (nil, nil, .some(let pin)):
+            guard PinHasher.isWellFormed(pin) else { throw APIError(.invalidPin, "pin must be 4 to 6 digits.") }
+            return .pin(pin)
+        default:
+            throw APIError(
+                .ambiguousAuthorization, "Send one of a verificationToken, an assertion and a pin, not several.")
         }
     }
 
-    /// Checks the token against `intent` (dynamic linking) or the PIN, the new-device limit, the
-    /// spending limits and, for the PIN, its allowance. Read-only but for the PIN's failure count:
-    /// the payment's transaction checks again and spends (`commit`).
-    func authorize(
-        userId: String, intent: PaymentIntent, verificationToken: String?, pin: String?, session: LiveSession?
-    ) async throws -> (Authorization, User) {
+    /// Checks the factor: a token against `intent` (dynamic linking), an assertion against the
+    /// challenge issued for `intent` (as `verify` does: single use, the lock, the counter, the
+    /// passkey policy), or the PIN; then the new-device limit, the spending limits and, for the PIN,
+    /// its allowance. Read-only but for what checking an assertion records (the challenge spent, the
+    /// counter, the failure count) and the PIN's failure count: the payment's transaction checks
+    /// again and spends (`commit`).
+    func authorize(userId: String, intent: PaymentIntent, factor: Factor, session: LiveSession?) async throws
+        -> (Authorization, User)
+    {
         guard let user = try await database.read({ sql in try await sql.users.find(id: userId) }) else {
             throw APIError.unauthenticated
         }
@@ -51,8 +77,16 @@ package struct PaymentAuthorizer: Sendable {
             try await limits.checkOutgoing(
                 userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
         }
-        if let token = verificationToken {
-            let claims = try await tokens.verify(token, now: clock.nowMillis())
+        let claims: VerificationClaims
+        switch factor {
+        case .pin(let pin):
+            try await checkPIN(pin, user: user, intent: intent, session: session)
+            return (.pin, user)
+        case .assertion(let assertion):
+            claims = try await assertions.paymentClaims(
+                userId: userId, assertion, intentDigest: Base64URL.encode(intent.digest))
+        case .token(let token):
+            claims = try await tokens.verify(token, now: clock.nowMillis())
             guard claims.sub == userId else {
                 throw APIError(.tokenWrongUser, "The verification token belongs to another user.")
             }
@@ -61,23 +95,25 @@ package struct PaymentAuthorizer: Sendable {
             guard claims.dig == Base64URL.encode(intent.digest) else {
                 throw APIError(.intentMismatch, "The verification token was issued for a different payment.")
             }
-            let key = try await database.read { sql in try await sql.credentials.find(id: claims.cid) }
-            try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
-            return (.token(claims), user)
         }
-        // The PIN-only path: the one place a limit on payments without the passkey applies.
+        let key = try await database.read { sql in try await sql.credentials.find(id: claims.cid) }
+        try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
+        return (.token(claims), user)
+    }
+
+    /// The PIN-only path: the one place a limit on payments without the passkey applies.
+    private func checkPIN(_ pin: String, user: User, intent: PaymentIntent, session: LiveSession?) async throws {
         try newDeviceLimit.check(amount: intent.amount, session: session)
         // Refused before the PIN is checked: a try beyond the allowance counts nothing towards the
         // lock. The payment's transaction counts it again (`commit`).
         guard
             try await database.read({ sql in
                 try await pinAllowance.permits(
-                    userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
+                    userId: user.id, amount: intent.amount, currency: intent.currency, on: sql)
             })
         else { throw pinAllowance.refusal(intent.currency) }
         try AccountService.ensurePinUsable(user, now: clock.nowMillis())
-        try await lock.checkPIN(pin ?? "", user: user, guard: pinGuard)
-        return (.pin, user)
+        try await lock.checkPIN(pin, user: user, guard: pinGuard)
     }
 
     /// The authorization's part of the payment's transaction, before any money moves: the token is

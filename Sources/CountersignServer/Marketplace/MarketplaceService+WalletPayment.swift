@@ -34,11 +34,10 @@ extension MarketplaceService {
     func payFromWallet(_ order: Order, _ request: PayOrderRequest, session: LiveSession?) async throws
         -> OrderPaymentResponse
     {
-        try PaymentAuthorizer.checkShape(verificationToken: request.verificationToken, pin: request.pin)
+        let factor = try PaymentAuthorizer.factor(verificationToken: request.verificationToken, pin: request.pin)
         let intent = Self.walletIntent(order)
         let (authorization, user) = try await authorizer.authorize(
-            userId: order.buyerId, intent: intent, verificationToken: request.verificationToken, pin: request.pin,
-            session: session)
+            userId: order.buyerId, intent: intent, factor: factor, session: session)
         let now = clock.nowMillis()
         let lock = database.forUpdate
         let wallet = LedgerRepository.accountId(userId: order.buyerId, kind: .wallet, currency: order.totals.currency)

@@ -18,12 +18,15 @@ extension TopUpService {
     package func topUp(userId: String, _ request: TopUpRequest, idempotencyKey: String?, session: LiveSession?)
         async throws -> TopUpAnswer
     {
-        let intent = try validate(request)
+        let (intent, factor) = try validate(request)
+        let useCashback = request.useCashback ?? false
         guard let key = idempotencyKey else {
-            return .settled(try await topUp(userId: userId, intent: intent, request: request, session: session))
+            return .settled(
+                try await topUp(
+                    userId: userId, intent: intent, factor: factor, useCashback: useCashback, session: session))
         }
         let idempotent = IdempotentRequest(
-            key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: request.useCashback ?? false))
+            key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: useCashback))
         let fingerprint = idempotent.fingerprint
         // A read, not a write: the claim itself is made in the debit's transaction.
         if let known = try await database.read({ sql in
@@ -34,7 +37,7 @@ extension TopUpService {
         do {
             return .settled(
                 try await topUp(
-                    userId: userId, intent: intent, request: request, session: session,
+                    userId: userId, intent: intent, factor: factor, useCashback: useCashback, session: session,
                     idempotency: IdempotencyTicket(key: key, requestHash: fingerprint, owner: instance.id)))
         } catch let taken as IdempotencyKeyTaken {
             return try Self.answer(taken.claim)
@@ -42,7 +45,7 @@ extension TopUpService {
     }
 
     /// What makes two top-ups "the same request": the canonical payment intent and whether cashback
-    /// is spent, never the factor that authorized it (a different PIN once answered 422 and the right
+    /// is spent, never the factor that authorized it (token, assertion or PIN) (a different PIN once answered 422 and the right
     /// one replayed: a PIN oracle).
     static func canonicalRequest(intent: PaymentIntent, useCashback: Bool) -> [UInt8] {
         Array(intent.canonicalBytes) + [useCashback ? 1 : 0]

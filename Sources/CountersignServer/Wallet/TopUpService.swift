@@ -6,7 +6,8 @@ import Logging
 import WebAuthn
 
 /// Airtime top-ups paid from the wallet (and optionally cashback), authorized by a verification
-/// token bound to the same intent or by the PIN.
+/// token bound to the same intent, by the passkey's assertion over that intent's challenge, or by
+/// the PIN.
 package struct TopUpService: Sendable {
     let database: any Database
     /// The token-or-PIN check, its allowance and the spending limits, shared with marketplace
@@ -23,25 +24,27 @@ package struct TopUpService: Sendable {
     typealias Authorization = PaymentAuthorizer.Authorization
 
     /// Checks the request's shape; throws 400 before anything is claimed or written.
-    package func validate(_ request: TopUpRequest) throws(APIError) -> PaymentIntent {
+    func validate(_ request: TopUpRequest) throws(APIError) -> (PaymentIntent, PaymentAuthorizer.Factor) {
         let intent = try intents.airtime(
             amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone,
             supplierSlug: request.supplierSlug)
         // Checked here, with the rest of the shape, before any lock or state is consulted.
-        try PaymentAuthorizer.checkShape(verificationToken: request.verificationToken, pin: request.pin)
-        return intent
+        let factor = try PaymentAuthorizer.factor(
+            verificationToken: request.verificationToken, assertion: request.assertion, pin: request.pin)
+        return (intent, factor)
     }
 
     /// Authorizes and executes one top-up. With `idempotency`, the key is claimed in the debit's
     /// transaction and completed with the response in the settlement's, the same commits as the
     /// money; `IdempotencyKeyTaken` if another request holds it by then.
-    package func topUp(
-        userId: String, intent: PaymentIntent, request: TopUpRequest, session: LiveSession? = nil,
-        idempotency: IdempotencyTicket? = nil
+    func topUp(
+        userId: String, intent: PaymentIntent, factor: PaymentAuthorizer.Factor, useCashback: Bool,
+        session: LiveSession? = nil, idempotency: IdempotencyTicket? = nil
     ) async throws -> SettledTopUp {
         do {
             let settled = try await authorizedTopUp(
-                userId: userId, intent: intent, request: request, session: session, idempotency: idempotency)
+                userId: userId, intent: intent, factor: factor, useCashback: useCashback, session: session,
+                idempotency: idempotency)
             metrics.payment(kind: "topup", outcome: settled.response.data.status)
             return settled
         } catch let refused as APIError {
@@ -51,14 +54,13 @@ package struct TopUpService: Sendable {
     }
 
     private func authorizedTopUp(
-        userId: String, intent: PaymentIntent, request: TopUpRequest, session: LiveSession?,
-        idempotency: IdempotencyTicket?
+        userId: String, intent: PaymentIntent, factor: PaymentAuthorizer.Factor, useCashback: Bool,
+        session: LiveSession?, idempotency: IdempotencyTicket?
     ) async throws -> SettledTopUp {
         let (authorization, user) = try await authorizer.authorize(
-            userId: userId, intent: intent, verificationToken: request.verificationToken, pin: request.pin,
-            session: session)
+            userId: userId, intent: intent, factor: factor, session: session)
         let pending = try await debit(
-            userId: userId, intent: intent, useCashback: request.useCashback ?? false, authorization: authorization,
+            userId: userId, intent: intent, useCashback: useCashback, authorization: authorization,
             clearFailures: user.failedPaymentAuths > 0, idempotency: idempotency
         )
         let order = AirtimeOrder(

@@ -70,7 +70,9 @@ struct BenchSmokeTests {
         #expect(counts.0 == (unkeyed ? 0 : topUps))
     }
 
-    @Test("countersign-bench flows --baseline alternates two servers round by round and compares their medians")
+    @Test(
+        "countersign-bench flows --baseline alternates two servers round by round and compares their medians; --calls 2 --baseline-calls 3 compares the two flows"
+    )
     func baseline() async throws {
         let (bench, directory) = try Self.benchAndDirectory()
         let server = try CommandLineTests.executable()
@@ -78,11 +80,13 @@ struct BenchSmokeTests {
         let json = directory.appendingPathComponent("comparison.json")
 
         // The same build on both sides: a smoke test of the alternation and the report, not a figure.
+        // The baseline runs the seed's three calls, the current side two.
         let (status, output) = try ChildProcess.run(
             bench.path,
             [
                 "flows", "--clients", "2", "--warmup", "0.2", "--seconds", "0.8", "--max-flows", "200", "--baseline",
-                server.path, "--server", server.path, "--rounds", "2", "--json", json.path,
+                server.path, "--server", server.path, "--rounds", "2", "--json", json.path, "--calls", "2",
+                "--baseline-calls", "3",
             ],
             environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
         )
@@ -95,17 +99,27 @@ struct BenchSmokeTests {
             runs.map { "\($0["round"] ?? "")\($0["server"] ?? "")" } == [
                 "1baseline", "1current", "2current", "2baseline",
             ])
-        for side in ["baseline", "current"] {
+        for (side, calls) in [("baseline", 3), ("current", 2)] {
             let summary = try #require(comparison[side] as? [String: Any], "\(output)")
+            #expect(summary["callsPerFlow"] as? Int == calls)
             #expect((summary["flowsPerSecond"] as? [Double])?.count == 2)
             #expect((summary["medianFlowsPerSecond"] as? Double ?? 0) > 0, "\(output)")
             #expect(summary["errors"] as? Int == 0, "\(output)")
         }
         #expect((comparison["flowsPerSecondRatio"] as? Double ?? 0) > 0)
+        // A two-call flow has no verify to time.
+        for run in runs {
+            let report = try #require(run["report"] as? [String: Any])
+            let names = (report["latencies"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(
+                names.contains("POST /biometric/auth/verify") == (run["server"] as? String == "baseline"), "\(names)")
+        }
         #expect(output.contains("median flows/s"), "\(output)")
 
-        // --rounds alone is refused before anything starts.
-        let (refused, _) = try ChildProcess.run(bench.path, ["flows", "--rounds", "2"], environment: [:])
-        #expect(refused != 0)
+        // --rounds or --baseline-calls alone, or a flow of four calls, are refused before anything starts.
+        for arguments in [["--rounds", "2"], ["--baseline-calls", "3"], ["--calls", "4"]] {
+            let (refused, _) = try ChildProcess.run(bench.path, ["flows"] + arguments, environment: [:])
+            #expect(refused != 0)
+        }
     }
 }

@@ -56,13 +56,20 @@ struct SDKClientTests {
             let first = try #require(try await byDevice.pay(intent) { _ in nil })
             #expect(first.authorization == .biometric)
             #expect(first.topUp.data.balance == 9_500)
+            // The seed's three calls, kept beside the default two.
+            let byToken = AirtimePayment(
+                client: client, authenticator: FixedAuthenticator(result: .success(.biometric)),
+                signer: DeviceSigner(device: device), calls: .three)
+            let viaToken = try #require(try await byToken.pay(intent) { _ in nil })
+            #expect(viaToken.authorization == .biometric)
+            #expect(viaToken.topUp.data.balance == 9_000)
 
             let byPIN = AirtimePayment(
                 client: client, authenticator: FixedAuthenticator(result: .failure(.cancelled)),
                 signer: DeviceSigner(device: device))
             let second = try #require(try await byPIN.pay(intent) { _ in "3816" })
             #expect(second.authorization == .pin(reason: .localAuth(.cancelled)))
-            #expect(try await client.wallet().balance == 9_000)
+            #expect(try await client.wallet().balance == 8_500)
             #expect(try await client.transactions(limit: 1).transactions.count == 1)
 
             // The streaming path: a refusal arrives as an API error, not as an empty stream.

@@ -96,14 +96,27 @@ extension LiveServer {
         return try #require(try verify.decode(AuthenticationVerifyResponse.self).verificationToken)
     }
 
+    /// Options → sign: the assertion a device sends with the payment itself (two calls, not three).
+    func signedAssertion(
+        _ user: TestUser, amount: Int64 = 500, product: String = "AIRTIME_MTN", recipient: String = "08012345678",
+        userVerified: Bool = true
+    ) async throws -> AuthenticationResponseJSON {
+        let options = try await authOptions(user, amount: amount, product: product, recipient: recipient)
+        try #require(options.status == 200, "options: \(options.text)")
+        return try assertion(
+            try #require(user.device), challenge: try options.decode(AuthenticationOptionsResponse.self).challenge,
+            userVerified: userVerified)
+    }
+
     /// `POST /user/topup`.
     func topUp(
         _ user: TestUser, amount: Int64 = 500, product: String = "AIRTIME_MTN", recipient: String = "08012345678",
-        token: String? = nil, pin: String? = nil, useCashback: Bool? = nil, idempotencyKey: String? = nil
+        token: String? = nil, assertion: AuthenticationResponseJSON? = nil, pin: String? = nil,
+        useCashback: Bool? = nil, idempotencyKey: String? = nil
     ) async throws -> APIResponse {
         let request = TopUpRequest(
             amount: amount, productCode: product, recipientPhone: recipient, supplierSlug: nil,
-            useCashback: useCashback, verificationToken: token, pin: pin)
+            useCashback: useCashback, verificationToken: token, assertion: assertion, pin: pin)
         return try await client.post(
             "/user/topup", request, token: user.token, headers: idempotencyKey.map { [("Idempotency-Key", $0)] } ?? [])
     }

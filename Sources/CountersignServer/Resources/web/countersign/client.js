@@ -466,7 +466,9 @@ export class Countersign {
   }
 
   /**
-   * @param {AirtimeIntent & {useCashback?: boolean, verificationToken?: string, pin?: string}} body
+   * Exactly one of `verificationToken`, `assertion` (the AuthenticationResponseJSON over the options'
+   * challenge, checked by the server as verify would) and `pin`.
+   * @param {AirtimeIntent & {useCashback?: boolean, verificationToken?: string, assertion?: object, pin?: string}} body
    * @param {{idempotencyKey?: string}} opts
    */
   topUp(body, { idempotencyKey } = {}) {
@@ -474,15 +476,18 @@ export class Countersign {
   }
 
   /**
-   * The seed's flow: options → recompute the challenge → `navigator.credentials.get` → verify → top-up.
+   * Options → recompute the challenge → `navigator.credentials.get` → top-up carrying the assertion
+   * (two calls); with `calls: 3`, the seed's flow: verify for a token first, then the top-up with it.
    * @param {AirtimeIntent & {useCashback?: boolean}} intent
-   * @param {{idempotencyKey?: string, signal?: AbortSignal, options?: any}} opts pass `options` if fetched already
+   * @param {{idempotencyKey?: string, signal?: AbortSignal, options?: any, calls?: 2 | 3}} opts pass
+   *   `options` if fetched already
    */
-  async buyAirtimeWithPasskey(intent, { idempotencyKey, signal, options } = {}) {
+  async buyAirtimeWithPasskey(intent, { idempotencyKey, signal, options, calls = 2 } = {}) {
     const { useCashback, ...bare } = intent;
     const opts = options ?? (await this.airtimeOptions(bare));
     await this.checkAirtimeOptions(opts, bare);
     const assertion = await getAssertion(opts, { signal });
+    if (calls === 2) return this.topUp({ ...bare, useCashback: !!useCashback, assertion }, { idempotencyKey });
     const verified = await this.verifyAssertion(assertion);
     return this.topUp({ ...bare, useCashback: !!useCashback, verificationToken: verified.verificationToken },
       { idempotencyKey });

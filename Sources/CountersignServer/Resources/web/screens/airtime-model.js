@@ -51,7 +51,7 @@ export function readIntent(fields) {
 
 export class AirtimeFlow {
   /**
-   * @param {any} api the Countersign client: wallet, airtimeOptions, checkAirtimeOptions, verifyAssertion, topUp, buyAirtimeWithPin
+   * @param {any} api the Countersign client: wallet, airtimeOptions, checkAirtimeOptions, topUp, buyAirtimeWithPin
    * @param {{phone: string, passkeys: Passkeys, onChange?: (state: any) => void, now?: () => number}} options
    */
   constructor(api, { phone, passkeys, onChange, now = Date.now }) {
@@ -192,7 +192,7 @@ export class AirtimeFlow {
   }
 
   /**
-   * The review's "Confirm with passkey": the gesture, then verify and pay. A gesture that fails for
+   * The review's "Confirm with passkey": the gesture, then the top-up carrying the assertion. A gesture that fails for
    * another reason than the user's "no" (or a browser without passkeys) rejects, the review kept.
    */
   async confirm() {
@@ -216,8 +216,8 @@ export class AirtimeFlow {
     }
     this.show('processing');
     try {
-      const verified = await this.api.verifyAssertion(signed.assertion);
-      const result = await this.api.topUp({ ...this.intent, verificationToken: verified.verificationToken }, { idempotencyKey });
+      // Two calls: the assertion goes with the payment, checked there as verify would check it.
+      const result = await this.api.topUp({ ...this.intent, assertion: signed.assertion }, { idempotencyKey });
       return this.showResult(result, signed.via === 'spc' ? 'passkey (Secure Payment Confirmation)' : 'passkey');
     } catch (error) {
       if (this.stopped) return this.state;
