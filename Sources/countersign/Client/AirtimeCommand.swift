@@ -6,7 +6,7 @@ import CountersignCore
 extension AirtimeNetwork: ExpressibleByArgument {}
 
 /// `countersign airtime --to P --amount N --network mtn`: the seed's biometric purchase, with the
-/// account PIN as fallback.
+/// account PIN as fallback; the signature goes with the top-up (two calls) unless `--three-calls`.
 struct AirtimeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "airtime", abstract: "Buy airtime by biometric, or by account PIN (client).")
@@ -18,6 +18,10 @@ struct AirtimeCommand: AsyncParsableCommand {
     @Option(help: "The airtime's value in naira, e.g. 500 or 500.50.") var amount: AmountArgument
     @Option(help: "mtn, airtel, glo or 9mobile.") var network: AirtimeNetwork
     @Option(help: "The account PIN, used when the biometric path cannot finish (asked if not given).") var pin: String?
+    @Flag(
+        name: .customLong("three-calls"),
+        help: "Exchange the signature for a verification token before paying (the seed's flow), not with the top-up.")
+    var threeCalls = false
 
     func validate() throws { _ = try minorUnits() }
 
@@ -39,7 +43,8 @@ struct AirtimeCommand: AsyncParsableCommand {
         let receipt: AirtimePayment.Receipt?
         do {
             receipt = try await TerminalPayments.airtime(
-                api: api, authenticator: authenticator, signer: signer, intent: intent
+                api: api, authenticator: authenticator, signer: signer, intent: intent,
+                calls: threeCalls ? .three : .two
             ) { _ in
                 if let preset { return preset }
                 if !TerminalInput.isInteractive { print("no terminal to ask for the account PIN; pass --pin") }

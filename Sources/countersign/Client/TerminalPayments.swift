@@ -19,11 +19,11 @@ enum TerminalPayments {
         return ending
     }
 
-    /// Buys airtime by the seed's biometric flow, falling back to the account PIN from `accountPIN`;
-    /// prints the seed's result. Nil when the user gave no PIN; refusals are thrown.
+    /// Buys airtime by the seed's biometric flow in `calls` calls, falling back to the account PIN
+    /// from `accountPIN`; prints the seed's result. Nil when the user gave no PIN; refusals are thrown.
     static func airtime(
         api: CountersignAPIClient, authenticator: any LocalAuthenticator, signer: any TransactionSigner,
-        intent: AuthenticationOptionsRequest,
+        intent: AuthenticationOptionsRequest, calls: AirtimePayment.Calls = .two,
         accountPIN: @escaping @Sendable (AirtimePayment.PINFallbackReason) async -> String?
     ) async throws -> AirtimePayment.Receipt? {
         let network = AirtimeNetwork(productCode: intent.productCode)?.displayName ?? intent.productCode
@@ -31,7 +31,8 @@ enum TerminalPayments {
         let spinner = Spinner()
         spinner.start("Getting the challenge")
         let payment = AirtimePayment(
-            client: api, authenticator: StopsSpinner(inner: authenticator, spinner: spinner), signer: signer)
+            client: api, authenticator: StopsSpinner(inner: authenticator, spinner: spinner), signer: signer,
+            calls: calls)
         let receipt: AirtimePayment.Receipt?
         do {
             receipt = try await payment.pay(intent) { reason in

@@ -135,6 +135,14 @@ struct TerminalAppTests {
                 && byBiometric.output.contains("reference      ")
                 && byBiometric.output.contains("time           ")
                 && byBiometric.output.contains("balance        ₦3,485.00"), "\(byBiometric.output)")
+        // The seed's three calls, on request.
+        let byToken = try run([
+            "airtime", "--to", bola, "--amount", "500", "--network", "mtn", "--biometric", "approve", "--local-pin",
+            "3816", "--three-calls",
+        ])
+        #expect(
+            byToken.status == 0 && byToken.output.contains("Top-up complete (biometric)")
+                && byToken.output.contains("balance        ₦2,985.00"), "\(byToken.output)")
         let byPIN = try run(["airtime", "--to", bola, "--amount", "500", "--network", "glo", "--pin", "4827"])
         #expect(byPIN.status == 0, "\(byPIN.output)")
         #expect(
@@ -158,7 +166,7 @@ struct TerminalAppTests {
         let login = try run(["login", "--phone", ada, "--pin", "4827", "--code-from-simulator"])
         #expect(
             login.status == 0 && !login.output.contains("A code was sent"), "a remembered terminal: \(login.output)")
-        #expect(try run(["dashboard"]).output.contains("Balance   ₦2,985.00"))
+        #expect(try run(["dashboard"]).output.contains("Balance   ₦2,485.00"))
 
         // The account's security from the terminal: a PIN reset by code, then a change of number.
         let shown = try run(["account", "show"])
