@@ -24,6 +24,8 @@ struct FlowComparison: Codable, Sendable {
         let medianFlowsPerSecond: Double
         let medianServerCPUMicrosecondsPerFlow: Double
         let medianFlowP99Milliseconds: Double
+        /// Statements per flow (median), where the server counts them.
+        let medianStatementsPerFlow: Double?
         let errors: Int
 
         init(path: String, reports: [FlowReport]) {
@@ -33,6 +35,8 @@ struct FlowComparison: Codable, Sendable {
             medianFlowsPerSecond = Self.median(flowsPerSecond)
             medianServerCPUMicrosecondsPerFlow = Self.median(reports.map(\.serverCPUMicrosecondsPerFlow))
             medianFlowP99Milliseconds = Self.median(reports.map { $0.latencies.last?.p99 ?? 0 })
+            let statements = reports.compactMap { $0.database?.statementsPerFlow }
+            medianStatementsPerFlow = statements.isEmpty ? nil : Self.median(statements)
             errors = reports.reduce(0) { $0 + $1.errors.values.reduce(0, +) + $1.warmupErrors }
         }
 
@@ -83,6 +87,9 @@ struct FlowComparison: Codable, Sendable {
         table.add(
             "median flow p99 ms", Figure.fixed(baseline.medianFlowP99Milliseconds, 2),
             Figure.fixed(current.medianFlowP99Milliseconds, 2), "")
+        table.add(
+            "median statements/flow", baseline.medianStatementsPerFlow.map { Figure.fixed($0, 1) } ?? "n/a",
+            current.medianStatementsPerFlow.map { Figure.fixed($0, 1) } ?? "n/a", "")
         table.add("errors", "\(baseline.errors)", "\(current.errors)", "")
         return table.render()
             + "\nbaseline: \(baseline.path), \(baseline.callsPerFlow) calls a flow"

@@ -50,6 +50,8 @@ struct FlowReport: Codable, Sendable {
     /// The targets, and which of them this run met.
     let targets: Targets
     let verdict: Verdict
+    /// Statements, transactions and reads per flow, from the server's metrics.
+    var database: DatabaseWork?
 
     /// The console report.
     func render() -> String {
@@ -75,6 +77,15 @@ struct FlowReport: Codable, Sendable {
         summary.add(
             "machine busy / iowait (cores)",
             "\(Figure.fixed(machineBusyCores, 2)) / \(Figure.fixed(machineIOWaitCores, 2))", "", "")
+        if let database {
+            summary.add(
+                "statements / transactions / reads per flow",
+                "\(Figure.fixed(database.statementsPerFlow, 1)) / \(Figure.fixed(database.transactionsPerFlow, 1)) / \(Figure.fixed(database.readsPerFlow, 1))",
+                "", "")
+            if engine == "postgres" {
+                summary.add("  PostgreSQL exchanges per flow", Figure.fixed(database.exchangesPerFlow, 1), "≤ 10", "")
+            }
+        }
 
         var calls = TextTable("latency ms", "count", "p50", "p90", "p99", "max", "mean")
         for latency in latencies {

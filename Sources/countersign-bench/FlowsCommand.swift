@@ -1,5 +1,6 @@
 import ArgumentParser
 import CountersignClient
+import CountersignHarness
 import Foundation
 
 /// `countersign-bench flows`: whole payment flows against a real `countersign serve` child.
@@ -175,9 +176,11 @@ struct FlowsCommand: AsyncParsableCommand {
     private func measure(server: String, calls: Int, machine: MachineInfo, directory: String, databaseURL: String?)
         async throws -> FlowReport
     {
+        // /metrics always: the statements per flow come from the server's own counts.
+        let metricsPort = try self.metricsPort ?? LoopbackPort.free()
         let serverUnderTest = try ServerUnderTest.launch(
             executable: server,
-            dataDirectory: directory, databaseURL: databaseURL, metricsAddress: metricsPort.map { "127.0.0.1:\($0)" },
+            dataDirectory: directory, databaseURL: databaseURL, metricsAddress: "127.0.0.1:\(metricsPort)",
             rateLimited: rateLimits)
         Console.say(
             "flows benchmark: \(clients) clients, \(warmup) s warm-up + \(seconds) s, \(databaseURL == nil ? "SQLite" : "PostgreSQL"), server pid \(serverUnderTest.process.pid) on \(serverUnderTest.baseURL) — \(machine.summary)"
@@ -196,13 +199,16 @@ struct FlowsCommand: AsyncParsableCommand {
             }
             defer { flowClients.forEach { $0.executor.shutdown() } }
             Console.say("\(flowClients.count) users enrolled and funded; running")
-            try await snapshotMetrics("metrics-before.prom")
-            let report = try await FlowLoad(
+            let before = try await scrapeMetrics(port: metricsPort, saveAs: "metrics-before.prom")
+            var report = try await FlowLoad(
                 server: serverUnderTest, clients: flowClients, warmupSeconds: warmup, seconds: seconds,
                 maxFlows: maxFlows
             )
             .run(machine: machine)
-            try await snapshotMetrics("metrics-after.prom")
+            let after = try await scrapeMetrics(port: metricsPort, saveAs: "metrics-after.prom")
+            report.database = DatabaseWork(
+                before: String(decoding: before, as: UTF8.self), after: String(decoding: after, as: UTF8.self),
+                flows: report.flows + report.warmupFlows)
             serverUnderTest.stop()
             return report
         } catch {
@@ -211,9 +217,8 @@ struct FlowsCommand: AsyncParsableCommand {
         }
     }
 
-    /// Writes the server's `/metrics` to `name` in `--metrics-snapshots`, when asked to.
-    private func snapshotMetrics(_ name: String) async throws {
-        guard let metricsSnapshots, let metricsPort else { return }
+    /// The server's `/metrics`, also written to `name` in `--metrics-snapshots` when asked to.
+    private func scrapeMetrics(port metricsPort: Int, saveAs name: String) async throws -> [UInt8] {
         let executor = DedicatedThreadExecutor(name: "bench metrics scrape")
         defer { executor.shutdown() }
         let transport = LoopbackSocketTransport(port: metricsPort)
@@ -221,7 +226,10 @@ struct FlowsCommand: AsyncParsableCommand {
             try await transport.send(TransportRequest(method: "GET", path: "/metrics"))
         }
         guard response.status == 200 else { throw BenchError("GET /metrics answered \(response.status)") }
-        try Data(response.body).write(to: URL(fileURLWithPath: metricsSnapshots).appendingPathComponent(name))
+        if let metricsSnapshots {
+            try Data(response.body).write(to: URL(fileURLWithPath: metricsSnapshots).appendingPathComponent(name))
+        }
+        return response.body
     }
 
     /// A fresh 0700 directory under the temp dir for the SQLite file, secrets and the server log.

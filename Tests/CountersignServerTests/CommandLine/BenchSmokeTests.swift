@@ -51,6 +51,11 @@ struct BenchSmokeTests {
         let latencies = try #require(report["latencies"] as? [[String: Any]])
         #expect(latencies.count == 4)
         #expect(latencies.allSatisfy { $0["count"] as? Int == flows }, "\(latencies)")
+        // The store's work per flow, from the server's own counts: a flow reads and writes.
+        let work = try #require(report["database"] as? [String: Any], "\(output)")
+        #expect((work["statementsPerFlow"] as? Double ?? 0) > 5, "\(work)")
+        #expect((work["transactionsPerFlow"] as? Double ?? 0) >= 2, "\(work)")
+        #expect(output.contains("statements / transactions / reads per flow"), "\(output)")
 
         // The kept data: one stored key per top-up, or none.
         let line = try #require(output.split(separator: "\n").first { $0.contains("data kept in ") }, "\(output)")

@@ -1,11 +1,21 @@
+import CoreMetrics
 import CountersignStore
 import Synchronization
 
 /// The store, timing each unit of work for the metrics: how long it waited before its body ran (a
-/// pooled connection, SQLite's writer, `BEGIN`) and how long it took in all, commit included.
+/// pooled connection, SQLite's writer, `BEGIN`) and how long it took in all, commit included; and
+/// counting the statements run, so a load can be read as statements per request.
 struct MeteredDatabase: Database {
     let base: any Database
     let metrics: ServerMetrics
+    /// `countersign_db_statements_total` for this engine, looked up once.
+    private let statements: CoreMetrics.Counter
+
+    init(base: any Database, metrics: ServerMetrics) {
+        self.base = base
+        self.metrics = metrics
+        statements = metrics.statements(engine: base.engine == .postgres ? "postgresql" : "sqlite")
+    }
 
     var engine: DatabaseEngine { base.engine }
 
@@ -13,9 +23,9 @@ struct MeteredDatabase: Database {
         let called = ContinuousClock.now
         let started = StartInstant()
         defer { record("transaction", called: called, started: started.value) }
-        return try await base.transaction { sql in
+        return try await base.transaction { [statements] sql in
             started.mark()
-            return try await body(sql)
+            return try await body(CountedExecutor(base: sql, statements: statements))
         }
     }
 
@@ -23,9 +33,9 @@ struct MeteredDatabase: Database {
         let called = ContinuousClock.now
         let started = StartInstant()
         defer { record("read", called: called, started: started.value) }
-        return try await base.read { sql in
+        return try await base.read { [statements] sql in
             started.mark()
-            return try await body(sql)
+            return try await body(CountedExecutor(base: sql, statements: statements))
         }
     }
 
@@ -44,6 +54,17 @@ struct MeteredDatabase: Database {
         metrics.database(
             operation: operation, engine: engine == .postgres ? "postgresql" : "sqlite",
             wait: called.duration(to: started ?? now), duration: called.duration(to: now))
+    }
+}
+
+/// An executor that counts each statement it runs.
+private struct CountedExecutor: SQLExecutor {
+    let base: any SQLExecutor
+    let statements: CoreMetrics.Counter
+
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        statements.increment()
+        return try await base.query(sql, binds)
     }
 }
 

@@ -104,6 +104,12 @@ package final class ServerMetrics: Sendable {
         timer("countersign_db_duration_seconds", labels).recordNanoseconds(duration.nanoseconds)
     }
 
+    /// The counter of SQL statements run on `engine` (`BEGIN` and `COMMIT` not included: one each
+    /// per transaction on PostgreSQL, which `countersign_db_duration_seconds_count` counts).
+    func statements(engine: String) -> CoreMetrics.Counter {
+        counter("countersign_db_statements_total", [("engine", engine)])
+    }
+
     /// A text message handled by the SMS dispatcher: `kind` says what it was (`code.signup`,
     /// `notice.key_bound`, …), `outcome` `sent`, `failed` or `dropped` (the queue was full).
     func sms(kind: String, outcome: String) {
