@@ -16,9 +16,9 @@ extension BiometricService {
         -> AuthenticationVerifyResponse
     {
         do {
-            let (credentialId, digest, userVerified) = try await verifyAssertion(userId: userId, body, for: .payment)
+            let (credential, digest, userVerified) = try await verifyAssertion(userId: userId, body, for: .payment)
             let token = try await tokens.issue(
-                userId: userId, intentDigest: digest, credentialId: credentialId, userVerified: userVerified,
+                userId: userId, intentDigest: digest, credentialId: credential.id, userVerified: userVerified,
                 now: clock.nowMillis(),
                 lifetimeSeconds: configuration.verificationTokenSeconds
             )
@@ -38,19 +38,21 @@ extension BiometricService {
     /// with `assertion`): every check `verifyAuthentication` makes, the challenge issued for exactly
     /// `intentDigest` (another intent's is refused before anything is spent), and the claims a
     /// token would have carried, never signed or sent; the payment's transaction spends them as it
-    /// spends a token's.
-    func paymentClaims(userId: String, _ body: AuthenticationResponseJSON, intentDigest: String) async throws
-        -> VerificationClaims
+    /// spends a token's; with the key that signed, as it stood when checked. `user` is the payer as
+    /// the caller just read them.
+    func paymentClaims(user: User, _ body: AuthenticationResponseJSON, intentDigest: String) async throws
+        -> (claims: VerificationClaims, key: StoredCredential)
     {
         do {
-            let (credentialId, digest, userVerified) = try await verifyAssertion(
-                userId: userId, body, for: .payment, intentDigest: intentDigest)
+            let (credential, digest, userVerified) = try await verifyAssertion(
+                userId: user.id, body, for: .payment, intentDigest: intentDigest, user: user)
             metrics.authorization(factor: "biometric", outcome: "accepted")
             let now = clock.nowMillis()
-            return VerificationClaims(
-                sub: userId, jti: Identifier.make("vt"), iat: now / 1000,
+            let claims = VerificationClaims(
+                sub: user.id, jti: Identifier.make("vt"), iat: now / 1000,
                 exp: now / 1000 + configuration.verificationTokenSeconds, aud: VerificationTokens.audience,
-                dig: digest, cid: credentialId, uv: userVerified)
+                dig: digest, cid: credential.id, uv: userVerified)
+            return (claims, credential)
         } catch let error as APIError {
             metrics.authorization(factor: "biometric", outcome: error.code.rawValue)
             throw error
@@ -69,9 +71,11 @@ extension BiometricService {
     /// and returns the credential that signed, the digest of the intent the challenge covered, and
     /// whether the authenticator verified the user. With `intentDigest`, a challenge issued for
     /// another intent is 403 `intent_mismatch`, and is left unspent for the payment it was for.
+    /// `user`, when the caller has just read them, is not read again.
     func verifyAssertion(
-        userId: String, _ body: AuthenticationResponseJSON, for purpose: AssertionPurpose, intentDigest: String? = nil
-    ) async throws -> (credentialId: String, intentDigest: String, userVerified: Bool) {
+        userId: String, _ body: AuthenticationResponseJSON, for purpose: AssertionPurpose, intentDigest: String? = nil,
+        user known: User? = nil
+    ) async throws -> (credential: StoredCredential, intentDigest: String, userVerified: Bool) {
         let decoded = try DecodedAssertion(body)
         let (credentialId, clientData, authenticatorData, signature, challengeText) =
             (decoded.credentialId, decoded.clientData, decoded.authenticatorData, decoded.signature, decoded.challenge)
@@ -79,7 +83,9 @@ extension BiometricService {
         let now = clock.nowMillis()
         let (user, credential, challenge) = try await database.read {
             sql -> (User?, StoredCredential?, StoredChallenge?) in
-            guard let user = try await sql.users.find(id: userId) else { return (nil, nil, nil) }
+            let user: User?
+            if let known { user = known } else { user = try await sql.users.find(id: userId) }
+            guard let user else { return (nil, nil, nil) }
             let credential = try await sql.credentials.find(id: credentialId)
             let challenge = try await sql.challenges.find(
                 challenge: challengeText, userId: userId, purpose: .authentication, now: now)
@@ -171,7 +177,7 @@ extension BiometricService {
             }
             throw outcome
         }
-        return (credential.id, digest, verified.flags.userVerified)
+        return (credential, digest, verified.flags.userVerified)
     }
 
     /// Runs the verifier (WebAuthn §7.2 steps 7–21) against the stored key; `payment` is what a

@@ -93,7 +93,7 @@ extension BiometricService {
             }
             return binding
         case (nil, .some(let assertion)):
-            let (credentialId, _, _) = try await verifyAssertion(userId: userId, assertion, for: .stepUp)
+            let credentialId = try await verifyAssertion(userId: userId, assertion, for: .stepUp).credential.id
             let signer = try await database.read { sql in try await sql.credentials.find(id: credentialId) }
             if let signer, signer.coolingUntil > now {
                 throw Self.coolingOff(until: signer.coolingUntil, now: now)

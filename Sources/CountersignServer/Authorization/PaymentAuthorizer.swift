@@ -83,8 +83,10 @@ package struct PaymentAuthorizer: Sendable {
             try await checkPIN(pin, user: user, intent: intent, session: session)
             return (.pin, user)
         case .assertion(let assertion):
-            claims = try await assertions.paymentClaims(
-                userId: userId, assertion, intentDigest: Base64URL.encode(intent.digest))
+            let (claims, key) = try await assertions.paymentClaims(
+                user: user, assertion, intentDigest: Base64URL.encode(intent.digest))
+            try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
+            return (.token(claims), user)
         case .token(let token):
             claims = try await tokens.verify(token, now: clock.nowMillis())
             guard claims.sub == userId else {

@@ -66,13 +66,24 @@ package struct LimitsRepository {
     /// What the user paid out of the `currency` wallet after `since` (top-ups, transfers, orders;
     /// failed ones not counted).
     func paidOut(userId: String, currency: String, since: Int64) async throws -> Int64 {
-        try await sql.first(
+        try await paidOut(userId: userId, currency: currency, since: since, alsoSince: since).total
+    }
+
+    /// What the user paid out of the `currency` wallet after `since` and after `alsoSince`
+    /// (`alsoSince` ≥ `since`), in one statement: the spending limits' two windows.
+    func paidOut(userId: String, currency: String, since: Int64, alsoSince: Int64) async throws
+        -> (total: Int64, recent: Int64)
+    {
+        let row = try await sql.first(
             """
-            SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM wallet_transactions
+            SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total,
+                CAST(COALESCE(SUM(CASE WHEN created_at > $4 THEN amount ELSE 0 END), 0) AS BIGINT) AS recent
+            FROM wallet_transactions
             WHERE user_id = $1 AND currency = $2 AND type IN ('topup', 'transfer_out', 'order_payment') AND status <> 'failed'
             AND created_at > $3
             """,
-            [.text(userId), .text(currency), .integer(since)])?.int("total") ?? 0
+            [.text(userId), .text(currency), .integer(since), .integer(alsoSince)])
+        return (try row?.int("total") ?? 0, try row?.int("recent") ?? 0)
     }
 
     /// PIN-only payments and their total in `currency` since the last two-factor payment.

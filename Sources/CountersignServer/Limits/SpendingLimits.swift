@@ -52,14 +52,21 @@ package struct SpendingLimits: Sendable {
     func used(_ kind: SpendingLimitKind, userId: String, currency: String, now: Int64, on sql: any SQLExecutor)
         async throws -> Int64
     {
-        let window: Int64
         switch kind {
         case .perPayment: return 0
         case .maxBalance: return try await sql.ledger.balance(userId: userId, kind: .wallet, currency: currency)
-        case .daily: window = 86_400_000
-        case .rolling30Days: window = 30 * 86_400_000
+        case .daily, .rolling30Days:
+            return try await sql.limits.paidOut(userId: userId, currency: currency, since: now - Self.window(kind))
         }
-        return try await sql.limits.paidOut(userId: userId, currency: currency, since: now - window)
+    }
+
+    /// How far back a paid-out window reaches, in milliseconds (0 for the limits without one).
+    static func window(_ kind: SpendingLimitKind) -> Int64 {
+        switch kind {
+        case .daily: 86_400_000
+        case .rolling30Days: 30 * 86_400_000
+        case .perPayment, .maxBalance: 0
+        }
     }
 
     /// Refuses a payment of `amount` out of the wallet over a spending limit: 422 `limit_exceeded`
@@ -69,9 +76,22 @@ package struct SpendingLimits: Sendable {
         async throws
     {
         let limits = try await effective(userId: userId, currency: currency, now: now, on: sql)
+        // Both windows in one statement, when either has a limit.
+        var paidOut: (month: Int64, day: Int64)?
+        if limits[.daily]?.limit != nil || limits[.rolling30Days]?.limit != nil {
+            let sums = try await sql.limits.paidOut(
+                userId: userId, currency: currency, since: now - Self.window(.rolling30Days),
+                alsoSince: now - Self.window(.daily))
+            paidOut = (sums.total, sums.recent)
+        }
         for kind in [SpendingLimitKind.perPayment, .daily, .rolling30Days] {
             guard let limit = limits[kind]?.limit else { continue }
-            let used = try await used(kind, userId: userId, currency: currency, now: now, on: sql)
+            let used: Int64 =
+                switch kind {
+                case .daily: paidOut?.day ?? 0
+                case .rolling30Days: paidOut?.month ?? 0
+                default: 0
+                }
             let remaining = max(0, limit - used)
             guard amount > remaining else { continue }
             let money = Currency.named(currency)
