@@ -149,6 +149,6 @@ package struct SpendingLimits: Sendable {
     /// SQLite needs nothing: its writers run one at a time.
     static func lock(_ accountIds: [String], database: any Database, on sql: any SQLExecutor) async throws {
         guard database.engine == .postgres else { return }
-        for id in Set(accountIds).sorted() { try await sql.ledger.lock(accountId: id) }
+        try await sql.ledger.lock(accountIds: accountIds)
     }
 }

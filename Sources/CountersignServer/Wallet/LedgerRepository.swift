@@ -59,7 +59,8 @@ package struct LedgerRepository: Sendable {
         )
         // One lock order for every transaction (user accounts by id, then system accounts), so
         // two transactions touching the same accounts on PostgreSQL cannot deadlock.
-        for posting in entry.postings.sorted(by: { $0.accountId < $1.accountId }) {
+        let postings = entry.postings.sorted(by: { $0.accountId < $1.accountId })
+        for posting in postings {
             if !posting.accountId.hasPrefix("sys:") {
                 // The guard in WHERE makes the debit and the funds check one atomic step: under
                 // concurrency no two debits can both see the same balance. CHECK (balance >= 0)
@@ -70,14 +71,19 @@ package struct LedgerRepository: Sendable {
                 )
                 guard !updated.isEmpty else { throw LedgerError.insufficientFunds(accountId: posting.accountId) }
             }
-            try await sql.execute(
-                "INSERT INTO postings (id, ledger_transaction_id, account_id, amount, created_at) VALUES ($1, $2, $3, $4, $5)",
-                [
-                    .text(Identifier.make("pst")), .text(transactionId), .text(posting.accountId),
-                    .integer(posting.amount), .integer(now),
-                ]
-            )
         }
+        // Every posting in one statement: one round trip, whatever the entry's size.
+        guard !postings.isEmpty else { return }
+        var rows: [String] = []
+        var binds: [SQLValue] = [.text(transactionId), .integer(now)]
+        for posting in postings {
+            let at = binds.count
+            rows.append("($\(at + 1), $1, $\(at + 2), $\(at + 3), $2)")
+            binds += [.text(Identifier.make("pst")), .text(posting.accountId), .integer(posting.amount)]
+        }
+        try await sql.execute(
+            "INSERT INTO postings (id, ledger_transaction_id, account_id, amount, created_at) VALUES "
+                + rows.joined(separator: ", "), binds)
     }
 
     /// One posting of an entry, with its account's owner, kind and currency.
@@ -105,9 +111,14 @@ package struct LedgerRepository: Sendable {
         }
     }
 
-    /// Locks the account's row until the transaction ends (PostgreSQL only: `FOR UPDATE`).
-    package func lock(accountId: String) async throws {
-        _ = try await sql.first("SELECT id FROM accounts WHERE id = $1 FOR UPDATE", [.text(accountId)])
+    /// Locks the accounts' rows until the transaction ends, in the order of their ids, in one
+    /// statement (PostgreSQL only: `FOR UPDATE`).
+    package func lock(accountIds: [String]) async throws {
+        let ids = Set(accountIds).sorted()
+        guard !ids.isEmpty else { return }
+        let list = ids.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        _ = try await sql.query(
+            "SELECT id FROM accounts WHERE id IN (\(list)) ORDER BY id FOR UPDATE", ids.map { .text($0) })
     }
 
     /// The balance of an account: cached for user accounts, summed from postings for system ones.
