@@ -16,7 +16,7 @@ extension BiometricService {
         -> AuthenticationVerifyResponse
     {
         do {
-            let (credential, digest, userVerified) = try await verifyAssertion(userId: userId, body, for: .payment)
+            let (credential, digest, userVerified, _) = try await verifyAssertion(userId: userId, body, for: .payment)
             let token = try await tokens.issue(
                 userId: userId, intentDigest: digest, credentialId: credential.id, userVerified: userVerified,
                 now: clock.nowMillis(),
@@ -38,21 +38,21 @@ extension BiometricService {
     /// with `assertion`): every check `verifyAuthentication` makes, the challenge issued for exactly
     /// `intentDigest` (another intent's is refused before anything is spent), and the claims a
     /// token would have carried, never signed or sent; the payment's transaction spends them as it
-    /// spends a token's; with the key that signed, as it stood when checked. `user` is the payer as
-    /// the caller just read them.
+    /// spends a token's (or, where `spend` is given, spends the challenge itself); with the key that
+    /// signed, as it stood when checked. `user` is the payer as the caller just read them.
     func paymentClaims(user: User, _ body: AuthenticationResponseJSON, intentDigest: String) async throws
-        -> (claims: VerificationClaims, key: StoredCredential)
+        -> (claims: VerificationClaims, key: StoredCredential, spend: AssertionSpend?)
     {
         do {
-            let (credential, digest, userVerified) = try await verifyAssertion(
-                userId: user.id, body, for: .payment, intentDigest: intentDigest, user: user)
+            let (credential, digest, userVerified, spend) = try await verifyAssertion(
+                userId: user.id, body, for: .payment, intentDigest: intentDigest, user: user, deferSpend: true)
             metrics.authorization(factor: "biometric", outcome: "accepted")
             let now = clock.nowMillis()
             let claims = VerificationClaims(
                 sub: user.id, jti: Identifier.make("vt"), iat: now / 1000,
                 exp: now / 1000 + configuration.verificationTokenSeconds, aud: VerificationTokens.audience,
                 dig: digest, cid: credential.id, uv: userVerified)
-            return (claims, credential)
+            return (claims, credential, spend)
         } catch let error as APIError {
             metrics.authorization(factor: "biometric", outcome: error.code.rawValue)
             throw error
@@ -71,11 +71,13 @@ extension BiometricService {
     /// and returns the credential that signed, the digest of the intent the challenge covered, and
     /// whether the authenticator verified the user. With `intentDigest`, a challenge issued for
     /// another intent is 403 `intent_mismatch`, and is left unspent for the payment it was for.
-    /// `user`, when the caller has just read them, is not read again.
+    /// `user`, when the caller has just read them, is not read again. With `deferSpend`, a verified
+    /// assertion the passkey policy accepts is not spent here: the returned `AssertionSpend` is for
+    /// the caller's transaction to spend.
     func verifyAssertion(
         userId: String, _ body: AuthenticationResponseJSON, for purpose: AssertionPurpose, intentDigest: String? = nil,
-        user known: User? = nil
-    ) async throws -> (credential: StoredCredential, intentDigest: String, userVerified: Bool) {
+        user known: User? = nil, deferSpend: Bool = false
+    ) async throws -> (credential: StoredCredential, intentDigest: String, userVerified: Bool, spend: AssertionSpend?) {
         let decoded = try DecodedAssertion(body)
         let (credentialId, clientData, authenticatorData, signature, challengeText) =
             (decoded.credentialId, decoded.clientData, decoded.authenticatorData, decoded.signature, decoded.challenge)
@@ -146,9 +148,15 @@ extension BiometricService {
             throw response
         }
         guard case .success(let verified) = result else { throw APIError.authorizationFailed }
+        let policy = configuration.passkeyPolicy
+        if deferSpend, purpose == .payment, policy.paymentRefusal(flags: verified.flags) == nil {
+            let spend = AssertionSpend(
+                challenge: challenge.challenge, userId: userId, credential: credential,
+                signCount: Int64(verified.signCount), backupState: verified.flags.backupState)
+            return (credential, digest, verified.flags.userVerified, spend)
+        }
         // One transaction on success: spend the challenge (a concurrent replay of the same
         // assertion loses here), advance the counter, clear the failure count.
-        let policy = configuration.passkeyPolicy
         let outcome = try await database.transaction { sql -> APIError? in
             guard
                 try await sql.challenges.consume(
@@ -177,7 +185,7 @@ extension BiometricService {
             }
             throw outcome
         }
-        return (credential, digest, verified.flags.userVerified)
+        return (credential, digest, verified.flags.userVerified, nil)
     }
 
     /// Runs the verifier (WebAuthn §7.2 steps 7–21) against the stored key; `payment` is what a

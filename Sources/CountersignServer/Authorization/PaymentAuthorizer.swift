@@ -21,8 +21,11 @@ package struct PaymentAuthorizer: Sendable {
     /// How the payment was authorized, once checked.
     enum Authorization {
         case token(VerificationClaims)
+        /// An assertion sent with the payment, checked, its challenge left for the payment's
+        /// transaction to spend.
+        case assertion(VerificationClaims, AssertionSpend)
         case pin
-        var label: String { if case .token = self { "biometric" } else { "pin" } }
+        var label: String { if case .pin = self { "pin" } else { "biometric" } }
     }
 
     /// What the request offers to authorize the payment, its shape checked.
@@ -83,10 +86,10 @@ package struct PaymentAuthorizer: Sendable {
             try await checkPIN(pin, user: user, intent: intent, session: session)
             return (.pin, user)
         case .assertion(let assertion):
-            let (claims, key) = try await assertions.paymentClaims(
+            let (claims, key, spend) = try await assertions.paymentClaims(
                 user: user, assertion, intentDigest: Base64URL.encode(intent.digest))
             try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
-            return (.token(claims), user)
+            return (spend.map { .assertion(claims, $0) } ?? .token(claims), user)
         case .token(let token):
             claims = try await tokens.verify(token, now: clock.nowMillis())
             guard claims.sub == userId else {
@@ -133,10 +136,21 @@ package struct PaymentAuthorizer: Sendable {
         case .token(let claims):
             try await spend(claims, userId: userId, now: now, on: sql)
             if claims.uv == true { try await pinAllowance.renew(userId: userId, on: sql) }
+        case .assertion(let claims, let assertion):
+            // The challenge is the single use here: no token was issued to spend.
+            try await assertion.spend(now: now, on: sql)
+            if claims.uv == true { try await pinAllowance.renew(userId: userId, on: sql) }
         }
         try await SpendingLimits.lock(accounts, database: database, on: sql)
         try await limits.checkOutgoing(
             userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
+    }
+
+    /// The refusal for an error the payment's transaction threw, once it has rolled back: an
+    /// assertion's counter found behind then flags the key and counts the failure.
+    func refusal(for error: any Error) async throws -> any Error {
+        guard let behind = error as? AssertionSpend.CounterBehind else { return error }
+        return try await assertions.refuseBehindCounter(behind)
     }
 
     /// Spends a verification token inside the payment's transaction: a second use of it, or one

@@ -59,10 +59,15 @@ package struct TopUpService: Sendable {
     ) async throws -> SettledTopUp {
         let (authorization, user) = try await authorizer.authorize(
             userId: userId, intent: intent, factor: factor, session: session)
-        let pending = try await debit(
-            userId: userId, intent: intent, useCashback: useCashback, authorization: authorization,
-            clearFailures: user.failedPaymentAuths > 0, idempotency: idempotency
-        )
+        let pending: WalletTransaction
+        do {
+            pending = try await debit(
+                userId: userId, intent: intent, useCashback: useCashback, authorization: authorization,
+                clearFailures: user.failedPaymentAuths > 0, idempotency: idempotency
+            )
+        } catch {
+            throw try await authorizer.refusal(for: error)
+        }
         let order = AirtimeOrder(
             transactionId: pending.id, network: AirtimeNetwork(rawValue: intent.supplierSlug) ?? .mtn,
             recipientPhone: intent.recipientPhone, amount: intent.amount, currency: intent.currency

@@ -1,8 +1,9 @@
 import CountersignAPI
-import CountersignServer
 import CountersignStore
 import Testing
 import WebAuthn
+
+@testable import CountersignServer
 
 /// `POST /user/topup` with the assertion over the options challenge, instead of a token from
 /// `POST /biometric/auth/verify`: two calls, with every check the three make.
@@ -107,6 +108,39 @@ struct TwoCallTopUpTests {
             #expect(try await server.topUp(user, assertion: newer).status == 200)
             let behind = try await server.topUp(user, assertion: older)
             #expect(behind.status == 401 && behind.errorCode == "sign_count_regression", "\(behind.text)")
+            #expect(try await Self.harm(server, user) == (1, true))
+            #expect(try await server.wallet(user).balance == 99_500)
+        }
+    }
+
+    @Test(
+        "a key whose counter moved on between the check and the payment's transaction is flagged, and nothing moves",
+        arguments: TestEngines.all)
+    func counterMovedMeanwhile(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser()
+            let older = try await server.signedAssertion(user)
+            let newer = try await server.signedAssertion(user)
+            // The older assertion checked, as its request would, before the newer one pays…
+            let topUps = server.services.topUps
+            let (intent, factor) = try topUps.validate(
+                TopUpRequest(amount: 500, productCode: "AIRTIME_MTN", recipientPhone: "08012345678", assertion: older))
+            let (authorization, _) = try await topUps.authorizer.authorize(
+                userId: user.userId, intent: intent, factor: factor, session: nil)
+            guard case .assertion = authorization else {
+                Issue.record("the assertion was spent by its check: \(authorization)")
+                return
+            }
+            #expect(try await server.topUp(user, assertion: newer).status == 200)
+            // …then its transaction finds the counter past its own.
+            var thrown: (any Error)?
+            do {
+                _ = try await topUps.debit(
+                    userId: user.userId, intent: intent, useCashback: false, authorization: authorization)
+            } catch {
+                thrown = try await topUps.authorizer.refusal(for: error)
+            }
+            #expect((thrown as? APIError)?.code == .signCountRegression, "\(String(describing: thrown))")
             #expect(try await Self.harm(server, user) == (1, true))
             #expect(try await server.wallet(user).balance == 99_500)
         }

@@ -1,0 +1,45 @@
+import CountersignAPI
+import CountersignStore
+
+/// An assertion checked but not yet spent: the payment's own transaction spends its challenge and
+/// records the key's use, so the check and the money commit together (one transaction fewer, and
+/// a payment refused in its transaction leaves the challenge open). A concurrent copy of the same
+/// assertion loses at the challenge.
+struct AssertionSpend: Sendable {
+    let challenge: String
+    let userId: String
+    let credential: StoredCredential
+    let signCount: Int64
+    let backupState: Bool
+
+    /// Another assertion moved the key's counter past this one's between the check and the spend: a
+    /// replay or a cloned key. Thrown out of the payment's transaction, which then wrote nothing;
+    /// `BiometricService.refuseBehindCounter` flags the key and counts the failure.
+    struct CounterBehind: Error {
+        let spend: AssertionSpend
+    }
+
+    /// Spends the challenge and records the use (the key neither flagged nor revoked since, its
+    /// counter still behind this one's); throws `invalid_challenge` when a copy spent it first.
+    func spend(now: Int64, on sql: any SQLExecutor) async throws {
+        guard
+            try await sql.challenges.consume(challenge: challenge, userId: userId, purpose: .authentication, now: now)
+                != nil
+        else { throw APIError(.invalidChallenge, "The challenge is unknown, expired or already used.") }
+        guard
+            try await sql.credentials.recordUse(
+                id: credential.id, signCount: signCount, backupState: backupState, now: now)
+        else { throw CounterBehind(spend: self) }
+    }
+}
+
+extension BiometricService {
+    /// The refusal of a payment whose assertion's counter was found behind when spent: the key is
+    /// flagged and the failure counted, as a check that finds it behind does.
+    func refuseBehindCounter(_ behind: AssertionSpend.CounterBehind) async throws -> APIError {
+        let now = clock.nowMillis()
+        try await flag(behind.spend.credential, reason: ErrorCode.signCountRegression.rawValue, now: now)
+        return try await lock.recordFailure(
+            userId: behind.spend.userId, failure: APIError(.signCountRegression, "Signature verification failed."))
+    }
+}
