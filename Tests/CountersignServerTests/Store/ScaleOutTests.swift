@@ -10,8 +10,9 @@ import Testing
 import WebAuthn
 
 /// Two `countersign serve` processes on one PostgreSQL database behave as one service: a change
-/// committed through one reaches the other's event streams (LISTEN/NOTIFY), and the background work
-/// of both is done once per transfer (FOR UPDATE SKIP LOCKED, version-guarded steps).
+/// committed through one reaches the other's event streams (LISTEN/NOTIFY), the background work
+/// of both is done once per transfer (FOR UPDATE SKIP LOCKED, version-guarded steps), and one
+/// assertion sent to both pays once.
 @Suite("Scale-out on PostgreSQL", .serialized)
 struct ScaleOutTests {
     @Test(
@@ -119,6 +120,24 @@ struct ScaleOutTests {
         #expect(
             try await b.get("/user/wallet", token: payeeSession.sessionToken).decode(WalletResponse.self).balance == 12
                 * 10_000)
+
+        // A two-call top-up: options from A, the same assertion sent to both processes at once. One
+        // pays; the other finds the challenge spent, and counts nothing against the payer.
+        let options = try await a.get(
+            "/biometric/auth/options?amount=500&productCode=AIRTIME_MTN&recipientPhone=08012345678&supplierSlug=mtn",
+            token: payer.sessionToken
+        ).decode(AuthenticationOptionsResponse.self)
+        let topUp = TopUpRequest(
+            amount: 500, productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn",
+            assertion: try APIClient.assertion(device, challenge: options.challenge))
+        async let throughA = a.post("/user/topup", topUp, token: payer.sessionToken)
+        async let throughB = b.post("/user/topup", topUp, token: payer.sessionToken)
+        let answers = try await [throughA, throughB]
+        #expect(answers.map(\.status).sorted() == [200, 401], "\(answers.map(\.text))")
+        #expect(answers.compactMap(\.errorCode) == ["invalid_challenge"], "\(answers.map(\.text))")
+        #expect(
+            try await b.get("/user/wallet", token: payer.sessionToken).decode(WalletResponse.self).balance == 1_000_000
+                - 12 * 11_050 - 500)
     }
 
     static func assertion(_ device: DeviceAuthenticator, _ document: TransferDocument) throws
