@@ -63,8 +63,9 @@ package struct PaymentAuthorizer: Sendable {
 
     /// Checks the factor: a token against `intent` (dynamic linking), an assertion against the
     /// challenge issued for `intent` (as `verify` does: single use, the lock, the counter, the
-    /// passkey policy), or the PIN; then the new-device limit, the spending limits and, for the PIN,
-    /// its allowance. Read-only but for what checking an assertion records (the challenge spent, the
+    /// passkey policy), or the PIN; then the new-device limit, the spending limits (for a token or
+    /// the PIN; an assertion's are checked where its challenge is spent) and, for the PIN, its
+    /// allowance. Read-only but for what checking an assertion records (the challenge spent, the
     /// counter, the failure count) and the PIN's failure count: the payment's transaction checks
     /// again and spends (`commit`).
     func authorize(userId: String, intent: PaymentIntent, factor: Factor, session: LiveSession?) async throws
@@ -74,23 +75,21 @@ package struct PaymentAuthorizer: Sendable {
             throw APIError.unauthenticated
         }
         try lock.ensureUnlocked(user)
-        // Over a spending limit: said before the PIN is checked; the debit checks again.
-        let now = clock.nowMillis()
-        try await database.read { sql in
-            try await limits.checkOutgoing(
-                userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
-        }
         let claims: VerificationClaims
         switch factor {
         case .pin(let pin):
+            try await checkLimits(userId: userId, intent: intent)
             try await checkPIN(pin, user: user, intent: intent, session: session)
             return (.pin, user)
         case .assertion(let assertion):
+            // No limit check before: the debit's transaction checks them and spends the challenge
+            // together, so a payment over a limit leaves the challenge open all the same.
             let (claims, key, spend) = try await assertions.paymentClaims(
                 user: user, assertion, intentDigest: Base64URL.encode(intent.digest))
             try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
             return (spend.map { .assertion(claims, $0) } ?? .token(claims), user)
         case .token(let token):
+            try await checkLimits(userId: userId, intent: intent)
             claims = try await tokens.verify(token, now: clock.nowMillis())
             guard claims.sub == userId else {
                 throw APIError(.tokenWrongUser, "The verification token belongs to another user.")
@@ -104,6 +103,15 @@ package struct PaymentAuthorizer: Sendable {
         let key = try await database.read { sql in try await sql.credentials.find(id: claims.cid) }
         try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
         return (.token(claims), user)
+    }
+
+    /// Over a spending limit: said before the PIN or the token is checked; the debit checks again.
+    private func checkLimits(userId: String, intent: PaymentIntent) async throws {
+        let now = clock.nowMillis()
+        try await database.read { sql in
+            try await limits.checkOutgoing(
+                userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
+        }
     }
 
     /// The PIN-only path: the one place a limit on payments without the passkey applies.
