@@ -8,6 +8,6 @@ struct CountersignBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "countersign-bench",
         abstract: "Benchmarks for Countersign: the assertion verifier and end-to-end payment flows.",
-        subcommands: [VerifierCommand.self, FlowsCommand.self]
+        subcommands: [VerifierCommand.self, FlowsCommand.self, StreamsCommand.self]
     )
 }

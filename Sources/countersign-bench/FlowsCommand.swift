@@ -150,26 +150,11 @@ struct FlowsCommand: AsyncParsableCommand {
     /// the server and the scratch database.
     private func measureOnce(server: String, calls: Int) async throws -> FlowReport {
         let machine = MachineInfo.current()
-        let directory = try Self.makeTemporaryDirectory()
-        var scratch: ScratchDatabase?
-        if let databaseURL, !reuseDatabase { scratch = try await ScratchDatabase.create(on: databaseURL) }
-        let report: FlowReport
-        do {
-            report = try await measure(
-                server: server, calls: calls, machine: machine, directory: directory,
-                databaseURL: scratch?.url ?? databaseURL)
-        } catch {
-            await scratch?.drop()
-            Console.say("server log and data kept in \(directory)")
-            throw error
+        return try await ScratchDatabase.withFreshStore(
+            databaseURL: databaseURL, scratch: !reuseDatabase, keepData: keepData
+        ) { directory, url in
+            try await measure(server: server, calls: calls, machine: machine, directory: directory, databaseURL: url)
         }
-        await scratch?.drop()
-        if keepData {
-            Console.say("data kept in \(directory)")
-        } else {
-            try? FileManager.default.removeItem(atPath: directory)
-        }
-        return report
     }
 
     /// Starts the server, enrols and funds the users, runs the load, and always stops the server.
@@ -230,13 +215,5 @@ struct FlowsCommand: AsyncParsableCommand {
             try Data(response.body).write(to: URL(fileURLWithPath: metricsSnapshots).appendingPathComponent(name))
         }
         return response.body
-    }
-
-    /// A fresh 0700 directory under the temp dir for the SQLite file, secrets and the server log.
-    private static func makeTemporaryDirectory() throws -> String {
-        var template = Array(
-            (NSTemporaryDirectory() as NSString).appendingPathComponent("countersign-bench.XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp failed: errno \(errno)") }
-        return String(cString: made)
     }
 }

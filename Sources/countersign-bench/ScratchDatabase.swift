@@ -1,5 +1,6 @@
 import CountersignServer
 import CountersignStore
+import Foundation
 import Logging
 
 /// A throwaway database on the PostgreSQL server the bench is pointed at, so every run starts
@@ -40,6 +41,40 @@ struct ScratchDatabase: Sendable {
             defer { group.cancelAll() }
             try await database.read { sql in try await sql.execute(statement) }
         }
+    }
+
+    /// Runs `body` with a fresh temp directory and the database URL to use: a scratch database on
+    /// `databaseURL`'s server when `scratch`, the given URL otherwise, SQLite when nil. The scratch
+    /// database is always dropped; the directory is removed unless `keepData` or `body` failed.
+    static func withFreshStore<T>(
+        databaseURL: String?, scratch: Bool, keepData: Bool, _ body: (String, String?) async throws -> T
+    ) async throws -> T {
+        let directory = try makeTemporaryDirectory()
+        var database: ScratchDatabase?
+        if let databaseURL, scratch { database = try await ScratchDatabase.create(on: databaseURL) }
+        let result: T
+        do {
+            result = try await body(directory, database?.url ?? databaseURL)
+        } catch {
+            await database?.drop()
+            Console.say("server log and data kept in \(directory)")
+            throw error
+        }
+        await database?.drop()
+        if keepData {
+            Console.say("data kept in \(directory)")
+        } else {
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        return result
+    }
+
+    /// A fresh 0700 directory under the temp dir for the SQLite file, secrets and the server log.
+    private static func makeTemporaryDirectory() throws -> String {
+        var template = Array(
+            (NSTemporaryDirectory() as NSString).appendingPathComponent("countersign-bench.XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp failed: errno \(errno)") }
+        return String(cString: made)
     }
 
     /// `postgres://user:pw@host:port/old?query` → `postgres://user:pw@host:port/<name>?query`.

@@ -34,11 +34,11 @@ struct ServerUnderTest: Sendable {
         "transfer-account",
     ]
 
-    /// Starts the server, with `/metrics` on `metricsAddress` when given, and the rate limits off
-    /// unless `rateLimited`; it is not ready until `waitUntilHealthy` returns.
+    /// Starts the server, with `/metrics` on `metricsAddress` when given, the rate limits off
+    /// unless `rateLimited`, and `extraArguments` last; it is not ready until `waitUntilHealthy` returns.
     static func launch(
         executable: String, dataDirectory: String, databaseURL: String?, metricsAddress: String? = nil,
-        rateLimited: Bool = false
+        rateLimited: Bool = false, extraArguments: [String] = []
     ) throws -> ServerUnderTest {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw BenchError(
@@ -58,6 +58,7 @@ struct ServerUnderTest: Sendable {
             rateLimited ? raisedRateLimits.flatMap { ["--rate-limit", "\($0)=1000000/1"] } : ["--no-rate-limits"]
         if let databaseURL { arguments += ["--database-url", databaseURL] }
         if let metricsAddress { arguments += ["--metrics-address", metricsAddress] }
+        arguments += extraArguments
         let logPath = dataDirectory + "/server.log"
         let process = try ChildProcess(executable, arguments, environment: childEnvironment(), outputPath: logPath)
         ChildGuard.watch(process)

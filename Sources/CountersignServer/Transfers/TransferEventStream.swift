@@ -47,17 +47,28 @@ struct TransferEventStream: Sendable {
             }
         }
         defer { timer.cancel() }
-        var lastSent = self.lastSent
-        var signals = watch.signals.makeAsyncIterator()
-        // A server shutting down ends its streams at once (clients reconnect elsewhere, with
-        // Last-Event-ID), rather than holding the drain open for the stream's lifetime.
-        let shutdown = Task {
-            try? await gracefulShutdown()
-            watch.ring()
-        }
-        defer { shutdown.cancel() }
         let loggedOut = session.accounts.sessionSignals.observe(userId: session.userId) { watch.ring() }
         defer { loggedOut.cancel() }
+        // A server shutting down ends its streams at once (clients reconnect elsewhere, with
+        // Last-Event-ID), rather than holding the drain open for the stream's lifetime. A handler
+        // rather than a task waiting on `gracefulShutdown()`: that is a task and an actor per stream.
+        let done = try await withGracefulShutdownHandler {
+            try await send(to: &writer, watch: watch, until: deadline)
+        } onGracefulShutdown: {
+            watch.ring()
+        }
+        if !done { try await writer.finish(nil) }
+    }
+
+    /// Sends versions as they come until the final one (true: the body is finished), or false when
+    /// the deadline passes, the server shuts down, the session ends or the watch stops.
+    private func send(
+        to writer: inout any ResponseBodyWriter, watch: TransferWatch, until deadline: ContinuousClock.Instant
+    )
+        async throws -> Bool
+    {
+        var lastSent = self.lastSent
+        var signals = watch.signals.makeAsyncIterator()
         while ContinuousClock.now < deadline, !Task.isShuttingDownGracefully, try await session.isLive {
             let after = lastSent
             let events = try await database.read { sql in
@@ -71,11 +82,11 @@ struct TransferEventStream: Sendable {
                 lastSent = event.sequence
                 if event.status.isFinal {
                     try await writer.finish(nil)
-                    return
+                    return true
                 }
             }
             guard await signals.next() != nil else { break }
         }
-        try await writer.finish(nil)
+        return false
     }
 }

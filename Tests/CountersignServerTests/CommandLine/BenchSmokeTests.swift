@@ -127,4 +127,34 @@ struct BenchSmokeTests {
             #expect(refused != 0)
         }
     }
+
+    @Test("countersign-bench streams holds a stream per transfer and each declined transfer's final event arrives")
+    func streams() async throws {
+        let (bench, directory) = try Self.benchAndDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("streams.json")
+
+        let (status, output) = try ChildProcess.run(
+            bench.path,
+            [
+                "streams", "--streams", "50", "--finish", "10", "--payers", "2", "--idle", "0.5", "--timeout", "120",
+                "--json", json.path,
+            ],
+            environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
+        )
+        #expect(status == 0, "\(output)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any], "\(output)")
+        #expect(report["engine"] as? String == "sqlite")
+        #expect(report["streams"] as? Int == 50, "\(output)")
+        #expect(report["streamsReady"] as? Int == 50, "\(output)")
+        #expect(report["finished"] as? Int == 10, "\(output)")
+        #expect(report["arrived"] as? Int == 10, "\(output)")
+        #expect(report["disorders"] as? Int == 0, "\(output)")
+        #expect((report["finishErrors"] as? [String: Int])?.isEmpty == true, "\(output)")
+        #expect((report["serverResidentMB"] as? Double ?? 0) > 0, "\(output)")
+        let fromSend = try #require(report["fromSend"] as? [String: Any])
+        #expect(fromSend["count"] as? Int == 10)
+        #expect((fromSend["p50"] as? Double ?? -1) > 0, "\(output)")
+    }
 }
