@@ -45,8 +45,21 @@ struct FlowsCommand: AsyncParsableCommand {
     )
     var baseline: String?
 
-    @Option(help: "Rounds with --baseline; each runs both servers once.")
+    @Option(help: "Rounds with --baseline or --prefill; each runs both servers (or both stores) once.")
     var rounds = 3
+
+    @Option(
+        help:
+            "USERS:POSTINGS: compare a store already holding this much history (users with their accounts, sessions and device keys; top-ups with their postings, idempotency keys, challenges and tokens) with an empty one, alternated round by round like --baseline. SQLite, or PostgreSQL with --database-url."
+    )
+    var prefill: Prefill?
+
+    @Option(
+        name: .customLong("prefill-store"),
+        help:
+            "With --prefill: where the prefilled store is kept, built if missing and reused if it holds the same prefill: an SQLite data directory, or with --database-url a database name on that server. Default: a temporary one, removed at the end."
+    )
+    var prefillStore: String?
 
     @Option(help: "Where to write the JSON results.")
     var json = ResultFile.defaultPath(mode: "flows")
@@ -94,9 +107,24 @@ struct FlowsCommand: AsyncParsableCommand {
             throw ValidationError("--metrics-snapshots needs --metrics-port")
         }
         guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be 1…20") }
-        if baseline == nil, rounds != 3 { throw ValidationError("--rounds needs --baseline") }
-        if baseline != nil, metricsSnapshots != nil {
-            throw ValidationError("--metrics-snapshots measures one server: leave out --baseline")
+        if baseline == nil, prefill == nil, rounds != 3 {
+            throw ValidationError("--rounds needs --baseline or --prefill")
+        }
+        if baseline != nil || prefill != nil, metricsSnapshots != nil {
+            throw ValidationError("--metrics-snapshots measures one server: leave out --baseline and --prefill")
+        }
+        if prefill != nil, baseline != nil || reuseDatabase {
+            throw ValidationError(
+                "--prefill compares two stores with one server: leave out --baseline and --reuse-database")
+        }
+        if let prefillStore {
+            guard prefill != nil else { throw ValidationError("--prefill-store needs --prefill") }
+            if databaseURL != nil,
+                prefillStore.isEmpty
+                    || !prefillStore.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") })
+            {
+                throw ValidationError("--prefill-store on PostgreSQL is a database name: a-z, 0-9 and _")
+            }
         }
     }
 
@@ -104,6 +132,7 @@ struct FlowsCommand: AsyncParsableCommand {
     /// report.
     func run() async throws {
         let current = server ?? ServerUnderTest.siblingExecutable()
+        if let prefill { return try await comparePrefilled(prefill, server: current) }
         guard let baseline else {
             let report = try await measureOnce(server: current)
             print(report.render())
@@ -127,24 +156,57 @@ struct FlowsCommand: AsyncParsableCommand {
         try ResultFile.write(comparison, to: json)
     }
 
-    /// One measurement of `server` in a fresh data directory (and scratch database); always cleans up
-    /// the server and the scratch database.
-    private func measureOnce(server: String) async throws -> FlowReport {
+    /// `--prefill`: each round runs the server on an empty store and on the prefilled one, the first
+    /// of the two alternating; the report compares them as `--baseline` compares two servers (the
+    /// empty store is the baseline).
+    private func comparePrefilled(_ prefill: Prefill, server: String) async throws {
+        let store = try await PrefilledStore.prepare(prefill, name: prefillStore, serverURL: databaseURL)
+        var runs: [FlowComparison.Run] = []
+        do {
+            for round in 1...rounds {
+                let order: [(FlowComparison.Side, PrefilledStore?)] =
+                    round % 2 == 1 ? [(.baseline, nil), (.current, store)] : [(.current, store), (.baseline, nil)]
+                for (side, prefilled) in order {
+                    Console.say("round \(round) of \(rounds): \(prefilled?.description ?? "empty store")")
+                    runs.append(
+                        FlowComparison.Run(
+                            round: round, server: side, report: try await measureOnce(server: server, in: prefilled)))
+                }
+            }
+        } catch {
+            await store.remove()
+            throw error
+        }
+        await store.remove()
+        let comparison = FlowComparison(
+            baselinePath: "empty store, \(server)", currentPath: "\(store.description), \(server)", runs: runs)
+        print(comparison.render())
+        try ResultFile.write(comparison, to: json)
+    }
+
+    /// One measurement of `server` in a fresh data directory (and scratch database), or in the
+    /// `prefilled` store; always cleans up the server and the scratch database.
+    private func measureOnce(server: String, in prefilled: PrefilledStore? = nil) async throws -> FlowReport {
         let machine = MachineInfo.current()
-        let directory = try Self.makeTemporaryDirectory()
+        let directory = try prefilled?.dataDirectory ?? Self.makeTemporaryDirectory()
         var scratch: ScratchDatabase?
-        if let databaseURL, !reuseDatabase { scratch = try await ScratchDatabase.create(on: databaseURL) }
+        if let databaseURL, !reuseDatabase, prefilled == nil {
+            scratch = try await ScratchDatabase.create(on: databaseURL)
+        }
         let report: FlowReport
         do {
             report = try await measure(
-                server: server, machine: machine, directory: directory, databaseURL: scratch?.url ?? databaseURL)
+                server: server, machine: machine, directory: directory,
+                databaseURL: prefilled?.databaseURL ?? scratch?.url ?? databaseURL)
         } catch {
             await scratch?.drop()
             Console.say("server log and data kept in \(directory)")
             throw error
         }
         await scratch?.drop()
-        if keepData {
+        if prefilled?.dataDirectory != nil {
+            // The prefilled store's own directory: it stays until the store is removed.
+        } else if keepData {
             Console.say("data kept in \(directory)")
         } else {
             try? FileManager.default.removeItem(atPath: directory)
@@ -201,7 +263,7 @@ struct FlowsCommand: AsyncParsableCommand {
     }
 
     /// A fresh 0700 directory under the temp dir for the SQLite file, secrets and the server log.
-    private static func makeTemporaryDirectory() throws -> String {
+    static func makeTemporaryDirectory() throws -> String {
         var template = Array(
             (NSTemporaryDirectory() as NSString).appendingPathComponent("countersign-bench.XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp failed: errno \(errno)") }
