@@ -171,6 +171,7 @@ let package = Package(
         .executableTarget(
             name: "countersign-bench",
             dependencies: [
+                "CSQLite",
                 "CountersignAPI",
                 "CountersignClient",
                 "CountersignCodec",

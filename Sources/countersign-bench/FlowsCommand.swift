@@ -60,8 +60,21 @@ struct FlowsCommand: AsyncParsableCommand {
     )
     var baselineCalls: Int?
 
-    @Option(help: "Rounds with --baseline; each runs both servers once.")
+    @Option(help: "Rounds with --baseline or --prefill; each runs both servers (or both stores) once.")
     var rounds = 3
+
+    @Option(
+        help:
+            "USERS:POSTINGS: compare a store already holding this much history (users with their accounts, sessions and device keys; top-ups with their postings, idempotency keys, challenges and tokens) with an empty one, alternated round by round like --baseline. SQLite, or PostgreSQL with --database-url."
+    )
+    var prefill: Prefill?
+
+    @Option(
+        name: .customLong("prefill-store"),
+        help:
+            "With --prefill: where the prefilled store is kept, built if missing and reused if it holds the same prefill: an SQLite data directory, or with --database-url a database name on that server. Default: a temporary one, removed at the end."
+    )
+    var prefillStore: String?
 
     @Option(help: "Where to write the JSON results.")
     var json = ResultFile.defaultPath(mode: "flows")
@@ -113,9 +126,24 @@ struct FlowsCommand: AsyncParsableCommand {
             throw ValidationError("--calls and --baseline-calls must be 2 or 3")
         }
         if baseline == nil, baselineCalls != nil { throw ValidationError("--baseline-calls needs --baseline") }
-        if baseline == nil, rounds != 3 { throw ValidationError("--rounds needs --baseline") }
-        if baseline != nil, metricsSnapshots != nil {
-            throw ValidationError("--metrics-snapshots measures one server: leave out --baseline")
+        if baseline == nil, prefill == nil, rounds != 3 {
+            throw ValidationError("--rounds needs --baseline or --prefill")
+        }
+        if baseline != nil || prefill != nil, metricsSnapshots != nil {
+            throw ValidationError("--metrics-snapshots measures one server: leave out --baseline and --prefill")
+        }
+        if prefill != nil, baseline != nil || reuseDatabase {
+            throw ValidationError(
+                "--prefill compares two stores with one server: leave out --baseline and --reuse-database")
+        }
+        if let prefillStore {
+            guard prefill != nil else { throw ValidationError("--prefill-store needs --prefill") }
+            if databaseURL != nil,
+                prefillStore.isEmpty
+                    || !prefillStore.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") })
+            {
+                throw ValidationError("--prefill-store on PostgreSQL is a database name: a-z, 0-9 and _")
+            }
         }
     }
 
@@ -123,6 +151,7 @@ struct FlowsCommand: AsyncParsableCommand {
     /// report.
     func run() async throws {
         let current = server ?? ServerUnderTest.siblingExecutable()
+        if let prefill { return try await comparePrefilled(prefill, server: current) }
         guard let baseline else {
             let report = try await measureOnce(server: current, calls: calls)
             print(report.render())
@@ -146,12 +175,50 @@ struct FlowsCommand: AsyncParsableCommand {
         try ResultFile.write(comparison, to: json)
     }
 
-    /// One measurement of `server` in a fresh data directory (and scratch database); always cleans up
-    /// the server and the scratch database.
-    private func measureOnce(server: String, calls: Int) async throws -> FlowReport {
+    /// `--prefill`: each round runs the server on an empty store and on the prefilled one, the first
+    /// of the two alternating; the report compares them as `--baseline` compares two servers (the
+    /// empty store is the baseline).
+    private func comparePrefilled(_ prefill: Prefill, server: String) async throws {
+        let store = try await PrefilledStore.prepare(prefill, name: prefillStore, serverURL: databaseURL)
+        var runs: [FlowComparison.Run] = []
+        do {
+            for round in 1...rounds {
+                let order: [(FlowComparison.Side, PrefilledStore?)] =
+                    round % 2 == 1 ? [(.baseline, nil), (.current, store)] : [(.current, store), (.baseline, nil)]
+                for (side, prefilled) in order {
+                    Console.say("round \(round) of \(rounds): \(prefilled?.description ?? "empty store")")
+                    runs.append(
+                        FlowComparison.Run(
+                            round: round, server: side,
+                            report: try await measureOnce(server: server, calls: calls, in: prefilled)))
+                }
+            }
+        } catch {
+            await store.remove()
+            throw error
+        }
+        await store.remove()
+        let comparison = FlowComparison(
+            baselinePath: "empty store, \(server)", currentPath: "\(store.description), \(server)", runs: runs)
+        print(comparison.render())
+        try ResultFile.write(comparison, to: json)
+    }
+
+    /// One measurement of `server` in a fresh data directory (and scratch database), or in the
+    /// `prefilled` store; always cleans up the server and the scratch database.
+    private func measureOnce(server: String, calls: Int, in prefilled: PrefilledStore? = nil) async throws
+        -> FlowReport
+    {
         let machine = MachineInfo.current()
+        if let directory = prefilled?.dataDirectory {
+            // The prefilled SQLite store's own directory: it stays until the store is removed.
+            return try await measure(
+                server: server, calls: calls, machine: machine, directory: directory, databaseURL: nil)
+        }
+        // A prefilled PostgreSQL store is its own database: no scratch one beside it.
         return try await ScratchDatabase.withFreshStore(
-            databaseURL: databaseURL, scratch: !reuseDatabase, keepData: keepData
+            databaseURL: prefilled?.databaseURL ?? databaseURL, scratch: prefilled == nil && !reuseDatabase,
+            keepData: keepData
         ) { directory, url in
             try await measure(server: server, calls: calls, machine: machine, directory: directory, databaseURL: url)
         }

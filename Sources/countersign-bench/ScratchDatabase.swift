@@ -31,15 +31,36 @@ struct ScratchDatabase: Sendable {
         }
     }
 
+    /// Whether the server already has a database of this name (a kept prefilled store).
+    func exists() async throws -> Bool {
+        try await Self.withServer(serverURL) { database in
+            try await database.read { sql in
+                try await sql.first("SELECT 1 AS found FROM pg_database WHERE datname = $1", [.text(name)]) != nil
+            }
+        }
+    }
+
     /// Runs one statement outside a transaction (CREATE/DROP DATABASE refuse to run inside one).
-    private static func execute(_ statement: String, on url: String) async throws {
+    static func execute(_ statement: String, on url: String) async throws {
+        try await withServer(url) { database in
+            try await database.read { sql in try await sql.execute(statement) }
+        }
+    }
+
+    /// Runs `body` with one connection to `url`.
+    private static func withServer<T: Sendable>(
+        _ url: String, _ body: @escaping @Sendable (PostgresDatabase) async throws -> T
+    ) async throws -> T {
         var logger = Logger(label: "countersign-bench")
         logger.logLevel = .error // PostgresNIO warns when the first lease races run(); it waits, harmlessly
         let database = try PostgresDatabase(url: url, maxConnections: 1, logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await database.run() }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await database.run()
+                return nil
+            }
             defer { group.cancelAll() }
-            try await database.read { sql in try await sql.execute(statement) }
+            return try await body(database)
         }
     }
 
@@ -70,7 +91,7 @@ struct ScratchDatabase: Sendable {
     }
 
     /// A fresh 0700 directory under the temp dir for the SQLite file, secrets and the server log.
-    private static func makeTemporaryDirectory() throws -> String {
+    static func makeTemporaryDirectory() throws -> String {
         var template = Array(
             (NSTemporaryDirectory() as NSString).appendingPathComponent("countersign-bench.XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp failed: errno \(errno)") }

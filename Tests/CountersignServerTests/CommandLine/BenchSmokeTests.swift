@@ -21,6 +21,25 @@ struct BenchSmokeTests {
         return (bench, directory)
     }
 
+    /// The comparison a two-round `--baseline` or `--prefill` run wrote to `json`, checked: round 1 ran
+    /// the baseline first, round 2 the current side first, and each side completed flows without errors.
+    static func alternatedComparison(json: URL, output: String) throws -> [String: Any] {
+        let comparison = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any], "\(output)")
+        let runs = try #require(comparison["runs"] as? [[String: Any]])
+        #expect(
+            runs.map { "\($0["round"] ?? "")\($0["server"] ?? "")" } == [
+                "1baseline", "1current", "2current", "2baseline",
+            ])
+        for side in ["baseline", "current"] {
+            let summary = try #require(comparison[side] as? [String: Any], "\(output)")
+            #expect((summary["flowsPerSecond"] as? [Double])?.count == 2)
+            #expect((summary["medianFlowsPerSecond"] as? Double ?? 0) > 0, "\(output)")
+            #expect(summary["errors"] as? Int == 0, "\(output)")
+        }
+        return comparison
+    }
+
     @Test(
         "countersign-bench flows completes flows on SQLite with no errors and writes its JSON; its top-ups carry the SDK's Idempotency-Key unless --unkeyed-top-ups; --rate-limits counts without refusing",
         arguments: [false, true])
@@ -96,20 +115,11 @@ struct BenchSmokeTests {
             environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
         )
         #expect(status == 0, "\(output)")
-        let comparison = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any], "\(output)")
+        let comparison = try Self.alternatedComparison(json: json, output: output)
         let runs = try #require(comparison["runs"] as? [[String: Any]])
-        // Round 1 runs the baseline first, round 2 the current server first.
-        #expect(
-            runs.map { "\($0["round"] ?? "")\($0["server"] ?? "")" } == [
-                "1baseline", "1current", "2current", "2baseline",
-            ])
         for (side, calls) in [("baseline", 3), ("current", 2)] {
             let summary = try #require(comparison[side] as? [String: Any], "\(output)")
             #expect(summary["callsPerFlow"] as? Int == calls)
-            #expect((summary["flowsPerSecond"] as? [Double])?.count == 2)
-            #expect((summary["medianFlowsPerSecond"] as? Double ?? 0) > 0, "\(output)")
-            #expect(summary["errors"] as? Int == 0, "\(output)")
         }
         #expect((comparison["flowsPerSecondRatio"] as? Double ?? 0) > 0)
         // A two-call flow has no verify to time.
@@ -156,5 +166,60 @@ struct BenchSmokeTests {
         let fromSend = try #require(report["fromSend"] as? [String: Any])
         #expect(fromSend["count"] as? Int == 10)
         #expect((fromSend["p50"] as? Double ?? -1) > 0, "\(output)")
+    }
+
+    @Test(
+        "countersign-bench flows --prefill builds a store whose books pass the audit, alternates it with an empty one, and reuses it by name"
+    )
+    func prefill() async throws {
+        let (bench, directory) = try Self.benchAndDirectory()
+        let server = try CommandLineTests.executable()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("prefill.json")
+        let store = directory.appendingPathComponent("prefilled").path
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
+        func flows(rounds: Int) throws -> (Int32, String) {
+            try ChildProcess.run(
+                bench.path,
+                [
+                    "flows", "--clients", "2", "--warmup", "0.2", "--seconds", "0.8", "--max-flows", "200",
+                    "--prefill", "20:400", "--prefill-store", store, "--rounds", "\(rounds)", "--json", json.path,
+                ],
+                environment: environment)
+        }
+
+        let (status, output) = try flows(rounds: 2)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("built the prefilled store (20 users, 400 postings)"), "\(output)")
+        // The empty store is the baseline.
+        _ = try Self.alternatedComparison(json: json, output: output)
+
+        // The books are sound, the history's and the rounds' own together.
+        let (audited, auditOutput) = try ChildProcess.run(
+            server.path, ["audit", "--data-dir", store], environment: environment)
+        #expect(audited == 0, "\(auditOutput)")
+        // 20 users with two postings each (their funding), then (400 - 40) / 4 = 90 top-ups of four.
+        let database = try await SQLiteDatabase.open(
+            path: store + "/countersign.sqlite", readerCount: 1, logger: Logger(label: "bench-smoke"))
+        let counts = try await database.read { sql in
+            var counts: [Int64] = []
+            for query in [
+                "SELECT COUNT(*) AS n FROM users WHERE id LIKE 'usr_pf_%'",
+                "SELECT COUNT(*) AS n FROM postings WHERE id LIKE 'pst_pf_%'",
+                "SELECT COUNT(*) AS n FROM idempotency_keys WHERE claim_id LIKE 'clm_pf_%'",
+                "SELECT COUNT(*) AS n FROM challenges WHERE challenge LIKE 'pfc_%'",
+                "SELECT COUNT(*) AS n FROM sessions WHERE token_hash LIKE 'pfs_%'",
+            ] {
+                counts.append(try await sql.first(query)?.int("n") ?? -1)
+            }
+            return counts
+        }
+        try await database.close()
+        #expect(counts == [20, 400, 90, 90, 20])
+
+        // Named, it is kept: the next run measures in it without building it again.
+        let (again, againOutput) = try flows(rounds: 1)
+        #expect(again == 0, "\(againOutput)")
+        #expect(againOutput.contains("reusing the prefilled store"), "\(againOutput)")
     }
 }
