@@ -203,13 +203,14 @@ struct BenchSmokeTests {
             path: store + "/countersign.sqlite", readerCount: 1, logger: Logger(label: "bench-smoke"))
         let counts = try await database.read { sql in
             var counts: [Int64] = []
-            for query in [
-                "SELECT COUNT(*) AS n FROM users WHERE id LIKE 'usr_pf_%'",
-                "SELECT COUNT(*) AS n FROM postings WHERE id LIKE 'pst_pf_%'",
-                "SELECT COUNT(*) AS n FROM idempotency_keys WHERE claim_id LIKE 'clm_pf_%'",
-                "SELECT COUNT(*) AS n FROM challenges WHERE challenge LIKE 'pfc_%'",
-                "SELECT COUNT(*) AS n FROM sessions WHERE token_hash LIKE 'pfs_%'",
+            // By exact prefix: LIKE ignores case in SQLite and reads `_` as any character, so a random
+            // challenge of the measured flows could pass for a prefilled one.
+            for (table, column, prefix) in [
+                ("users", "id", "usr_pf_"), ("postings", "id", "pst_pf_"), ("idempotency_keys", "claim_id", "clm_pf_"),
+                ("challenges", "challenge", "pfc_"), ("sessions", "token_hash", "pfs_"),
             ] {
+                let query =
+                    "SELECT COUNT(*) AS n FROM \(table) WHERE substr(\(column), 1, \(prefix.count)) = '\(prefix)'"
                 counts.append(try await sql.first(query)?.int("n") ?? -1)
             }
             return counts

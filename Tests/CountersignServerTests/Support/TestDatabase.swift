@@ -58,9 +58,10 @@ enum TestDatabase {
             }
         case .postgres:
             return try await withFreshPostgres { url in
-                // Dozens of tests run at once, each with its own pool: 16 connections each keeps the
-                // whole suite well inside the server's max_connections (scripts/postgres-up sets 1000).
-                let database = try PostgresDatabase(url: url, maxConnections: 16, logger: logger)
+                // Hundreds of test cases run at once, each with its own pool: 8 connections each keeps
+                // the whole suite inside the server's max_connections (scripts/postgres-up sets 2000).
+                // Beyond it, pools wait on refused connections and requests time out.
+                let database = try PostgresDatabase(url: url, maxConnections: 8, logger: logger)
                 return try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try? await database.run() }
                     defer { group.cancelAll() }

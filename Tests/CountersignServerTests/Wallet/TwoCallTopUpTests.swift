@@ -7,7 +7,7 @@ import WebAuthn
 
 /// `POST /user/topup` with the assertion over the options challenge, instead of a token from
 /// `POST /biometric/auth/verify`: two calls, with every check the three make.
-@Suite("Two-call top-ups")
+@Suite("Two-call top-ups", .serialized)
 struct TwoCallTopUpTests {
     /// The user's count of failed payment authentications, and whether a key of theirs is flagged.
     static func harm(_ server: LiveServer, _ user: TestUser) async throws -> (failures: Int64, flagged: Bool) {
