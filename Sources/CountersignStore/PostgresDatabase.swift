@@ -55,6 +55,14 @@ package final class PostgresDatabase: Database {
         }
     }
 
+    package func single<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws
+        -> T
+    {
+        try await client.withConnection { connection in
+            try await body(SingleStatementExecutor(base: PostgresExecutor(connection: connection, logger: logger)))
+        }
+    }
+
     package func listen(channel: String, onNotification: @escaping @Sendable (String) -> Void) async throws {
         try await client.withConnection { connection in
             try await connection.listen(on: channel) { notifications in
@@ -84,6 +92,8 @@ package final class PostgresDatabase: Database {
 struct PostgresExecutor: SQLExecutor {
     let connection: PostgresConnection
     let logger: Logger
+
+    var engine: DatabaseEngine { .postgres }
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         var bindings = PostgresBindings(capacity: binds.count)

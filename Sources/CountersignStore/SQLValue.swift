@@ -67,6 +67,8 @@ package enum DatabaseError: Error, CustomStringConvertible {
     case constraintViolation(String)
     case configuration(String)
     case engine(String)
+    /// A second statement in `Database.single`.
+    case notSingle
 
     package var description: String {
         switch self {
@@ -74,6 +76,7 @@ package enum DatabaseError: Error, CustomStringConvertible {
         case .constraintViolation(let detail): "constraint violated: \(detail)"
         case .configuration(let detail): "database configuration: \(detail)"
         case .engine(let detail): detail
+        case .notSingle: "a second statement where one was promised (Database.single)"
         }
     }
 }

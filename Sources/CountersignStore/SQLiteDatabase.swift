@@ -178,6 +178,8 @@ package final class SQLiteDatabase: Database {
 struct SQLiteExecutor: SQLExecutor {
     let connection: SQLiteConnectionHandle
 
+    var engine: DatabaseEngine { .sqlite }
+
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try connection.query(sql, binds)
     }

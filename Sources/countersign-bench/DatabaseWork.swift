@@ -3,7 +3,8 @@ import Foundation
 /// What the server asked of its store per completed flow, from its own `/metrics` scraped before
 /// and after the load (warm-up included, so divided by every flow that completed): statements,
 /// transactions and reads. On PostgreSQL each statement is one message exchange, and a transaction
-/// adds two (`BEGIN`, `COMMIT`). A server too old to count statements reports none.
+/// adds two (`BEGIN`, `COMMIT`); a single statement committing on its own (`Database.single`, counted
+/// apart from transactions) adds none. A server too old to count statements reports none.
 struct DatabaseWork: Codable, Sendable, Equatable {
     let statementsPerFlow: Double
     let transactionsPerFlow: Double

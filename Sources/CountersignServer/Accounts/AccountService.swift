@@ -224,7 +224,7 @@ package struct AccountService: Sendable {
             return nil
         }
         if now - session.lastSeenAt >= Self.touchIntervalMillis {
-            try await database.transaction { sql in try await sql.sessions.touch(tokenHash: tokenHash, now: now) }
+            try await database.single { sql in try await sql.sessions.touch(tokenHash: tokenHash, now: now) }
         }
         return session
     }

@@ -11,4 +11,12 @@ package struct LiveSession: Sendable, Equatable {
     package var deviceId: String? = nil
     /// A new device's cooling-off: until then payments from this session are limited.
     package var coolingUntil: Int64 = 0
+    /// The user's row, read in the same statement as the session (nil where a session is made by
+    /// hand): a request reads it once.
+    package var user: User? = nil
+
+    /// The user's row if it was read with the session and is `userId`'s.
+    package func user(_ userId: String) -> User? {
+        user?.id == userId ? user : nil
+    }
 }

@@ -19,23 +19,28 @@ package struct SessionRepository: Sendable {
         )
     }
 
-    /// The session if it is live: unrevoked, before its expiry, and seen after `idleBefore`.
+    /// The session if it is live: unrevoked, before its expiry, and seen after `idleBefore`; with
+    /// its user's row, read in the same statement.
     package func find(tokenHash: String, now: Int64, idleBefore: Int64) async throws
         -> LiveSession?
     {
         guard
             let row = try await sql.first(
                 """
-                SELECT user_id, last_seen_at, proof, created_at, device_id, cooling_until FROM sessions
-                WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3
+                SELECT s.user_id AS session_user_id, s.last_seen_at AS session_last_seen_at,
+                    s.proof AS session_proof, s.created_at AS session_created_at,
+                    s.device_id AS session_device_id, s.cooling_until AS session_cooling_until, u.*
+                FROM sessions s JOIN users u ON u.id = s.user_id
+                WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 AND s.last_seen_at > $3
                 """,
                 [.text(tokenHash), .integer(now), .integer(idleBefore)]
             )
         else { return nil }
         return LiveSession(
-            userId: try row.string("user_id"), lastSeenAt: try row.int("last_seen_at"), proof: try row.string("proof"),
-            createdAt: try row.int("created_at"), deviceId: try row.optionalString("device_id"),
-            coolingUntil: try row.int("cooling_until"))
+            userId: try row.string("session_user_id"), lastSeenAt: try row.int("session_last_seen_at"),
+            proof: try row.string("session_proof"), createdAt: try row.int("session_created_at"),
+            deviceId: try row.optionalString("session_device_id"),
+            coolingUntil: try row.int("session_cooling_until"), user: try UserRepository.user(from: row))
     }
 
     /// Records that the session was used at `now`.

@@ -29,7 +29,7 @@ extension BiometricService {
             intentDigest: StepUp.intentDigest,
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
-        try await database.transaction { sql in try await sql.challenges.insert(stored, now: now) }
+        try await database.single { sql in try await sql.challenges.insert(stored, now: now) }
         metrics.challengeIssued(purpose: "step_up")
         return StepUpOptionsResponse(
             challenge: challenge, rpId: configuration.rpId,

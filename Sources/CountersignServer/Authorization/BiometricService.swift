@@ -158,7 +158,8 @@ package struct BiometricService: Sendable {
         userId: String, intent: PaymentIntent, session: LiveSession?,
         ensureFunds: @Sendable () async throws -> Void
     ) async throws -> AuthenticationOptionsResponse {
-        let user = try await loadUser(userId)
+        let user: User
+        if let known = session?.user(userId) { user = known } else { user = try await loadUser(userId) }
         try lock.ensureUnlocked(user)
         let nonce = SecureRandom.bytes(32)
         let challenge = Base64URL.encode(intent.challenge(nonce: nonce))
@@ -198,7 +199,7 @@ package struct BiometricService: Sendable {
                 amount: intent.amount, session: nil, key: live.max { $0.coolingUntil < $1.coolingUntil })
             throw APIError(.noRegisteredCredential, "Register a device key first, or pay with your PIN.")
         }
-        try await database.transaction { sql in try await sql.challenges.insert(stored, now: now) }
+        try await database.single { sql in try await sql.challenges.insert(stored, now: now) }
         metrics.challengeIssued(purpose: "payment")
         let timeout = Int(configuration.challengeTimeoutMillis)
         return AuthenticationOptionsResponse(
@@ -222,9 +223,7 @@ package struct BiometricService: Sendable {
     /// the debit checks again (the balance may change before the signature).
     func ensureAffordable(userId: String, intent: PaymentIntent) async throws {
         let available = try await database.read { sql in
-            let wallet = try await sql.ledger.balance(userId: userId, kind: .wallet, currency: intent.currency)
-            let cashback = try await sql.ledger.balance(
-                userId: userId, kind: .cashback, currency: intent.currency)
+            let (wallet, cashback) = try await sql.ledger.spendable(userId: userId, currency: intent.currency)
             return wallet.addingReportingOverflow(cashback).overflow ? Int64.max : wallet + cashback
         }
         guard available >= intent.amount else {

@@ -71,9 +71,13 @@ package struct PaymentAuthorizer: Sendable {
     func authorize(userId: String, intent: PaymentIntent, factor: Factor, session: LiveSession?) async throws
         -> (Authorization, User)
     {
-        guard let user = try await database.read({ sql in try await sql.users.find(id: userId) }) else {
-            throw APIError.unauthenticated
+        let found: User?
+        if let known = session?.user(userId) {
+            found = known
+        } else {
+            found = try await database.read { sql in try await sql.users.find(id: userId) }
         }
+        guard let user = found else { throw APIError.unauthenticated }
         try lock.ensureUnlocked(user)
         let claims: VerificationClaims
         switch factor {

@@ -32,18 +32,24 @@ package struct IdempotencyRepository: Sendable {
 
     /// Claims the key for the request running in instance `owner`, or says why not. An unlinked claim
     /// is taken over if its owner is another instance without a live lease at `now`, or if it was
-    /// created before `staleBefore` (claims made before owners were recorded).
+    /// created before `staleBefore` (claims made before owners were recorded). `linking` links the
+    /// claim to the wallet transaction the same database transaction writes (a claim so linked is
+    /// never taken over): only where that transaction writes it too, or rolls back.
     package func claim(
-        userId: String, key: String, requestHash: String, owner: String, now: Int64, staleBefore: Int64
+        userId: String, key: String, requestHash: String, owner: String, now: Int64, staleBefore: Int64,
+        linking transactionId: String? = nil
     ) async throws -> IdempotencyClaim {
         let claimId = Identifier.make("clm")
         let inserted = try await sql.query(
             """
-            INSERT INTO idempotency_keys (user_id, idempotency_key, request_hash, claim_id, state, created_at, owner_instance)
-            VALUES ($1, $2, $3, $4, 'in_flight', $5, $6)
+            INSERT INTO idempotency_keys (user_id, idempotency_key, request_hash, claim_id, state, created_at, owner_instance, transaction_id)
+            VALUES ($1, $2, $3, $4, 'in_flight', $5, $6, $7)
             ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING state
             """,
-            [.text(userId), .text(key), .text(requestHash), .text(claimId), .integer(now), .text(owner)]
+            [
+                .text(userId), .text(key), .text(requestHash), .text(claimId), .integer(now), .text(owner),
+                .text(transactionId),
+            ]
         )
         if !inserted.isEmpty { return .claimed(claimId: claimId) }
         guard let row = try await row(userId: userId, key: key) else {
@@ -56,13 +62,16 @@ package struct IdempotencyRepository: Sendable {
         // enough, for claims that name no owner. A claim linked to a debit is never taken over.
         let takenOver = try await sql.query(
             """
-            UPDATE idempotency_keys SET claim_id = $3, created_at = $4, owner_instance = $6
+            UPDATE idempotency_keys SET claim_id = $3, created_at = $4, owner_instance = $6, transaction_id = $7
             WHERE user_id = $1 AND idempotency_key = $2 AND state = 'in_flight' AND transaction_id IS NULL
               AND (created_at < $5 OR (owner_instance IS NOT NULL AND owner_instance <> $6 AND NOT EXISTS (
                 SELECT 1 FROM server_instances i WHERE i.id = idempotency_keys.owner_instance AND i.lease_expires_at > $4)))
             RETURNING claim_id
             """,
-            [.text(userId), .text(key), .text(claimId), .integer(now), .integer(staleBefore), .text(owner)]
+            [
+                .text(userId), .text(key), .text(claimId), .integer(now), .integer(staleBefore), .text(owner),
+                .text(transactionId),
+            ]
         )
         return takenOver.isEmpty ? .inFlight : .claimed(claimId: claimId)
     }
@@ -95,20 +104,6 @@ package struct IdempotencyRepository: Sendable {
             return .replay(status: Int(status), body: body)
         }
         return nil
-    }
-
-    /// Links the claim to the wallet transaction it debited; false if the claim was taken over.
-    package func link(userId: String, key: String, claimId: String, transactionId: String)
-        async throws -> Bool
-    {
-        let rows = try await sql.query(
-            """
-            UPDATE idempotency_keys SET transaction_id = $4
-            WHERE user_id = $1 AND idempotency_key = $2 AND claim_id = $3 AND transaction_id IS NULL RETURNING claim_id
-            """,
-            [.text(userId), .text(key), .text(claimId), .text(transactionId)]
-        )
-        return !rows.isEmpty
     }
 
     /// Stores the final response for replays.

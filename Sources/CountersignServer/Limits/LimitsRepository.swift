@@ -13,6 +13,65 @@ package struct LimitsRepository {
         let pending: (amount: Int64, from: Int64)?
     }
 
+    /// What a user's spending limits in one currency rest on, read together.
+    struct Snapshot {
+        /// The tier an operator assigned the user, if any.
+        let tier: String?
+        let own: [OwnLimit]
+        /// Paid out since the start of the two windows asked for (`paidOut(…since:alsoSince:)`), if asked.
+        let paidOut: (total: Int64, recent: Int64)?
+    }
+
+    /// The user's assigned tier, their own limits in `currency` and, with `windows`, what they paid
+    /// out since `windows.since` and since `windows.alsoSince`: one statement where there were three.
+    func snapshot(userId: String, currency: String, windows: (since: Int64, alsoSince: Int64)?) async throws
+        -> Snapshot
+    {
+        var binds: [SQLValue] = [.text(userId), .text(currency)]
+        var sums = ""
+        var sumColumns = ""
+        if let windows {
+            binds += [.integer(windows.since), .integer(windows.alsoSince)]
+            sums = " CROSS JOIN (\(Self.paidOutSelect)) AS paid"
+            sumColumns = ", paid.total, paid.recent"
+        }
+        let rows = try await sql.query(
+            """
+            SELECT t.tier, l.kind, l.amount, l.pending_amount, l.pending_from\(sumColumns)
+            FROM (SELECT 1 AS one) AS base
+            LEFT JOIN user_tiers t ON t.user_id = $1
+            LEFT JOIN user_limits l ON l.user_id = $1 AND l.currency = $2\(sums)
+            """, binds)
+        let own = try rows.compactMap { row -> OwnLimit? in
+            guard let kind = try row.optionalString("kind").flatMap(SpendingLimitKind.init(rawValue:)) else {
+                return nil
+            }
+            return try Self.ownLimit(kind: kind, row: row)
+        }
+        let first = rows.first
+        return Snapshot(
+            tier: try first?.optionalString("tier"), own: own,
+            paidOut: try windows == nil ? nil : (first?.int("total") ?? 0, first?.int("recent") ?? 0))
+    }
+
+    private static func ownLimit(kind: SpendingLimitKind, row: SQLRow) throws -> OwnLimit {
+        var pending: (Int64, Int64)?
+        if let amount = try row.optionalInt("pending_amount"), let from = try row.optionalInt("pending_from") {
+            pending = (amount, from)
+        }
+        return OwnLimit(kind: kind, amount: try row.int("amount"), pending: pending)
+    }
+
+    /// The sums of `paidOut(…since:alsoSince:)`, with the user at `$1`, the currency at `$2` and the
+    /// windows at `$3` and `$4`.
+    private static let paidOutSelect = """
+        SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total,
+            CAST(COALESCE(SUM(CASE WHEN created_at > $4 THEN amount ELSE 0 END), 0) AS BIGINT) AS recent
+        FROM wallet_transactions
+        WHERE user_id = $1 AND currency = $2 AND type IN ('topup', 'transfer_out', 'order_payment') AND status <> 'failed'
+        AND created_at > $3
+        """
+
     /// The tier an operator assigned the user, if any.
     func assignedTier(userId: String) async throws -> String? {
         try await sql.first("SELECT tier FROM user_tiers WHERE user_id = $1", [.text(userId)])?.string("tier")
@@ -25,21 +84,6 @@ package struct LimitsRepository {
             INSERT INTO user_tiers (user_id, tier, assigned_at) VALUES ($1, $2, $3)
             ON CONFLICT (user_id) DO UPDATE SET tier = excluded.tier, assigned_at = excluded.assigned_at
             """, [.text(userId), .text(tier), .integer(now)])
-    }
-
-    /// The limits the user set in `currency` (rows of an unknown kind are skipped).
-    func own(userId: String, currency: String) async throws -> [OwnLimit] {
-        try await sql.query(
-            "SELECT kind, amount, pending_amount, pending_from FROM user_limits WHERE user_id = $1 AND currency = $2",
-            [.text(userId), .text(currency)]
-        ).compactMap { row in
-            guard let kind = SpendingLimitKind(rawValue: try row.string("kind")) else { return nil }
-            var pending: (Int64, Int64)?
-            if let amount = try row.optionalInt("pending_amount"), let from = try row.optionalInt("pending_from") {
-                pending = (amount, from)
-            }
-            return OwnLimit(kind: kind, amount: try row.int("amount"), pending: pending)
-        }
     }
 
     /// Sets the user's `kind` limit: `amount` now, and `pending` from its time (a raise), or none.
@@ -75,14 +119,7 @@ package struct LimitsRepository {
         -> (total: Int64, recent: Int64)
     {
         let row = try await sql.first(
-            """
-            SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total,
-                CAST(COALESCE(SUM(CASE WHEN created_at > $4 THEN amount ELSE 0 END), 0) AS BIGINT) AS recent
-            FROM wallet_transactions
-            WHERE user_id = $1 AND currency = $2 AND type IN ('topup', 'transfer_out', 'order_payment') AND status <> 'failed'
-            AND created_at > $3
-            """,
-            [.text(userId), .text(currency), .integer(since), .integer(alsoSince)])
+            Self.paidOutSelect, [.text(userId), .text(currency), .integer(since), .integer(alsoSince)])
         return (try row?.int("total") ?? 0, try row?.int("recent") ?? 0)
     }
 

@@ -27,12 +27,21 @@ package struct SpendingLimits: Sendable {
     func effective(userId: String, currency: String, now: Int64, on sql: any SQLExecutor) async throws
         -> [SpendingLimitKind: Effective]
     {
-        let tierLimits = tiers.limits(tier: try await tier(userId: userId, on: sql), currency: currency)
+        effective(
+            try await sql.limits.snapshot(userId: userId, currency: currency, windows: nil), currency: currency,
+            now: now)
+    }
+
+    /// The limits of `currency` at `now`, from what they rest on.
+    func effective(_ snapshot: LimitsRepository.Snapshot, currency: String, now: Int64)
+        -> [SpendingLimitKind: Effective]
+    {
+        let tierLimits = tiers.limits(tier: snapshot.tier ?? tiers.defaultTier, currency: currency)
         var result: [SpendingLimitKind: Effective] = [:]
         for kind in SpendingLimitKind.allCases {
             result[kind] = Effective(limit: tierLimits[kind], tierLimit: tierLimits[kind])
         }
-        for row in try await sql.limits.own(userId: userId, currency: currency) {
+        for row in snapshot.own {
             let kind = row.kind
             var own = row.amount
             var pending: (Int64, Int64)?
@@ -75,21 +84,17 @@ package struct SpendingLimits: Sendable {
     func checkOutgoing(userId: String, currency: String, amount: Int64, now: Int64, on sql: any SQLExecutor)
         async throws
     {
-        let limits = try await effective(userId: userId, currency: currency, now: now, on: sql)
-        // Both windows in one statement, when either has a limit.
-        var paidOut: (month: Int64, day: Int64)?
-        if limits[.daily]?.limit != nil || limits[.rolling30Days]?.limit != nil {
-            let sums = try await sql.limits.paidOut(
-                userId: userId, currency: currency, since: now - Self.window(.rolling30Days),
-                alsoSince: now - Self.window(.daily))
-            paidOut = (sums.total, sums.recent)
-        }
+        // The tier, the user's own limits and both windows' sums in one statement.
+        let snapshot = try await sql.limits.snapshot(
+            userId: userId, currency: currency,
+            windows: (since: now - Self.window(.rolling30Days), alsoSince: now - Self.window(.daily)))
+        let limits = effective(snapshot, currency: currency, now: now)
         for kind in [SpendingLimitKind.perPayment, .daily, .rolling30Days] {
             guard let limit = limits[kind]?.limit else { continue }
             let used: Int64 =
                 switch kind {
-                case .daily: paidOut?.day ?? 0
-                case .rolling30Days: paidOut?.month ?? 0
+                case .daily: snapshot.paidOut?.recent ?? 0
+                case .rolling30Days: snapshot.paidOut?.total ?? 0
                 default: 0
                 }
             let remaining = max(0, limit - used)

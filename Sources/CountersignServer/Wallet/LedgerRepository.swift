@@ -53,6 +53,10 @@ package struct LedgerRepository: Sendable {
     /// would go below zero.
     package func post(_ entry: LedgerEntry, now: Int64) async throws {
         let transactionId = Identifier.make("ltx")
+        let userPostings = entry.postings.filter { !$0.accountId.hasPrefix("sys:") }
+        if sql.engine == .postgres, userPostings.count <= 1, !entry.postings.isEmpty {
+            return try await postInOneStatement(entry, id: transactionId, userPosting: userPostings.first, now: now)
+        }
         try await sql.execute(
             "INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES ($1, $2, $3, $4)",
             [.text(transactionId), .text(entry.kind.rawValue), .text(entry.reference), .integer(now)]
@@ -84,6 +88,52 @@ package struct LedgerRepository: Sendable {
         try await sql.execute(
             "INSERT INTO postings (id, ledger_transaction_id, account_id, amount, created_at) VALUES "
                 + rows.joined(separator: ", "), binds)
+    }
+
+    /// `post` as one PostgreSQL statement, for an entry that moves at most one user account (system
+    /// accounts keep no cached balance): the guarded balance update, the entry and its postings, each
+    /// of the last two written only if the update went through. One row lock at most, so no lock
+    /// order to keep. A refused update throws, as `post` does, with nothing written.
+    private func postInOneStatement(_ entry: LedgerEntry, id: String, userPosting: Posting?, now: Int64)
+        async throws
+    {
+        var binds: [SQLValue] = [.text(id), .integer(now), .text(entry.kind.rawValue), .text(entry.reference)]
+        var moved = ""
+        var guarded = ""
+        if let userPosting {
+            binds += [.integer(userPosting.amount), .text(userPosting.accountId)]
+            moved = """
+                moved AS (
+                    UPDATE accounts SET balance = balance + $5 WHERE id = $6 AND (balance + $5 >= 0 OR may_go_negative = 1)
+                    RETURNING id
+                ),
+                """
+            guarded = " WHERE EXISTS (SELECT 1 FROM moved)"
+        }
+        var rows: [String] = []
+        for posting in entry.postings.sorted(by: { $0.accountId < $1.accountId }) {
+            let at = binds.count
+            rows.append("($\(at + 1), $\(at + 2), $\(at + 3))")
+            binds += [.text(Identifier.make("pst")), .text(posting.accountId), .integer(posting.amount)]
+        }
+        let written = try await sql.first(
+            """
+            WITH \(moved)
+            entry AS (
+                INSERT INTO ledger_transactions (id, kind, reference, created_at) SELECT $1, $3, $4, $2\(guarded)
+                RETURNING id
+            ),
+            written AS (
+                INSERT INTO postings (id, ledger_transaction_id, account_id, amount, created_at)
+                SELECT posting.id, entry.id, posting.account_id, posting.amount, $2
+                FROM entry CROSS JOIN (VALUES \(rows.joined(separator: ", "))) AS posting (id, account_id, amount)
+                RETURNING id
+            )
+            SELECT (SELECT count(*) FROM entry) AS entries, (SELECT count(*) FROM written) AS postings
+            """, binds)
+        guard try written?.int("entries") == 1 else {
+            throw LedgerError.insufficientFunds(accountId: userPosting?.accountId ?? "")
+        }
     }
 
     /// One posting of an entry, with its account's owner, kind and currency.
@@ -130,6 +180,20 @@ package struct LedgerRepository: Sendable {
         }
         return try await sql.first("SELECT balance FROM accounts WHERE id = $1", [.text(accountId)])?.int("balance")
             ?? 0
+    }
+
+    /// The balances of the user's wallet and cashback accounts in `currency`, in one statement; 0
+    /// for an account never opened.
+    package func spendable(userId: String, currency: String) async throws -> (wallet: Int64, cashback: Int64) {
+        let wallet = Self.accountId(userId: userId, kind: .wallet, currency: currency)
+        let cashback = Self.accountId(userId: userId, kind: .cashback, currency: currency)
+        var balances: [String: Int64] = [:]
+        for row in try await sql.query(
+            "SELECT id, balance FROM accounts WHERE id IN ($1, $2)", [.text(wallet), .text(cashback)])
+        {
+            balances[try row.string("id")] = try row.int("balance")
+        }
+        return (balances[wallet] ?? 0, balances[cashback] ?? 0)
     }
 
     /// The balance of one of a user's accounts; 0 if it was never opened.

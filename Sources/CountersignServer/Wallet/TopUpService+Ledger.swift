@@ -6,8 +6,8 @@ extension TopUpService {
     /// clearing, and records a pending transaction — all in one database transaction, so either
     /// everything is written or nothing is.
     /// `clearFailures`: the user has failed payment authentications to forget (a success resets them).
-    /// `idempotency`: the request's key, claimed first and linked to the new transaction in the same
-    /// commit; `IdempotencyKeyTaken` (nothing written) if another request holds it.
+    /// `idempotency`: the request's key, claimed first and linked (in the claim's statement) to the
+    /// new transaction, which the same commit writes; `IdempotencyKeyTaken` (nothing written) if another request holds it.
     func debit(
         userId: String, intent: PaymentIntent, useCashback: Bool, authorization: Authorization,
         clearFailures: Bool = true, idempotency: IdempotencyTicket? = nil
@@ -15,17 +15,17 @@ extension TopUpService {
         let now = clock.nowMillis()
         let walletId = LedgerRepository.accountId(userId: userId, kind: .wallet, currency: intent.currency)
         let cashbackId = LedgerRepository.accountId(userId: userId, kind: .cashback, currency: intent.currency)
+        let transactionId = Identifier.make("tx")
         do {
             return try await database.transaction { sql in
                 // The key first: a concurrent retry with the same token is told its key is in
                 // flight, not that its token was used.
-                var claimId: String?
                 if let idempotency {
                     let claim = try await sql.idempotency.claim(
                         userId: userId, key: idempotency.key, requestHash: idempotency.requestHash,
-                        owner: idempotency.owner, now: now, staleBefore: now - IdempotentRequest.abandonedClaimMillis)
-                    guard case .claimed(let id) = claim else { throw IdempotencyKeyTaken(claim: claim) }
-                    claimId = id
+                        owner: idempotency.owner, now: now, staleBefore: now - IdempotentRequest.abandonedClaimMillis,
+                        linking: transactionId)
+                    guard case .claimed = claim else { throw IdempotencyKeyTaken(claim: claim) }
                 }
                 // The wallet and cashback locked: what the limits count holds until the commit.
                 try await authorizer.commit(
@@ -36,18 +36,12 @@ extension TopUpService {
                     cashbackUsed = min(try await sql.ledger.balance(accountId: cashbackId), intent.amount)
                 }
                 let transaction = WalletTransaction(
-                    id: Identifier.make("tx"), userId: userId, type: .topup, status: .pending, amount: intent.amount,
+                    id: transactionId, userId: userId, type: .topup, status: .pending, amount: intent.amount,
                     currency: intent.currency, productCode: intent.productCode, recipientPhone: intent.recipientPhone,
                     supplierSlug: intent.supplierSlug, authorizedBy: authorization.label, cashbackUsed: cashbackUsed,
                     cashbackEarned: 0, externalReference: nil, idempotencyKey: idempotency?.key, failureCode: nil,
                     createdAt: now, updatedAt: now
                 )
-                if let idempotency, let claimId {
-                    guard
-                        try await sql.idempotency.link(
-                            userId: userId, key: idempotency.key, claimId: claimId, transactionId: transaction.id)
-                    else { throw IdempotentRequest.inFlight }
-                }
                 var postings = [
                     Posting(accountId: SystemAccount.supplierClearing(intent.currency), amount: intent.amount)
                 ]

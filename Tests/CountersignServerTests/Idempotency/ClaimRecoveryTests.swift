@@ -38,11 +38,12 @@ struct ClaimRecoveryTests {
                 throw TestFailure("the retry after a restart must own the key, got \(retry)")
             }
             #expect(retryId != deadId)
-            #expect(
-                try await database.transaction { sql in
-                    try await sql.idempotency.link(
-                        userId: Self.userId, key: "k", claimId: deadId, transactionId: "tx-dead")
-                } == false)
+            let owner = try await database.read { sql in
+                try await sql.first(
+                    "SELECT claim_id FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = 'k'",
+                    [.text(Self.userId)])?.string("claim_id")
+            }
+            #expect(owner == retryId, "the dead request's claim is gone")
         }
     }
 

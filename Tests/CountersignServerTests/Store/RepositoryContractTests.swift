@@ -157,11 +157,13 @@ struct RepositoryContractTests {
     func idempotency(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
             _ = try await Self.makeUser("u3", on: database)
-            func claim(_ key: String, _ hash: String, at now: Int64 = Self.now) async throws -> IdempotencyClaim {
+            func claim(_ key: String, _ hash: String, at now: Int64 = Self.now, linking: String? = nil) async throws
+                -> IdempotencyClaim
+            {
                 try await database.transaction { sql in
                     try await sql.idempotency.claim(
                         userId: "u3", key: key, requestHash: hash, owner: "inst-test", now: now,
-                        staleBefore: now - 300_000)
+                        staleBefore: now - 300_000, linking: linking)
                 }
             }
             func claimId(_ claim: IdempotencyClaim) throws -> String {
@@ -187,21 +189,25 @@ struct RepositoryContractTests {
             #expect(try await lookup("k", "h2") == .mismatch)
             #expect(try await lookup("k2", "h") == nil)
 
-            // Abandoned before any debit: after five minutes a retry takes it over, and the dead
-            // request can no longer link a debit to it.
+            // Abandoned before any debit: after five minutes a retry takes it over, linking it to
+            // its debit in the claim's own statement.
             let dead = try claimId(try await claim("k3", "h"))
             #expect(try await claim("k3", "h", at: Self.now + 60_000) == .inFlight)
-            let retry = try claimId(try await claim("k3", "h", at: Self.now + 300_001))
-            #expect(retry != dead)
-            let linkedByDead = try await database.transaction { sql in
-                try await sql.idempotency.link(userId: "u3", key: "k3", claimId: dead, transactionId: "tx-dead")
-            }
-            #expect(!linkedByDead)
             #expect(try await lookup("k3", "h") == nil, "an unlinked claim is for a claim to judge")
-            let linkedByRetry = try await database.transaction { sql in
-                try await sql.idempotency.link(userId: "u3", key: "k3", claimId: retry, transactionId: "tx-retry")
+            let retry = try claimId(try await claim("k3", "h", at: Self.now + 300_001, linking: "tx-retry"))
+            #expect(retry != dead)
+            func linked(_ key: String) async throws -> String? {
+                try await database.read { sql in
+                    try await sql.first(
+                        "SELECT transaction_id FROM idempotency_keys WHERE user_id = 'u3' AND idempotency_key = $1",
+                        [.text(key)])?.optionalString("transaction_id")
+                }
             }
-            #expect(linkedByRetry)
+            #expect(try await linked("k3") == "tx-retry")
+            // A new key claimed and linked at once.
+            _ = try claimId(try await claim("k4", "h", linking: "tx-4"))
+            #expect(try await linked("k4") == "tx-4")
+            #expect(try await lookup("k4", "h") == .inFlight)
 
             // Linked to a debit: never taken over, however old; it waits for settlement.
             #expect(try await claim("k3", "h", at: Self.now + 3_600_000) == .inFlight)

@@ -20,10 +20,22 @@ struct MeteredDatabase: Database {
     var engine: DatabaseEngine { base.engine }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await write("transaction", body) { try await base.transaction($0) }
+    }
+
+    func single<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await write("single", body) { try await base.single($0) }
+    }
+
+    /// A unit of work that writes, run by `run` (the base's `transaction` or `single`), timed and counted.
+    private func write<T: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (any SQLExecutor) async throws -> T,
+        run: (@escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    ) async throws -> T {
         let called = ContinuousClock.now
         let started = StartInstant()
-        defer { record("transaction", called: called, started: started.value) }
-        return try await base.transaction { [statements] sql in
+        defer { record(operation, called: called, started: started.value) }
+        return try await run { [statements] sql in
             started.mark()
             return try await body(CountedExecutor(base: sql, statements: statements))
         }
@@ -61,6 +73,8 @@ struct MeteredDatabase: Database {
 private struct CountedExecutor: SQLExecutor {
     let base: any SQLExecutor
     let statements: CoreMetrics.Counter
+
+    var engine: DatabaseEngine { base.engine }
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         statements.increment()

@@ -96,7 +96,8 @@ package final class ServerMetrics: Sendable {
         totals.withLock { $0.backlog[worker] = count }
     }
 
-    /// One unit of database work: `operation` `transaction` or `read`; `wait` until its body started
+    /// One unit of database work: `operation` `transaction`, `single` (one statement that commits on its
+    /// own) or `read`; `wait` until its body started
     /// (a connection, SQLite's writer, `BEGIN`), `duration` from the call to the commit.
     func database(operation: String, engine: String, wait: Duration, duration: Duration) {
         let labels = [("operation", operation), ("engine", engine)]

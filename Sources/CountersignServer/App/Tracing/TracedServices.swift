@@ -20,6 +20,14 @@ struct TracedDatabase: Database {
         }
     }
 
+    func single<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        guard ServiceContext.current != nil else { return try await base.single(body) }
+        return try await withSpan("db.transaction", ofKind: .client) { span in
+            span.attributes["db.system.name"] = systemName
+            return try await base.single { sql in try await body(TracedExecutor(base: sql, systemName: systemName)) }
+        }
+    }
+
     func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         guard ServiceContext.current != nil else { return try await base.read(body) }
         return try await withSpan("db.read", ofKind: .client) { span in
@@ -46,6 +54,8 @@ struct TracedDatabase: Database {
 struct TracedExecutor: SQLExecutor {
     let base: any SQLExecutor
     let systemName: String
+
+    var engine: DatabaseEngine { base.engine }
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         let operation = sql.prefix { !$0.isWhitespace }.uppercased()

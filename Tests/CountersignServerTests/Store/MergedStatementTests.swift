@@ -1,0 +1,175 @@
+import CountersignCore
+import CountersignStore
+import Testing
+
+@testable import CountersignServer
+
+/// Statements merged so that a request makes fewer round trips to PostgreSQL: each must mean, on
+/// both engines, what the statements it replaced meant.
+@Suite("Merged statements")
+struct MergedStatementTests {
+    static let now = RepositoryContractTests.now
+
+    @Test(
+        "an entry moving one user account (one statement on PostgreSQL) moves it, writes every posting, and refuses an overdraft",
+        arguments: TestEngines.all)
+    func oneAccountEntry(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine) { database in
+            let (wallet, cashback) = try await RepositoryContractTests.makeUser("m1", on: database)
+            let clearing = SystemAccount.supplierClearing("NGN")
+            try await database.transaction { sql in
+                try await sql.ledger.post(
+                    .transfer(
+                        kind: .funding, reference: "f1", amount: 1_000, from: SystemAccount.funding("NGN"), to: wallet),
+                    now: Self.now)
+                // Only system accounts: no balance to guard, the entry is still written.
+                try await sql.ledger.post(
+                    .transfer(
+                        kind: .cashback, reference: "c0", amount: 5, from: SystemAccount.cashbackExpense("NGN"),
+                        to: clearing), now: Self.now)
+            }
+            await #expect(throws: LedgerError.insufficientFunds(accountId: cashback)) {
+                try await database.transaction { sql in
+                    try await sql.ledger.post(
+                        .transfer(kind: .topup, reference: "t0", amount: 1, from: cashback, to: clearing), now: Self.now
+                    )
+                }
+            }
+            // Twenty debits of 100 at once from 1,000: exactly ten go through.
+            let outcomes = await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        do {
+                            try await database.transaction { sql in
+                                try await sql.ledger.post(
+                                    .transfer(
+                                        kind: .topup, reference: "t\(index + 1)", amount: 100, from: wallet,
+                                        to: clearing),
+                                    now: Self.now)
+                            }
+                            return true
+                        } catch {
+                            return false
+                        }
+                    }
+                }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == 10)
+            let (walletBalance, clearingBalance) = try await database.read { sql in
+                (try await sql.ledger.balance(accountId: wallet), try await sql.ledger.balance(accountId: clearing))
+            }
+            let entries = try await LedgerAudit.count("ledger_transactions", database)
+            let postings = try await LedgerAudit.count("postings", database)
+            #expect(walletBalance == 0)
+            #expect(clearingBalance == 1_005)
+            #expect(entries == 12)
+            #expect(postings == 24)
+            try await LedgerAudit.check(database, checks: LedgerAuditCheck.bookkeeping)
+        }
+    }
+
+    @Test("a single statement commits on its own; a second one is refused before it runs", arguments: TestEngines.all)
+    func single(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine) { database in
+            _ = try await RepositoryContractTests.makeUser("m2", on: database)
+            try await database.single { sql in
+                try await sql.limits.assignTier(userId: "m2", tier: "basic", now: Self.now)
+            }
+            var refused = false
+            do {
+                try await database.single { sql in
+                    try await sql.limits.assignTier(userId: "m2", tier: "premium", now: Self.now)
+                    try await sql.execute("DELETE FROM user_tiers")
+                }
+            } catch DatabaseError.notSingle {
+                refused = true
+            }
+            #expect(refused)
+            let tiers = try await database.read { sql in
+                try await sql.query("SELECT tier FROM user_tiers WHERE user_id = 'm2'", []).count
+            }
+            #expect(tiers == 1, "the second statement never ran")
+        }
+    }
+
+    @Test("a session is read with its user's row; an ended one is not found", arguments: TestEngines.all)
+    func sessionWithUser(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine) { database in
+            _ = try await RepositoryContractTests.makeUser("m3", on: database)
+            try await database.transaction { sql in
+                try await sql.sessions.create(
+                    tokenHash: "hash-m3", userId: "m3", origin: SessionOrigin(proof: "device", deviceId: "dev-1"),
+                    now: Self.now, expiresAt: Self.now + 3_600_000)
+            }
+            let (session, user) = try await database.read { sql in
+                (
+                    try await sql.sessions.find(tokenHash: "hash-m3", now: Self.now + 1, idleBefore: Self.now - 1),
+                    try await sql.users.find(id: "m3")
+                )
+            }
+            let found = try #require(session)
+            #expect(found.userId == "m3")
+            #expect(found.proof == "device")
+            #expect(found.deviceId == "dev-1")
+            #expect(found.createdAt == Self.now)
+            #expect(found.user == user)
+            #expect(found.user("m3") == user)
+            #expect(found.user("someone-else") == nil)
+            try await database.transaction { sql in try await sql.sessions.revoke(tokenHash: "hash-m3", now: Self.now) }
+            let ended = try await database.read { sql in
+                try await sql.sessions.find(tokenHash: "hash-m3", now: Self.now + 1, idleBefore: Self.now - 1)
+            }
+            #expect(ended == nil)
+        }
+    }
+
+    @Test(
+        "the limits snapshot reads the tier, the user's own limits and both windows together",
+        arguments: TestEngines.all)
+    func limitsSnapshot(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine) { database in
+            _ = try await RepositoryContractTests.makeUser("m4", on: database)
+            let windows = (since: Self.now - 30 * 86_400_000, alsoSince: Self.now - 86_400_000)
+            let empty = try await database.read { sql in
+                try await sql.limits.snapshot(userId: "m4", currency: "NGN", windows: windows)
+            }
+            #expect(empty.tier == nil)
+            #expect(empty.own.isEmpty)
+            #expect(empty.paidOut?.total == 0 && empty.paidOut?.recent == 0)
+            try await database.transaction { sql in
+                try await sql.limits.assignTier(userId: "m4", tier: "basic", now: Self.now)
+                try await sql.limits.set(
+                    userId: "m4", currency: "NGN", kind: .daily, amount: 5_000, pending: (9_000, Self.now + 1),
+                    now: Self.now)
+                try await sql.limits.set(
+                    userId: "m4", currency: "NGN", kind: .perPayment, amount: 2_000, pending: nil, now: Self.now)
+                try await sql.limits.set(
+                    userId: "m4", currency: "USD", kind: .daily, amount: 1, pending: nil, now: Self.now)
+                for (id, amount, age, status) in [
+                    ("w1", 300, Int64(3_600_000), "completed"), ("w2", 200, 10 * 86_400_000, "completed"),
+                    ("w3", 700, 3_600_000, "failed"), ("w4", 900, 40 * 86_400_000, "completed"),
+                ] {
+                    try await sql.execute(
+                        """
+                        INSERT INTO wallet_transactions (id, user_id, type, status, amount, currency, created_at, updated_at)
+                        VALUES ($1, 'm4', 'topup', $2, $3, 'NGN', $4, $4)
+                        """, [.text(id), .text(status), .integer(Int64(amount)), .integer(Self.now - age)])
+                }
+            }
+            let (full, withoutSums) = try await database.read { sql in
+                (
+                    try await sql.limits.snapshot(userId: "m4", currency: "NGN", windows: windows),
+                    try await sql.limits.snapshot(userId: "m4", currency: "NGN", windows: nil)
+                )
+            }
+            #expect(full.tier == "basic")
+            let own = full.own.sorted { $0.kind.rawValue < $1.kind.rawValue }
+            #expect(own.map(\.kind) == [.daily, .perPayment])
+            #expect(own.map(\.amount) == [5_000, 2_000])
+            #expect(own.first?.pending?.amount == 9_000)
+            #expect(full.paidOut?.total == 500 && full.paidOut?.recent == 300)
+            #expect(withoutSums.tier == "basic" && withoutSums.own.count == 2 && withoutSums.paidOut == nil)
+        }
+    }
+}
