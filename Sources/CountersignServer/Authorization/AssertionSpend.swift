@@ -20,12 +20,34 @@ struct AssertionSpend: Sendable {
     }
 
     /// Spends the challenge and records the use (the key neither flagged nor revoked since, its
-    /// counter still behind this one's); throws `invalid_challenge` when a copy spent it first.
-    func spend(now: Int64, on sql: any SQLExecutor) async throws {
+    /// counter still behind this one's); throws `invalid_challenge` when a copy spent it first. With
+    /// `renewingPinAllowance` (the user was verified) the PIN allowance starts again; on PostgreSQL the
+    /// payer's accounts are locked too (`SpendingLimits.lock`), and all of it is one statement.
+    func spend(now: Int64, renewingPinAllowance: Bool, locking accounts: [String], on sql: any SQLExecutor)
+        async throws
+    {
+        if sql.engine == .postgres {
+            let outcome = try await sql.challenges.spendPayment(
+                challenge: challenge, userId: userId, credentialId: credential.id, signCount: signCount,
+                backupState: backupState, renewingPinAllowance: renewingPinAllowance, locking: accounts, now: now)
+            guard outcome.spent else { throw Self.spentAlready }
+            guard outcome.used else { throw CounterBehind(spend: self) }
+            return
+        }
+        try await spend(now: now, on: sql)
+        if renewingPinAllowance { try await sql.limits.renewPinAllowance(userId: userId) }
+    }
+
+    static var spentAlready: APIError {
+        APIError(.invalidChallenge, "The challenge is unknown, expired or already used.")
+    }
+
+    /// Spends the challenge and records the use, in two statements.
+    private func spend(now: Int64, on sql: any SQLExecutor) async throws {
         guard
             try await sql.challenges.consume(challenge: challenge, userId: userId, purpose: .authentication, now: now)
                 != nil
-        else { throw APIError(.invalidChallenge, "The challenge is unknown, expired or already used.") }
+        else { throw Self.spentAlready }
         guard
             try await sql.credentials.recordUse(
                 id: credential.id, signCount: signCount, backupState: backupState, now: now)

@@ -170,14 +170,17 @@ package struct BiometricService: Sendable {
             intentDigest: Base64URL.encode(intent.digest),
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
-        // Read outside the writer: only the challenge insert needs a write transaction.
+        // Read outside the writer: only the challenge insert needs a write transaction. The limits,
+        // the PIN allowance used and the paid-out windows come in one statement.
         let allowance = configuration.pinAllowance
-        let (all, pinAllowed) = try await database.read { sql in
+        let (all, snapshot) = try await database.read { sql in
             (
                 try await sql.credentials.list(userId: userId),
-                try await allowance.permits(userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
+                try await sql.limits.snapshot(
+                    userId: userId, currency: intent.currency, windows: SpendingLimits.windows(now))
             )
         }
+        let pinAllowed = allowance.permits(used: snapshot.pinUsed, amount: intent.amount, currency: intent.currency)
         let live = all.filter { $0.flaggedAt == nil }
         guard !live.isEmpty else {
             // Neither factor path is open: say that the passkey is needed, not that the PIN will do.
@@ -188,11 +191,8 @@ package struct BiometricService: Sendable {
         // key still in its cooling-off is not offered for an amount over it.
         try newDeviceLimit.check(amount: intent.amount, session: session)
         try await ensureFunds()
-        let limits = SpendingLimits(tiers: configuration.limitTiers)
-        try await database.read { sql in
-            try await limits.checkOutgoing(
-                userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
-        }
+        try SpendingLimits(tiers: configuration.limitTiers).checkOutgoing(
+            snapshot, currency: intent.currency, amount: intent.amount, now: now)
         let usable = live.filter { (try? newDeviceLimit.check(amount: intent.amount, session: nil, key: $0)) != nil }
         guard !usable.isEmpty else {
             try newDeviceLimit.check(

@@ -35,6 +35,47 @@ package struct ChallengeRepository: Sendable {
         return try row.map(Self.challenge(from:))
     }
 
+    /// What a payment's assertion spends, in one PostgreSQL statement: the payment challenge (as
+    /// `consume`), then the key's use (as `CredentialRepository.recordUse`, only if the challenge was
+    /// spent), the user's PIN allowance if `renewingPinAllowance` (as
+    /// `LimitsRepository.renewPinAllowance`), and a lock on `accountIds` (as `LedgerRepository.lock`,
+    /// in id order). Each part runs after the one before it, in that order; the caller's transaction
+    /// rolls back unless both `spent` and `used`.
+    package func spendPayment(
+        challenge: String, userId: String, credentialId: String, signCount: Int64, backupState: Bool,
+        renewingPinAllowance: Bool, locking accountIds: [String], now: Int64
+    ) async throws -> (spent: Bool, used: Bool) {
+        let ids = Set(accountIds).sorted()
+        var binds: [SQLValue] = [
+            .text(challenge), .text(userId), .text(ChallengePurpose.authentication.rawValue), .integer(now),
+            .text(credentialId), .integer(signCount), .bool(backupState), .bool(renewingPinAllowance),
+        ]
+        let list = ids.indices.map { "$\($0 + binds.count + 1)" }.joined(separator: ", ")
+        binds += ids.map { .text($0) }
+        let row = try await sql.first(
+            """
+            WITH spent AS (
+                UPDATE challenges SET consumed_at = $4
+                WHERE challenge = $1 AND user_id = $2 AND purpose = $3 AND consumed_at IS NULL AND expires_at > $4
+                RETURNING challenge
+            ), used AS (
+                UPDATE credentials SET sign_count = $6, backup_state = $7, last_used_at = $4
+                WHERE id = $5 AND EXISTS (SELECT 1 FROM spent) AND flagged_at IS NULL AND revoked_at IS NULL
+                    AND (sign_count < $6 OR ($6 = 0 AND sign_count = 0))
+                RETURNING id
+            ), renewed AS (
+                DELETE FROM pin_allowances WHERE user_id = $2 AND $8 = 1 AND EXISTS (SELECT 1 FROM used)
+                RETURNING user_id
+            ), locked AS (
+                SELECT id FROM accounts WHERE id IN (\(list.isEmpty ? "NULL" : list)) AND EXISTS (SELECT 1 FROM used)
+                ORDER BY id FOR UPDATE
+            )
+            SELECT (SELECT count(*) FROM spent) AS spent, (SELECT count(*) FROM used) AS used,
+                (SELECT count(*) FROM renewed) AS renewed, (SELECT count(*) FROM locked) AS locked
+            """, binds)
+        return (try row?.int("spent") == 1, try row?.int("used") == 1)
+    }
+
     /// The challenge if it is live (unused, unexpired) for this user and purpose, without using it.
     package func find(challenge: String, userId: String, purpose: ChallengePurpose, now: Int64)
         async throws -> StoredChallenge?

@@ -149,9 +149,13 @@ package struct PaymentAuthorizer: Sendable {
             try await spend(claims, userId: userId, now: now, on: sql)
             if claims.uv == true { try await pinAllowance.renew(userId: userId, on: sql) }
         case .assertion(let claims, let assertion):
-            // The challenge is the single use here: no token was issued to spend.
-            try await assertion.spend(now: now, on: sql)
-            if claims.uv == true { try await pinAllowance.renew(userId: userId, on: sql) }
+            // The challenge is the single use here: no token was issued to spend. The accounts are
+            // locked with it, in its statement on PostgreSQL.
+            try await assertion.spend(
+                now: now, renewingPinAllowance: claims.uv == true, locking: accounts, on: sql)
+            try await limits.checkOutgoing(
+                userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
+            return
         }
         try await SpendingLimits.lock(accounts, database: database, on: sql)
         try await limits.checkOutgoing(

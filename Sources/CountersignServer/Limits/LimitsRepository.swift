@@ -20,10 +20,13 @@ package struct LimitsRepository {
         let own: [OwnLimit]
         /// Paid out since the start of the two windows asked for (`paidOut(…since:alsoSince:)`), if asked.
         let paidOut: (total: Int64, recent: Int64)?
+        /// The PIN-only allowance used in this currency (`pinAllowanceUsed`).
+        let pinUsed: (payments: Int64, total: Int64)
     }
 
-    /// The user's assigned tier, their own limits in `currency` and, with `windows`, what they paid
-    /// out since `windows.since` and since `windows.alsoSince`: one statement where there were three.
+    /// The user's assigned tier, their own limits in `currency`, the PIN-only allowance they used in
+    /// it and, with `windows`, what they paid out since `windows.since` and since
+    /// `windows.alsoSince`: one statement where there were four.
     func snapshot(userId: String, currency: String, windows: (since: Int64, alsoSince: Int64)?) async throws
         -> Snapshot
     {
@@ -37,9 +40,11 @@ package struct LimitsRepository {
         }
         let rows = try await sql.query(
             """
-            SELECT t.tier, l.kind, l.amount, l.pending_amount, l.pending_from\(sumColumns)
+            SELECT t.tier, l.kind, l.amount, l.pending_amount, l.pending_from, p.payments AS pin_payments,
+                p.total AS pin_total\(sumColumns)
             FROM (SELECT 1 AS one) AS base
             LEFT JOIN user_tiers t ON t.user_id = $1
+            LEFT JOIN pin_allowances p ON p.user_id = $1 AND p.currency = $2
             LEFT JOIN user_limits l ON l.user_id = $1 AND l.currency = $2\(sums)
             """, binds)
         let own = try rows.compactMap { row -> OwnLimit? in
@@ -51,7 +56,8 @@ package struct LimitsRepository {
         let first = rows.first
         return Snapshot(
             tier: try first?.optionalString("tier"), own: own,
-            paidOut: try windows == nil ? nil : (first?.int("total") ?? 0, first?.int("recent") ?? 0))
+            paidOut: try windows == nil ? nil : (first?.int("total") ?? 0, first?.int("recent") ?? 0),
+            pinUsed: (try first?.optionalInt("pin_payments") ?? 0, try first?.optionalInt("pin_total") ?? 0))
     }
 
     private static func ownLimit(kind: SpendingLimitKind, row: SQLRow) throws -> OwnLimit {

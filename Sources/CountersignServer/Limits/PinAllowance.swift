@@ -41,9 +41,16 @@ package struct PinAllowance: Sendable, Equatable {
     /// Whether the PIN alone may pay `amount` of `currency` now; read-only, for the options, where
     /// the PIN path is offered. The debit decides (`spend`).
     func permits(userId: String, amount: Int64, currency: String, on sql: any SQLExecutor) async throws -> Bool {
+        guard rules[currency] != nil else { return false }
+        return permits(
+            used: try await sql.limits.pinAllowanceUsed(userId: userId, currency: currency), amount: amount,
+            currency: currency)
+    }
+
+    /// `permits`, given what was `used` of the allowance (a limits snapshot's `pinUsed`).
+    func permits(used: (payments: Int64, total: Int64), amount: Int64, currency: String) -> Bool {
         guard let rule = rules[currency], amount > 0, amount <= rule.maxAmount else { return false }
-        let (payments, total) = try await sql.limits.pinAllowanceUsed(userId: userId, currency: currency)
-        return payments < rule.maxPayments && total <= rule.cumulativeAmount - amount
+        return used.payments < rule.maxPayments && used.total <= rule.cumulativeAmount - amount
     }
 
     /// Counts a PIN-only payment inside its debit's transaction, or throws 403

@@ -85,9 +85,17 @@ package struct SpendingLimits: Sendable {
         async throws
     {
         // The tier, the user's own limits and both windows' sums in one statement.
-        let snapshot = try await sql.limits.snapshot(
-            userId: userId, currency: currency,
-            windows: (since: now - Self.window(.rolling30Days), alsoSince: now - Self.window(.daily)))
+        let snapshot = try await sql.limits.snapshot(userId: userId, currency: currency, windows: Self.windows(now))
+        try checkOutgoing(snapshot, currency: currency, amount: amount, now: now)
+    }
+
+    /// The start of the two paid-out windows at `now`, for `LimitsRepository.snapshot`.
+    static func windows(_ now: Int64) -> (since: Int64, alsoSince: Int64) {
+        (since: now - window(.rolling30Days), alsoSince: now - window(.daily))
+    }
+
+    /// `checkOutgoing` on what the limits rest on, read with `windows(now)`.
+    func checkOutgoing(_ snapshot: LimitsRepository.Snapshot, currency: String, amount: Int64, now: Int64) throws {
         let limits = effective(snapshot, currency: currency, now: now)
         for kind in [SpendingLimitKind.perPayment, .daily, .rolling30Days] {
             guard let limit = limits[kind]?.limit else { continue }

@@ -71,16 +71,19 @@ extension TopUpService {
         return try await database.transaction { sql in
             var finished = pending
             finished.updatedAt = now
+            let balance: Int64
             switch outcome {
             case .delivered(let reference):
                 let earned = TopUpLimits.cashback(for: pending.amount)
+                // The wallet does not move again here: its balance is read with the status.
                 guard
-                    try await sql.walletTransactions.finish(
+                    let walletBalance = try await sql.walletTransactions.finish(
                         id: pending.id, status: .completed, cashbackEarned: earned, externalReference: reference,
-                        failureCode: nil, now: now)
+                        failureCode: nil, now: now, balanceOf: walletId)
                 else {
                     throw APIError(.alreadySettled, "This top-up was settled already.")
                 }
+                balance = walletBalance
                 if earned > 0 {
                     try await sql.ledger.post(
                         .transfer(
@@ -109,10 +112,10 @@ extension TopUpService {
                     LedgerEntry(kind: .topupReversal, reference: pending.id, postings: postings), now: now)
                 try finished.status.move(to: .failed)
                 finished.failureCode = code
+                balance = try await sql.ledger.balance(accountId: walletId)
             }
             try await WebhookOutbox().recordWalletTransaction(finished, on: sql)
-            let response = Self.response(
-                finished, balance: try await sql.ledger.balance(accountId: walletId), outcome: outcome)
+            let response = Self.response(finished, balance: balance, outcome: outcome)
             let json = try TopUpResponse.encodedForReplay(response)
             // The replay answer is stored with the money, so a retry after a crash replays it.
             if let key = pending.idempotencyKey {

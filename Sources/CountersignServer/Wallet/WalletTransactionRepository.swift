@@ -79,18 +79,31 @@ package struct WalletTransactionRepository: Sendable {
         id: String, status: WalletTransactionStatus, cashbackEarned: Int64, externalReference: String?,
         failureCode: String?, now: Int64
     ) async throws -> Bool {
+        try await finish(
+            id: id, status: status, cashbackEarned: cashbackEarned, externalReference: externalReference,
+            failureCode: failureCode, now: now, balanceOf: nil) != nil
+    }
+
+    /// `finish`, in the same statement reading the balance of the user account `accountId` (for an
+    /// answer that shows it, where nothing later in the transaction moves that account); nil if the
+    /// transaction was not pending.
+    package func finish(
+        id: String, status: WalletTransactionStatus, cashbackEarned: Int64, externalReference: String?,
+        failureCode: String?, now: Int64, balanceOf accountId: String?
+    ) async throws -> Int64? {
         let move = try WalletTransactionStatus.pending.boundMove(to: status)
-        let rows = try await sql.query(
+        let row = try await sql.first(
             """
             UPDATE wallet_transactions SET status = $2, cashback_earned = $3, external_reference = $4, failure_code = $5, updated_at = $6
-            WHERE id = $1 AND status = $7 RETURNING id
+            WHERE id = $1 AND status = $7
+            RETURNING CAST(COALESCE((SELECT balance FROM accounts WHERE id = $8), 0) AS BIGINT) AS balance
             """,
             [
                 .text(id), move.to, .integer(cashbackEarned), .text(externalReference), .text(failureCode),
-                .integer(now), move.from,
+                .integer(now), move.from, .text(accountId),
             ]
         )
-        return !rows.isEmpty
+        return try row?.int("balance")
     }
 
     package func find(id: String) async throws -> WalletTransaction? {

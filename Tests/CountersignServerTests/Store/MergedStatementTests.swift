@@ -125,7 +125,7 @@ struct MergedStatementTests {
     }
 
     @Test(
-        "the limits snapshot reads the tier, the user's own limits and both windows together",
+        "the limits snapshot reads the tier, the user's own limits, the PIN allowance used and both windows together",
         arguments: TestEngines.all)
     func limitsSnapshot(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
@@ -137,8 +137,11 @@ struct MergedStatementTests {
             #expect(empty.tier == nil)
             #expect(empty.own.isEmpty)
             #expect(empty.paidOut?.total == 0 && empty.paidOut?.recent == 0)
+            #expect(empty.pinUsed == (0, 0))
             try await database.transaction { sql in
                 try await sql.limits.assignTier(userId: "m4", tier: "basic", now: Self.now)
+                _ = try await sql.limits.spendPinAllowance(
+                    userId: "m4", currency: "NGN", amount: 150, maxPayments: 5, cumulativeAmount: 1_000)
                 try await sql.limits.set(
                     userId: "m4", currency: "NGN", kind: .daily, amount: 5_000, pending: (9_000, Self.now + 1),
                     now: Self.now)
@@ -169,6 +172,7 @@ struct MergedStatementTests {
             #expect(own.map(\.amount) == [5_000, 2_000])
             #expect(own.first?.pending?.amount == 9_000)
             #expect(full.paidOut?.total == 500 && full.paidOut?.recent == 300)
+            #expect(full.pinUsed == (1, 150))
             #expect(withoutSums.tier == "basic" && withoutSums.own.count == 2 && withoutSums.paidOut == nil)
         }
     }
