@@ -148,19 +148,18 @@ package struct WalletTransactionRepository: Sendable {
     package func pending(olderThan: Int64, orOrphanedExcept instance: String) async throws
         -> [WalletTransaction]
     {
+        // The status is written out, not bound: only a literal lets the engines' planners use the
+        // partial index of pending rows (`wallet_transactions_pending`) instead of reading every top-up.
         try await sql.query(
             """
-            SELECT * FROM wallet_transactions w WHERE w.status = $3 AND w.type = $4 AND (w.created_at < $1 OR EXISTS (
+            SELECT * FROM wallet_transactions w WHERE w.status = 'pending' AND w.type = $3 AND (w.created_at < $1 OR EXISTS (
                 SELECT 1 FROM idempotency_keys k
                 WHERE k.user_id = w.user_id AND k.idempotency_key = w.idempotency_key AND k.transaction_id = w.id
                   AND k.owner_instance IS NOT NULL AND k.owner_instance <> $2
                   AND NOT EXISTS (SELECT 1 FROM server_instances i WHERE i.id = k.owner_instance)))
             ORDER BY w.created_at
             """,
-            [
-                .integer(olderThan), .text(instance), .text(WalletTransactionStatus.pending.rawValue),
-                .text(WalletTransactionType.topup.rawValue),
-            ]
+            [.integer(olderThan), .text(instance), .text(WalletTransactionType.topup.rawValue)]
         ).map(Self.transaction(from:))
     }
 
