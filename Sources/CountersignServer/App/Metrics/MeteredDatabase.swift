@@ -8,13 +8,19 @@ import Synchronization
 struct MeteredDatabase: Database {
     let base: any Database
     let metrics: ServerMetrics
-    /// `countersign_db_statements_total` for this engine, looked up once.
+    /// `countersign_db_statements_total` and the timers of transactions and reads for this engine,
+    /// looked up once: a request runs several units of work, and each lookup hashed its labels.
     private let statements: CoreMetrics.Counter
+    private let transactions: DatabaseTimers
+    private let reads: DatabaseTimers
 
     init(base: any Database, metrics: ServerMetrics) {
         self.base = base
         self.metrics = metrics
-        statements = metrics.statements(engine: base.engine == .postgres ? "postgresql" : "sqlite")
+        let engine = base.engine == .postgres ? "postgresql" : "sqlite"
+        statements = metrics.statements(engine: engine)
+        transactions = metrics.databaseTimers(operation: "transaction", engine: engine)
+        reads = metrics.databaseTimers(operation: "read", engine: engine)
     }
 
     var engine: DatabaseEngine { base.engine }
@@ -22,7 +28,7 @@ struct MeteredDatabase: Database {
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         let called = ContinuousClock.now
         let started = StartInstant()
-        defer { record("transaction", called: called, started: started.value) }
+        defer { Self.record(in: transactions, called: called, started: started.value) }
         return try await base.transaction { [statements] sql in
             started.mark()
             return try await body(CountedExecutor(base: sql, statements: statements))
@@ -32,7 +38,7 @@ struct MeteredDatabase: Database {
     func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         let called = ContinuousClock.now
         let started = StartInstant()
-        defer { record("read", called: called, started: started.value) }
+        defer { Self.record(in: reads, called: called, started: started.value) }
         return try await base.read { [statements] sql in
             started.mark()
             return try await body(CountedExecutor(base: sql, statements: statements))
@@ -49,11 +55,11 @@ struct MeteredDatabase: Database {
 
     func run() async throws { try await base.run() }
 
-    private func record(_ operation: String, called: ContinuousClock.Instant, started: ContinuousClock.Instant?) {
+    private static func record(
+        in timers: DatabaseTimers, called: ContinuousClock.Instant, started: ContinuousClock.Instant?
+    ) {
         let now = ContinuousClock.now
-        metrics.database(
-            operation: operation, engine: engine == .postgres ? "postgresql" : "sqlite",
-            wait: called.duration(to: started ?? now), duration: called.duration(to: now))
+        timers.record(wait: called.duration(to: started ?? now), duration: called.duration(to: now))
     }
 }
 
