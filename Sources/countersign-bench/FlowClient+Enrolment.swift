@@ -1,3 +1,4 @@
+import CountersignAPI
 import CountersignClient
 import CountersignHarness
 import Foundation
@@ -39,18 +40,45 @@ extension FlowClient {
         let executor = DedicatedThreadExecutor(name: "bench client \(phone.suffix(4))")
         let transport = LoopbackSocketTransport(port: port)
         do {
-            let user = try await executor.run {
-                try await EnrolledUser.enroll(
-                    over: transport, phone: phone, name: "Bench \(phone.suffix(4))", origin: ServerUnderTest.origin)
+            let (sessionToken, device) = try await executor.run { () async throws -> (String, DeviceAuthenticator) in
+                let name = "Bench \(phone.suffix(4))"
+                do {
+                    let user = try await EnrolledUser.enroll(
+                        over: transport, phone: phone, name: name, origin: ServerUnderTest.origin)
+                    return (user.sessionToken, user.device)
+                } catch CountersignClientError.api(404, _, _, _, _) {
+                    // A build from before SMS codes: no simulator to read a code from.
+                    return try await enrollWithoutCode(over: transport, phone: phone, name: name)
+                }
             }
             let api = CountersignAPIClient(
-                transport: unkeyed ? UnkeyedTopUps(transport) : transport, sessionToken: user.sessionToken,
+                transport: unkeyed ? UnkeyedTopUps(transport) : transport, sessionToken: sessionToken,
                 createRetries: 0)
             return FlowClient(
-                executor: executor, phone: phone, api: api, signer: DeviceKeySigner(authenticator: user.device))
+                executor: executor, phone: phone, api: api, signer: DeviceKeySigner(authenticator: device))
         } catch {
             executor.shutdown()
             throw BenchError("enrolling \(phone): \(error)")
         }
+    }
+
+    /// Signup as builds from before SMS codes took it (phone, name and PIN, no code), then the device
+    /// key as `EnrolledUser` registers it (such a build ignores the step-up it is sent).
+    private static func enrollWithoutCode(over transport: any HTTPTransport, phone: String, name: String)
+        async throws -> (String, DeviceAuthenticator)
+    {
+        let body = try JSONEncoder().encode(["phone": phone, "name": name, "pin": "4827"])
+        let signup = try await transport.send(
+            TransportRequest(
+                method: "POST", path: "/auth/signup", headers: ["Content-Type": "application/json"],
+                body: Array(body)))
+        guard signup.status == 201 else {
+            throw BenchError("signup without a code: \(signup.status) \(String(decoding: signup.body, as: UTF8.self))")
+        }
+        let session = try JSONDecoder().decode(SessionResponse.self, from: Data(signup.body))
+        let api = CountersignAPIClient(transport: transport, sessionToken: session.sessionToken)
+        let device = try await api.registerDevice(
+            stepUp: RegistrationOptionsRequest(pin: "4827"), origin: ServerUnderTest.origin)
+        return (session.sessionToken, device)
     }
 }

@@ -251,16 +251,20 @@ struct FlowsCommand: AsyncParsableCommand {
             }
             defer { flowClients.forEach { $0.executor.shutdown() } }
             Console.say("\(flowClients.count) users enrolled and funded; running")
-            let before = try await scrapeMetrics(port: metricsPort, saveAs: "metrics-before.prom")
+            // A build without /metrics reports no statement counts.
+            let metered = serverUnderTest.servesMetrics
+            let before = metered ? try await scrapeMetrics(port: metricsPort, saveAs: "metrics-before.prom") : nil
             var report = try await FlowLoad(
                 server: serverUnderTest, clients: flowClients, warmupSeconds: warmup, seconds: seconds,
                 maxFlows: maxFlows
             )
             .run(machine: machine)
-            let after = try await scrapeMetrics(port: metricsPort, saveAs: "metrics-after.prom")
-            report.database = DatabaseWork(
-                before: String(decoding: before, as: UTF8.self), after: String(decoding: after, as: UTF8.self),
-                flows: report.flows + report.warmupFlows)
+            if let before {
+                let after = try await scrapeMetrics(port: metricsPort, saveAs: "metrics-after.prom")
+                report.database = DatabaseWork(
+                    before: String(decoding: before, as: UTF8.self), after: String(decoding: after, as: UTF8.self),
+                    flows: report.flows + report.warmupFlows)
+            }
             serverUnderTest.stop()
             return report
         } catch {

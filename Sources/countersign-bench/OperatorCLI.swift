@@ -13,11 +13,9 @@ struct OperatorCLI: Sendable {
 
     /// Credits `amount` minor units to the wallet of `phone`; throws with the CLI's output on failure.
     func fund(phone: String, amount: Int64) async throws {
-        // The command takes naira, as an operator types them.
-        var arguments = [
-            "wallet", "fund", "--phone", phone, "--amount", Currency.ngn.decimal(amount), "--data-dir",
-            server.dataDirectory,
-        ]
+        // The command takes naira, as an operator types them (older builds took minor units).
+        let typed = server.dialect.fundsInMinorUnits ? String(amount) : Currency.ngn.decimal(amount)
+        var arguments = ["wallet", "fund", "--phone", phone, "--amount", typed, "--data-dir", server.dataDirectory]
         if let url = server.databaseURL { arguments += ["--database-url", url] }
         let outputPath = server.dataDirectory + "/fund-\(phone).log"
         let child = try ChildProcess(

@@ -16,6 +16,10 @@ struct ServerUnderTest: Sendable {
     let dataDirectory: String
     let databaseURL: String?
     let logPath: String
+    /// What the binary understands (an older `--baseline` build lacks some options).
+    let dialect: ServerDialect
+    /// Whether the server serves `/metrics` (an older build has no `--metrics-address`).
+    let servesMetrics: Bool
 
     /// The server's loopback address.
     var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -34,7 +38,7 @@ struct ServerUnderTest: Sendable {
         "transfer-account",
     ]
 
-    /// Starts the server, with `/metrics` on `metricsAddress` when given, the rate limits off
+    /// Starts the server, with `/metrics` on `metricsAddress` when given and served, the rate limits off
     /// unless `rateLimited`, and `extraArguments` last; it is not ready until `waitUntilHealthy` returns.
     static func launch(
         executable: String, dataDirectory: String, databaseURL: String?, metricsAddress: String? = nil,
@@ -46,25 +50,32 @@ struct ServerUnderTest: Sendable {
             )
         }
         let port = try LoopbackPort.free()
+        let dialect = try ServerDialect.of(executable)
         var arguments = [
             "serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory,
             "--origin", origin, "--rp-id", rpId,
-            // Top-ups without a key pay by PIN, far past what the PIN alone may pay between passkeys.
-            "--no-pin-allowance",
         ]
+        // Top-ups without a key pay by PIN, far past what the PIN alone may pay between passkeys
+        // (a build without the allowance has no such flag).
+        if dialect.serves("no-pin-allowance") { arguments.append("--no-pin-allowance") }
         // Every simulated user signs up from 127.0.0.1, far past the signup limit: the limits are off,
-        // or, to measure what counting costs, raised past anything the load sends.
-        arguments +=
-            rateLimited ? raisedRateLimits.flatMap { ["--rate-limit", "\($0)=1000000/1"] } : ["--no-rate-limits"]
+        // or, to measure what counting costs, raised past anything the load sends (a build without
+        // rate limits has neither flag).
+        if rateLimited, dialect.serves("rate-limit") {
+            arguments += raisedRateLimits.flatMap { ["--rate-limit", "\($0)=1000000/1"] }
+        } else if dialect.serves("no-rate-limits") {
+            arguments.append("--no-rate-limits")
+        }
         if let databaseURL { arguments += ["--database-url", databaseURL] }
-        if let metricsAddress { arguments += ["--metrics-address", metricsAddress] }
+        let servesMetrics = metricsAddress != nil && dialect.serves("metrics-address")
+        if let metricsAddress, servesMetrics { arguments += ["--metrics-address", metricsAddress] }
         arguments += extraArguments
         let logPath = dataDirectory + "/server.log"
         let process = try ChildProcess(executable, arguments, environment: childEnvironment(), outputPath: logPath)
         ChildGuard.watch(process)
         return ServerUnderTest(
             process: process, executable: executable, port: port, dataDirectory: dataDirectory,
-            databaseURL: databaseURL, logPath: logPath)
+            databaseURL: databaseURL, logPath: logPath, dialect: dialect, servesMetrics: servesMetrics)
     }
 
     /// Polls `GET /health` until it answers 200; fails if the child exits or `seconds` pass.

@@ -35,8 +35,9 @@ struct QueryTextMiddleware: RouterMiddleware {
         var bytes: [UInt8] = []
         var index = 0
         while index < input.count {
-            if input[index] == UInt8(ascii: "%"), index + 2 < input.count, let high = hexValue(input[index + 1]),
-                let low = hexValue(input[index + 2])
+            if input[index] == UInt8(ascii: "%"), index + 2 < input.count,
+                let high = FormQuery.hexValue(input[index + 1]),
+                let low = FormQuery.hexValue(input[index + 2])
             {
                 bytes.append(high << 4 | low)
                 index += 3
@@ -46,14 +47,5 @@ struct QueryTextMiddleware: RouterMiddleware {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -196,8 +196,7 @@ extension BiometricService {
         payment: SecurePaymentConfirmation? = nil
     ) async throws -> Result<VerifiedAssertion, WebAuthnError> {
         let (verifier, publicKeys) = (assertionVerifier, self.publicKeys)
-        // Off the event loop: RSA, Ed448 and ML-DSA verification can take milliseconds.
-        return try await NIOThreadPool.singleton.runIfActive {
+        let verify = { @Sendable in
             Result { () throws(WebAuthnError) -> VerifiedAssertion in
                 let publicKey = try publicKeys.key(stored: credential.publicKey)
                 return try verifier.verify(
@@ -208,6 +207,11 @@ extension BiometricService {
                 )
             }
         }
+        // A P-256 check (nearly every key) takes tens of microseconds: here, rather than two
+        // thread switches to and from the pool. RSA, Ed448 and ML-DSA can take milliseconds: off
+        // the task's thread, on the blocking pool.
+        guard credential.algorithm != Int64(COSEAlgorithm.es256.rawValue) else { return verify() }
+        return try await NIOThreadPool.singleton.runIfActive(verify)
     }
 
     func flag(_ credential: StoredCredential, reason: String, now: Int64) async throws {

@@ -38,7 +38,8 @@ package enum Migrator {
         Migration0017BidClosedReason.migration, Migration0018Webhooks.migration, Migration0019Refunds.migration,
         Migration0020Limits.migration, Migration0021WalletFundings.migration,
         Migration0022WalletOrderPayments.migration, Migration0023RateWindows.migration,
-        Migration0024PendingTopUps.migration,
+        Migration0024PaidOutIndex.migration,
+        Migration0025PendingTopUps.migration,
     ]
 
     /// The table that records which migrations a database has: made before the first migration.

@@ -51,12 +51,14 @@ package struct JSONLogHandler: LogHandler {
         line.field("level", event.level.rawValue)
         line.field("label", label)
         line.field("message", event.message.description)
-        for (key, value) in fields.sorted(by: { $0.key < $1.key })
-        where !["time", "level", "label", "message"].contains(key) {
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) where !Self.ownKeys.contains(key) {
             line.field(key, value.jsonLogText)
         }
         return line.finished()
     }
+
+    /// The members every line starts with, which metadata does not repeat.
+    private static let ownKeys: Set = ["time", "level", "label", "message"]
 }
 
 extension Logger.MetadataValue {

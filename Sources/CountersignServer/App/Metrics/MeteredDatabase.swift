@@ -8,33 +8,42 @@ import Synchronization
 struct MeteredDatabase: Database {
     let base: any Database
     let metrics: ServerMetrics
-    /// `countersign_db_statements_total` for this engine, looked up once.
+    /// `countersign_db_statements_total` and the timers of transactions, single statements and reads
+    /// for this engine, looked up once: a request runs several units of work, and each lookup hashed
+    /// its labels.
     private let statements: CoreMetrics.Counter
+    private let transactions: DatabaseTimers
+    private let singles: DatabaseTimers
+    private let reads: DatabaseTimers
 
     init(base: any Database, metrics: ServerMetrics) {
         self.base = base
         self.metrics = metrics
-        statements = metrics.statements(engine: base.engine == .postgres ? "postgresql" : "sqlite")
+        let engine = base.engine == .postgres ? "postgresql" : "sqlite"
+        statements = metrics.statements(engine: engine)
+        transactions = metrics.databaseTimers(operation: "transaction", engine: engine)
+        singles = metrics.databaseTimers(operation: "single", engine: engine)
+        reads = metrics.databaseTimers(operation: "read", engine: engine)
     }
 
     var engine: DatabaseEngine { base.engine }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        try await write("transaction", body) { try await base.transaction($0) }
+        try await write(in: transactions, body) { try await base.transaction($0) }
     }
 
     func single<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        try await write("single", body) { try await base.single($0) }
+        try await write(in: singles, body) { try await base.single($0) }
     }
 
     /// A unit of work that writes, run by `run` (the base's `transaction` or `single`), timed and counted.
     private func write<T: Sendable>(
-        _ operation: String, _ body: @escaping @Sendable (any SQLExecutor) async throws -> T,
+        in timers: DatabaseTimers, _ body: @escaping @Sendable (any SQLExecutor) async throws -> T,
         run: (@escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     ) async throws -> T {
         let called = ContinuousClock.now
         let started = StartInstant()
-        defer { record(operation, called: called, started: started.value) }
+        defer { Self.record(in: timers, called: called, started: started.value) }
         return try await run { [statements] sql in
             started.mark()
             return try await body(CountedExecutor(base: sql, statements: statements))
@@ -44,7 +53,7 @@ struct MeteredDatabase: Database {
     func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         let called = ContinuousClock.now
         let started = StartInstant()
-        defer { record("read", called: called, started: started.value) }
+        defer { Self.record(in: reads, called: called, started: started.value) }
         return try await base.read { [statements] sql in
             started.mark()
             return try await body(CountedExecutor(base: sql, statements: statements))
@@ -61,11 +70,11 @@ struct MeteredDatabase: Database {
 
     func run() async throws { try await base.run() }
 
-    private func record(_ operation: String, called: ContinuousClock.Instant, started: ContinuousClock.Instant?) {
+    private static func record(
+        in timers: DatabaseTimers, called: ContinuousClock.Instant, started: ContinuousClock.Instant?
+    ) {
         let now = ContinuousClock.now
-        metrics.database(
-            operation: operation, engine: engine == .postgres ? "postgresql" : "sqlite",
-            wait: called.duration(to: started ?? now), duration: called.duration(to: now))
+        timers.record(wait: called.duration(to: started ?? now), duration: called.duration(to: now))
     }
 }
 

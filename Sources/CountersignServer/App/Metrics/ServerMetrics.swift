@@ -17,6 +17,8 @@ package final class ServerMetrics: Sendable {
     private let handles = Mutex<[HandleKey: AnyObject]>([:])
     private let streams: CoreMetrics.Meter
     private let totals = Mutex(MetricsHeadline())
+    /// The request counter and duration histogram of each method, route and status seen.
+    private let requestSeries = Mutex<[RequestSeriesKey: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
 
     package init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -40,9 +42,20 @@ package final class ServerMetrics: Sendable {
     /// One answered request: its method, route template (`unmatched` when no route matched), status
     /// and how long the server took to produce the answer.
     func request(method: String, route: String, status: Int, duration: Duration) {
-        let labels = [("method", method), ("route", route), ("status", String(status))]
-        counter("countersign_http_requests_total", labels).increment()
-        timer("countersign_http_request_duration_seconds", labels).recordNanoseconds(duration.nanoseconds)
+        let key = RequestSeriesKey(method: method, route: route, status: status)
+        // One lookup by the request's own values; the labels are written only for a new series.
+        let (count, time) = requestSeries.withLock { series in
+            if let known = series[key] { return known }
+            let labels = [("method", method), ("route", route), ("status", String(status))]
+            let made = (
+                counter("countersign_http_requests_total", labels),
+                timer("countersign_http_request_duration_seconds", labels)
+            )
+            series[key] = made
+            return made
+        }
+        count.increment()
+        time.recordNanoseconds(duration.nanoseconds)
         totals.withLock {
             $0.requests += 1
             if status >= 500 { $0.serverErrors += 1 }
@@ -96,13 +109,14 @@ package final class ServerMetrics: Sendable {
         totals.withLock { $0.backlog[worker] = count }
     }
 
-    /// One unit of database work: `operation` `transaction`, `single` (one statement that commits on its
-    /// own) or `read`; `wait` until its body started
-    /// (a connection, SQLite's writer, `BEGIN`), `duration` from the call to the commit.
-    func database(operation: String, engine: String, wait: Duration, duration: Duration) {
+    /// The timers of one kind of database work, `operation` `transaction`, `single` (one statement that
+    /// commits on its own) or `read`: looked up once
+    /// by the metered store, which records every unit of work in them.
+    func databaseTimers(operation: String, engine: String) -> DatabaseTimers {
         let labels = [("operation", operation), ("engine", engine)]
-        timer("countersign_db_wait_seconds", labels).recordNanoseconds(wait.nanoseconds)
-        timer("countersign_db_duration_seconds", labels).recordNanoseconds(duration.nanoseconds)
+        return DatabaseTimers(
+            wait: timer("countersign_db_wait_seconds", labels),
+            duration: timer("countersign_db_duration_seconds", labels))
     }
 
     /// The counter of SQL statements run on `engine` (`BEGIN` and `COMMIT` not included: one each
@@ -141,6 +155,12 @@ package final class ServerMetrics: Sendable {
 
     // MARK: Handles
 
+    private struct RequestSeriesKey: Hashable {
+        let method: String
+        let route: String
+        let status: Int
+    }
+
     private struct HandleKey: Hashable {
         let name: String
         let labels: [String]
@@ -169,6 +189,19 @@ package final class ServerMetrics: Sendable {
             made[key] = handle
             return handle
         }
+    }
+}
+
+/// `countersign_db_wait_seconds` and `countersign_db_duration_seconds` for one kind of database work.
+struct DatabaseTimers: Sendable {
+    let wait: CoreMetrics.Timer
+    let duration: CoreMetrics.Timer
+
+    /// One unit of work: `wait` until its body started (a connection, SQLite's writer, `BEGIN`),
+    /// `duration` from the call to the commit.
+    func record(wait: Duration, duration: Duration) {
+        self.wait.recordNanoseconds(wait.nanoseconds)
+        self.duration.recordNanoseconds(duration.nanoseconds)
     }
 }
 

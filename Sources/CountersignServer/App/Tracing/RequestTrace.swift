@@ -17,11 +17,15 @@ package enum RequestTrace {
         var high = generator.next() as UInt64
         let low = generator.next() as UInt64
         if high == 0 && low == 0 { high = 1 }
-        return hex(high) + hex(low)
+        // Written digit by digit into the string's own storage: one allocation, on every request.
+        return String(unsafeUninitializedCapacity: 32) { buffer in
+            for digit in 0..<32 {
+                let word = digit < 16 ? high : low
+                buffer[digit] = hexDigits[Int(truncatingIfNeeded: word >> UInt64(60 - 4 * (digit % 16))) & 0xF]
+            }
+            return 32
+        }
     }
 
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
