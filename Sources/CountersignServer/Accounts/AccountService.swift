@@ -209,16 +209,18 @@ package struct AccountService: Sendable {
     /// and used within the idle limit. Use is recorded at most once a minute per session, so
     /// the hot path stays a read.
     package func userId(forToken token: String) async throws -> String? {
-        try await session(forToken: token)?.userId
+        try await session(forToken: token, withUser: false)?.userId
     }
 
-    /// The live session of a bearer token (see `userId(forToken:)`).
-    package func session(forToken token: String) async throws -> LiveSession? {
+    /// The live session of a bearer token (see `userId(forToken:)`), with its user's row unless
+    /// `withUser` is false.
+    package func session(forToken token: String, withUser: Bool = true) async throws -> LiveSession? {
         let (now, tokenHash) = (clock.nowMillis(), Identifier.digest(token))
         let idleBefore = now - configuration.sessionIdleSeconds * 1000
         guard
             let session = try await database.read({ sql in
-                try await sql.sessions.find(tokenHash: tokenHash, now: now, idleBefore: idleBefore)
+                try await sql.sessions.find(
+                    tokenHash: tokenHash, now: now, idleBefore: idleBefore, withUser: withUser)
             })
         else {
             return nil

@@ -20,8 +20,9 @@ package struct SessionRepository: Sendable {
     }
 
     /// The session if it is live: unrevoked, before its expiry, and seen after `idleBefore`; with
-    /// its user's row, read in the same statement.
-    package func find(tokenHash: String, now: Int64, idleBefore: Int64) async throws
+    /// its user's row read in the same statement unless `withUser` is false (a check that needs only
+    /// whose session it is, such as an open event stream's, every few seconds).
+    package func find(tokenHash: String, now: Int64, idleBefore: Int64, withUser: Bool = true) async throws
         -> LiveSession?
     {
         guard
@@ -29,8 +30,8 @@ package struct SessionRepository: Sendable {
                 """
                 SELECT s.user_id AS session_user_id, s.last_seen_at AS session_last_seen_at,
                     s.proof AS session_proof, s.created_at AS session_created_at,
-                    s.device_id AS session_device_id, s.cooling_until AS session_cooling_until, u.*
-                FROM sessions s JOIN users u ON u.id = s.user_id
+                    s.device_id AS session_device_id, s.cooling_until AS session_cooling_until\(withUser ? ", u.*" : "")
+                FROM sessions s\(withUser ? " JOIN users u ON u.id = s.user_id" : "")
                 WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 AND s.last_seen_at > $3
                 """,
                 [.text(tokenHash), .integer(now), .integer(idleBefore)]
@@ -40,7 +41,8 @@ package struct SessionRepository: Sendable {
             userId: try row.string("session_user_id"), lastSeenAt: try row.int("session_last_seen_at"),
             proof: try row.string("session_proof"), createdAt: try row.int("session_created_at"),
             deviceId: try row.optionalString("session_device_id"),
-            coolingUntil: try row.int("session_cooling_until"), user: try UserRepository.user(from: row))
+            coolingUntil: try row.int("session_cooling_until"),
+            user: withUser ? try UserRepository.user(from: row) : nil)
     }
 
     /// Records that the session was used at `now`.

@@ -93,7 +93,7 @@ struct MergedStatementTests {
         }
     }
 
-    @Test("a session is read with its user's row; an ended one is not found", arguments: TestEngines.all)
+    @Test("a session is read with its user's row, or without it; an ended one is not found", arguments: TestEngines.all)
     func sessionWithUser(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
             _ = try await RepositoryContractTests.makeUser("m3", on: database)
@@ -116,6 +116,14 @@ struct MergedStatementTests {
             #expect(found.user == user)
             #expect(found.user("m3") == user)
             #expect(found.user("someone-else") == nil)
+            // Only whose session it is: the same session, without the user's row.
+            let bare = try await database.read { sql in
+                try await sql.sessions.find(
+                    tokenHash: "hash-m3", now: Self.now + 1, idleBefore: Self.now - 1, withUser: false)
+            }
+            var expected = found
+            expected.user = nil
+            #expect(bare == expected)
             try await database.transaction { sql in try await sql.sessions.revoke(tokenHash: "hash-m3", now: Self.now) }
             let ended = try await database.read { sql in
                 try await sql.sessions.find(tokenHash: "hash-m3", now: Self.now + 1, idleBefore: Self.now - 1)
