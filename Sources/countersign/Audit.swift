@@ -14,10 +14,18 @@ struct Audit: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    @Option(help: "Checks to run at once, each on its own connection, 1 to 8. Default: the machine's cores, at most 4.")
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, !(1...8).contains(jobs) { throw ValidationError("--jobs must be 1 to 8") }
+    }
+
     func run() async throws {
         do {
             try await store.withExistingStore { services in
-                let (report, _) = try await services.operators.audit(via: "cli")
+                let (report, _) = try await services.operators.audit(
+                    via: "cli", connections: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, 4))
                 print(json ? try Self.json(report) : Self.table(report, engine: "\(services.database.engine)"))
                 if !report.passed { throw ExitCode(1) }
             }

@@ -36,13 +36,14 @@ package struct OperatorService: Sendable {
         }
     }
 
-    /// Runs the ledger audit and records its outcome (`via`: `cli` or `console`); from the console,
-    /// the operator who asked is recorded as an action too.
-    package func audit(via: String, operatorId: String? = nil) async throws -> (
+    /// Runs the ledger audit on up to `connections` connections at once (`LedgerAudit`) and records its
+    /// outcome (`via`: `cli` or `console`); from the console, the operator who asked is recorded as an
+    /// action too. The console runs it on one connection, so a live server keeps its other cores.
+    package func audit(via: String, operatorId: String? = nil, connections: Int = 1) async throws -> (
         report: LedgerAuditReport, run: AuditRun
     ) {
         let now = clock.nowMillis()
-        let report = try await LedgerAudit().run(on: database, now: now)
+        let report = try await LedgerAudit().run(on: database, now: now, connections: connections)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let run = AuditRun(

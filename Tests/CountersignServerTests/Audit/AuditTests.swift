@@ -313,6 +313,30 @@ struct AuditTests {
                 on: server.database, now: now)
             #expect(young.passed, "\(young.failures)")
             try await LedgerAudit.check(server.database, now: now)
+
+            // Several connections at once: the same report as one at a time, clean and broken
+            // (a breach committed, then undone), with the results in the checks' order.
+            for connections in [2, 3, LedgerAuditCheck.all.count + 5] {
+                #expect(
+                    try await CountersignServer.LedgerAudit().run(
+                        on: server.database, now: now, connections: connections)
+                        == clean)
+            }
+            let account = try await server.database.read { sql in
+                try await sql.first(
+                    "SELECT id FROM accounts WHERE user_id IS NOT NULL AND kind = 'wallet' ORDER BY id LIMIT 1", [])
+            }
+            let accountId = try #require(account).string("id")
+            try await server.database.transaction { sql in
+                try await sql.execute("UPDATE accounts SET balance = balance + 7 WHERE id = $1", [.text(accountId)])
+            }
+            let broken = try await CountersignServer.LedgerAudit().run(on: server.database, now: now)
+            #expect(broken.failures.map(\.name) == ["balances_match_postings"])
+            #expect(
+                try await CountersignServer.LedgerAudit().run(on: server.database, now: now, connections: 4) == broken)
+            try await server.database.transaction { sql in
+                try await sql.execute("UPDATE accounts SET balance = balance - 7 WHERE id = $1", [.text(accountId)])
+            }
         }
     }
 
@@ -382,6 +406,18 @@ struct AuditTests {
         let report = try JSONDecoder().decode(
             LedgerAuditReport.self, from: Data(json.output.drop { $0 != "{" }.utf8))
         #expect(report.failures.map(\.name) == ["entries_balanced", "entries_have_owners"])
+        // The default runs checks on several connections at once; one at a time finds the same.
+        let oneAtATime = try CommandLineTests.run(["audit", "--json", "--jobs", "1"] + store, environment: environment)
+        #expect(oneAtATime.status == 1)
+        let sequential = try JSONDecoder().decode(
+            LedgerAuditReport.self, from: Data(oneAtATime.output.drop { $0 != "{" }.utf8))
+        #expect(sequential == report)
+        for jobs in ["0", "9"] {
+            let refused = try CommandLineTests.run(["audit", "--jobs", jobs] + store, environment: environment)
+            #expect(
+                refused.status == 64 && refused.output.contains("--jobs must be 1 to 8"),
+                "--jobs \(jobs): \(refused.status) \(refused.output)")
+        }
 
         let unopenable = try CommandLineTests.run(
             ["audit", "--data-dir", "/dev/null/countersign"], environment: environment)
