@@ -73,8 +73,14 @@ enum TestDatabase {
     }
 
     /// Creates an empty PostgreSQL database on the `DATABASE_URL` server, runs `body` with its URL,
-    /// and drops it afterwards.
+    /// and drops it afterwards; at most `PostgresTestSlots`' limit of test cases at once.
     static func withFreshPostgres<T: Sendable>(_ body: @Sendable (String) async throws -> T) async throws -> T {
+        try await PostgresTestSlots.withSlot { try await withFreshPostgresNow(body) }
+    }
+
+    private static func withFreshPostgresNow<T: Sendable>(_ body: @Sendable (String) async throws -> T)
+        async throws -> T
+    {
         let url = try #require(TestEngines.postgresURL)
         let name = "cs_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         try await admin(url) { try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
