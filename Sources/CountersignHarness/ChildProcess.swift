@@ -53,7 +53,23 @@ package final class ChildProcess: Sendable {
         self.pid = pid
     }
 
-    /// Runs `executable` to its end and returns its status and everything it wrote.
+    /// Runs `executable` to its end and returns its status and everything it wrote, waiting without
+    /// holding a thread. Blocking one of Swift's pool threads (there are as many as cores) for a
+    /// child's lifetime stalls every other task meanwhile: in the test suite, every other test's
+    /// in-process server, whose transfers then missed their deadlines.
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]) async throws
+        -> (status: Int32, output: String)
+    {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).out")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let child = try ChildProcess(executable, arguments, environment: environment, outputPath: outputPath)
+        let status = await child.exited()
+        return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+    }
+
+    /// Runs `executable` to its end and returns its status and everything it wrote, blocking the
+    /// calling thread: for synchronous callers only.
     package static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (
         status: Int32, output: String
     ) {

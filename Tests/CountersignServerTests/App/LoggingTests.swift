@@ -18,7 +18,7 @@ struct LoggingTests {
             let session = try await server.client.post(
                 "/auth/signup", try await server.client.signupBody(phone: phone, name: "Log test", pin: pin)
             ).decode(SessionResponse.self)
-            try fund(phone, 10_000)
+            try await fund(phone, 10_000)
             let paid = try await server.client.post(
                 "/user/topup",
                 TopUpRequest(
@@ -35,7 +35,7 @@ struct LoggingTests {
             #expect(forged.status == 401)
             let forgedTraceId = try forged.decode(ErrorResponse.self).error.traceId
             #expect(try await server.client.get("/user/wallet", token: "not-a-session-SECRET").status == 401)
-            server.stop()
+            await server.stop()
             return (server.output, phone, session, forgedTraceId)
         }
         let (log, phone, session, forgedTraceId) = output

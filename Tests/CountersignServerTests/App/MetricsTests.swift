@@ -68,7 +68,7 @@ struct MetricsTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // The bench scrapes the server itself, before and after the load: no race with a busy machine.
-        let (status, output) = try ChildProcess.run(
+        let (status, output) = try await ChildProcess.run(
             bench.path,
             [
                 "flows", "--clients", "2", "--warmup", "0.2", "--seconds", "1", "--max-flows", "400", "--json",
@@ -115,9 +115,9 @@ struct MetricsTests {
     }
 
     @Test("serve refuses a malformed --metrics-address, or the API's own port, before it opens a store")
-    func badAddress() throws {
+    func badAddress() async throws {
         for address in ["9464", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:70000", ":9464", "127.0.0.1:8080"] {
-            let result = try CommandLineTests.run(
+            let result = try await CommandLineTests.run(
                 ["serve", "--port", "8080", "--metrics-address", address, "--data-dir", "/nonexistent/never-created"])
             #expect(result.status != 0, "\(address)")
             #expect(result.output.contains("--metrics-address"), "\(address): \(result.output)")

@@ -20,7 +20,7 @@ struct TracingTests {
                 let session = try await server.client.post(
                     "/auth/signup", try await server.client.signupBody(phone: phone, name: "Trace test", pin: pin)
                 ).decode(SessionResponse.self)
-                try fund(phone, 10_000)
+                try await fund(phone, 10_000)
                 let paid = try await server.client.post(
                     "/user/topup",
                     TopUpRequest(
@@ -32,7 +32,7 @@ struct TracingTests {
                 #expect(refused.status == 401)
                 let body = try refused.decode(ErrorResponse.self)
                 let topUp = try paid.decode(TopUpResponse.self)
-                #expect(server.stop() == 0)
+                #expect(await server.stop() == 0)
                 return (server.output, body.error.traceId, topUp.data.transactionId)
             }
             let spans = receiver.spans

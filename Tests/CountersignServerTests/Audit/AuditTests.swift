@@ -382,9 +382,9 @@ struct AuditTests {
         let store = ["--data-dir", dataDirectory] + (databaseURL.map { ["--database-url", $0] } ?? [])
         let environment = ["DATABASE_URL": "", "COUNTERSIGN_DATA_DIR": ""]
         // Only serve and migrate create a store; audit checks one that exists.
-        let migrated = try CommandLineTests.run(["migrate"] + store, environment: environment)
+        let migrated = try await CommandLineTests.run(["migrate"] + store, environment: environment)
         try #require(migrated.status == 0, "\(migrated.output)")
-        let clean = try CommandLineTests.run(["audit"] + store, environment: environment)
+        let clean = try await CommandLineTests.run(["audit"] + store, environment: environment)
         #expect(clean.status == 0, "\(clean.output)")
         #expect(clean.output.contains("all \(LedgerAuditCheck.all.count) checks passed"), "\(clean.output)")
 
@@ -397,29 +397,30 @@ struct AuditTests {
                 try await sql.execute("UPDATE postings SET amount = 499 WHERE id = 'pst_odd_2'")
             }
         }
-        let broken = try CommandLineTests.run(["audit"] + store, environment: environment)
+        let broken = try await CommandLineTests.run(["audit"] + store, environment: environment)
         #expect(broken.status == 1, "\(broken.output)")
         let line = broken.output.split(separator: "\n").first { $0.hasPrefix("entries_balanced ") }
         #expect(line?.hasSuffix("FAIL  1 (ltx_odd)") == true, "\(broken.output)")
-        let json = try CommandLineTests.run(["audit", "--json"] + store, environment: environment)
+        let json = try await CommandLineTests.run(["audit", "--json"] + store, environment: environment)
         #expect(json.status == 1)
         let report = try JSONDecoder().decode(
             LedgerAuditReport.self, from: Data(json.output.drop { $0 != "{" }.utf8))
         #expect(report.failures.map(\.name) == ["entries_balanced", "entries_have_owners"])
         // The default runs checks on several connections at once; one at a time finds the same.
-        let oneAtATime = try CommandLineTests.run(["audit", "--json", "--jobs", "1"] + store, environment: environment)
+        let oneAtATime = try await CommandLineTests.run(
+            ["audit", "--json", "--jobs", "1"] + store, environment: environment)
         #expect(oneAtATime.status == 1)
         let sequential = try JSONDecoder().decode(
             LedgerAuditReport.self, from: Data(oneAtATime.output.drop { $0 != "{" }.utf8))
         #expect(sequential == report)
         for jobs in ["0", "9"] {
-            let refused = try CommandLineTests.run(["audit", "--jobs", jobs] + store, environment: environment)
+            let refused = try await CommandLineTests.run(["audit", "--jobs", jobs] + store, environment: environment)
             #expect(
                 refused.status == 64 && refused.output.contains("--jobs must be 1 to 8"),
                 "--jobs \(jobs): \(refused.status) \(refused.output)")
         }
 
-        let unopenable = try CommandLineTests.run(
+        let unopenable = try await CommandLineTests.run(
             ["audit", "--data-dir", "/dev/null/countersign"], environment: environment)
         #expect(unopenable.status == 2, "\(unopenable.output)")
     }

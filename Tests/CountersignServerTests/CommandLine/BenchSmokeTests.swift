@@ -49,7 +49,7 @@ struct BenchSmokeTests {
         let json = directory.appendingPathComponent("flows.json")
 
         // The bench strips DATABASE_URL from the server's environment itself; SQLite here.
-        let (status, output) = try ChildProcess.run(
+        let (status, output) = try await ChildProcess.run(
             bench.path,
             [
                 "flows", "--clients", "2", "--warmup", "0.5", "--seconds", "1.5", "--max-flows", "400", "--json",
@@ -105,7 +105,7 @@ struct BenchSmokeTests {
 
         // The same build on both sides: a smoke test of the alternation and the report, not a figure.
         // The baseline runs the seed's three calls, the current side two.
-        let (status, output) = try ChildProcess.run(
+        let (status, output) = try await ChildProcess.run(
             bench.path,
             [
                 "flows", "--clients", "2", "--warmup", "0.2", "--seconds", "0.8", "--max-flows", "200", "--baseline",
@@ -133,7 +133,7 @@ struct BenchSmokeTests {
 
         // --rounds or --baseline-calls alone, or a flow of four calls, are refused before anything starts.
         for arguments in [["--rounds", "2"], ["--baseline-calls", "3"], ["--calls", "4"]] {
-            let (refused, _) = try ChildProcess.run(bench.path, ["flows"] + arguments, environment: [:])
+            let (refused, _) = try await ChildProcess.run(bench.path, ["flows"] + arguments, environment: [:])
             #expect(refused != 0)
         }
     }
@@ -144,7 +144,7 @@ struct BenchSmokeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let json = directory.appendingPathComponent("streams.json")
 
-        let (status, output) = try ChildProcess.run(
+        let (status, output) = try await ChildProcess.run(
             bench.path,
             [
                 "streams", "--streams", "50", "--finish", "10", "--payers", "2", "--idle", "0.5", "--timeout", "120",
@@ -178,8 +178,8 @@ struct BenchSmokeTests {
         let json = directory.appendingPathComponent("prefill.json")
         let store = directory.appendingPathComponent("prefilled").path
         let environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
-        func flows(rounds: Int) throws -> (Int32, String) {
-            try ChildProcess.run(
+        func flows(rounds: Int) async throws -> (Int32, String) {
+            try await ChildProcess.run(
                 bench.path,
                 [
                     "flows", "--clients", "2", "--warmup", "0.2", "--seconds", "0.8", "--max-flows", "200",
@@ -188,14 +188,14 @@ struct BenchSmokeTests {
                 environment: environment)
         }
 
-        let (status, output) = try flows(rounds: 2)
+        let (status, output) = try await flows(rounds: 2)
         #expect(status == 0, "\(output)")
         #expect(output.contains("built the prefilled store (20 users, 400 postings)"), "\(output)")
         // The empty store is the baseline.
         _ = try Self.alternatedComparison(json: json, output: output)
 
         // The books are sound, the history's and the rounds' own together.
-        let (audited, auditOutput) = try ChildProcess.run(
+        let (audited, auditOutput) = try await ChildProcess.run(
             server.path, ["audit", "--data-dir", store], environment: environment)
         #expect(audited == 0, "\(auditOutput)")
         // 20 users with two postings each (their funding), then (400 - 40) / 4 = 90 top-ups of four.
@@ -219,7 +219,7 @@ struct BenchSmokeTests {
         #expect(counts == [20, 400, 90, 90, 20])
 
         // Named, it is kept: the next run measures in it without building it again.
-        let (again, againOutput) = try flows(rounds: 1)
+        let (again, againOutput) = try await flows(rounds: 1)
         #expect(again == 0, "\(againOutput)")
         #expect(againOutput.contains("reusing the prefilled store"), "\(againOutput)")
     }

@@ -36,21 +36,21 @@ struct BuyCommandTests {
             ).path
             defer { try? FileManager.default.removeItem(atPath: root) }
             let run = { (arguments: [String]) in
-                try CommandLineTests.run(
+                try await CommandLineTests.run(
                     arguments,
                     environment: [
                         "COUNTERSIGN_SERVER": api.baseURL, "COUNTERSIGN_PROFILE": root + "/buyer", "DATABASE_URL": "",
                     ])
             }
-            let asSeller = { (arguments: [String]) in try run(arguments + ["--profile", root + "/seller"]) }
+            let asSeller = { (arguments: [String]) in try await run(arguments + ["--profile", root + "/seller"]) }
             #expect(
-                try asSeller([
+                try await asSeller([
                     "signup", "--phone", TestPhones.next(), "--name", "Seller", "--pin", "4827",
                     "--code-from-simulator",
                 ]).status == 0)
             var products: [String] = []
             for title in ["Chair", "Table", "Lamp", "Rug", "Desk"] {
-                let listed = try asSeller([
+                let listed = try await asSeller([
                     "sell", "--title", title, "--price", "100", "--shipping", "postnl_standard",
                 ])
                 products.append(
@@ -58,20 +58,21 @@ struct BuyCommandTests {
                         listed.output.firstMatch(of: /Listed (prd_[A-Za-z0-9_-]+)/).map { String($0.1) },
                         "\(listed.output)"))
             }
-            let refusedListing = try asSeller(["sell", "--title", "Nothing", "--price", "0"])
+            let refusedListing = try await asSeller(["sell", "--title", "Nothing", "--price", "0"])
             #expect(
                 refusedListing.status != 0 && refusedListing.output.contains("--price: \"0\" is not more than zero"),
                 "\(refusedListing.output)")
-            let centsTooFine = try asSeller(["sell", "--title", "Nothing", "--price", "99.999"])
+            let centsTooFine = try await asSeller(["sell", "--title", "Nothing", "--price", "99.999"])
             #expect(centsTooFine.status != 0 && centsTooFine.output.contains("type at most 2 after the dot"))
-            let tooDear = try asSeller(["sell", "--title", "Nothing", "--price", "10000000.01"])
+            let tooDear = try await asSeller(["sell", "--title", "Nothing", "--price", "10000000.01"])
             #expect(
                 tooDear.status != 0 && tooDear.output.contains("€10,000,000.00") && !tooDear.output.contains("minor"),
                 "\(tooDear.output)")
-            #expect(try run(["login", "--phone", buyerPhone, "--pin", "4827", "--code-from-simulator"]).status == 0)
+            #expect(
+                try await run(["login", "--phone", buyerPhone, "--pin", "4827", "--code-from-simulator"]).status == 0)
             let fast = ["--poll-seconds", "0"]
 
-            let card = try run(
+            let card = try await run(
                 [
                     "buy", products[0], "--delivery", "postnl_standard", "--method", "card", "--card-number",
                     "4000 0027 6000 3184", "--redirect", "authorize", "--yes",
@@ -82,35 +83,36 @@ struct BuyCommandTests {
                     && card.output.contains("Saved card Visa •••• 3184")
                     && card.output.contains("Order confirmed"), "\(card.output)")
             #expect(
-                try asSeller(["order", "proceeds"]).output.contains("Held in escrow  €106.95"),
+                try await asSeller(["order", "proceeds"]).output.contains("Held in escrow  €106.95"),
                 "the seller's escrow holds the item and the shipping")
             let cardOrder = try #require(card.output.firstMatch(of: /Order (ord_[A-Za-z0-9_-]+)/).map { String($0.1) })
-            let shown = try asSeller(["order", "show", cardOrder]).output
+            let shown = try await asSeller(["order", "show", cardOrder]).output
             #expect(
                 shown.contains("Buyer: Buyer") && shown.contains("Ship to: B, Dam 1, 1012 Amsterdam, NL"),
                 "the seller sees where to send it: \(shown)")
-            #expect(try run(["order", "show", cardOrder]).output.contains("Seller: Seller"))
+            #expect(try await run(["order", "show", cardOrder]).output.contains("Seller: Seller"))
             // The seller gives the shipping back; the buyer sees it on the order.
-            let refund = try asSeller(["order", "refund", cardOrder, "--amount", "6.95", "--reason", "Sent late"])
+            let refund = try await asSeller(["order", "refund", cardOrder, "--amount", "6.95", "--reason", "Sent late"])
             #expect(
                 refund.status == 0 && refund.output.contains("€6.95 returned to the buyer, by the seller (Sent late)"),
                 "\(refund.output)")
-            let overRefund = try asSeller(["order", "refund", cardOrder, "--amount", "100.01", "--reason", "All"])
+            let overRefund = try await asSeller(["order", "refund", cardOrder, "--amount", "100.01", "--reason", "All"])
             #expect(overRefund.status != 0 && overRefund.output.contains("€100.00"), "\(overRefund.output)")
-            #expect(try run(["order", "show", cardOrder]).output.contains("Refund: €6.95 returned to the buyer"))
-            #expect(try run(["order", "ship", cardOrder]).output.contains("not_seller"), "the buyer does not ship")
-            #expect(try asSeller(["order", "ship", cardOrder]).output.contains("SHIPPED"))
-            #expect(try run(["order", "complete", cardOrder]).output.contains("COMPLETED"))
-            let proceeds = try asSeller(["order", "proceeds"]).output
+            #expect(try await run(["order", "show", cardOrder]).output.contains("Refund: €6.95 returned to the buyer"))
+            #expect(
+                try await run(["order", "ship", cardOrder]).output.contains("not_seller"), "the buyer does not ship")
+            #expect(try await asSeller(["order", "ship", cardOrder]).output.contains("SHIPPED"))
+            #expect(try await run(["order", "complete", cardOrder]).output.contains("COMPLETED"))
+            let proceeds = try await asSeller(["order", "proceeds"]).output
             #expect(
                 proceeds.contains("Held in escrow  €0.00") && proceeds.contains("Payable to you  €100.00"),
                 "\(proceeds)")
 
-            let declined = try run(
+            let declined = try await run(
                 ["buy", products[1], "--method", "card", "--card-number", "4000000000000002", "--yes"] + fast)
             #expect(declined.status == 1 && declined.output.contains("card_declined"), "\(declined.output)")
 
-            let abandoned = try run(
+            let abandoned = try await run(
                 ["buy", products[2], "--method", "ideal", "--redirect", "abandon", "--yes", "--withdraw-if-abandoned"]
                     + fast)
             #expect(abandoned.status == 1 && abandoned.output.contains("Buy-now withdrawn"), "\(abandoned.output)")
@@ -118,12 +120,13 @@ struct BuyCommandTests {
                 try await api.get("/products/\(products[2])", token: buyer.sessionToken).decode(ProductResponse.self)
                     .available, "biddable again")
 
-            let left = try run(
+            let left = try await run(
                 ["buy", products[3], "--method", "bancontact", "--redirect", "abandon", "--yes", "--keep-if-abandoned"]
                     + fast)
             #expect(left.status == 2, "\(left.output)")
             let bidId = try #require(left.output.firstMatch(of: /bid (bid_[A-Za-z0-9_-]+)/)?.1).description
-            let resumed = try run(["buy", products[3], "--bid-id", bidId, "--redirect", "authorize", "--yes"] + fast)
+            let resumed = try await run(
+                ["buy", products[3], "--bid-id", bidId, "--redirect", "authorize", "--yes"] + fast)
             #expect(
                 resumed.status == 0 && resumed.output.contains("under way"),
                 "Pay resumes the same payment: \(resumed.output)")
@@ -131,13 +134,13 @@ struct BuyCommandTests {
             #expect(order.status == .paid && order.paymentMethod == .bancontact)
 
             // Left waiting again, then canceled from the terminal and paid another way.
-            let switching = try run(
+            let switching = try await run(
                 [
                     "buy", products[1], "--bid-id", declinedBid(declined.output), "--method", "ideal", "--redirect",
                     "abandon", "--yes", "--keep-if-abandoned",
                 ] + fast)
             #expect(switching.status == 2, "\(switching.output)")
-            let switched = try run(
+            let switched = try await run(
                 [
                     "buy", products[1], "--bid-id", declinedBid(declined.output), "--cancel-pending", "--method",
                     "bancontact", "--redirect", "authorize", "--yes",
@@ -149,27 +152,27 @@ struct BuyCommandTests {
             #expect(switchedOrder.status == .paid && switchedOrder.paymentMethod == .bancontact)
 
             let bidsBefore = try await api.get("/user/bids", token: buyer.sessionToken).decode(BidList.self).bids
-            let tooMuch = try run(["buy", products[4], "--bid", "400"])
+            let tooMuch = try await run(["buy", products[4], "--bid", "400"])
             #expect(
                 tooMuch.status == 1 && tooMuch.output.contains("not below the asking price of €100.00")
                     && tooMuch.output.contains("No offer placed"), "\(tooMuch.output)")
             #expect(
                 try await api.get("/user/bids", token: buyer.sessionToken).decode(BidList.self).bids == bidsBefore,
                 "no offer placed")
-            let offer = try run(["buy", products[4], "--bid", "80"])
+            let offer = try await run(["buy", products[4], "--bid", "80"])
             #expect(offer.status == 0 && offer.output.contains("waits for the seller"), "\(offer.output)")
             let offerId = try #require(offer.output.firstMatch(of: /Offer (bid_[A-Za-z0-9_-]+)/)?.1).description
-            let early = try run(
+            let early = try await run(
                 ["buy", products[4], "--bid-id", offerId, "--method", "ideal", "--redirect", "authorize", "--yes"]
                     + fast)
             #expect(early.status == 1 && early.output.contains("only an accepted bid"), "\(early.output)")
             #expect(
-                try run(["bid", "accept", offerId]).output.contains("not_seller"),
+                try await run(["bid", "accept", offerId]).output.contains("not_seller"),
                 "the buyer does not accept their own offer")
-            #expect(try asSeller(["bid", "accept", offerId]).output.contains("Accepted"))
+            #expect(try await asSeller(["bid", "accept", offerId]).output.contains("Accepted"))
             // With a return URL the simulator's page answers 303 to it; the terminal must not follow that
             // (an app's URL, unreachable from here) but read the outcome from the server.
-            let paid = try run(
+            let paid = try await run(
                 [
                     "buy", products[4], "--bid-id", offerId, "--method", "ideal", "--delivery", "pickup", "--redirect",
                     "authorize", "--yes",
@@ -180,7 +183,7 @@ struct BuyCommandTests {
                 paid.output.contains("pressed \"authorize\" on the simulator's page: HTTP 303"),
                 "the page's redirect is not followed: \(paid.output)")
 
-            let noTerminal = try run(["buy", products[2]])
+            let noTerminal = try await run(["buy", products[2]])
             #expect(
                 noTerminal.status != 0 && noTerminal.output.contains("pass --method"),
                 "without a terminal, a prompt names its flag: \(noTerminal.output)")
@@ -189,9 +192,11 @@ struct BuyCommandTests {
                     .available, "and nothing was held")
 
             // The same card number again: the saved card is used, not saved a second time.
-            let stool = try asSeller(["sell", "--title", "Stool", "--price", "100", "--shipping", "postnl_standard"])
+            let stool = try await asSeller([
+                "sell", "--title", "Stool", "--price", "100", "--shipping", "postnl_standard",
+            ])
             let stoolId = try #require(stool.output.firstMatch(of: /Listed (prd_[A-Za-z0-9_-]+)/)?.1).description
-            let again = try run(
+            let again = try await run(
                 [
                     "buy", stoolId, "--delivery", "pickup", "--method", "card", "--card-number", "4000002760003184",
                     "--redirect", "authorize", "--yes",

@@ -38,24 +38,25 @@ struct BuyWalletCommandTests {
             ).path
             defer { try? FileManager.default.removeItem(atPath: root) }
             let run = { (arguments: [String], profile: String) in
-                try CommandLineTests.run(
+                try await CommandLineTests.run(
                     arguments + ["--profile", root + "/" + profile],
                     environment: ["COUNTERSIGN_SERVER": api.baseURL, "DATABASE_URL": ""])
             }
-            let sellerSignup = try run(
+            let sellerSignup = try await run(
                 ["signup", "--phone", TestPhones.next(), "--name", "Seller", "--pin", "4827", "--code-from-simulator"],
                 "seller")
             #expect(sellerSignup.status == 0, "\(sellerSignup.output)")
-            let listed = try run(["sell", "--title", "Chair", "--price", "25"], "seller")
+            let listed = try await run(["sell", "--title", "Chair", "--price", "25"], "seller")
             let product = try #require(
                 listed.output.firstMatch(of: /Listed (prd_[A-Za-z0-9_-]+)/).map { String($0.1) }, "\(listed.output)")
-            let sofa = try run(["sell", "--title", "Sofa", "--price", "100"], "seller")
+            let sofa = try await run(["sell", "--title", "Sofa", "--price", "100"], "seller")
             let expensive = try #require(
                 sofa.output.firstMatch(of: /Listed (prd_[A-Za-z0-9_-]+)/).map { String($0.1) }, "\(sofa.output)")
-            let login = try run(["login", "--phone", buyerPhone, "--pin", "4827", "--code-from-simulator"], "buyer")
+            let login = try await run(
+                ["login", "--phone", buyerPhone, "--pin", "4827", "--code-from-simulator"], "buyer")
             #expect(login.status == 0, "\(login.output)")
 
-            let paid = try run(
+            let paid = try await run(
                 ["buy", product, "--delivery", "pickup", "--method", "wallet", "--pin", "4827", "--yes"], "buyer")
             #expect(paid.status == 0, "\(paid.output)")
             #expect(paid.output.contains("paying from the wallet"), "\(paid.output)")
@@ -68,7 +69,7 @@ struct BuyWalletCommandTests {
             #expect(line.note == "Chair")
 
             // €100 is beyond what the PIN alone may pay (€30 at once): refused, nothing taken.
-            let refused = try run(
+            let refused = try await run(
                 ["buy", expensive, "--delivery", "pickup", "--method", "wallet", "--pin", "4827", "--yes"], "buyer")
             #expect(refused.status != 0, "\(refused.output)")
             #expect(refused.output.contains("strong_authentication_required"), "\(refused.output)")

@@ -20,10 +20,10 @@ struct CommandLineTests {
     }
 
     /// Runs the binary to completion and returns its exit status and output.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
         status: Int32, output: String
     ) {
-        try ChildProcess.run(
+        try await ChildProcess.run(
             try executable().path, arguments,
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
@@ -35,12 +35,12 @@ struct CommandLineTests {
     }
 
     @Test("webauthn check passes the fixture vectors and fails on a wrong expectation")
-    func webauthnCheck() throws {
+    func webauthnCheck() async throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.vectorsDirectory.path).filter {
             $0.hasSuffix(".json")
         }.sorted()
         try #require(files.count >= 30, "vectors missing at \(Self.vectorsDirectory.path)")
-        let result = try Self.run(
+        let result = try await Self.run(
             ["webauthn", "check"] + files.map { Self.vectorsDirectory.appendingPathComponent($0).path })
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("w3c/none-ES256"), "one line per vector, by name")
@@ -54,7 +54,7 @@ struct CommandLineTests {
         try original.replacingOccurrences(of: "\"expect\": \"valid\"", with: "\"expect\": \"invalid\"").write(
             to: tampered, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: tampered) }
-        let failing = try Self.run(["webauthn", "check", tampered.path])
+        let failing = try await Self.run(["webauthn", "check", tampered.path])
         #expect(failing.status != 0)
         #expect(failing.output.contains("FAIL"))
     }
@@ -97,26 +97,26 @@ struct CommandLineTests {
             let session = try await client.post(
                 "/auth/signup", try await client.signupBody(phone: phone, name: "Operator test", pin: "4827")
             ).decode(SessionResponse.self)
-            let funded = try run(
+            let funded = try await run(
                 ["wallet", "fund", "--phone", phone, "--amount", "2500"] + store, environment: environment)
             #expect(funded.status == 0, "\(funded.output)")
             #expect(funded.output.contains("with ₦2,500.00") && funded.output.contains("balance now ₦2,500.00"))
             let wallet = try await client.get("/user/wallet", token: session.sessionToken).decode(WalletResponse.self)
             #expect(wallet == WalletResponse.naira(250_000, cashback: 0))
 
-            let refused = try run(
+            let refused = try await run(
                 ["wallet", "fund", "--phone", phone, "--amount=-5"] + store, environment: environment)
             #expect(refused.status != 0)
             #expect(
                 refused.output.contains("not more than zero"), "\(refused.output)")
-            let tooMuch = try run(
+            let tooMuch = try await run(
                 ["wallet", "fund", "--phone", phone, "--amount", "1000000.01"] + store, environment: environment)
             #expect(tooMuch.status != 0 && tooMuch.output.contains("₦1,000,000.00"), "\(tooMuch.output)")
 
             // Secrets were generated into the data directory, readable by the owner only.
             let attributes = try FileManager.default.attributesOfItem(atPath: dataDirectory + "/secrets/token-hmac")
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-            #expect(server.stop() == 0, "SIGTERM shuts down gracefully: \(server.output)")
+            #expect(await server.stop() == 0, "SIGTERM shuts down gracefully: \(server.output)")
         }
     }
 
@@ -136,21 +136,21 @@ struct CommandLineTests {
             ["audit"], ["backup", "--to", root + "/copy.sqlite"], ["mds", "import", root + "/blob.jwt"],
         ]
         for command in commands {
-            let result = try Self.run(command + ["--data-dir", nowhere], environment: environment)
+            let result = try await Self.run(command + ["--data-dir", nowhere], environment: environment)
             #expect(
                 result.status != 0 && result.output.contains("no Countersign store at \(nowhere)/countersign.sqlite")
                     && result.output.contains("--data-dir DIR") && result.output.contains("DATABASE_URL"),
                 "\(command): \(result.output)")
             #expect(!FileManager.default.fileExists(atPath: nowhere), "\(command) created nothing")
         }
-        #expect(try Self.run(["audit", "--data-dir", nowhere], environment: environment).status == 2)
+        #expect(try await Self.run(["audit", "--data-dir", nowhere], environment: environment).status == 2)
 
         try await withHTTPClient { http in
             let server = try await ServeProcess(http: http, environment: environment) { port in
                 ["serve", "--port", String(port), "--log-level", "warning", "--data-dir", root + "/server"]
             }
-            defer { server.stop() }
-            let missing = try Self.run(
+            defer { server.stopBlocking() }
+            let missing = try await Self.run(
                 ["wallet", "fund", "--phone", "08031234567", "--amount", "5", "--data-dir", nowhere],
                 environment: environment)
             #expect(
@@ -159,19 +159,20 @@ struct CommandLineTests {
             #expect(!FileManager.default.fileExists(atPath: nowhere))
 
             // Another store that exists (migrate creates one): the command runs, and says whose store it is not.
-            #expect(try Self.run(["migrate", "--data-dir", root + "/other"], environment: environment).status == 0)
-            let other = try Self.run(["audit", "--data-dir", root + "/other"], environment: environment)
+            #expect(
+                try await Self.run(["migrate", "--data-dir", root + "/other"], environment: environment).status == 0)
+            let other = try await Self.run(["audit", "--data-dir", root + "/other"], environment: environment)
             #expect(
                 other.status == 0 && other.output.contains("but the server running on this machine")
                     && other.output.contains("--data-dir \(root)/server"), "\(other.output)")
-            let its = try Self.run(["audit", "--data-dir", root + "/server"], environment: environment)
+            let its = try await Self.run(["audit", "--data-dir", root + "/server"], environment: environment)
             #expect(its.status == 0 && !its.output.contains("note:"), "\(its.output)")
-            #expect(server.stop() == 0)
+            #expect(await server.stop() == 0)
         }
 
         if TestEngines.postgresURL != nil {
             try await TestDatabase.withFreshPostgres { url in
-                let empty = try Self.run(
+                let empty = try await Self.run(
                     [
                         "wallet", "fund", "--phone", "08031234567", "--amount", "5", "--database-url", url,
                         "--data-dir",
@@ -183,10 +184,10 @@ struct CommandLineTests {
                         && !empty.output.contains("secret"), "\(empty.output)")
                 #expect(!FileManager.default.fileExists(atPath: root + "/pg"), "no secrets were made for it either")
                 // Set up, it is used; a data directory that is not there is still not created.
-                let migrated = try Self.run(
+                let migrated = try await Self.run(
                     ["migrate", "--database-url", url, "--data-dir", root + "/pg-server"], environment: environment)
                 #expect(migrated.status == 0, "\(migrated.output)")
-                let granted = try Self.run(
+                let granted = try await Self.run(
                     ["operator", "grant", "--phone", "08031234567", "--database-url", url, "--data-dir", root + "/pg"],
                     environment: environment)
                 #expect(
@@ -199,18 +200,18 @@ struct CommandLineTests {
     @Test(
         "--require-live-sms refuses to start on the SMS simulator; a half-set Twilio configuration names what is missing"
     )
-    func requireLiveSMS() throws {
+    func requireLiveSMS() async throws {
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "countersign-live-sms-\(UUID().uuidString)"
         ).path
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-        let simulator = try Self.run(
+        let simulator = try await Self.run(
             ["serve", "--data-dir", dataDirectory, "--require-live-sms"],
             environment: ["DATABASE_URL": "", "TWILIO_ACCOUNT_SID": ""])
         #expect(
             simulator.status != 0 && simulator.output.contains("--require-live-sms")
                 && simulator.output.contains("SMS simulator"), "\(simulator.output)")
-        let partial = try Self.run(
+        let partial = try await Self.run(
             ["serve", "--data-dir", dataDirectory],
             environment: ["DATABASE_URL": "", "TWILIO_ACCOUNT_SID": "AC" + String(repeating: "0", count: 32)])
         #expect(partial.status != 0 && partial.output.contains("TWILIO_API_KEY_SID"), "\(partial.output)")
@@ -218,16 +219,16 @@ struct CommandLineTests {
     }
 
     @Test("--require-live-payments refuses to start on the simulator or a Stripe test key, before it opens a store")
-    func requireLivePayments() throws {
+    func requireLivePayments() async throws {
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "countersign-live-\(UUID().uuidString)"
         ).path
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-        let simulator = try Self.run(
+        let simulator = try await Self.run(
             ["serve", "--data-dir", dataDirectory, "--require-live-payments"],
             environment: ["DATABASE_URL": "", "STRIPE_SECRET_KEY": ""])
         #expect(simulator.status != 0 && simulator.output.contains("simulator"), "\(simulator.output)")
-        let testKey = try Self.run(
+        let testKey = try await Self.run(
             ["serve", "--data-dir", dataDirectory],
             environment: [
                 "DATABASE_URL": "", "STRIPE_SECRET_KEY": "sk_test_0123456789abcdefghijklmn",
@@ -238,7 +239,7 @@ struct CommandLineTests {
     }
 
     @Test("serve refuses flags out of range, naming the flag, before it opens a store")
-    func bidLifetimeFlags() throws {
+    func bidLifetimeFlags() async throws {
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "countersign-flags-\(UUID().uuidString)"
         ).path
@@ -250,7 +251,7 @@ struct CommandLineTests {
             ("--authenticator-allow", "yubikey"), ("--authenticator-deny", "cb69481e8ff7403993ec0a2729a154a"),
         ]
         for (flag, value) in flags {
-            let result = try Self.run(
+            let result = try await Self.run(
                 ["serve", "--data-dir", dataDirectory, flag, value], environment: ["DATABASE_URL": ""])
             #expect(result.status != 0 && result.output.contains(flag), "\(flag) \(value): \(result.output)")
         }

@@ -51,8 +51,8 @@ struct ServeSettingsDocTests {
     }
 
     @Test("serve --help lists every setting but the hidden ones, with its environment variable")
-    func help() throws {
-        let help = try CommandLineTests.run(["serve", "--help"])
+    func help() async throws {
+        let help = try await CommandLineTests.run(["serve", "--help"])
         #expect(help.status == 0, "\(help.output)")
         // The help wraps its lines: one space for every run of white space.
         let text = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")

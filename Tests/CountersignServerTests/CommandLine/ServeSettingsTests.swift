@@ -12,13 +12,13 @@ struct ServeSettingsTests {
     }
 
     /// A configuration file holding `text`, removed after `body`.
-    static func withFile<T>(_ text: String, _ body: (String) throws -> T) throws -> T {
+    static func withFile<T>(_ text: String, _ body: (String) async throws -> T) async throws -> T {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "countersign-config-\(UUID().uuidString).json"
         ).path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try body(path)
+        return try await body(path)
     }
 
     /// The message of the refusal, or nil if nothing was refused.
@@ -76,8 +76,8 @@ struct ServeSettingsTests {
     }
 
     @Test("a configuration file's key reaches the configuration")
-    func file() throws {
-        let configuration = try Self.withFile(
+    func file() async throws {
+        let configuration = try await Self.withFile(
             #"{"port": 9003, "rp-id": "pay.example", "origin": ["https://pay.example"], "no-pin-allowance": true, "allow-cross-origin": false, "limit-raise-delay": 2}"#
         ) { path in try Self.resolve(["--config", path]) }
         #expect(configuration.server.port == 9003)
@@ -86,15 +86,15 @@ struct ServeSettingsTests {
         #expect(configuration.server.pinAllowance == .unlimited)
         #expect(!configuration.server.allowCrossOrigin)
         #expect(configuration.server.limitTiers.raiseDelaySeconds == 7_200)
-        let fromEnvironment = try Self.withFile(#"{"port": 9004}"#) { path in
+        let fromEnvironment = try await Self.withFile(#"{"port": 9004}"#) { path in
             try Self.resolve([], ["COUNTERSIGN_CONFIG": path])
         }
         #expect(fromEnvironment.server.port == 9004)
     }
 
     @Test("a flag wins over the environment, which wins over the file, which wins over the default")
-    func precedence() throws {
-        try Self.withFile(
+    func precedence() async throws {
+        try await Self.withFile(
             #"{"quote-seconds": 100, "port": 9100, "host": "10.0.0.1", "origin": ["https://file.example"]}"#
         ) { path in
             let environment = [
@@ -111,7 +111,7 @@ struct ServeSettingsTests {
     }
 
     @Test("a value out of range is refused, naming the setting, its source and the range")
-    func outOfRange() throws {
+    func outOfRange() async throws {
         let flag = Self.refusal(["--bid-hours", "0"])
         #expect(flag?.contains("--bid-hours must be between 1 and 2160 hours") == true, "\(flag ?? "accepted")")
         let variable = Self.refusal([], ["COUNTERSIGN_SESSION_DAYS": "366"])
@@ -120,7 +120,7 @@ struct ServeSettingsTests {
             "\(variable ?? "accepted")")
         let port = Self.refusal([], ["PORT": "http"])
         #expect(port?.contains("PORT must be a whole number") == true, "\(port ?? "accepted")")
-        try Self.withFile(#"{"buy-now-minutes": 4}"#) { path in
+        try await Self.withFile(#"{"buy-now-minutes": 4}"#) { path in
             let file = Self.refusal(["--config", path])
             #expect(
                 file?.contains("\"buy-now-minutes\" in \(path) must be between 5 and 1440 minutes") == true,
@@ -152,7 +152,7 @@ struct ServeSettingsTests {
     }
 
     @Test("a file with an unknown key, a secret, a wrong type, bad JSON or over 1 MB is refused")
-    func badFiles() throws {
+    func badFiles() async throws {
         let cases = [
             (#"{"port": 9000, "prot": 9001}"#, #""prot" in"#),
             (#"{"token-secret": "0123456789abcdef0123456789abcdef"}"#, #""token-secret" in"#),
@@ -163,7 +163,7 @@ struct ServeSettingsTests {
             (#"{"host": ""# + String(repeating: "a", count: ServeSettings.maxFileBytes) + #""}"#, "larger than"),
         ]
         for (text, message) in cases {
-            try Self.withFile(text) { path in
+            try await Self.withFile(text) { path in
                 let refusal = Self.refusal(["--config", path])
                 #expect(refusal?.contains(message) == true, "\(text.prefix(60)): \(refusal ?? "accepted")")
             }
@@ -173,13 +173,13 @@ struct ServeSettingsTests {
     }
 
     @Test("serve refuses an unknown key in its --config file at start, before it creates a store")
-    func refusedAtStart() throws {
+    func refusedAtStart() async throws {
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "countersign-config-\(UUID().uuidString)"
         ).path
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-        try Self.withFile(#"{"bid-hour": 2}"#) { path in
-            let result = try CommandLineTests.run(
+        try await Self.withFile(#"{"bid-hour": 2}"#) { path in
+            let result = try await CommandLineTests.run(
                 ["serve", "--data-dir", dataDirectory, "--config", path], environment: ["DATABASE_URL": ""])
             #expect(result.status != 0 && result.output.contains("\"bid-hour\" in \(path)"), "\(result.output)")
         }

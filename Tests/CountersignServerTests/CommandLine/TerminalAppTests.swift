@@ -7,8 +7,8 @@ import Testing
 @Suite("Terminal app", .serialized)
 struct TerminalAppTests {
     @Test("countersign demo runs the eight payments and every outcome is the expected one")
-    func demo() throws {
-        let result = try CommandLineTests.run(["demo"])
+    func demo() async throws {
+        let result = try await CommandLineTests.run(["demo"])
         #expect(result.status == 0, "\(result.output)")
         for scenario in [
             "(a) transfer: fees accepted", "(b) transfer: fees declined", "(c) transfer: biometric denied",
@@ -41,7 +41,7 @@ struct TerminalAppTests {
         let server = try await ServeProcess(http: http, environment: ["DATABASE_URL": ""]) { port in
             ["serve", "--port", String(port), "--log-level", "warning", "--data-dir", root + "/server"]
         }
-        defer { server.stop() }
+        defer { server.stopBlocking() }
         let port = server.port
 
         let ada = "0806" + String(Int.random(in: 1_000_000..<9_999_999))
@@ -50,35 +50,41 @@ struct TerminalAppTests {
         let client = [
             "COUNTERSIGN_SERVER": "http://127.0.0.1:\(port)", "COUNTERSIGN_PROFILE": adaProfile, "DATABASE_URL": "",
         ]
-        let run = { (arguments: [String]) in try CommandLineTests.run(arguments, environment: client) }
+        let run = { (arguments: [String]) in try await CommandLineTests.run(arguments, environment: client) }
 
-        let signup = try run(["signup", "--phone", ada, "--name", "Ada", "--pin", "4827", "--code-from-simulator"])
+        let signup = try await run([
+            "signup", "--phone", ada, "--name", "Ada", "--pin", "4827", "--code-from-simulator",
+        ])
         #expect(signup.status == 0, "\(signup.output)")
         #expect(try permissions(adaProfile) == 0o700)
         #expect(try permissions(adaProfile + "/session.json") == 0o600)
-        let payee = try run([
+        let payee = try await run([
             "signup", "--phone", bola, "--name", "Bola", "--pin", "6193", "--code-from-simulator", "--profile",
             root + "/bola",
         ])
         #expect(payee.status == 0, "\(payee.output)")
 
-        let samePIN = try run(["device", "register", "--pin", "4827", "--local-pin", "4827"])
+        let samePIN = try await run(["device", "register", "--pin", "4827", "--local-pin", "4827"])
         #expect(
             samePIN.status == 1 && samePIN.output.contains("differs from your account PIN")
                 && !FileManager.default.fileExists(atPath: adaProfile + "/device-key.json"),
             "the two PINs are kept apart, and nothing is sealed: \(samePIN.output)")
-        let register = try run(["device", "register", "--pin", "4827", "--local-pin", "3816", "--code-from-simulator"])
+        let register = try await run([
+            "device", "register", "--pin", "4827", "--local-pin", "3816", "--code-from-simulator",
+        ])
         #expect(register.status == 0, "\(register.output)")
         #expect(register.output.contains("origin http://localhost:\(port)"))
         #expect(try permissions(adaProfile + "/device-key.json") == 0o600)
-        let funded = try run(["wallet", "fund", "--phone", ada, "--amount", "5000", "--data-dir", root + "/server"])
+        let funded = try await run([
+            "wallet", "fund", "--phone", ada, "--amount", "5000", "--data-dir", root + "/server",
+        ])
         #expect(funded.status == 0 && funded.output.contains("balance now ₦5,000.00"), "\(funded.output)")
 
-        let unanswered = try run(["send", "--to", bola, "--amount", "1000", "--local-pin", "3816"])
+        let unanswered = try await run(["send", "--to", bola, "--amount", "1000", "--local-pin", "3816"])
         #expect(unanswered.status != 0)
         #expect(unanswered.output.contains("pass --yes or --no"), "\(unanswered.output)")
 
-        let sent = try run([
+        let sent = try await run([
             "send", "--to", bola, "--amount", "1000", "--yes", "--biometric", "approve", "--local-pin", "3816",
         ])
         #expect(sent.status == 0, "\(sent.output)")
@@ -100,30 +106,31 @@ struct TerminalAppTests {
             ("--amount=-5", "not more than zero"), ("--amount=99999999999999999999", "more than the most"),
             ("--amount=1,5", "with a dot for the decimals"),
         ] {
-            let refused = try run(["send", "--to", bola, amount, "--yes", "--local-pin", "3816"])
+            let refused = try await run(["send", "--to", bola, amount, "--yes", "--local-pin", "3816"])
             #expect(refused.status != 0 && refused.output.contains(complaint), "\(amount): \(refused.output)")
             #expect(!refused.output.contains("Payment details"), "refused before anything was sent")
         }
-        let tooLittleAirtime = try run(["airtime", "--to", bola, "--amount", "0.50", "--network", "mtn"])
+        let tooLittleAirtime = try await run(["airtime", "--to", bola, "--amount", "0.50", "--network", "mtn"])
         #expect(
             tooLittleAirtime.status != 0 && tooLittleAirtime.output.contains("less than the least allowed, ₦1.00"),
             "\(tooLittleAirtime.output)")
-        let tooMuchAirtime = try run(["airtime", "--to", bola, "--amount", "1000000", "--network", "mtn"])
+        let tooMuchAirtime = try await run(["airtime", "--to", bola, "--amount", "1000000", "--network", "mtn"])
         #expect(
             tooMuchAirtime.status != 0 && tooMuchAirtime.output.contains("₦500,000.00"), "\(tooMuchAirtime.output)")
 
-        let dashboard = try run(["dashboard"])
+        let dashboard = try await run(["dashboard"])
         #expect(dashboard.status == 0, "\(dashboard.output)")
         #expect(dashboard.output.contains("Balance   ₦3,985.00"), "\(dashboard.output)")
         #expect(dashboard.output.contains("transfer_out"), "\(dashboard.output)")
         #expect(dashboard.output.contains("→ Bola ("), "the payee by name: \(dashboard.output)")
 
-        let declined = try run(["send", "--to", bola, "--amount", "1000", "--no"])
+        let declined = try await run(["send", "--to", bola, "--amount", "1000", "--no"])
         #expect(declined.status == 1, "\(declined.output)")
         #expect(declined.output.contains("DECLINED"), "\(declined.output)")
-        #expect(try run(["dashboard"]).output.contains("Balance   ₦3,985.00"), "a declined transfer moves nothing")
+        #expect(
+            try await run(["dashboard"]).output.contains("Balance   ₦3,985.00"), "a declined transfer moves nothing")
 
-        let byBiometric = try run([
+        let byBiometric = try await run([
             "airtime", "--to", bola, "--amount", "500", "--network", "mtn", "--biometric", "approve", "--local-pin",
             "3816",
         ])
@@ -136,61 +143,61 @@ struct TerminalAppTests {
                 && byBiometric.output.contains("time           ")
                 && byBiometric.output.contains("balance        ₦3,485.00"), "\(byBiometric.output)")
         // The seed's three calls, on request.
-        let byToken = try run([
+        let byToken = try await run([
             "airtime", "--to", bola, "--amount", "500", "--network", "mtn", "--biometric", "approve", "--local-pin",
             "3816", "--three-calls",
         ])
         #expect(
             byToken.status == 0 && byToken.output.contains("Top-up complete (biometric)")
                 && byToken.output.contains("balance        ₦2,985.00"), "\(byToken.output)")
-        let byPIN = try run(["airtime", "--to", bola, "--amount", "500", "--network", "glo", "--pin", "4827"])
+        let byPIN = try await run(["airtime", "--to", bola, "--amount", "500", "--network", "glo", "--pin", "4827"])
         #expect(byPIN.status == 0, "\(byPIN.output)")
         #expect(
             byPIN.output.contains("biometric unavailable") && byPIN.output.contains("Top-up complete (account PIN)"),
             "\(byPIN.output)")
-        let noPIN = try run(["airtime", "--to", bola, "--amount", "500", "--network", "glo"])
+        let noPIN = try await run(["airtime", "--to", bola, "--amount", "500", "--network", "glo"])
         #expect(noPIN.status == 1 && noPIN.output.contains("pass --pin"), "\(noPIN.output)")
 
         let session = try #require(FileManager.default.contents(atPath: adaProfile + "/session.json"))
         let token = try #require(
             (try JSONSerialization.jsonObject(with: session) as? [String: Any])?["sessionToken"] as? String)
         #expect(try await walletStatus(server, token: token) == 200)
-        let logout = try run(["logout"])
+        let logout = try await run(["logout"])
         #expect(logout.status == 0, "\(logout.output)")
         #expect(try await walletStatus(server, token: token) == 401, "logout revokes the session on the server")
         #expect(!FileManager.default.fileExists(atPath: adaProfile + "/session.json"))
         #expect(!FileManager.default.fileExists(atPath: adaProfile + "/unlocked"), "logout clears the soft-lock flag")
-        let afterLogout = try run(["dashboard"])
+        let afterLogout = try await run(["dashboard"])
         #expect(afterLogout.status != 0)
         #expect(afterLogout.output.contains("not logged in"))
-        let login = try run(["login", "--phone", ada, "--pin", "4827", "--code-from-simulator"])
+        let login = try await run(["login", "--phone", ada, "--pin", "4827", "--code-from-simulator"])
         #expect(
             login.status == 0 && !login.output.contains("A code was sent"), "a remembered terminal: \(login.output)")
-        #expect(try run(["dashboard"]).output.contains("Balance   ₦2,485.00"))
+        #expect(try await run(["dashboard"]).output.contains("Balance   ₦2,485.00"))
 
         // The account's security from the terminal: a PIN reset by code, then a change of number.
-        let shown = try run(["account", "show"])
+        let shown = try await run(["account", "show"])
         #expect(shown.output.contains("proven by a code"), "\(shown.output)")
         let newNumber = "0809" + String(Int.random(in: 1_000_000..<9_999_999))
-        let moved = try run(["account", "phone", "--to", newNumber, "--pin", "4827", "--code-from-simulator"])
+        let moved = try await run(["account", "phone", "--to", newNumber, "--pin", "4827", "--code-from-simulator"])
         #expect(moved.status == 0 && moved.output.contains("no longer reaches it"), "\(moved.output)")
         // A PIN step-up is refused while a PIN reset by code alone is recent, so the move came first.
-        let reset = try run(["pin", "reset", "--phone", newNumber, "--new-pin", "7093", "--code-from-simulator"])
+        let reset = try await run(["pin", "reset", "--phone", newNumber, "--new-pin", "7093", "--code-from-simulator"])
         #expect(reset.status == 0 && reset.output.contains("PIN payments and PIN step-ups wait"), "\(reset.output)")
-        let waiting = try run(["airtime", "--to", bola, "--amount", "5", "--network", "glo", "--pin", "7093"])
+        let waiting = try await run(["airtime", "--to", bola, "--amount", "5", "--network", "glo", "--pin", "7093"])
         #expect(waiting.status != 0 && waiting.output.contains("pin_cooling_off"), "\(waiting.output)")
-        let activity = try run(["account", "activity"])
+        let activity = try await run(["account", "activity"])
         #expect(
             activity.output.contains("Number changed") && activity.output.contains("PIN reset"), "\(activity.output)")
 
         // Times in the user's zone (TZ), not the server's UTC.
-        let inIndia = try CommandLineTests.run(
+        let inIndia = try await CommandLineTests.run(
             ["account", "devices"], environment: client.merging(["TZ": "Asia/Kolkata"]) { $1 })
         #expect(
             inIndia.status == 0 && (inIndia.output.contains("GMT+5:30") || inIndia.output.contains("IST"))
                 && inIndia.output.firstMatch(of: /\d{4}-\d\d-\d\dT/) == nil, "\(inIndia.output)")
 
-        #expect(server.stop() == 0, "\(server.output)")
+        #expect(await server.stop() == 0, "\(server.output)")
     }
 
     private func walletStatus(_ server: ServeProcess, token: String) async throws -> Int {

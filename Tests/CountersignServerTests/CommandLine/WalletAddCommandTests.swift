@@ -23,21 +23,21 @@ struct WalletAddCommandTests {
             ).path
             defer { try? FileManager.default.removeItem(atPath: root) }
             let run = { (arguments: [String]) in
-                try CommandLineTests.run(
+                try await CommandLineTests.run(
                     arguments + ["--poll-seconds", "0"],
                     environment: [
                         "COUNTERSIGN_SERVER": api.baseURL, "COUNTERSIGN_PROFILE": root + "/ada", "DATABASE_URL": "",
                     ])
             }
             #expect(
-                try CommandLineTests.run(
+                try await CommandLineTests.run(
                     ["login", "--phone", phone, "--pin", "4827", "--code-from-simulator"],
                     environment: [
                         "COUNTERSIGN_SERVER": api.baseURL, "COUNTERSIGN_PROFILE": root + "/ada", "DATABASE_URL": "",
                     ]
                 ).status == 0)
 
-            let noCard = try run(["wallet", "add", "--amount", "50", "--currency", "EUR", "--method", "card"])
+            let noCard = try await run(["wallet", "add", "--amount", "50", "--currency", "EUR", "--method", "card"])
             #expect(noCard.status == 1 && noCard.output.contains("no saved card"), "\(noCard.output)")
             let saved = try await api.post(
                 "/payment-methods/cards",
@@ -45,23 +45,23 @@ struct WalletAddCommandTests {
                     number: "4242424242424242", expMonth: 12, expYear: SimulatedPaymentProviderTests.expYear),
                 token: user.sessionToken)
             try #require(saved.status == 201)
-            let card = try run(["wallet", "add", "--amount", "50", "--currency", "EUR", "--method", "card"])
+            let card = try await run(["wallet", "add", "--amount", "50", "--currency", "EUR", "--method", "card"])
             #expect(card.status == 0 && card.output.contains("Added €50.00"), "\(card.output)")
 
-            let ideal = try run([
+            let ideal = try await run([
                 "wallet", "add", "--amount", "12.50", "--currency", "eur", "--method", "ideal", "--redirect",
                 "authorize",
                 "--return-url", "https://app.countersign.invalid/back",
             ])
             #expect(ideal.status == 0 && ideal.output.contains("EUR balance now €62.50"), "\(ideal.output)")
 
-            let abandoned = try run([
+            let abandoned = try await run([
                 "wallet", "add", "--amount", "5", "--currency", "EUR", "--method", "bancontact", "--redirect",
                 "abandon",
                 "--return-url", "https://app.countersign.invalid/back",
             ])
             #expect(abandoned.status == 2, "\(abandoned.output)")
-            let notOffered = try run(["wallet", "add", "--amount", "5", "--currency", "NGN", "--method", "ideal"])
+            let notOffered = try await run(["wallet", "add", "--amount", "5", "--currency", "NGN", "--method", "ideal"])
             #expect(notOffered.status == 1, "\(notOffered.output)")
 
             let wallet = try await api.get("/user/wallet", token: user.sessionToken).decode(WalletResponse.self)

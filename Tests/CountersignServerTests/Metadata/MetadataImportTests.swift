@@ -119,7 +119,7 @@ struct MetadataImportTests {
     }
 
     @Test("countersign mds import exits 0 on a good BLOB and 65 with the reason on a bad one")
-    func commandLine() throws {
+    func commandLine() async throws {
         let signer = try Signer()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("countersign-mds-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -134,21 +134,21 @@ struct MetadataImportTests {
         let data = ["--data-dir", directory.appendingPathComponent("data").path]
         let environment = ["DATABASE_URL": ""]
         // Only serve and migrate create a store; the import stores into one that exists.
-        let migrated = try CommandLineTests.run(["migrate"] + data, environment: environment)
+        let migrated = try await CommandLineTests.run(["migrate"] + data, environment: environment)
         try #require(migrated.status == 0, "\(migrated.output)")
 
-        let imported = try CommandLineTests.run(
+        let imported = try await CommandLineTests.run(
             ["mds", "import", good.path, "--root", root.path] + data, environment: environment)
         #expect(imported.status == 0, "\(imported.output)")
         #expect(imported.output.contains("2 authenticator models"), "\(imported.output)")
 
-        let refused = try CommandLineTests.run(
+        let refused = try await CommandLineTests.run(
             ["mds", "import", stale.path, "--root", root.path] + data, environment: environment)
         #expect(refused.status == 65, "\(refused.output)")
         #expect(refused.output.contains("refused") && refused.output.contains("nextUpdate"), "\(refused.output)")
 
         // Without --root, FIDO's pinned root: the tests' PKI is not it.
-        let pinned = try CommandLineTests.run(["mds", "import", good.path] + data, environment: environment)
+        let pinned = try await CommandLineTests.run(["mds", "import", good.path] + data, environment: environment)
         #expect(pinned.status == 65, "\(pinned.output)")
         #expect(pinned.output.contains("pinned root"), "\(pinned.output)")
     }

@@ -80,18 +80,18 @@ struct OperatorTests {
                 let session = try await server.client.post(
                     "/auth/signup", try await server.client.signupBody(phone: phone, name: "Op", pin: "4827")
                 ).decode(SessionResponse.self)
-                let granted = try CommandLineTests.run(
+                let granted = try await CommandLineTests.run(
                     ["operator", "grant", "--phone", phone] + store, environment: environment)
                 #expect(granted.status == 0 && granted.output.contains("is now an operator"), "\(granted.output)")
-                let unknown = try CommandLineTests.run(
+                let unknown = try await CommandLineTests.run(
                     ["operator", "grant", "--phone", "08099999999"] + store, environment: environment)
                 #expect(unknown.status != 0 && unknown.output.contains("No user"), "\(unknown.output)")
-                let revoked = try CommandLineTests.run(
+                let revoked = try await CommandLineTests.run(
                     ["operator", "revoke", "--phone", phone] + store, environment: environment)
                 #expect(revoked.status == 0, "\(revoked.output)")
-                let audit = try CommandLineTests.run(["audit"] + store, environment: environment)
+                let audit = try await CommandLineTests.run(["audit"] + store, environment: environment)
                 #expect(audit.status == 0, "\(audit.output)")
-                #expect(server.stop() == 0)
+                #expect(await server.stop() == 0)
 
                 var configuration = ServerConfiguration()
                 configuration.dataDirectory = dataDirectory

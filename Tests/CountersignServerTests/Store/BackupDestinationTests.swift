@@ -35,17 +35,17 @@ struct BackupDestinationTests {
     }
 
     @Test("countersign backup refuses a destination that is a symbolic link, and leaves nothing behind")
-    func backupRefusesSymbolicLink() throws {
+    func backupRefusesSymbolicLink() async throws {
         let root = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let migrated = try CommandLineTests.run(
+        let migrated = try await CommandLineTests.run(
             ["migrate", "--data-dir", root + "/data"], environment: ["DATABASE_URL": ""])
         try #require(migrated.status == 0, "\(migrated.output)")
         let link = root + "/backup.sqlite"
         let target = root + "/elsewhere.sqlite"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
 
-        let refused = try CommandLineTests.run(
+        let refused = try await CommandLineTests.run(
             ["backup", "--to", link, "--data-dir", root + "/data"], environment: ["DATABASE_URL": ""])
         #expect(refused.status != 0 && refused.output.contains("symbolic link"), "\(refused.output)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)

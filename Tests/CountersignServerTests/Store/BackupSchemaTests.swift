@@ -23,19 +23,19 @@ struct BackupSchemaTests {
     func restoreRefusesCraftedSchema() async throws {
         let root = try BackupDestinationTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let clean = try Self.backup(of: root + "/live", at: root + "/clean.sqlite")
+        let clean = try await Self.backup(of: root + "/live", at: root + "/clean.sqlite")
         for (index, tampering) in Self.tamperings.enumerated() {
             let crafted = root + "/crafted-\(index).sqlite"
             try FileManager.default.copyItem(atPath: clean, toPath: crafted)
             try await Self.execute(tampering.sql, on: crafted)
-            let refused = try Self.restore(crafted, into: root + "/data-\(index)")
+            let refused = try await Self.restore(crafted, into: root + "/data-\(index)")
             #expect(
                 refused.status != 0 && refused.output.contains("schema") && refused.output.contains(tampering.named),
                 "\(tampering.sql): \(refused.output)")
             #expect(
                 !FileManager.default.fileExists(atPath: root + "/data-\(index)"), "refused before anything was touched")
         }
-        let restored = try Self.restore(clean, into: root + "/data")
+        let restored = try await Self.restore(clean, into: root + "/data")
         #expect(restored.status == 0, "the untouched copy restores: \(restored.output)")
     }
 
@@ -45,13 +45,13 @@ struct BackupSchemaTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let old = root + "/old.sqlite"
         try await Self.migrate(old, through: 12)
-        let restored = try Self.restore(old, into: root + "/data")
+        let restored = try await Self.restore(old, into: root + "/data")
         #expect(restored.status == 0, "\(restored.output)")
 
         // Today's schema claiming to be at migration 12: migration 13's objects are extra.
-        let claimed = try Self.backup(of: root + "/live", at: root + "/claimed.sqlite")
+        let claimed = try await Self.backup(of: root + "/live", at: root + "/claimed.sqlite")
         try await Self.execute("DELETE FROM schema_migrations WHERE version = 13", on: claimed)
-        let refused = try Self.restore(claimed, into: root + "/other")
+        let refused = try await Self.restore(claimed, into: root + "/other")
         #expect(refused.status != 0 && refused.output.contains("table operator_actions"), "\(refused.output)")
     }
 
@@ -59,27 +59,27 @@ struct BackupSchemaTests {
     func backupChecksSchema() async throws {
         let root = try BackupDestinationTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        _ = try Self.backup(of: root + "/live", at: root + "/first.sqlite")
+        _ = try await Self.backup(of: root + "/live", at: root + "/first.sqlite")
         try await Self.execute(Self.tamperings[0].sql, on: root + "/live/countersign.sqlite")
-        let refused = try CommandLineTests.run(
+        let refused = try await CommandLineTests.run(
             ["backup", "--to", root + "/second.sqlite", "--data-dir", root + "/live"], environment: ["DATABASE_URL": ""]
         )
         #expect(refused.status != 0 && refused.output.contains("trigger escalate"), "\(refused.output)")
     }
 
     /// Migrates a new data directory at `dataDirectory` and backs it up to `path`.
-    static func backup(of dataDirectory: String, at path: String) throws -> String {
-        let migrated = try CommandLineTests.run(
+    static func backup(of dataDirectory: String, at path: String) async throws -> String {
+        let migrated = try await CommandLineTests.run(
             ["migrate", "--data-dir", dataDirectory], environment: ["DATABASE_URL": ""])
         try #require(migrated.status == 0, "\(migrated.output)")
-        let made = try CommandLineTests.run(
+        let made = try await CommandLineTests.run(
             ["backup", "--to", path, "--data-dir", dataDirectory], environment: ["DATABASE_URL": ""])
         try #require(made.status == 0, "\(made.output)")
         return path
     }
 
-    static func restore(_ backup: String, into dataDirectory: String) throws -> (status: Int32, output: String) {
-        try CommandLineTests.run(
+    static func restore(_ backup: String, into dataDirectory: String) async throws -> (status: Int32, output: String) {
+        try await CommandLineTests.run(
             ["restore", "--from", backup, "--data-dir", dataDirectory], environment: ["DATABASE_URL": ""])
     }
 

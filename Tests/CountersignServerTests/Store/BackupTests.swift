@@ -27,7 +27,7 @@ struct BackupTests {
             let session = try await server.client.post(
                 "/auth/signup", try await server.client.signupBody(phone: phone, name: "Backup test", pin: "4827")
             ).decode(SessionResponse.self)
-            let funded = try CommandLineTests.run(
+            let funded = try await CommandLineTests.run(
                 ["wallet", "fund", "--phone", phone, "--amount", "50000"] + store, environment: noPostgres)
             try #require(funded.status == 0, "\(funded.output)")
 
@@ -52,7 +52,7 @@ struct BackupTests {
                 }
             }
             while progress.paid.load(ordering: .relaxed) < 20 { try await Task.sleep(for: .milliseconds(20)) }
-            let backup = try CommandLineTests.run(["backup", "--to", copy] + store, environment: noPostgres)
+            let backup = try await CommandLineTests.run(["backup", "--to", copy] + store, environment: noPostgres)
             let paidAtBackup = progress.paid.load(ordering: .relaxed)
             while progress.paid.load(ordering: .relaxed) < paidAtBackup + 20 {
                 try await Task.sleep(for: .milliseconds(20))
@@ -63,13 +63,13 @@ struct BackupTests {
             #expect(backup.output.contains("integrity ok"), "\(backup.output)")
             let mode = try FileManager.default.attributesOfItem(atPath: copy)[.posixPermissions] as? NSNumber
             #expect(mode?.intValue == 0o600, "a backup holds PIN hashes and keys")
-            let again = try CommandLineTests.run(["backup", "--to", copy] + store, environment: noPostgres)
+            let again = try await CommandLineTests.run(["backup", "--to", copy] + store, environment: noPostgres)
             #expect(again.status != 0 && again.output.contains("exists"), "never overwrites: \(again.output)")
 
             // Not under a running server.
-            let refused = try CommandLineTests.run(["restore", "--from", copy] + store, environment: noPostgres)
+            let refused = try await CommandLineTests.run(["restore", "--from", copy] + store, environment: noPostgres)
             #expect(refused.status != 0 && refused.output.contains("stop the server"), "\(refused.output)")
-            #expect(server.stop() == 0)
+            #expect(await server.stop() == 0)
 
             // The copy: sound books, and some but not all of the top-ups.
             let inBackup = try await Self.topUps(in: copy)
@@ -77,7 +77,7 @@ struct BackupTests {
                 inBackup > 0 && inBackup < progress.paid.load(ordering: .relaxed),
                 "\(inBackup) of \(progress.paid.load(ordering: .relaxed))")
 
-            let restored = try CommandLineTests.run(["restore", "--from", copy] + store, environment: noPostgres)
+            let restored = try await CommandLineTests.run(["restore", "--from", copy] + store, environment: noPostgres)
             #expect(restored.status == 0, "\(restored.output)")
             #expect(restored.output.contains("before-restore"), "the replaced database is kept: \(restored.output)")
             #expect(try await Self.topUps(in: dataDirectory + "/countersign.sqlite") == inBackup)
@@ -88,7 +88,7 @@ struct BackupTests {
                 WalletResponse.self)
             #expect(wallet.balance == 5_000_000 - Int64(inBackup) * 100)
             #expect(try await back.client.get("/health/ready").status == 200)
-            #expect(back.stop() == 0)
+            #expect(await back.stop() == 0)
         }
     }
 
@@ -100,31 +100,31 @@ struct BackupTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let junk = root + "/junk.sqlite"
         try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: junk))
-        let unsound = try CommandLineTests.run(
+        let unsound = try await CommandLineTests.run(
             ["restore", "--from", junk, "--data-dir", root + "/data"], environment: ["DATABASE_URL": ""])
         #expect(unsound.status != 0)
         #expect(!FileManager.default.fileExists(atPath: root + "/data"), "refused before anything was touched")
 
-        let migrated = try CommandLineTests.run(
+        let migrated = try await CommandLineTests.run(
             ["migrate", "--data-dir", root + "/a"], environment: ["DATABASE_URL": ""])
         try #require(migrated.status == 0, "\(migrated.output)")
         let newer = root + "/newer.sqlite"
-        let made = try CommandLineTests.run(
+        let made = try await CommandLineTests.run(
             ["backup", "--to", newer, "--data-dir", root + "/a"], environment: ["DATABASE_URL": ""])
         try #require(made.status == 0, "\(made.output)")
         // Into a data directory never served: nothing to set aside, so nothing left beside it.
-        let fresh = try CommandLineTests.run(
+        let fresh = try await CommandLineTests.run(
             ["restore", "--from", newer, "--data-dir", root + "/c"], environment: ["DATABASE_URL": ""])
         #expect(fresh.status == 0, "\(fresh.output)")
         #expect(!fresh.output.contains("before-restore"), "\(fresh.output)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/c") == ["countersign.sqlite"])
 
         try await Self.addMigration(99_999, to: newer)
-        let refused = try CommandLineTests.run(
+        let refused = try await CommandLineTests.run(
             ["restore", "--from", newer, "--data-dir", root + "/b"], environment: ["DATABASE_URL": ""])
         #expect(refused.status != 0 && refused.output.contains("99999"), "\(refused.output)")
 
-        let postgres = try CommandLineTests.run(
+        let postgres = try await CommandLineTests.run(
             ["backup", "--to", root + "/pg.sqlite", "--database-url", "postgres://u@127.0.0.1:1/d"])
         #expect(postgres.status != 0 && postgres.output.contains("pg_dump"), "\(postgres.output)")
     }

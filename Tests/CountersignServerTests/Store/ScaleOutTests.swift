@@ -38,12 +38,12 @@ struct ScaleOutTests {
                 do {
                     try await Self.exercise(a: a.client, b: b.client, databaseURL: url, dataDirectory: dataDirectory)
                 } catch {
-                    a.stop()
-                    b.stop()
+                    await a.stop()
+                    await b.stop()
                     throw error
                 }
-                #expect(a.stop() == 0, "\(a.output)")
-                #expect(b.stop() == 0, "\(b.output)")
+                #expect(await a.stop() == 0, "\(a.output)")
+                #expect(await b.stop() == 0, "\(b.output)")
             }
         }
     }
@@ -57,7 +57,7 @@ struct ScaleOutTests {
             "/auth/signup", try await b.signupBody(phone: payeePhone, name: "Bola", pin: "4827")
         ).decode(SessionResponse.self)
         let device = payer.device
-        let funded = try CommandLineTests.run([
+        let funded = try await CommandLineTests.run([
             "wallet", "fund", "--phone", payerPhone, "--amount", "10000", "--data-dir", dataDirectory,
             "--database-url", databaseURL,
         ])

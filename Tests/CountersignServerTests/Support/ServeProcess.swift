@@ -55,7 +55,7 @@ final class ServeProcess: @unchecked Sendable { // Process is thread-safe for wh
                 try await Task.sleep(for: .milliseconds(50))
             }
             process.terminate()
-            let status = process.waitUntilExit()
+            let status = await process.exited()
             let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             try? FileManager.default.removeItem(atPath: logPath)
             failure = "countersign serve on port \(port) did not become healthy (exit \(status)): \(output)"
@@ -73,9 +73,16 @@ final class ServeProcess: @unchecked Sendable { // Process is thread-safe for wh
     /// What the server wrote to stdout and stderr so far.
     var output: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// SIGTERM, then waits; returns the exit status.
+    /// SIGTERM, then waits without holding a thread; returns the exit status.
     @discardableResult
-    func stop() -> Int32 {
+    func stop() async -> Int32 {
+        process.terminate()
+        return await process.exited()
+    }
+
+    /// SIGTERM, then waits holding the thread: for `defer`, where nothing can be awaited.
+    @discardableResult
+    func stopBlocking() -> Int32 {
         process.terminate()
         return process.waitUntilExit()
     }
@@ -86,7 +93,8 @@ final class ServeProcess: @unchecked Sendable { // Process is thread-safe for wh
     static func with<T: Sendable>(
         _ engine: DatabaseEngine, extra: [String] = [], environment: [String: String] = [:],
         _ body:
-            @escaping @Sendable (_ server: ServeProcess, _ fund: @Sendable (String, Int64) throws -> Void) async throws
+            @escaping @Sendable (_ server: ServeProcess, _ fund: @Sendable (String, Int64) async throws -> Void)
+            async throws
             -> T
     ) async throws -> T {
         let run: @Sendable (String?) async throws -> T = { url in
@@ -95,8 +103,8 @@ final class ServeProcess: @unchecked Sendable { // Process is thread-safe for wh
             ).path
             defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
             let store = ["--data-dir", dataDirectory] + (url.map { ["--database-url", $0] } ?? [])
-            let fund: @Sendable (String, Int64) throws -> Void = { phone, amount in
-                let result = try CommandLineTests.run(
+            let fund: @Sendable (String, Int64) async throws -> Void = { phone, amount in
+                let result = try await CommandLineTests.run(
                     ["wallet", "fund", "--phone", phone, "--amount", Currency.ngn.decimal(amount)] + store,
                     environment: ["DATABASE_URL": url ?? ""])
                 try #require(result.status == 0, "wallet fund: \(result.output)")
@@ -108,12 +116,12 @@ final class ServeProcess: @unchecked Sendable { // Process is thread-safe for wh
                 do {
                     result = try await body(server, fund)
                 } catch {
-                    server.stop()
+                    await server.stop()
                     throw error
                 }
-                #expect(server.stop() == 0, "the server exits cleanly on SIGTERM: \(server.output)")
+                #expect(await server.stop() == 0, "the server exits cleanly on SIGTERM: \(server.output)")
                 // The operator's audit, as run in production, on what the test left.
-                let audit = try CommandLineTests.run(["audit"] + store, environment: ["DATABASE_URL": url ?? ""])
+                let audit = try await CommandLineTests.run(["audit"] + store, environment: ["DATABASE_URL": url ?? ""])
                 #expect(audit.status == 0, "countersign audit: \(audit.output)")
                 return result
             }

@@ -51,7 +51,7 @@ struct SDKTransferFlowTests {
             try await EnrolledUser.signup(payer, phone: payerPhone, name: "Ada", pin: "3816")
             try await EnrolledUser.signup(payee, phone: payeePhone, name: "Bola", pin: "5092")
             let signer = try await Self.enrol(payer, keyDirectory: keyDirectory)
-            try fund(payerPhone, 100_000)
+            try await fund(payerPhone, 100_000)
             let repository = TransactionRepository(client: payer)
             let request = CreateTransferRequest(payeePhone: payeePhone, amount: 10_000, currency: "NGN", note: "rent")
 
@@ -136,7 +136,7 @@ struct SDKTransferFlowTests {
             let phone = TestPhones.next()
             try await EnrolledUser.signup(client, phone: phone, name: "Ada", pin: "3816")
             let signer = try await Self.enrol(client, keyDirectory: keyDirectory)
-            try fund(phone, 10_000)
+            try await fund(phone, 10_000)
             let intent = AuthenticationOptionsRequest(
                 amount: 500, productCode: "AIRTIME_MTN", recipientPhone: "08012345678", supplierSlug: "mtn")
 

@@ -483,30 +483,30 @@ struct WebhookOperationsTests {
     }
 
     @Test("countersign webhooks add, list and remove work on the store, and refuse what the API refuses")
-    func terminalCommands() throws {
+    func terminalCommands() async throws {
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "countersign-webhooks-\(UUID().uuidString)"
         ).path
         defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
         let store = ["--data-dir", dataDirectory]
         let environment = ["DATABASE_URL": ""]
-        let migrated = try CommandLineTests.run(["migrate"] + store, environment: environment)
+        let migrated = try await CommandLineTests.run(["migrate"] + store, environment: environment)
         try #require(migrated.status == 0, "\(migrated.output)")
-        let added = try CommandLineTests.run(
+        let added = try await CommandLineTests.run(
             ["webhooks", "add", "--url", "https://erp.example/hooks", "--event", "transfer.completed"] + store,
             environment: environment)
         #expect(added.status == 0 && added.output.contains("secret whsec_"), "\(added.output)")
         let id = try #require(
             added.output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("whe_") }.map(String.init))
-        let listed = try CommandLineTests.run(["webhooks", "list"] + store, environment: environment)
+        let listed = try await CommandLineTests.run(["webhooks", "list"] + store, environment: environment)
         #expect(listed.output.contains(id) && listed.output.contains("https://erp.example/hooks"), "\(listed.output)")
         #expect(!listed.output.contains("whsec_"), "the secret is shown once only")
-        let refused = try CommandLineTests.run(
+        let refused = try await CommandLineTests.run(
             ["webhooks", "add", "--url", "https://127.0.0.1/x"] + store, environment: environment)
         #expect(refused.status != 0 && refused.output.contains("internal address"), "\(refused.output)")
-        let removed = try CommandLineTests.run(["webhooks", "remove", id] + store, environment: environment)
+        let removed = try await CommandLineTests.run(["webhooks", "remove", id] + store, environment: environment)
         #expect(removed.status == 0, "\(removed.output)")
-        let empty = try CommandLineTests.run(["webhooks", "list"] + store, environment: environment)
+        let empty = try await CommandLineTests.run(["webhooks", "list"] + store, environment: environment)
         #expect(empty.output.contains("No webhook endpoints."), "\(empty.output)")
     }
 }
