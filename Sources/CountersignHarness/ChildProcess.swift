@@ -60,25 +60,32 @@ package final class ChildProcess: Sendable {
     package static func run(_ executable: String, _ arguments: [String], environment: [String: String]) async throws
         -> (status: Int32, output: String)
     {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).out")
-            .path
+        let outputPath = newOutputPath()
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let child = try ChildProcess(executable, arguments, environment: environment, outputPath: outputPath)
-        let status = await child.exited()
-        return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+        let status = try await ChildProcess(executable, arguments, environment: environment, outputPath: outputPath)
+            .exited()
+        return (status, written(to: outputPath))
     }
 
-    /// Runs `executable` to its end and returns its status and everything it wrote, blocking the
-    /// calling thread: for synchronous callers only.
-    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (
-        status: Int32, output: String
-    ) {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).out")
-            .path
+    /// `run`, blocking the calling thread until the child ends: for synchronous callers only.
+    package static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String])
+        throws -> (status: Int32, output: String)
+    {
+        let outputPath = newOutputPath()
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let child = try ChildProcess(executable, arguments, environment: environment, outputPath: outputPath)
-        let status = child.waitUntilExit()
-        return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+        let status = try ChildProcess(executable, arguments, environment: environment, outputPath: outputPath)
+            .waitUntilExit()
+        return (status, written(to: outputPath))
+    }
+
+    /// A path in the temporary directory for one child's stdout and stderr.
+    private static func newOutputPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).out").path
+    }
+
+    /// What a child wrote to `path`, or nothing if it cannot be read.
+    private static func written(to path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 
     /// Whether the child is still running (reaping it if it has ended).

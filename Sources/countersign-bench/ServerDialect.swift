@@ -18,8 +18,8 @@ struct ServerDialect: Sendable {
     static func of(_ executable: String) throws -> ServerDialect {
         if let known = known.withLock({ $0[executable] }) { return known }
         let environment = ServerUnderTest.childEnvironment()
-        let serve = try ChildProcess.run(executable, ["serve", "--help"], environment: environment)
-        let fund = try ChildProcess.run(executable, ["wallet", "fund", "--help"], environment: environment)
+        let serve = try ChildProcess.runBlocking(executable, ["serve", "--help"], environment: environment)
+        let fund = try ChildProcess.runBlocking(executable, ["wallet", "fund", "--help"], environment: environment)
         guard serve.status == 0, fund.status == 0 else {
             throw BenchError("\(executable) serve --help or wallet fund --help failed:\n\(serve.output)\(fund.output)")
         }

@@ -75,25 +75,21 @@ enum TestDatabase {
     /// Creates an empty PostgreSQL database on the `DATABASE_URL` server, runs `body` with its URL,
     /// and drops it afterwards; at most `PostgresTestSlots`' limit of test cases at once.
     static func withFreshPostgres<T: Sendable>(_ body: @Sendable (String) async throws -> T) async throws -> T {
-        try await PostgresTestSlots.withSlot { try await withFreshPostgresNow(body) }
-    }
-
-    private static func withFreshPostgresNow<T: Sendable>(_ body: @Sendable (String) async throws -> T)
-        async throws -> T
-    {
-        let url = try #require(TestEngines.postgresURL)
-        let name = "cs_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        try await admin(url) { try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
-        let result: Result<T, any Error>
-        do {
-            result = .success(try await body(replacingDatabase(in: url, with: String(name))))
-        } catch {
-            result = .failure(error)
+        try await PostgresTestSlots.withSlot {
+            let url = try #require(TestEngines.postgresURL)
+            let name = "cs_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+            try await admin(url) { try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await body(replacingDatabase(in: url, with: String(name))))
+            } catch {
+                result = .failure(error)
+            }
+            try await admin(url) {
+                try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+            }
+            return try result.get()
         }
-        try await admin(url) {
-            try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
-        }
-        return try result.get()
     }
 
     static func replacingDatabase(in url: String, with name: String) -> String {
