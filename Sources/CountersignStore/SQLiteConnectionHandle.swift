@@ -46,6 +46,12 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
         }
         raw = handle
         setBusyTimeout(Self.busyTimeoutMilliseconds)
+        // The planner's stability guarantee: plans never depend on bound values, so a statement
+        // compiled once is not compiled again when a value changes. Newer SQLite marks a statement
+        // for that as soon as its planner looked at a `column = $N` term's value; with SQLite 3.54
+        // (and `sqlite3_clear_bindings`) three statements of every request were compiled again, and
+        // the server used 17% more CPU per payment (docs/benchmarks.md).
+        _ = countersign_sqlite3_enable_qpsg(handle)
     }
 
     deinit { close() }
@@ -61,9 +67,13 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     func query(_ sql: String, _ binds: [SQLValue]) throws -> [SQLRow] {
         let statement = try compiled(sql)
         let pointer = statement.pointer
-        defer {
-            sqlite3_reset(pointer)
-            sqlite3_clear_bindings(pointer)
+        // Reset only, not `sqlite3_clear_bindings`: that marks a statement whose plan looked at a
+        // bound value as expired, and SQLite compiles it again on its next step. Every parameter is
+        // bound again on each run instead (checked here), so no value is left over from the last.
+        defer { sqlite3_reset(pointer) }
+        guard binds.count == Int(sqlite3_bind_parameter_count(pointer)) else {
+            throw DatabaseError.engine(
+                "the statement takes \(sqlite3_bind_parameter_count(pointer)) values, \(binds.count) given: \(sql)")
         }
         for (index, bind) in binds.enumerated() {
             let position = Int32(index + 1)
@@ -150,6 +160,13 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
         let statement = CompiledStatement(pointer: pointer, columns: columns)
         statements[sql] = statement
         return statement
+    }
+
+    /// How many times SQLite compiled `sql` again since it was first compiled here (0 if it never
+    /// ran): after a schema change, or when its plan depended on a bound value.
+    func recompilations(of sql: String) -> Int {
+        guard let statement = statements[sql] else { return 0 }
+        return Int(sqlite3_stmt_status(statement.pointer, SQLITE_STMTSTATUS_REPREPARE, 0))
     }
 
     /// The error for a failed call: constraint violations apart, since repositories turn them into

@@ -1,8 +1,8 @@
-import CountersignStore
 import Foundation
 import Testing
 
 @testable import CountersignServer
+@testable import CountersignStore
 
 /// The embedded engine's own behaviour: statements compiled once and reused, values round-tripped
 /// exactly, one statement per call, another process's write lock waited for, and a closed store
@@ -28,6 +28,17 @@ struct SQLiteStoreTests {
             try? await database.close()
             throw error
         }
+    }
+
+    /// One connection of its own to a fresh file, closed and removed afterwards.
+    static func withHandle(_ body: (SQLiteConnectionHandle) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let handle = try SQLiteConnectionHandle(path: directory.appendingPathComponent("store.sqlite").path)
+        defer { handle.close() }
+        try body(handle)
     }
 
     @Test("one compiled statement serves every bind; text, extreme integers and NULL come back exactly")
@@ -144,6 +155,52 @@ struct SQLiteStoreTests {
                 try await database.transaction { sql in try await sql.execute("INSERT INTO notes (id) VALUES ('late')")
                 }
             }
+        }
+    }
+
+    @Test("a compiled statement runs again with other values without being compiled again")
+    func noRecompilation() throws {
+        try Self.withHandle { handle in
+            try handle.execute("CREATE TABLE notes (id TEXT PRIMARY KEY, owner TEXT, amount BIGINT)")
+            try handle.execute("CREATE INDEX notes_owner ON notes (owner)")
+            for index in 0..<20 {
+                _ = try handle.query(
+                    "INSERT INTO notes (id, owner, amount) VALUES ($1, $2, $3)",
+                    [.text("n\(index)"), .text("owner\(index % 3)"), .integer(Int64(index % 2))])
+            }
+            // A bound LIMIT, equality terms whose values (0 and 1 among them) the planner could look at,
+            // and a bound GLOB pattern on an indexed column: the kinds of statement SQLite otherwise
+            // compiles again when a value changes (the pattern one with every SQLite version).
+            let statements = [
+                "SELECT id FROM notes WHERE owner = $1 AND amount = $2 ORDER BY id LIMIT $3",
+                "SELECT count(*) AS n FROM notes WHERE amount = $1 AND id <> $2",
+                "SELECT id FROM notes WHERE id GLOB $1",
+            ]
+            var counts: [Int] = []
+            for round in 0..<6 {
+                let owner = SQLValue.text("owner\(round % 3)")
+                let amount = SQLValue.integer(Int64([0, 1, 7, -1, 1, 0][round]))
+                let limit = SQLValue.integer(Int64([1, 5, 0, 2, 100, 3][round]))
+                counts.append(try handle.query(statements[0], [owner, amount, limit]).count)
+                _ = try handle.query(statements[1], [amount, .text("n\(round)")])
+                counts.append(try handle.query(statements[2], [.text("n1\(round)*")]).count)
+            }
+            #expect(counts == [1, 1, 4, 1, 0, 1, 0, 1, 4, 1, 3, 1])
+            for sql in statements { #expect(handle.recompilations(of: sql) == 0, "\(sql)") }
+        }
+    }
+
+    @Test("a statement given fewer or more values than it takes is refused, not run with old ones")
+    func bindCount() throws {
+        try Self.withHandle { handle in
+            let sql = "SELECT $1 AS a, $2 AS b"
+            let row = try #require(try handle.query(sql, [.text("x"), .integer(2)]).first)
+            #expect(try row.string("a") == "x")
+            #expect(throws: DatabaseError.self) { try handle.query(sql, [.text("y")]) }
+            #expect(throws: DatabaseError.self) { try handle.query(sql, [.text("y"), .null, .null]) }
+            let again = try #require(try handle.query(sql, [.null, .text("z")]).first)
+            #expect(try again.optionalString("a") == nil)
+            #expect(try again.string("b") == "z")
         }
     }
 }
