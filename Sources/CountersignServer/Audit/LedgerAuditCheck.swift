@@ -38,7 +38,7 @@ package struct LedgerAuditCheck: Sendable {
             transfersHaveWalletLines, orderPaymentsHaveEntries, walletOrdersHaveLines, refundsWithinOrders,
             refundsHaveEntries,
             reversalsUndoOriginals, entriesHaveOwners, noStalePendingTopUps, idempotencyTransactions,
-            idempotencyResources,
+            idempotencyResources, spendingDaysMatch,
         ]
 
     /// The checks that read only accounts and postings: for a ledger written without the business
@@ -370,6 +370,21 @@ package struct LedgerAuditCheck: Sendable {
         WHERE (k.transaction_id IS NULL AND k.resource_id IS NULL AND k.state = 'done' AND k.owner_instance IS NOT NULL)
             OR (k.transaction_id IS NOT NULL AND (w.id IS NULL OR w.user_id <> k.user_id
                 OR (CASE WHEN k.state = 'done' THEN 1 ELSE 0 END) <> (CASE WHEN w.status = 'pending' THEN 0 ELSE 1 END)))
+        """)
+
+    // The days the spending limits read (kept by triggers on wallet_transactions) against the rows.
+    static let spendingDaysMatch = LedgerAuditCheck(
+        "spending_days_match",
+        "each user's paid-out sum per currency and UTC day, which the spending limits read, is the sum of the day's counted payments",
+        """
+        SELECT COALESCE(k.user_id, r.user_id) || ' ' || COALESCE(k.currency, r.currency) || ' '
+            || CAST(COALESCE(k.day, r.day) AS TEXT) AS id
+        FROM spending_days k FULL OUTER JOIN (
+            SELECT user_id, currency, created_at / 86400000 AS day, SUM(amount) AS amount FROM wallet_transactions
+            WHERE type IN ('topup', 'transfer_out', 'order_payment') AND status <> 'failed'
+            GROUP BY user_id, currency, created_at / 86400000
+        ) r ON r.user_id = k.user_id AND r.currency = k.currency AND r.day = k.day
+        WHERE COALESCE(k.amount, 0) <> COALESCE(r.amount, 0)
         """)
 
     static let idempotencyResources = LedgerAuditCheck(

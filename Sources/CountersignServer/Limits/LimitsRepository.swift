@@ -69,14 +69,25 @@ package struct LimitsRepository {
     }
 
     /// The sums of `paidOut(…since:alsoSince:)`, with the user at `$1`, the currency at `$2` and the
-    /// windows at `$3` and `$4`.
+    /// windows at `$3` and `$4`: each the days after the window's first in `spending_days`, and the
+    /// transactions of that first day after the window's start (triggers keep the days: migration
+    /// 26). So a check reads one day of the payer's payments at most, however many the window holds.
     private static let paidOutSelect = """
-        SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total,
-            CAST(COALESCE(SUM(CASE WHEN created_at > $4 THEN amount ELSE 0 END), 0) AS BIGINT) AS recent
-        FROM wallet_transactions
-        WHERE user_id = $1 AND currency = $2 AND type IN ('topup', 'transfer_out', 'order_payment') AND status <> 'failed'
-        AND created_at > $3
+        SELECT CAST(\(windowSum("$3")) AS BIGINT) AS total, CAST(\(windowSum("$4")) AS BIGINT) AS recent
         """
+
+    private static func windowSum(_ since: String) -> String {
+        """
+        COALESCE((SELECT SUM(amount) FROM spending_days
+            WHERE user_id = $1 AND currency = $2 AND day > \(since) / \(dayMilliseconds)), 0)
+        + COALESCE((SELECT SUM(amount) FROM wallet_transactions
+            WHERE user_id = $1 AND currency = $2 AND type IN ('topup', 'transfer_out', 'order_payment')
+            AND status <> 'failed' AND created_at > \(since)
+            AND created_at < (\(since) / \(dayMilliseconds) + 1) * \(dayMilliseconds)), 0)
+        """
+    }
+
+    private static let dayMilliseconds: Int64 = 86_400_000
 
     /// The tier an operator assigned the user, if any.
     func assignedTier(userId: String) async throws -> String? {

@@ -39,7 +39,7 @@ package enum Migrator {
         Migration0020Limits.migration, Migration0021WalletFundings.migration,
         Migration0022WalletOrderPayments.migration, Migration0023RateWindows.migration,
         Migration0024PaidOutIndex.migration,
-        Migration0025PendingTopUps.migration,
+        Migration0025PendingTopUps.migration, Migration0026SpendingDays.migration,
     ]
 
     /// The table that records which migrations a database has: made before the first migration.

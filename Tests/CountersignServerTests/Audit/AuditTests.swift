@@ -71,6 +71,11 @@ struct AuditTests {
         ["UPDATE \(table) SET \(assignments) WHERE id = (SELECT MIN(id) FROM \(table) WHERE \(condition))"]
     }
 
+    /// `change` to the first day the spending limits keep a sum for.
+    static func firstDay(_ change: String) -> [String] {
+        ["\(change) WHERE day = (SELECT MIN(day) FROM spending_days)"]
+    }
+
     /// A balanced entry between two system accounts (no cached balance moves).
     static func systemEntry(kind: String, reference: String, createdAt: String = "0") -> [String] {
         [
@@ -232,6 +237,12 @@ struct AuditTests {
                 WHERE claim_id = (SELECT MIN(claim_id) FROM idempotency_keys WHERE resource_id IS NOT NULL)
                 """
             ]),
+        Breach(
+            description: "a day's paid-out sum that is not its payments'", check: "spending_days_match",
+            statements: firstDay("UPDATE spending_days SET amount = amount + 1")),
+        Breach(
+            description: "payments whose day was never counted", check: "spending_days_match",
+            statements: firstDay("DELETE FROM spending_days")),
     ]
 
     /// A pending top-up of 500 made at `createdAt` (SQL) by the owner of a wallet holding that much,
