@@ -52,13 +52,19 @@ enum Migration0026SpendingDays {
             END
             $body$
             """,
+            // Run at commit, not at each statement: the day's row is then locked last, after the
+            // accounts every payment locks, so a debit (accounts, then its insert) and a failed
+            // top-up's settlement (its update, then the payer's account) cannot deadlock on it.
+            // So inside a transaction the days show its own payments only once it commits; every
+            // payment checks the limits before it writes its one row.
             """
-            CREATE TRIGGER spending_days_insert_delete AFTER INSERT OR DELETE ON wallet_transactions
-            FOR EACH ROW EXECUTE FUNCTION spending_days_track()
+            CREATE CONSTRAINT TRIGGER spending_days_insert_delete AFTER INSERT OR DELETE ON wallet_transactions
+            DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION spending_days_track()
             """,
             """
-            CREATE TRIGGER spending_days_update AFTER UPDATE OF user_id, currency, type, status, amount, created_at
-            ON wallet_transactions FOR EACH ROW WHEN (\(changed)) EXECUTE FUNCTION spending_days_track()
+            CREATE CONSTRAINT TRIGGER spending_days_update
+            AFTER UPDATE OF user_id, currency, type, status, amount, created_at ON wallet_transactions
+            DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (\(changed)) EXECUTE FUNCTION spending_days_track()
             """,
         ])
 

@@ -131,4 +131,56 @@ struct SpendingDaysTests {
             try await Self.expectSums(payments, on: database)
         }
     }
+
+    /// A debit locks the payer's accounts, then inserts its payment; a failed top-up's settlement
+    /// updates its payment, then moves money back to the payer's account. Were the day's sum locked
+    /// at each statement, the two would lock it and the account in opposite orders (PostgreSQL:
+    /// deadlock detected, a 500 for one of them).
+    @Test("debits and failing settlements of one payer at once all commit", arguments: TestEngines.all)
+    func noDeadlock(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine) { database in
+            let (wallet, _) = try await RepositoryContractTests.makeUser("sd1", on: database)
+            let lockWallet = "SELECT balance FROM accounts WHERE id = $1" + database.forUpdate
+            let pending = (0..<20).map {
+                Payment(id: "p\($0)", status: "pending", amount: 10, createdAt: Self.midnight)
+            }
+            try await Self.insert(pending, on: database)
+            let failures = await withTaskGroup(of: Int.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        do {
+                            try await database.transaction { sql in
+                                _ = try await sql.query(lockWallet, [.text(wallet)])
+                                try await Task.sleep(for: .milliseconds(5))
+                                try await sql.execute(
+                                    """
+                                    INSERT INTO wallet_transactions (id, user_id, type, status, amount, currency, created_at, updated_at)
+                                    VALUES ($1, 'sd1', 'topup', 'pending', 10, 'NGN', $2, $2)
+                                    """, [.text("n\(index)"), .integer(Self.midnight)])
+                            }
+                            return 0
+                        } catch { return 1 }
+                    }
+                    group.addTask {
+                        do {
+                            try await database.transaction { sql in
+                                try await sql.execute(
+                                    "UPDATE wallet_transactions SET status = 'failed' WHERE id = $1",
+                                    [.text("p\(index)")])
+                                try await Task.sleep(for: .milliseconds(5))
+                                _ = try await sql.query(lockWallet, [.text(wallet)])
+                            }
+                            return 0
+                        } catch { return 1 }
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            #expect(failures == 0)
+            let paid = try await database.read { sql in
+                try await sql.limits.paidOut(userId: "sd1", currency: "NGN", since: Self.midnight - 1)
+            }
+            #expect(paid == 20 * 10)
+        }
+    }
 }
