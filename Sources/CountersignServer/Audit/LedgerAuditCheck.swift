@@ -380,9 +380,9 @@ package struct LedgerAuditCheck: Sendable {
         SELECT COALESCE(k.user_id, r.user_id) || ' ' || COALESCE(k.currency, r.currency) || ' '
             || CAST(COALESCE(k.day, r.day) AS TEXT) AS id
         FROM spending_days k FULL OUTER JOIN (
-            SELECT user_id, currency, created_at / 86400000 AS day, SUM(amount) AS amount FROM wallet_transactions
-            WHERE type IN ('topup', 'transfer_out', 'order_payment') AND status <> 'failed'
-            GROUP BY user_id, currency, created_at / 86400000
+            SELECT user_id, currency, created_at / \(LimitsRepository.dayMilliseconds) AS day, SUM(amount) AS amount
+            FROM wallet_transactions WHERE \(LimitsRepository.counted)
+            GROUP BY user_id, currency, created_at / \(LimitsRepository.dayMilliseconds)
         ) r ON r.user_id = k.user_id AND r.currency = k.currency AND r.day = k.day
         WHERE COALESCE(k.amount, 0) <> COALESCE(r.amount, 0)
         """)

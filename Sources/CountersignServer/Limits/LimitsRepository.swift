@@ -81,13 +81,16 @@ package struct LimitsRepository {
         COALESCE((SELECT SUM(amount) FROM spending_days
             WHERE user_id = $1 AND currency = $2 AND day > \(since) / \(dayMilliseconds)), 0)
         + COALESCE((SELECT SUM(amount) FROM wallet_transactions
-            WHERE user_id = $1 AND currency = $2 AND type IN ('topup', 'transfer_out', 'order_payment')
-            AND status <> 'failed' AND created_at > \(since)
+            WHERE user_id = $1 AND currency = $2 AND \(counted) AND created_at > \(since)
             AND created_at < (\(since) / \(dayMilliseconds) + 1) * \(dayMilliseconds)), 0)
         """
     }
 
-    private static let dayMilliseconds: Int64 = 86_400_000
+    /// A UTC day, the unit of `spending_days`.
+    static let dayMilliseconds: Int64 = 86_400_000
+
+    /// Which wallet transactions count against the limits (the triggers of migration 26 count the same).
+    static let counted = "type IN ('topup', 'transfer_out', 'order_payment') AND status <> 'failed'"
 
     /// The tier an operator assigned the user, if any.
     func assignedTier(userId: String) async throws -> String? {

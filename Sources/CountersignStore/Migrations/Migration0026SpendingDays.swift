@@ -85,7 +85,7 @@ enum Migration0026SpendingDays {
 
     static let backfill = "INSERT INTO spending_days (user_id, currency, day, amount) " + days
 
-    /// The days as the rows make them (what the triggers keep, and `countersign audit` could check).
+    /// The days as the rows make them: what the triggers keep (`countersign audit` checks it).
     static let days = """
         SELECT user_id, currency, created_at / 86400000 AS day, CAST(SUM(amount) AS BIGINT) AS amount
         FROM wallet_transactions WHERE type IN \(counted) AND status <> 'failed'
