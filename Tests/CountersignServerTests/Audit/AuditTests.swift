@@ -388,6 +388,13 @@ struct AuditTests {
         }
     }
 
+    /// The JSON report in a command's output, which also carries its log lines (standard error):
+    /// PostgresNIO warns on a busy machine when a lease comes before its pool is running.
+    static func reportJSON(_ output: String) -> Data {
+        guard let start = output.firstIndex(of: "{"), let end = output.lastIndex(of: "}") else { return Data() }
+        return Data(output[start...end].utf8)
+    }
+
     static func commandLine(databaseURL: String?) async throws {
         let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "countersign-audit-\(UUID().uuidString)"
@@ -418,14 +425,14 @@ struct AuditTests {
         let json = try await CommandLineTests.run(["audit", "--json"] + store, environment: environment)
         #expect(json.status == 1)
         let report = try JSONDecoder().decode(
-            LedgerAuditReport.self, from: Data(json.output.drop { $0 != "{" }.utf8))
+            LedgerAuditReport.self, from: reportJSON(json.output))
         #expect(report.failures.map(\.name) == ["entries_balanced", "entries_have_owners"])
         // The default runs checks on several connections at once; one at a time finds the same.
         let oneAtATime = try await CommandLineTests.run(
             ["audit", "--json", "--jobs", "1"] + store, environment: environment)
         #expect(oneAtATime.status == 1)
         let sequential = try JSONDecoder().decode(
-            LedgerAuditReport.self, from: Data(oneAtATime.output.drop { $0 != "{" }.utf8))
+            LedgerAuditReport.self, from: reportJSON(oneAtATime.output))
         #expect(sequential == report)
         for jobs in ["0", "9"] {
             let refused = try await CommandLineTests.run(["audit", "--jobs", jobs] + store, environment: environment)
