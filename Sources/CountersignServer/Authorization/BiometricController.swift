@@ -122,7 +122,8 @@ package struct BiometricController {
         } catch let error as APIError {
             throw VerificationFailure(error: error)
         }
-        return try await biometric.verifyAuthentication(userId: try context.requireUser(), body)
+        return try await biometric.verifyAuthentication(
+            userId: try context.requireUser(), body, session: context.session)
     }
 }
 

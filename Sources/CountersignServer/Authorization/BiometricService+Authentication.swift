@@ -1,4 +1,5 @@
 import CountersignAPI
+import CountersignStore
 import NIOPosix
 import WebAuthn
 
@@ -11,12 +12,13 @@ package struct VerificationFailure: Error, Sendable {
 extension BiometricService {
     /// WebAuthn §7.2 for a payment: the assertion must answer a live challenge this user was issued
     /// for an intent, from a credential the user owns; on success a single-use token bound to that
-    /// intent is returned.
-    package func verifyAuthentication(userId: String, _ body: AuthenticationResponseJSON) async throws
-        -> AuthenticationVerifyResponse
+    /// intent is returned. The user read with `session`, if any, is not read again.
+    package func verifyAuthentication(userId: String, _ body: AuthenticationResponseJSON, session: LiveSession? = nil)
+        async throws -> AuthenticationVerifyResponse
     {
         do {
-            let (credential, digest, userVerified, _) = try await verifyAssertion(userId: userId, body, for: .payment)
+            let (credential, digest, userVerified, _) = try await verifyAssertion(
+                userId: userId, body, for: .payment, user: session?.user(userId))
             let token = try await tokens.issue(
                 userId: userId, intentDigest: digest, credentialId: credential.id, userVerified: userVerified,
                 now: clock.nowMillis(),
@@ -88,9 +90,9 @@ extension BiometricService {
             let user: User?
             if let known { user = known } else { user = try await sql.users.find(id: userId) }
             guard let user else { return (nil, nil, nil) }
-            let credential = try await sql.credentials.find(id: credentialId)
-            let challenge = try await sql.challenges.find(
-                challenge: challengeText, userId: userId, purpose: .authentication, now: now)
+            let (credential, challenge) = try await sql.challenges.findWithCredential(
+                challenge: challengeText, userId: userId, purpose: .authentication, now: now,
+                credentialId: credentialId)
             return (user, credential, challenge)
         }
         guard let user else { throw APIError.unauthenticated }
@@ -156,27 +158,28 @@ extension BiometricService {
             return (credential, digest, verified.flags.userVerified, spend)
         }
         // One transaction on success: spend the challenge (a concurrent replay of the same
-        // assertion loses here), advance the counter, clear the failure count.
-        let outcome = try await database.transaction { sql -> APIError? in
-            guard
-                try await sql.challenges.consume(
-                    challenge: challenge.challenge, userId: userId, purpose: .authentication, now: now) != nil
-            else {
-                return APIError(.invalidChallenge, "The challenge is unknown, expired or already used.")
-            }
-            guard
-                try await sql.credentials.recordUse(
-                    id: credential.id, signCount: Int64(verified.signCount), backupState: verified.flags.backupState,
-                    now: now)
-            else {
+        // assertion loses here), advance the counter, clear the failure count. A counter found
+        // behind still spends the challenge. With no failures to clear, PostgreSQL does it in one
+        // statement without `BEGIN` and `COMMIT`.
+        let spend = AssertionSpend(
+            challenge: challenge.challenge, userId: userId, credential: credential,
+            signCount: Int64(verified.signCount), backupState: verified.flags.backupState)
+        let clearFailures = user.failedPaymentAuths > 0
+        let record: @Sendable (any SQLExecutor) async throws -> APIError? = { sql in
+            do {
+                try await spend.spend(now: now, renewingPinAllowance: false, locking: [], on: sql)
+            } catch is AssertionSpend.CounterBehind {
                 return APIError(.signCountRegression, "Signature verification failed.")
             }
             // The use and its backup state are recorded first: a refusal by policy is not a
             // failed authentication, and counts nothing towards the lock.
             if purpose == .payment, let refusal = policy.paymentRefusal(flags: verified.flags) { return refusal }
-            if user.failedPaymentAuths > 0 { try await sql.users.resetPaymentFailures(userId: userId) }
+            if clearFailures { try await sql.users.resetPaymentFailures(userId: userId) }
             return nil
         }
+        let outcome =
+            database.engine == .postgres && !clearFailures
+            ? try await database.single(record) : try await database.transaction(record)
         if let outcome {
             if outcome.code == .signCountRegression {
                 // Another assertion moved the counter past ours meanwhile: a replay or a cloned key.

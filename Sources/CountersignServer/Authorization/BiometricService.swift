@@ -147,16 +147,17 @@ package struct BiometricService: Sendable {
         let intent = try intents.airtime(
             amount: request.amount, productCode: request.productCode, recipientPhone: request.recipientPhone,
             supplierSlug: request.supplierSlug)
-        return try await paymentOptions(userId: userId, intent: intent, session: session) {
-            try await ensureAffordable(userId: userId, intent: intent)
+        return try await paymentOptions(userId: userId, intent: intent, session: session) { balances in
+            try Self.ensureAffordable(intent: intent, wallet: balances.wallet, cashback: balances.cashback)
         }
     }
 
     /// Request options for authorizing any wallet payment's `intent`; `ensureFunds` refuses, before
-    /// any gesture, a payment the balance cannot cover.
+    /// any gesture, a payment the balances of the payer's wallet and cashback in its currency
+    /// (read with the limits) cannot cover.
     func paymentOptions(
         userId: String, intent: PaymentIntent, session: LiveSession?,
-        ensureFunds: @Sendable () async throws -> Void
+        ensureFunds: @Sendable (_ balances: (wallet: Int64, cashback: Int64)) throws -> Void
     ) async throws -> AuthenticationOptionsResponse {
         let user: User
         if let known = session?.user(userId) { user = known } else { user = try await loadUser(userId) }
@@ -171,13 +172,18 @@ package struct BiometricService: Sendable {
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
         // Read outside the writer: only the challenge insert needs a write transaction. The limits,
-        // the PIN allowance used and the paid-out windows come in one statement.
+        // the PIN allowance used, the paid-out windows and the balances come in one statement.
         let allowance = configuration.pinAllowance
+        let accounts = (
+            LedgerRepository.accountId(userId: userId, kind: .wallet, currency: intent.currency),
+            LedgerRepository.accountId(userId: userId, kind: .cashback, currency: intent.currency)
+        )
         let (all, snapshot) = try await database.read { sql in
             (
                 try await sql.credentials.list(userId: userId),
                 try await sql.limits.snapshot(
-                    userId: userId, currency: intent.currency, windows: SpendingLimits.windows(now))
+                    userId: userId, currency: intent.currency, windows: SpendingLimits.windows(now),
+                    balancesOf: accounts)
             )
         }
         let pinAllowed = allowance.permits(used: snapshot.pinUsed, amount: intent.amount, currency: intent.currency)
@@ -190,7 +196,8 @@ package struct BiometricService: Sendable {
         // Before any gesture: a new device (or only new keys) over the limit is refused now, and a
         // key still in its cooling-off is not offered for an amount over it.
         try newDeviceLimit.check(amount: intent.amount, session: session)
-        try await ensureFunds()
+        let balances = snapshot.balances ?? (0, 0)
+        try ensureFunds((wallet: balances.0, cashback: balances.1))
         try SpendingLimits(tiers: configuration.limitTiers).checkOutgoing(
             snapshot, currency: intent.currency, amount: intent.amount, now: now)
         let usable = live.filter { (try? newDeviceLimit.check(amount: intent.amount, session: nil, key: $0)) != nil }
@@ -221,11 +228,8 @@ package struct BiometricService: Sendable {
 
     /// Refuses a top-up the wallet and cashback together cannot pay, before the passkey is asked;
     /// the debit checks again (the balance may change before the signature).
-    func ensureAffordable(userId: String, intent: PaymentIntent) async throws {
-        let available = try await database.read { sql in
-            let (wallet, cashback) = try await sql.ledger.spendable(userId: userId, currency: intent.currency)
-            return wallet.addingReportingOverflow(cashback).overflow ? Int64.max : wallet + cashback
-        }
+    static func ensureAffordable(intent: PaymentIntent, wallet: Int64, cashback: Int64) throws(APIError) {
+        let available = wallet.addingReportingOverflow(cashback).overflow ? Int64.max : wallet + cashback
         guard available >= intent.amount else {
             throw APIError(.insufficientFunds, "Your balance is too low for this top-up. Nothing was charged.")
         }

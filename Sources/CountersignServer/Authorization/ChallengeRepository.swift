@@ -32,7 +32,7 @@ package struct ChallengeRepository: Sendable {
             """,
             [.text(challenge), .text(userId), .text(purpose.rawValue), .integer(now)]
         )
-        return try row.map(Self.challenge(from:))
+        return try row.map { try Self.challenge(from: $0) }
     }
 
     /// What a payment's assertion spends, in one PostgreSQL statement: the payment challenge (as
@@ -45,13 +45,11 @@ package struct ChallengeRepository: Sendable {
         challenge: String, userId: String, credentialId: String, signCount: Int64, backupState: Bool,
         renewingPinAllowance: Bool, locking accountIds: [String], now: Int64
     ) async throws -> (spent: Bool, used: Bool) {
-        let ids = Set(accountIds).sorted()
         var binds: [SQLValue] = [
             .text(challenge), .text(userId), .text(ChallengePurpose.authentication.rawValue), .integer(now),
             .text(credentialId), .integer(signCount), .bool(backupState), .bool(renewingPinAllowance),
         ]
-        let list = ids.indices.map { "$\($0 + binds.count + 1)" }.joined(separator: ", ")
-        binds += ids.map { .text($0) }
+        let tail = Self.renewingAndLocking(after: "used", user: "$2", renew: "$8", accountIds, binds: &binds)
         let row = try await sql.first(
             """
             WITH spent AS (
@@ -63,17 +61,32 @@ package struct ChallengeRepository: Sendable {
                 WHERE id = $5 AND EXISTS (SELECT 1 FROM spent) AND flagged_at IS NULL AND revoked_at IS NULL
                     AND (sign_count < $6 OR ($6 = 0 AND sign_count = 0))
                 RETURNING id
-            ), renewed AS (
-                DELETE FROM pin_allowances WHERE user_id = $2 AND $8 = 1 AND EXISTS (SELECT 1 FROM used)
-                RETURNING user_id
-            ), locked AS (
-                SELECT id FROM accounts WHERE id IN (\(list.isEmpty ? "NULL" : list)) AND EXISTS (SELECT 1 FROM used)
-                ORDER BY id FOR UPDATE
-            )
+            \(tail)
             SELECT (SELECT count(*) FROM spent) AS spent, (SELECT count(*) FROM used) AS used,
                 (SELECT count(*) FROM renewed) AS renewed, (SELECT count(*) FROM locked) AS locked
             """, binds)
         return (try row?.int("spent") == 1, try row?.int("used") == 1)
+    }
+
+    /// The last two parts of a payment's spending statement on PostgreSQL, after the part `after`
+    /// and only if it returned a row: `renewed`, the PIN allowance of the user at `user` deleted if
+    /// the value at `renew` is 1, and `locked`, `accountIds` locked in id order (as
+    /// `LedgerRepository.lock`). Their ids are appended to `binds`.
+    static func renewingAndLocking(
+        after: String, user: String, renew: String, _ accountIds: [String], binds: inout [SQLValue]
+    ) -> String {
+        let ids = Set(accountIds).sorted()
+        let list = ids.indices.map { "$\($0 + binds.count + 1)" }.joined(separator: ", ")
+        binds += ids.map { .text($0) }
+        return """
+            ), renewed AS (
+                DELETE FROM pin_allowances WHERE user_id = \(user) AND \(renew) = 1 AND EXISTS (SELECT 1 FROM \(after))
+                RETURNING user_id
+            ), locked AS (
+                SELECT id FROM accounts WHERE id IN (\(list.isEmpty ? "NULL" : list)) AND EXISTS (SELECT 1 FROM \(after))
+                ORDER BY id FOR UPDATE
+            )
+            """
     }
 
     /// The challenge if it is live (unused, unexpired) for this user and purpose, without using it.
@@ -83,17 +96,43 @@ package struct ChallengeRepository: Sendable {
         try await sql.first(
             "SELECT * FROM challenges WHERE challenge = $1 AND user_id = $2 AND purpose = $3 AND consumed_at IS NULL AND expires_at > $4",
             [.text(challenge), .text(userId), .text(purpose.rawValue), .integer(now)]
-        ).map(Self.challenge(from:))
+        ).map { try Self.challenge(from: $0) }
     }
 
-    static func challenge(from row: SQLRow) throws -> StoredChallenge {
-        guard let purpose = ChallengePurpose(rawValue: try row.string("purpose")) else {
-            throw DatabaseError.decoding(column: "purpose")
+    /// `find(challenge:userId:purpose:now:)` and the credential `credentialId` (as
+    /// `CredentialRepository.find(id:)`), in one statement: what checking an assertion reads.
+    package func findWithCredential(
+        challenge: String, userId: String, purpose: ChallengePurpose, now: Int64, credentialId: String
+    ) async throws -> (credential: StoredCredential?, challenge: StoredChallenge?) {
+        let row = try await sql.first(
+            """
+            SELECT k.*, c.challenge AS c_challenge, c.user_id AS c_user_id, c.purpose AS c_purpose,
+                c.intent AS c_intent, c.intent_digest AS c_intent_digest,
+                c.user_verification AS c_user_verification, c.expires_at AS c_expires_at
+            FROM (SELECT 1 AS one) AS base
+            LEFT JOIN credentials k ON k.id = $5 AND k.revoked_at IS NULL
+            LEFT JOIN challenges c ON c.challenge = $1 AND c.user_id = $2 AND c.purpose = $3
+                AND c.consumed_at IS NULL AND c.expires_at > $4
+            """,
+            [.text(challenge), .text(userId), .text(purpose.rawValue), .integer(now), .text(credentialId)])
+        guard let row else { return (nil, nil) }
+        return (
+            try row.optionalString("id") == nil ? nil : CredentialRepository.credential(from: row),
+            try row.optionalString("c_challenge") == nil ? nil : Self.challenge(from: row, prefix: "c_")
+        )
+    }
+
+    /// A challenge from its row, whose columns may carry a `prefix`.
+    static func challenge(from row: SQLRow, prefix: String = "") throws -> StoredChallenge {
+        guard let purpose = ChallengePurpose(rawValue: try row.string(prefix + "purpose")) else {
+            throw DatabaseError.decoding(column: prefix + "purpose")
         }
         return StoredChallenge(
-            challenge: try row.string("challenge"), userId: try row.string("user_id"), purpose: purpose,
-            intent: try row.optionalString("intent"), intentDigest: try row.optionalString("intent_digest"),
-            userVerification: try row.string("user_verification"), expiresAt: try row.int("expires_at")
+            challenge: try row.string(prefix + "challenge"), userId: try row.string(prefix + "user_id"),
+            purpose: purpose, intent: try row.optionalString(prefix + "intent"),
+            intentDigest: try row.optionalString(prefix + "intent_digest"),
+            userVerification: try row.string(prefix + "user_verification"),
+            expiresAt: try row.int(prefix + "expires_at")
         )
     }
 }

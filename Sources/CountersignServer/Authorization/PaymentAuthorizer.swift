@@ -145,6 +145,15 @@ package struct PaymentAuthorizer: Sendable {
         switch authorization {
         case .pin:
             try await pinAllowance.spend(userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
+        case .token(let claims) where sql.engine == .postgres:
+            // The token spent, the allowance renewed and the accounts locked in one statement.
+            try Self.ensureSpent(
+                try await sql.consumedTokens.spendPayment(
+                    jti: claims.jti, userId: userId, credentialId: claims.cid, expiresAt: Self.expiry(of: claims),
+                    now: now, renewingPinAllowance: claims.uv == true, locking: accounts))
+            try await limits.checkOutgoing(
+                userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
+            return
         case .token(let claims):
             try await spend(claims, userId: userId, now: now, on: sql)
             if claims.uv == true { try await pinAllowance.renew(userId: userId, on: sql) }
@@ -172,10 +181,19 @@ package struct PaymentAuthorizer: Sendable {
     /// Spends a verification token inside the payment's transaction: a second use of it, or one
     /// from a key revoked or flagged since, moves nothing.
     private func spend(_ claims: VerificationClaims, userId: String, now: Int64, on sql: any SQLExecutor) async throws {
-        let spend = try await sql.consumedTokens.consume(
-            jti: claims.jti, userId: userId, credentialId: claims.cid,
-            expiresAt: claims.exp.multipliedReportingOverflow(by: 1000).overflow ? .max : claims.exp * 1000,
-            now: now)
+        try Self.ensureSpent(
+            try await sql.consumedTokens.consume(
+                jti: claims.jti, userId: userId, credentialId: claims.cid, expiresAt: Self.expiry(of: claims), now: now)
+        )
+    }
+
+    /// When a token's record may be purged, in milliseconds: its expiry.
+    private static func expiry(of claims: VerificationClaims) -> Int64 {
+        claims.exp.multipliedReportingOverflow(by: 1000).overflow ? .max : claims.exp * 1000
+    }
+
+    /// Refuses a payment whose token was not spent now.
+    private static func ensureSpent(_ spend: TokenSpend) throws(APIError) {
         switch spend {
         case .spent: break
         case .replayed: throw APIError(.tokenReplayed, "This verification token has already been used.")

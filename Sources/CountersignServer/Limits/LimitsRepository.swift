@@ -22,26 +22,39 @@ package struct LimitsRepository {
         let paidOut: (total: Int64, recent: Int64)?
         /// The PIN-only allowance used in this currency (`pinAllowanceUsed`).
         let pinUsed: (payments: Int64, total: Int64)
+        /// The balances of the two accounts asked for, 0 for one never opened, if asked.
+        var balances: (Int64, Int64)? = nil
     }
 
     /// The user's assigned tier, their own limits in `currency`, the PIN-only allowance they used in
     /// it and, with `windows`, what they paid out since `windows.since` and since
-    /// `windows.alsoSince`: one statement where there were four.
-    func snapshot(userId: String, currency: String, windows: (since: Int64, alsoSince: Int64)?) async throws
-        -> Snapshot
-    {
+    /// `windows.alsoSince`: one statement where there were four. With `balancesOf`, the cached
+    /// balances of those two user accounts too (as `LedgerRepository.balance`), for the payment's
+    /// check of funds before any gesture.
+    func snapshot(
+        userId: String, currency: String, windows: (since: Int64, alsoSince: Int64)?,
+        balancesOf accounts: (String, String)? = nil
+    ) async throws -> Snapshot {
         var binds: [SQLValue] = [.text(userId), .text(currency)]
         var sums = ""
-        var sumColumns = ""
+        var extraColumns = ""
         if let windows {
             binds += [.integer(windows.since), .integer(windows.alsoSince)]
             sums = " CROSS JOIN (\(Self.paidOutSelect)) AS paid"
-            sumColumns = ", paid.total, paid.recent"
+            extraColumns = ", paid.total, paid.recent"
+        }
+        if let accounts {
+            let (first, second) = (binds.count + 1, binds.count + 2)
+            binds += [.text(accounts.0), .text(accounts.1)]
+            extraColumns += """
+                , (SELECT balance FROM accounts WHERE id = $\(first)) AS first_balance,
+                    (SELECT balance FROM accounts WHERE id = $\(second)) AS second_balance
+                """
         }
         let rows = try await sql.query(
             """
             SELECT t.tier, l.kind, l.amount, l.pending_amount, l.pending_from, p.payments AS pin_payments,
-                p.total AS pin_total\(sumColumns)
+                p.total AS pin_total\(extraColumns)
             FROM (SELECT 1 AS one) AS base
             LEFT JOIN user_tiers t ON t.user_id = $1
             LEFT JOIN pin_allowances p ON p.user_id = $1 AND p.currency = $2
@@ -57,7 +70,9 @@ package struct LimitsRepository {
         return Snapshot(
             tier: try first?.optionalString("tier"), own: own,
             paidOut: try windows == nil ? nil : (first?.int("total") ?? 0, first?.int("recent") ?? 0),
-            pinUsed: (try first?.optionalInt("pin_payments") ?? 0, try first?.optionalInt("pin_total") ?? 0))
+            pinUsed: (try first?.optionalInt("pin_payments") ?? 0, try first?.optionalInt("pin_total") ?? 0),
+            balances: try accounts == nil
+                ? nil : (first?.optionalInt("first_balance") ?? 0, first?.optionalInt("second_balance") ?? 0))
     }
 
     private static func ownLimit(kind: SpendingLimitKind, row: SQLRow) throws -> OwnLimit {

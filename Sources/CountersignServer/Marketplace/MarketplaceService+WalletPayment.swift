@@ -23,7 +23,10 @@ extension MarketplaceService {
         let order = try await walletOrder(buyerId: buyerId, orderId: orderId)
         try await ensureWalletCovers(order)
         return try await biometric.paymentOptions(userId: buyerId, intent: Self.walletIntent(order), session: session) {
-            try await ensureWalletCovers(order)
+            balances in
+            guard balances.wallet >= order.totals.total else {
+                throw Self.insufficientFunds(order, balance: balances.wallet)
+            }
         }
     }
 

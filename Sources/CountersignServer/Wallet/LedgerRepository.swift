@@ -182,20 +182,6 @@ package struct LedgerRepository: Sendable {
             ?? 0
     }
 
-    /// The balances of the user's wallet and cashback accounts in `currency`, in one statement; 0
-    /// for an account never opened.
-    package func spendable(userId: String, currency: String) async throws -> (wallet: Int64, cashback: Int64) {
-        let wallet = Self.accountId(userId: userId, kind: .wallet, currency: currency)
-        let cashback = Self.accountId(userId: userId, kind: .cashback, currency: currency)
-        var balances: [String: Int64] = [:]
-        for row in try await sql.query(
-            "SELECT id, balance FROM accounts WHERE id IN ($1, $2)", [.text(wallet), .text(cashback)])
-        {
-            balances[try row.string("id")] = try row.int("balance")
-        }
-        return (balances[wallet] ?? 0, balances[cashback] ?? 0)
-    }
-
     /// The balance of one of a user's accounts; 0 if it was never opened.
     package func balance(userId: String, kind: AccountKind, currency: String) async throws -> Int64 {
         try await balance(accountId: Self.accountId(userId: userId, kind: kind, currency: currency))

@@ -57,6 +57,34 @@ struct ReplayTests {
         }
     }
 
+    @Test("the same token sent in twenty top-ups at once pays once", arguments: TestEngines.all)
+    func concurrentTokenReplay(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser()
+            let token = try await server.authorize(user)
+            let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for index in 0..<20 {
+                    // Half with keys of their own, half without: neither makes a second payment.
+                    let key = index.isMultiple(of: 2) ? "replay-\(index)" : nil
+                    group.addTask {
+                        let answer = try await server.topUp(user, token: token, idempotencyKey: key)
+                        return (answer.status, answer.errorCode)
+                    }
+                }
+                return try await group.reduce(into: [(Int, String?)]()) { $0.append($1) }
+            }
+            #expect(answers.filter { $0.0 == 200 }.count == 1, "\(answers)")
+            #expect(answers.filter { $0.0 == 401 && $0.1 == "token_replayed" }.count == 19, "\(answers)")
+            #expect(try await server.wallet(user).balance == 99_500)
+            let transactions = try await server.database.read { sql in
+                try await sql.first(
+                    "SELECT COUNT(*) AS n FROM wallet_transactions WHERE user_id = $1 AND type = 'topup'",
+                    [.text(user.userId)])
+            }
+            #expect(try transactions?.int("n") == 1, "\(String(describing: transactions))")
+        }
+    }
+
     @Test("a token dies with the key that earned it: revoked or flagged, it pays nothing", arguments: TestEngines.all)
     func tokenOfRevokedKey(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine) { server in

@@ -152,6 +152,7 @@ struct SeedFlowTests {
                     [.text(user.userId)])?.int("n")
             }
             #expect(challenges == 0)
+            #expect(try await server.authOptions(user, amount: 500_001).errorCode == "insufficient_funds")
             #expect(try await server.authOptions(user, amount: 500_000).status == 200)
         }
     }
