@@ -21,7 +21,7 @@ extension BiometricService {
                 userId: userId, body, for: .payment, user: session?.user(userId))
             let token = try await tokens.issue(
                 userId: userId, intentDigest: digest, credentialId: credential.id, userVerified: userVerified,
-                now: clock.nowMillis(),
+                keyCoolingUntil: credential.coolingUntil, now: clock.nowMillis(),
                 lifetimeSeconds: configuration.verificationTokenSeconds
             )
             metrics.authorization(factor: "biometric", outcome: "accepted")
@@ -53,7 +53,7 @@ extension BiometricService {
             let claims = VerificationClaims(
                 sub: user.id, jti: Identifier.make("vt"), iat: now / 1000,
                 exp: now / 1000 + configuration.verificationTokenSeconds, aud: VerificationTokens.audience,
-                dig: digest, cid: credential.id, uv: userVerified)
+                dig: digest, cid: credential.id, uv: userVerified, cool: credential.coolingUntil)
             return (claims, credential, spend)
         } catch let error as APIError {
             metrics.authorization(factor: "biometric", outcome: error.code.rawValue)

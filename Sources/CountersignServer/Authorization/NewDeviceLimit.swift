@@ -17,8 +17,13 @@ package struct NewDeviceLimit: Sendable {
 
     /// 403 `new_device_limit` when `amount` is over the limit and the session or the key is new.
     func check(amount: Int64, session: LiveSession?, key: StoredCredential? = nil) throws(APIError) {
+        try check(amount: amount, session: session, keyCoolingUntil: key?.coolingUntil ?? 0)
+    }
+
+    /// `check(amount:session:key:)` with the key's cooling-off end alone (as a token carries it).
+    func check(amount: Int64, session: LiveSession?, keyCoolingUntil: Int64) throws(APIError) {
         let now = clock.nowMillis()
-        let until = max(session?.coolingUntil ?? 0, key?.coolingUntil ?? 0)
+        let until = max(session?.coolingUntil ?? 0, keyCoolingUntil)
         guard until > now, amount > maxAmount else { return }
         throw APIError(
             .newDeviceLimit,

@@ -104,8 +104,14 @@ package struct PaymentAuthorizer: Sendable {
                 throw APIError(.intentMismatch, "The verification token was issued for a different payment.")
             }
         }
-        let key = try await database.read { sql in try await sql.credentials.find(id: claims.cid) }
-        try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
+        if let cool = claims.cool {
+            // The key's cooling-off came signed with the token; the payment's transaction checks
+            // that the key is still live when it spends the token.
+            try newDeviceLimit.check(amount: intent.amount, session: session, keyCoolingUntil: cool)
+        } else {
+            let key = try await database.read { sql in try await sql.credentials.find(id: claims.cid) }
+            try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
+        }
         return (.token(claims), user)
     }
 

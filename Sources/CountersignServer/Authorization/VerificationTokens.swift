@@ -20,6 +20,10 @@ package struct VerificationClaims: JWTPayload, Equatable {
     /// Whether the authenticator verified the user (WebAuthn UV): the payment then had two factors
     /// and renews the PIN allowance. Absent in tokens issued before this claim existed.
     package var uv: Bool?
+    /// When the cooling-off of the credential that signed ends, epoch milliseconds (set when the key
+    /// is registered, never changed): the payment checks the new-device limit without reading the
+    /// key again. Absent in tokens issued before this claim existed; the key is read then.
+    package var cool: Int64? = nil
 
     /// Signature and audience are checked here; expiry is checked by `VerificationTokens` against
     /// the server's clock (which tests can move).
@@ -44,12 +48,12 @@ package struct VerificationTokens: Sendable {
 
     /// A signed token letting `userId` pay once for the intent whose digest is `intentDigest`.
     package func issue(
-        userId: String, intentDigest: String, credentialId: String, userVerified: Bool = false, now: Int64,
-        lifetimeSeconds: Int64
+        userId: String, intentDigest: String, credentialId: String, userVerified: Bool = false,
+        keyCoolingUntil: Int64? = nil, now: Int64, lifetimeSeconds: Int64
     ) async throws -> String {
         let claims = VerificationClaims(
             sub: userId, jti: Identifier.make("vt"), iat: now / 1000, exp: now / 1000 + lifetimeSeconds,
-            aud: Self.audience, dig: intentDigest, cid: credentialId, uv: userVerified
+            aud: Self.audience, dig: intentDigest, cid: credentialId, uv: userVerified, cool: keyCoolingUntil
         )
         return try await keys.sign(claims)
     }

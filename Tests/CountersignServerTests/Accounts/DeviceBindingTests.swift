@@ -68,6 +68,12 @@ struct DeviceBindingTests {
             #expect(!offered.contains(newKey.id) && offered.count == 1, "\(offered)")
             let small = try await server.authorize(onNewKey, amount: 500)
             #expect(try await server.topUp(onNewKey, amount: 500, token: small).status == 200)
+            // Signed by the new key all the same, the token (which carries the key's cooling-off)
+            // pays nothing over the limit.
+            let big = try await server.authorize(onNewKey, amount: limit + 100)
+            let bigPaid = try await server.topUp(onNewKey, amount: limit + 100, token: big)
+            #expect(bigPaid.status == 403 && bigPaid.errorCode == "new_device_limit", "\(bigPaid.text)")
+            #expect(try await server.wallet(user).balance == 2_000_000 - 500)
 
             // When it ends, the key pays like any other.
             server.clock.advance(seconds: server.services.configuration.newDeviceSeconds + 1)
