@@ -11,10 +11,15 @@ package enum TopUpAnswer: Sendable {
 
 extension TopUpService {
     /// `POST /user/topup`, whole: the shape checked (400 before anything is read or written); a key
-    /// already used answered with its stored answer before anything is authorized (its token may be
-    /// spent or expired by now; another body under the key is 422, one still running 409); else the
-    /// top-up authorized and executed, the key claimed in the debit's transaction and completed with
-    /// the answer in the settlement's.
+    /// already used answered with its stored answer (another body under the key is 422, one still
+    /// running 409); else the top-up authorized and executed, the key claimed in the debit's
+    /// transaction and completed with the answer in the settlement's.
+    ///
+    /// A retry with the PIN is answered before the PIN is judged again. A retry with a token or an
+    /// assertion, the usual case being a first try, goes ahead without reading the key first: it
+    /// meets the key in the debit's transaction, or, refused before it (its token spent or expired
+    /// by now, its challenge used), is answered from the key then. Either way nothing is authorized
+    /// twice: the token or challenge is spent in the same transaction that claims the key.
     package func topUp(userId: String, _ request: TopUpRequest, idempotencyKey: String?, session: LiveSession?)
         async throws -> TopUpAnswer
     {
@@ -29,18 +34,25 @@ extension TopUpService {
             key: key, canonical: Self.canonicalRequest(intent: intent, useCashback: useCashback))
         let fingerprint = idempotent.fingerprint
         // A read, not a write: the claim itself is made in the debit's transaction.
-        if let known = try await database.read({ sql in
-            try await sql.idempotency.lookup(userId: userId, key: key, requestHash: fingerprint)
-        }) {
-            return try Self.answer(known)
+        let known = { @Sendable in
+            try await database.read { sql in
+                try await sql.idempotency.lookup(userId: userId, key: key, requestHash: fingerprint)
+            }
         }
+        let byPIN = if case .pin = factor { true } else { false }
+        if byPIN, let claim = try await known() { return try Self.answer(claim) }
         do {
             return .settled(
                 try await topUp(
                     userId: userId, intent: intent, factor: factor, useCashback: useCashback, session: session,
-                    idempotency: IdempotencyTicket(key: key, requestHash: fingerprint, owner: instance.id)))
+                    idempotency: IdempotencyTicket(key: key, requestHash: fingerprint, owner: instance.id),
+                    countingRefusals: byPIN))
         } catch let taken as IdempotencyKeyTaken {
             return try Self.answer(taken.claim)
+        } catch let refused as APIError where !byPIN {
+            if let claim = try await known() { return try Self.answer(claim) }
+            metrics.payment(kind: "topup", outcome: refused.code.rawValue)
+            throw refused
         }
     }
 

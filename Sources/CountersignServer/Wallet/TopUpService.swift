@@ -36,10 +36,11 @@ package struct TopUpService: Sendable {
 
     /// Authorizes and executes one top-up. With `idempotency`, the key is claimed in the debit's
     /// transaction and completed with the response in the settlement's, the same commits as the
-    /// money; `IdempotencyKeyTaken` if another request holds it by then.
+    /// money; `IdempotencyKeyTaken` if another request holds it by then. Without
+    /// `countingRefusals`, a refusal is left for the caller to count (it may turn out a replay).
     func topUp(
         userId: String, intent: PaymentIntent, factor: PaymentAuthorizer.Factor, useCashback: Bool,
-        session: LiveSession? = nil, idempotency: IdempotencyTicket? = nil
+        session: LiveSession? = nil, idempotency: IdempotencyTicket? = nil, countingRefusals: Bool = true
     ) async throws -> SettledTopUp {
         do {
             let settled = try await authorizedTopUp(
@@ -48,7 +49,7 @@ package struct TopUpService: Sendable {
             metrics.payment(kind: "topup", outcome: settled.response.data.status)
             return settled
         } catch let refused as APIError {
-            metrics.payment(kind: "topup", outcome: refused.code.rawValue)
+            if countingRefusals { metrics.payment(kind: "topup", outcome: refused.code.rawValue) }
             throw refused
         }
     }

@@ -72,16 +72,53 @@ struct IdempotencyTests {
         }
     }
 
-    @Test("a retry while the first is in flight is 409", arguments: TestEngines.all)
-    func inFlight(engine: DatabaseEngine) async throws {
+    @Test(
+        "a token's or an assertion's retry replays once its token is spent or expired, and its challenge used",
+        arguments: TestEngines.all)
+    func replayAfterTheFactorIsSpent(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser(balance: 10_000)
+            let token = try await server.authorize(user, amount: 1_000)
+            let first = try await server.topUp(user, amount: 1_000, token: token, idempotencyKey: "by-token")
+            #expect(first.status == 200, "\(first.text)")
+            let again = try await server.topUp(user, amount: 1_000, token: token, idempotencyKey: "by-token")
+            #expect(again.status == 200 && again.headers.first(name: "Idempotent-Replayed") == "true", "\(again.text)")
+            #expect(again.text == first.text)
+            // Another body under the key, with the spent token: the key's answer, not the token's.
+            let other = try await server.topUp(user, amount: 2_000, token: token, idempotencyKey: "by-token")
+            #expect(other.status == 422 && other.errorCode == "idempotency_key_reused", "\(other.text)")
+            // Long after the token expired, the same retry is still answered from the key.
+            server.clock.advance(seconds: 3_600)
+            let late = try await server.topUp(user, amount: 1_000, token: token, idempotencyKey: "by-token")
+            #expect(late.status == 200 && late.text == first.text, "\(late.text)")
+            // Without the key, the spent token is refused as it always was.
+            let keyless = try await server.topUp(user, amount: 1_000, token: token)
+            #expect(keyless.status == 401, "\(keyless.text)")
+
+            let assertion = try await server.signedAssertion(user, amount: 500)
+            let paid = try await server.topUp(user, amount: 500, assertion: assertion, idempotencyKey: "by-assertion")
+            #expect(paid.status == 200, "\(paid.text)")
+            let replayed = try await server.topUp(
+                user, amount: 500, assertion: assertion, idempotencyKey: "by-assertion")
+            #expect(replayed.status == 200 && replayed.text == paid.text, "\(replayed.text)")
+            #expect(replayed.headers.first(name: "Idempotent-Replayed") == "true")
+            #expect(try await server.wallet(user).balance == 8_500)
+        }
+    }
+
+    @Test(
+        "a retry while the first is in flight is 409 and pays nothing, by PIN or by token",
+        arguments: TestEngines.all, [true, false])
+    func inFlight(engine: DatabaseEngine, byPIN: Bool) async throws {
         let supplier = GatedSupplier()
         try await LiveServer.run(engine, supplier: supplier) { server in
             let user = try await server.fundedUser(balance: 10_000)
-            async let first = server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "slow")
+            let token = byPIN ? nil : try await server.authorize(user, amount: 1_000)
+            let pin = byPIN ? user.pin : nil
+            async let first = server.topUp(user, amount: 1_000, token: token, pin: pin, idempotencyKey: "slow")
             await supplier.waitUntilCalled()
-            let second = try await server.topUp(user, amount: 1_000, pin: user.pin, idempotencyKey: "slow")
-            #expect(second.status == 409)
-            #expect(second.errorCode == "idempotency_in_flight")
+            let second = try await server.topUp(user, amount: 1_000, token: token, pin: pin, idempotencyKey: "slow")
+            #expect(second.status == 409 && second.errorCode == "idempotency_in_flight", "\(second.text)")
             supplier.open()
             #expect(try await first.status == 200)
             #expect(try await server.wallet(user).balance == 9_000)
