@@ -377,14 +377,13 @@ package struct LedgerAuditCheck: Sendable {
         "spending_days_match",
         "each user's paid-out sum per currency and UTC day, which the spending limits read, is the sum of the day's counted payments",
         """
-        SELECT COALESCE(k.user_id, r.user_id) || ' ' || COALESCE(k.currency, r.currency) || ' '
-            || CAST(COALESCE(k.day, r.day) AS TEXT) AS id
-        FROM spending_days k FULL OUTER JOIN (
-            SELECT user_id, currency, created_at / \(LimitsRepository.dayMilliseconds) AS day, SUM(amount) AS amount
+        SELECT user_id || ' ' || currency || ' ' || CAST(day AS TEXT) AS id FROM (
+            SELECT user_id, currency, day, amount FROM spending_days
+            UNION ALL
+            SELECT user_id, currency, created_at / \(LimitsRepository.dayMilliseconds) AS day, -amount AS amount
             FROM wallet_transactions WHERE \(LimitsRepository.counted)
-            GROUP BY user_id, currency, created_at / \(LimitsRepository.dayMilliseconds)
-        ) r ON r.user_id = k.user_id AND r.currency = k.currency AND r.day = k.day
-        WHERE COALESCE(k.amount, 0) <> COALESCE(r.amount, 0)
+        ) AS both_sides
+        GROUP BY user_id, currency, day HAVING SUM(amount) <> 0
         """)
 
     static let idempotencyResources = LedgerAuditCheck(
