@@ -73,6 +73,15 @@ struct DeviceBindingTests {
             let big = try await server.authorize(onNewKey, amount: limit + 100)
             let bigPaid = try await server.topUp(onNewKey, amount: limit + 100, token: big)
             #expect(bigPaid.status == 403 && bigPaid.errorCode == "new_device_limit", "\(bigPaid.text)")
+            // A token from before tokens carried the cooling-off: the key is read, with the same answer.
+            let intent = try await server.authOptions(onNewKey, amount: limit + 100).decode(
+                AuthenticationOptionsResponse.self
+            ).transaction
+            let legacy = try await VerificationTokens(secret: LiveServer.tokenSecret).issue(
+                userId: user.userId, intentDigest: Base64URL.encode(intent.digest), credentialId: newKey.id,
+                userVerified: true, now: server.clock.wallClock.nowMillis(), lifetimeSeconds: 300)
+            let legacyPaid = try await server.topUp(onNewKey, amount: limit + 100, token: legacy)
+            #expect(legacyPaid.status == 403 && legacyPaid.errorCode == "new_device_limit", "\(legacyPaid.text)")
             #expect(try await server.wallet(user).balance == 2_000_000 - 500)
 
             // When it ends, the key pays like any other.

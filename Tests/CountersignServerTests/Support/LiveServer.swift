@@ -22,6 +22,9 @@ struct LiveServer: Sendable {
     let clock: ManualClock
     var database: any Database { services.database }
 
+    /// The secret the test server signs verification tokens with.
+    static let tokenSecret = Array("test-token-secret-0123456789abcdef0123".utf8)
+
     /// The configuration tests run with: fast PIN hashing, fixed test secrets, a test origin.
     static func configuration(dataDirectory: String) -> ServerConfiguration {
         var configuration = ServerConfiguration()
@@ -30,7 +33,7 @@ struct LiveServer: Sendable {
         configuration.rpId = rpId
         configuration.origins = [origin]
         configuration.pinHashRounds = 1_000
-        configuration.tokenSecret = Array("test-token-secret-0123456789abcdef0123".utf8)
+        configuration.tokenSecret = tokenSecret
         configuration.pinPepper = Array("test-pin-pepper-0123456789abcdef012345".utf8)
         configuration.paymentWebhookSecret = Array(webhookSecret.utf8)
         configuration.transferPollMillis = 100
