@@ -51,12 +51,44 @@ package struct LedgerRepository: Sendable {
     /// Applies a balanced entry: cached balances move, postings are written. Throws
     /// `LedgerError.insufficientFunds` (and the caller's transaction rolls back) if a user account
     /// would go below zero.
-    package func post(_ entry: LedgerEntry, now: Int64) async throws {
+    ///
+    /// With `row`, that row is inserted with the entry: in the same statement where PostgreSQL writes
+    /// the entry as one, and only if the entry is written.
+    package func post(_ entry: LedgerEntry, now: Int64, with row: Row? = nil) async throws {
         let transactionId = Identifier.make("ltx")
         let userPostings = entry.postings.filter { !$0.accountId.hasPrefix("sys:") }
         if sql.engine == .postgres, userPostings.count <= 1, !entry.postings.isEmpty {
-            return try await postInOneStatement(entry, id: transactionId, userPosting: userPostings.first, now: now)
+            return try await postInOneStatement(
+                entry, id: transactionId, userPosting: userPostings.first, row: row, now: now)
         }
+        try await postInSteps(entry, id: transactionId, now: now)
+        if let row { try await sql.execute(row.insert(firstBind: 1), row.values) }
+    }
+
+    /// A row of another table written with an entry (`post(_:now:with:)`).
+    package struct Row: Sendable {
+        let table: String
+        let columns: [String]
+        let values: [SQLValue]
+
+        package init(table: String, columns: [String], values: [SQLValue]) {
+            self.table = table
+            self.columns = columns
+            self.values = values
+        }
+
+        /// `INSERT INTO table (columns) VALUES (…)`, its values bound from `firstBind` on.
+        func insert(firstBind: Int) -> String {
+            "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders(firstBind)))"
+        }
+
+        func placeholders(_ firstBind: Int) -> String {
+            values.indices.map { "$\($0 + firstBind)" }.joined(separator: ", ")
+        }
+    }
+
+    /// `post` in a statement for the entry, one per user account moved and one for the postings.
+    private func postInSteps(_ entry: LedgerEntry, id transactionId: String, now: Int64) async throws {
         try await sql.execute(
             "INSERT INTO ledger_transactions (id, kind, reference, created_at) VALUES ($1, $2, $3, $4)",
             [.text(transactionId), .text(entry.kind.rawValue), .text(entry.reference), .integer(now)]
@@ -94,9 +126,9 @@ package struct LedgerRepository: Sendable {
     /// accounts keep no cached balance): the guarded balance update, the entry and its postings, each
     /// of the last two written only if the update went through. One row lock at most, so no lock
     /// order to keep. A refused update throws, as `post` does, with nothing written.
-    private func postInOneStatement(_ entry: LedgerEntry, id: String, userPosting: Posting?, now: Int64)
-        async throws
-    {
+    private func postInOneStatement(
+        _ entry: LedgerEntry, id: String, userPosting: Posting?, row: Row?, now: Int64
+    ) async throws {
         var binds: [SQLValue] = [.text(id), .integer(now), .text(entry.kind.rawValue), .text(entry.reference)]
         var moved = ""
         var guarded = ""
@@ -116,6 +148,18 @@ package struct LedgerRepository: Sendable {
             rows.append("($\(at + 1), $\(at + 2), $\(at + 3))")
             binds += [.text(Identifier.make("pst")), .text(posting.accountId), .integer(posting.amount)]
         }
+        var companion = ""
+        if let row {
+            companion = """
+                ,
+                companion AS (
+                    INSERT INTO \(row.table) (\(row.columns.joined(separator: ", ")))
+                    SELECT \(row.placeholders(binds.count + 1)) WHERE EXISTS (SELECT 1 FROM entry)
+                    RETURNING 1
+                )
+                """
+            binds += row.values
+        }
         let written = try await sql.first(
             """
             WITH \(moved)
@@ -128,7 +172,7 @@ package struct LedgerRepository: Sendable {
                 SELECT posting.id, entry.id, posting.account_id, posting.amount, $2
                 FROM entry CROSS JOIN (VALUES \(rows.joined(separator: ", "))) AS posting (id, account_id, amount)
                 RETURNING id
-            )
+            )\(companion)
             SELECT (SELECT count(*) FROM entry) AS entries, (SELECT count(*) FROM written) AS postings
             """, binds)
         guard try written?.int("entries") == 1 else {

@@ -50,8 +50,8 @@ extension TopUpService {
                     postings.append(Posting(accountId: walletId, amount: -(intent.amount - cashbackUsed)))
                 }
                 try await sql.ledger.post(
-                    LedgerEntry(kind: .topup, reference: transaction.id, postings: postings), now: now)
-                try await sql.walletTransactions.insert(transaction)
+                    LedgerEntry(kind: .topup, reference: transaction.id, postings: postings), now: now,
+                    with: WalletTransactionRepository.row(transaction))
                 if clearFailures { try await sql.users.resetPaymentFailures(userId: userId) }
                 return transaction
             }

@@ -14,21 +14,27 @@ package struct WalletTransactionRepository: Sendable {
     let sql: any SQLExecutor
 
     package func insert(_ t: WalletTransaction) async throws {
-        try await sql.execute(
-            """
-            INSERT INTO wallet_transactions (id, user_id, type, status, amount, currency, product_code, recipient_phone, supplier_slug,
-                authorized_by, cashback_used, cashback_earned, external_reference, idempotency_key, failure_code, created_at, updated_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-            """,
-            [
+        let row = Self.row(t)
+        try await sql.execute(row.insert(firstBind: 1), row.values)
+    }
+
+    /// The row of `t`, for `insert` or to be written with its ledger entry (`LedgerRepository.post`).
+    static func row(_ t: WalletTransaction) -> LedgerRepository.Row {
+        LedgerRepository.Row(
+            table: "wallet_transactions",
+            columns: [
+                "id", "user_id", "type", "status", "amount", "currency", "product_code", "recipient_phone",
+                "supplier_slug", "authorized_by", "cashback_used", "cashback_earned", "external_reference",
+                "idempotency_key", "failure_code", "created_at", "updated_at",
+            ],
+            values: [
                 .text(t.id), .text(t.userId), .text(t.type.rawValue), .text(t.status.rawValue), .integer(t.amount),
                 .text(t.currency),
                 .text(t.productCode), .text(t.recipientPhone), .text(t.supplierSlug), .text(t.authorizedBy),
                 .integer(t.cashbackUsed), .integer(t.cashbackEarned), .text(t.externalReference),
                 .text(t.idempotencyKey), .text(t.failureCode),
                 .integer(t.createdAt), .integer(t.updatedAt),
-            ]
-        )
+            ])
     }
 
     /// The parties of the transfers with these ids, by id (a page of history at most).
