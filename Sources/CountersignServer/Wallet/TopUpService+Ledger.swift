@@ -72,18 +72,19 @@ extension TopUpService {
             var finished = pending
             finished.updatedAt = now
             let balance: Int64
+            var anyEndpoint = true
             switch outcome {
             case .delivered(let reference):
                 let earned = TopUpLimits.cashback(for: pending.amount)
                 // The wallet does not move again here: its balance is read with the status.
                 guard
-                    let walletBalance = try await sql.walletTransactions.finish(
+                    let finish = try await sql.walletTransactions.finish(
                         id: pending.id, status: .completed, cashbackEarned: earned, externalReference: reference,
                         failureCode: nil, now: now, balanceOf: walletId)
                 else {
                     throw APIError(.alreadySettled, "This top-up was settled already.")
                 }
-                balance = walletBalance
+                (balance, anyEndpoint) = finish
                 if earned > 0 {
                     try await sql.ledger.post(
                         .transfer(
@@ -114,7 +115,8 @@ extension TopUpService {
                 finished.failureCode = code
                 balance = try await sql.ledger.balance(accountId: walletId)
             }
-            try await WebhookOutbox().recordWalletTransaction(finished, on: sql)
+            // With no endpoint live when the status changed, the outbox does not read them again.
+            try await WebhookOutbox().recordWalletTransaction(finished, on: sql, anyEndpoint: anyEndpoint)
             let response = Self.response(finished, balance: balance, outcome: outcome)
             let json = try TopUpResponse.encodedForReplay(response)
             // The replay answer is stored with the money, so a retry after a crash replays it.

@@ -91,25 +91,27 @@ package struct WalletTransactionRepository: Sendable {
     }
 
     /// `finish`, in the same statement reading the balance of the user account `accountId` (for an
-    /// answer that shows it, where nothing later in the transaction moves that account); nil if the
-    /// transaction was not pending.
+    /// answer that shows it, where nothing later in the transaction moves that account) and whether
+    /// any webhook endpoint is live (for the outbox); nil if the transaction was not pending.
     package func finish(
         id: String, status: WalletTransactionStatus, cashbackEarned: Int64, externalReference: String?,
         failureCode: String?, now: Int64, balanceOf accountId: String?
-    ) async throws -> Int64? {
+    ) async throws -> (balance: Int64, anyEndpoint: Bool)? {
         let move = try WalletTransactionStatus.pending.boundMove(to: status)
         let row = try await sql.first(
             """
             UPDATE wallet_transactions SET status = $2, cashback_earned = $3, external_reference = $4, failure_code = $5, updated_at = $6
             WHERE id = $1 AND status = $7
-            RETURNING CAST(COALESCE((SELECT balance FROM accounts WHERE id = $8), 0) AS BIGINT) AS balance
+            RETURNING CAST(COALESCE((SELECT balance FROM accounts WHERE id = $8), 0) AS BIGINT) AS balance,
+                \(WebhookEndpointRepository.anyLive) AS endpoints
             """,
             [
                 .text(id), move.to, .integer(cashbackEarned), .text(externalReference), .text(failureCode),
                 .integer(now), move.from, .text(accountId),
             ]
         )
-        return try row?.int("balance")
+        guard let row else { return nil }
+        return (try row.int("balance"), try row.int("endpoints") > 0)
     }
 
     package func find(id: String) async throws -> WalletTransaction? {

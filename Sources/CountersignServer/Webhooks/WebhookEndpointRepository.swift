@@ -4,6 +4,12 @@ import CountersignStore
 package struct WebhookEndpointRepository: Sendable {
     let sql: any SQLExecutor
 
+    /// A scalar subquery: whether any endpoint is live and enabled (1 or 0), for a statement that
+    /// reads it with its own work (`WalletTransactionRepository.finish`).
+    static let anyLive = """
+        (SELECT COUNT(*) FROM (SELECT 1 FROM webhook_endpoints WHERE removed_at IS NULL AND enabled = 1 LIMIT 1) AS live)
+        """
+
     /// The ids of the live, enabled endpoints subscribed to `type`.
     func subscribed(to type: String) async throws -> [String] {
         try await sql.query(

@@ -44,7 +44,9 @@ extension WebhookOutbox {
 
     /// A wallet transaction in its final state: a top-up's `topup.completed` / `topup.failed`, an
     /// operator's funding's `wallet.credited`.
-    package func recordWalletTransaction(_ t: WalletTransaction, on sql: any SQLExecutor) async throws {
+    package func recordWalletTransaction(_ t: WalletTransaction, on sql: any SQLExecutor, anyEndpoint: Bool = true)
+        async throws
+    {
         let type: String
         switch (t.type, t.status) {
         case (.topup, .completed), (.topup, .failed): type = "topup." + t.status.rawValue
@@ -58,7 +60,8 @@ extension WebhookOutbox {
             reference: t.externalReference, createdAt: WallClock.iso8601(millis: t.createdAt),
             updatedAt: WallClock.iso8601(millis: t.updatedAt))
         try await record(
-            type: type, resourceType: "wallet_transaction", resourceId: t.id, data: data, now: t.updatedAt, on: sql)
+            type: type, resourceType: "wallet_transaction", resourceId: t.id, data: data, now: t.updatedAt, on: sql,
+            anyEndpoint: anyEndpoint)
     }
 
     /// A funding through a payment provider that ended: `funding.succeeded` (the wallet was

@@ -15,10 +15,13 @@ package struct WebhookOutbox: Sendable {
     /// Records `type` for the resource in `data` (the resource and its state as of this commit);
     /// returns the event id (`webhook-id`), or nil if no endpoint is subscribed.
     @discardableResult
+    /// `anyEndpoint: false`: the caller read with its own work in this transaction that no endpoint
+    /// is live, and the endpoints are not read again.
     package func record(
         type: String, resourceType: String, resourceId: String, data: some Encodable, now: Int64,
-        on sql: any SQLExecutor
+        on sql: any SQLExecutor, anyEndpoint: Bool = true
     ) async throws -> String? {
+        guard anyEndpoint else { return nil }
         let subscribed = try await sql.webhookEndpoints.subscribed(to: type)
         guard !subscribed.isEmpty else { return nil }
         let id = Identifier.make("msg")
