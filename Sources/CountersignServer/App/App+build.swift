@@ -9,10 +9,12 @@ import WebAuthn
 /// Builds the Countersign application: store, services, routes and middleware.
 package enum CountersignApp {
     /// Opens the store the configuration names: PostgreSQL for a URL, else SQLite in the data directory.
-    package static func openDatabase(_ configuration: ServerConfiguration, logger: Logger) async throws -> any Database
+    /// A `serving` store keeps its PostgreSQL connections open; an operator command's opens them on demand.
+    package static func openDatabase(_ configuration: ServerConfiguration, serving: Bool = true, logger: Logger)
+        async throws -> any Database
     {
         if let url = configuration.databaseURL {
-            return try PostgresDatabase(url: url, logger: logger)
+            return try PostgresDatabase(url: url, keepingConnections: serving, logger: logger)
         }
         let path = try DataDirectory.prepareDatabaseFile(in: configuration.dataDirectory)
         return try await SQLiteDatabase.open(path: path, logger: logger)

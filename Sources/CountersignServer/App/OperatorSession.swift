@@ -10,7 +10,7 @@ package enum OperatorSession {
         configuration: ServerConfiguration, logger: Logger, requireSchema: Bool = false,
         _ body: @Sendable (AppServices) async throws -> Void
     ) async throws {
-        let database = try await CountersignApp.openDatabase(configuration, logger: logger)
+        let database = try await CountersignApp.openDatabase(configuration, serving: false, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let postgres = database as? PostgresDatabase {
                 group.addTask { try await postgres.run() }
