@@ -151,28 +151,24 @@ package struct PaymentAuthorizer: Sendable {
         switch authorization {
         case .pin:
             try await pinAllowance.spend(userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
+            try await SpendingLimits.lock(accounts, database: database, on: sql)
         case .token(let claims) where sql.engine == .postgres:
             // The token spent, the allowance renewed and the accounts locked in one statement.
             try Self.ensureSpent(
                 try await sql.consumedTokens.spendPayment(
                     jti: claims.jti, userId: userId, credentialId: claims.cid, expiresAt: Self.expiry(of: claims),
                     now: now, renewingPinAllowance: claims.uv == true, locking: accounts))
-            try await limits.checkOutgoing(
-                userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
-            return
         case .token(let claims):
             try await spend(claims, userId: userId, now: now, on: sql)
             if claims.uv == true { try await pinAllowance.renew(userId: userId, on: sql) }
+            try await SpendingLimits.lock(accounts, database: database, on: sql)
         case .assertion(let claims, let assertion):
             // The challenge is the single use here: no token was issued to spend. The accounts are
             // locked with it, in its statement on PostgreSQL.
             try await assertion.spend(
                 now: now, renewingPinAllowance: claims.uv == true, locking: accounts, on: sql)
-            try await limits.checkOutgoing(
-                userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
-            return
         }
-        try await SpendingLimits.lock(accounts, database: database, on: sql)
+        // Under the accounts' locks, so what the limits count holds until the commit.
         try await limits.checkOutgoing(
             userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
     }
