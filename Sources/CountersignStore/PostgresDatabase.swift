@@ -33,17 +33,28 @@ package final class PostgresDatabase: Database {
     }
 
     /// Parses a `postgres://` or `postgresql://` URL; TLS is off unless `sslmode=require` is given.
+    /// A `host` parameter that is a directory (`?host=/var/run/postgresql`) connects through the
+    /// server's Unix socket in it, as libpq does; the port names the socket (`.s.PGSQL.5432`).
     package static func configuration(from url: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponentsLite(url), ["postgres", "postgresql"].contains(components.scheme),
-            let host = components.host, !host.isEmpty, let user = components.user
+            let user = components.user
         else {
+            throw DatabaseError.configuration("DATABASE_URL must look like postgres://user:password@host:port/database")
+        }
+        let database = components.path.isEmpty ? nil : components.path
+        if let directory = components.query["host"].map(URLComponentsLite.percentDecoded), directory.hasPrefix("/") {
+            let socket = "\(directory)/.s.PGSQL.\(components.port ?? 5432)"
+            return PostgresClient.Configuration(
+                unixSocketPath: socket, username: user, password: components.password, database: database)
+        }
+        guard let host = components.host, !host.isEmpty else {
             throw DatabaseError.configuration("DATABASE_URL must look like postgres://user:password@host:port/database")
         }
         let tls: PostgresClient.Configuration.TLS =
             components.query["sslmode"] == "require" ? .require(.makeClientConfiguration()) : .disable
         return PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user,
-            password: components.password, database: components.path.isEmpty ? nil : components.path, tls: tls
+            password: components.password, database: database, tls: tls
         )
     }
 

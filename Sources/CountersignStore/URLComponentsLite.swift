@@ -44,7 +44,7 @@ struct URLComponentsLite {
         }
     }
 
-    private static func percentDecoded(_ text: Substring) -> String {
+    static func percentDecoded<Text: StringProtocol>(_ text: Text) -> String {
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8).makeIterator()
         while let byte = iterator.next() {
