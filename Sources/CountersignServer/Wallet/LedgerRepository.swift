@@ -129,25 +129,8 @@ package struct LedgerRepository: Sendable {
     private func postInOneStatement(
         _ entry: LedgerEntry, id: String, userPosting: Posting?, row: Row?, now: Int64
     ) async throws {
-        var binds: [SQLValue] = [.text(id), .integer(now), .text(entry.kind.rawValue), .text(entry.reference)]
-        var moved = ""
-        var guarded = ""
-        if let userPosting {
-            binds += [.integer(userPosting.amount), .text(userPosting.accountId)]
-            moved = """
-                moved AS (
-                    UPDATE accounts SET balance = balance + $5 WHERE id = $6 AND (balance + $5 >= 0 OR may_go_negative = 1)
-                    RETURNING id
-                ),
-                """
-            guarded = " WHERE EXISTS (SELECT 1 FROM moved)"
-        }
-        var rows: [String] = []
-        for posting in entry.postings.sorted(by: { $0.accountId < $1.accountId }) {
-            let at = binds.count
-            rows.append("($\(at + 1), $\(at + 2), $\(at + 3))")
-            binds += [.text(Identifier.make("pst")), .text(posting.accountId), .integer(posting.amount)]
-        }
+        var binds: [SQLValue] = []
+        let ctes = Self.entryStatements(entry, id: id, userPosting: userPosting, now: now, binds: &binds)
         var companion = ""
         if let row {
             companion = """
@@ -162,22 +145,62 @@ package struct LedgerRepository: Sendable {
         }
         let written = try await sql.first(
             """
-            WITH \(moved)
-            entry AS (
-                INSERT INTO ledger_transactions (id, kind, reference, created_at) SELECT $1, $3, $4, $2\(guarded)
-                RETURNING id
-            ),
-            written AS (
-                INSERT INTO postings (id, ledger_transaction_id, account_id, amount, created_at)
-                SELECT posting.id, entry.id, posting.account_id, posting.amount, $2
-                FROM entry CROSS JOIN (VALUES \(rows.joined(separator: ", "))) AS posting (id, account_id, amount)
-                RETURNING id
-            )\(companion)
+            WITH \(ctes)\(companion)
             SELECT (SELECT count(*) FROM entry) AS entries, (SELECT count(*) FROM written) AS postings
             """, binds)
         guard try written?.int("entries") == 1 else {
             throw LedgerError.insufficientFunds(accountId: userPosting?.accountId ?? "")
         }
+    }
+
+    /// The common table expressions that write `entry` in one PostgreSQL statement, for an entry
+    /// that moves at most one user account (`userPosting`): `moved` (its guarded balance update),
+    /// `entry` (returning the entry's id, only if the update went through) and `written` (the
+    /// postings). Their values are appended to `binds`. With `after`, the name of an earlier common
+    /// table expression, nothing is written unless it returned a row.
+    static func entryStatements(
+        _ entry: LedgerEntry, id: String, userPosting: Posting?, now: Int64, binds: inout [SQLValue],
+        after precondition: String? = nil
+    ) -> String {
+        func bind(_ value: SQLValue) -> String {
+            binds.append(value)
+            return "$\(binds.count)"
+        }
+        let (id, now, kind, reference) = (
+            bind(.text(id)), bind(.integer(now)), bind(.text(entry.kind.rawValue)), bind(.text(entry.reference))
+        )
+        let preconditionHolds = precondition.map { " AND EXISTS (SELECT 1 FROM \($0))" } ?? ""
+        var moved = ""
+        var guarded = precondition.map { " WHERE EXISTS (SELECT 1 FROM \($0))" } ?? ""
+        if let userPosting {
+            let (amount, account) = (bind(.integer(userPosting.amount)), bind(.text(userPosting.accountId)))
+            moved = """
+                moved AS (
+                    UPDATE accounts SET balance = balance + \(amount)
+                    WHERE id = \(account) AND (balance + \(amount) >= 0 OR may_go_negative = 1)\(preconditionHolds)
+                    RETURNING id
+                ),
+                """
+            guarded = " WHERE EXISTS (SELECT 1 FROM moved)"
+        }
+        var rows: [String] = []
+        for posting in entry.postings.sorted(by: { $0.accountId < $1.accountId }) {
+            let postingId = bind(.text(Identifier.make("pst")))
+            rows.append("(\(postingId), \(bind(.text(posting.accountId))), \(bind(.integer(posting.amount))))")
+        }
+        return """
+            \(moved)
+            entry AS (
+                INSERT INTO ledger_transactions (id, kind, reference, created_at) SELECT \(id), \(kind), \(reference), \(now)\(guarded)
+                RETURNING id
+            ),
+            written AS (
+                INSERT INTO postings (id, ledger_transaction_id, account_id, amount, created_at)
+                SELECT posting.id, entry.id, posting.account_id, posting.amount, \(now)
+                FROM entry CROSS JOIN (VALUES \(rows.joined(separator: ", "))) AS posting (id, account_id, amount)
+                RETURNING id
+            )
+            """
     }
 
     /// One posting of an entry, with its account's owner, kind and currency.

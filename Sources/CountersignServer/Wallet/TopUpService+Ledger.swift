@@ -68,6 +68,12 @@ extension TopUpService {
         let walletId = LedgerRepository.accountId(userId: pending.userId, kind: .wallet, currency: currency)
         let cashbackId = LedgerRepository.accountId(userId: pending.userId, kind: .cashback, currency: currency)
         let clearing = SystemAccount.supplierClearing(currency)
+        if database.engine == .postgres, case .delivered(let reference) = outcome,
+            let settled = try await settleInOneStatement(
+                pending, reference: reference, walletId: walletId, cashbackId: cashbackId, now: now)
+        {
+            return settled
+        }
         return try await database.transaction { sql in
             var finished = pending
             finished.updatedAt = now
@@ -125,6 +131,48 @@ extension TopUpService {
             }
             return SettledTopUp(response: response, json: json)
         }
+    }
+
+    /// `settle` for a delivered top-up on PostgreSQL, in one statement that commits on its own
+    /// (`WalletTransactionRepository.settleDelivered`): the status, the cashback entry and the
+    /// replay answer, whose balance the statement reads and fills in. Nil, with nothing written,
+    /// where the settlement needs its transaction: a webhook endpoint live, the top-up not pending.
+    private func settleInOneStatement(
+        _ pending: WalletTransaction, reference: String, walletId: String, cashbackId: String, now: Int64
+    ) async throws -> SettledTopUp? {
+        let outcome = AirtimeOutcome.delivered(reference: reference)
+        let earned = TopUpLimits.cashback(for: pending.amount)
+        var finished = pending
+        try finished.status.move(to: .completed)
+        finished.updatedAt = now
+        finished.cashbackEarned = earned
+        finished.externalReference = reference
+        // The answer with a balance no wallet has, cut where the statement puts the real one.
+        let marker = "\"balance\":\(Int64.min)"
+        let json = try TopUpResponse.encodedForReplay(Self.response(finished, balance: .min, outcome: outcome))
+        guard let cut = json.range(of: marker) else { return nil }
+        let before = String(json[..<cut.lowerBound]) + "\"balance\":"
+        let after = String(json[cut.upperBound...])
+        let answer = pending.idempotencyKey.map {
+            WalletTransactionRepository.AnswerAroundBalance(
+                userId: pending.userId, key: $0, before: before, after: after)
+        }
+        let cashback: LedgerEntry? =
+            earned > 0
+            ? try .transfer(
+                kind: .cashback, reference: pending.id, amount: earned,
+                from: SystemAccount.cashbackExpense(pending.currency), to: cashbackId)
+            : nil
+        guard
+            let balance = try await database.single({ sql in
+                try await sql.walletTransactions.settleDelivered(
+                    id: pending.id, cashbackEarned: earned, externalReference: reference, now: now,
+                    balanceOf: walletId, cashback: cashback, answer: answer)
+            })
+        else { return nil }
+        return SettledTopUp(
+            response: Self.response(finished, balance: balance, outcome: outcome),
+            json: before + String(balance) + after)
     }
 
     static func response(_ finished: WalletTransaction, balance: Int64, outcome: AirtimeOutcome) -> TopUpResponse {

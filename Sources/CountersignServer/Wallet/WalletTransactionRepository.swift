@@ -114,6 +114,75 @@ package struct WalletTransactionRepository: Sendable {
         return (try row.int("balance"), try row.int("endpoints") > 0)
     }
 
+    /// An idempotency key's stored answer with the payer's balance left out, for the statement
+    /// that reads the balance to fill it in: `before`, the balance in decimal, `after`.
+    package struct AnswerAroundBalance: Sendable {
+        package let userId: String
+        package let key: String
+        package let before: String
+        package let after: String
+
+        package init(userId: String, key: String, before: String, after: String) {
+            (self.userId, self.key, self.before, self.after) = (userId, key, before, after)
+        }
+    }
+
+    /// A delivered top-up settled in one PostgreSQL statement, which commits on its own: the
+    /// status, the `cashback` entry (a credit to one user account) and the idempotency key's
+    /// `answer`, its balance the user account `accountId`'s (as `finish` reads it). Each part is
+    /// written only with the status. Returns that balance; nil, with nothing written, when the
+    /// transaction is not pending, a webhook endpoint is live (the outbox has an event to write with
+    /// it) or the cashback's account is missing: the settlement's transaction then says why.
+    package func settleDelivered(
+        id: String, cashbackEarned: Int64, externalReference: String, now: Int64, balanceOf accountId: String,
+        cashback: LedgerEntry?, answer: AnswerAroundBalance?
+    ) async throws -> Int64? {
+        let move = try WalletTransactionStatus.pending.boundMove(to: .completed)
+        var binds: [SQLValue] = [
+            .text(id), move.to, .integer(cashbackEarned), .text(externalReference), .integer(now), move.from,
+            .text(accountId),
+        ]
+        let credited = cashback?.postings.filter { !$0.accountId.hasPrefix("sys:") } ?? []
+        guard credited.count <= 1, credited.allSatisfy({ $0.amount > 0 }) else { return nil }
+        binds.append(.text(credited.first?.accountId))
+        var parts = [
+            """
+            finished AS (
+                UPDATE wallet_transactions SET status = $2, cashback_earned = $3, external_reference = $4, failure_code = NULL, updated_at = $5
+                WHERE id = $1 AND status = $6 AND \(WebhookEndpointRepository.anyLive) = 0
+                  AND ($8 IS NULL OR EXISTS (SELECT 1 FROM accounts WHERE id = $8))
+                RETURNING CAST(COALESCE((SELECT balance FROM accounts WHERE id = $7), 0) AS BIGINT) AS balance
+            )
+            """
+        ]
+        if let cashback {
+            parts.append(
+                LedgerRepository.entryStatements(
+                    cashback, id: Identifier.make("ltx"), userPosting: credited.first, now: now, binds: &binds,
+                    after: "finished"))
+        }
+        if let answer {
+            let first = binds.count + 1
+            binds += [.text(answer.userId), .text(answer.key), .text(answer.before), .text(answer.after)]
+            parts.append(
+                """
+                answered AS (
+                    UPDATE idempotency_keys SET state = 'done', response_status = 200,
+                        response_body = $\(first + 2) || CAST((SELECT balance FROM finished) AS TEXT) || $\(first + 3)
+                    WHERE user_id = $\(first) AND idempotency_key = $\(first + 1) AND EXISTS (SELECT 1 FROM finished)
+                    RETURNING 1
+                )
+                """)
+        }
+        let row = try await sql.first(
+            """
+            WITH \(parts.joined(separator: ",\n"))
+            SELECT (SELECT COUNT(*) FROM finished) AS finished, COALESCE((SELECT balance FROM finished), 0) AS balance
+            """, binds)
+        guard let row, try row.int("finished") == 1 else { return nil }
+        return try row.int("balance")
+    }
+
     package func find(id: String) async throws -> WalletTransaction? {
         try await sql.first("SELECT * FROM wallet_transactions WHERE id = $1", [.text(id)]).map(Self.transaction(from:))
     }

@@ -28,6 +28,29 @@ struct IdempotencyTests {
     }
 
     @Test(
+        "a replay is the first answer byte for byte, its balance and cashback as they were then",
+        arguments: TestEngines.all)
+    func replayBytes(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine) { server in
+            let user = try await server.fundedUser(balance: 10_000)
+            let first = try await server.topUp(user, amount: 2_000, pin: user.pin, idempotencyKey: "bytes-1")
+            #expect(first.status == 200)
+            let answer = try first.decode(TopUpResponse.self)
+            let wallet = try await server.wallet(user)
+            // On PostgreSQL the settlement's statement reads the balance and writes it into the stored answer.
+            #expect(wallet.balance == 8_000 && wallet.cashback == 20)
+            #expect(answer.data.balance == 8_000 && answer.data.cashbackEarned == 20)
+            #expect(try await LedgerAudit.count("ledger_transactions WHERE kind = 'cashback'", server.database) == 1)
+
+            // Another payment moves the wallet; the replay says what the first answer said.
+            #expect(try await server.topUp(user, amount: 500, pin: user.pin).status == 200)
+            let again = try await server.topUp(user, amount: 2_000, pin: user.pin, idempotencyKey: "bytes-1")
+            #expect(again.headers.first(name: "Idempotent-Replayed") == "true")
+            #expect(again.text == first.text)
+        }
+    }
+
+    @Test(
         "one key space per user: a top-up's key refuses a transfer, and a transfer's a top-up",
         arguments: TestEngines.all)
     func oneKeySpace(engine: DatabaseEngine) async throws {
