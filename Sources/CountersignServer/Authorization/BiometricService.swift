@@ -175,8 +175,8 @@ package struct BiometricService: Sendable {
         // the PIN allowance used, the paid-out windows and the balances come in one statement.
         let allowance = configuration.pinAllowance
         let accounts = (
-            LedgerRepository.accountId(userId: userId, kind: .wallet, currency: intent.currency),
-            LedgerRepository.accountId(userId: userId, kind: .cashback, currency: intent.currency)
+            wallet: LedgerRepository.accountId(userId: userId, kind: .wallet, currency: intent.currency),
+            cashback: LedgerRepository.accountId(userId: userId, kind: .cashback, currency: intent.currency)
         )
         let (all, snapshot) = try await database.read { sql in
             (
@@ -196,8 +196,7 @@ package struct BiometricService: Sendable {
         // Before any gesture: a new device (or only new keys) over the limit is refused now, and a
         // key still in its cooling-off is not offered for an amount over it.
         try newDeviceLimit.check(amount: intent.amount, session: session)
-        let balances = snapshot.balances ?? (0, 0)
-        try ensureFunds((wallet: balances.0, cashback: balances.1))
+        try ensureFunds(snapshot.balances ?? (wallet: 0, cashback: 0))
         try SpendingLimits(tiers: configuration.limitTiers).checkOutgoing(
             snapshot, currency: intent.currency, amount: intent.amount, now: now)
         let usable = live.filter { (try? newDeviceLimit.check(amount: intent.amount, session: nil, key: $0)) != nil }

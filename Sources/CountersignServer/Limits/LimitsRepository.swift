@@ -22,18 +22,18 @@ package struct LimitsRepository {
         let paidOut: (total: Int64, recent: Int64)?
         /// The PIN-only allowance used in this currency (`pinAllowanceUsed`).
         let pinUsed: (payments: Int64, total: Int64)
-        /// The balances of the two accounts asked for, 0 for one never opened, if asked.
-        var balances: (Int64, Int64)? = nil
+        /// The balances of the wallet and cashback accounts asked for, 0 for one never opened, if asked.
+        var balances: (wallet: Int64, cashback: Int64)? = nil
     }
 
     /// The user's assigned tier, their own limits in `currency`, the PIN-only allowance they used in
     /// it and, with `windows`, what they paid out since `windows.since` and since
     /// `windows.alsoSince`: one statement where there were four. With `balancesOf`, the cached
-    /// balances of those two user accounts too (as `LedgerRepository.balance`), for the payment's
-    /// check of funds before any gesture.
+    /// balances of the user's wallet and cashback accounts too (as `LedgerRepository.balance`), for
+    /// the payment's check of funds before any gesture.
     func snapshot(
         userId: String, currency: String, windows: (since: Int64, alsoSince: Int64)?,
-        balancesOf accounts: (String, String)? = nil
+        balancesOf accounts: (wallet: String, cashback: String)? = nil
     ) async throws -> Snapshot {
         var binds: [SQLValue] = [.text(userId), .text(currency)]
         var sums = ""
@@ -44,11 +44,11 @@ package struct LimitsRepository {
             extraColumns = ", paid.total, paid.recent"
         }
         if let accounts {
-            let (first, second) = (binds.count + 1, binds.count + 2)
-            binds += [.text(accounts.0), .text(accounts.1)]
+            let (wallet, cashback) = (binds.count + 1, binds.count + 2)
+            binds += [.text(accounts.wallet), .text(accounts.cashback)]
             extraColumns += """
-                , (SELECT balance FROM accounts WHERE id = $\(first)) AS first_balance,
-                    (SELECT balance FROM accounts WHERE id = $\(second)) AS second_balance
+                , (SELECT balance FROM accounts WHERE id = $\(wallet)) AS wallet_balance,
+                    (SELECT balance FROM accounts WHERE id = $\(cashback)) AS cashback_balance
                 """
         }
         let rows = try await sql.query(
@@ -72,7 +72,8 @@ package struct LimitsRepository {
             paidOut: try windows == nil ? nil : (first?.int("total") ?? 0, first?.int("recent") ?? 0),
             pinUsed: (try first?.optionalInt("pin_payments") ?? 0, try first?.optionalInt("pin_total") ?? 0),
             balances: try accounts == nil
-                ? nil : (first?.optionalInt("first_balance") ?? 0, first?.optionalInt("second_balance") ?? 0))
+                ? nil
+                : (first?.optionalInt("wallet_balance") ?? 0, first?.optionalInt("cashback_balance") ?? 0))
     }
 
     private static func ownLimit(kind: SpendingLimitKind, row: SQLRow) throws -> OwnLimit {
