@@ -93,7 +93,8 @@ package struct PaymentAuthorizer: Sendable {
             try newDeviceLimit.check(amount: intent.amount, session: session, key: key)
             return (spend.map { .assertion(claims, $0) } ?? .token(claims), user)
         case .token(let token):
-            try await checkLimits(userId: userId, intent: intent)
+            // No limit check before, as for an assertion: the debit's transaction checks them under
+            // the accounts' locks, and a payment over a limit rolls back with its token unspent.
             claims = try await tokens.verify(token, now: clock.nowMillis())
             guard claims.sub == userId else {
                 throw APIError(.tokenWrongUser, "The verification token belongs to another user.")
@@ -115,7 +116,8 @@ package struct PaymentAuthorizer: Sendable {
         return (.token(claims), user)
     }
 
-    /// Over a spending limit: said before the PIN or the token is checked; the debit checks again.
+    /// Over a spending limit: said before the PIN is checked, so a PIN over a limit is not judged
+    /// (nor a failure counted); the debit checks again.
     private func checkLimits(userId: String, intent: PaymentIntent) async throws {
         let now = clock.nowMillis()
         try await database.read { sql in

@@ -80,6 +80,27 @@ struct SpendingLimitTests {
         }
     }
 
+    @Test(
+        "a token over a limit reached since it was issued is refused by the debit and left unspent",
+        arguments: TestEngines.all)
+    func tokenOverLimitSinceIssued(engine: DatabaseEngine) async throws {
+        try await LiveServer.run(engine, configure: Self.tiers) { server in
+            let user = try await server.fundedUser()
+            let token = try await server.authorize(user, amount: 2_000)
+            #expect(try await server.topUp(user, amount: 2_000, pin: user.pin).status == 200)
+            #expect(try await server.topUp(user, amount: 2_000, pin: user.pin).status == 200)
+            let spentTokens = try await LedgerAudit.count("consumed_tokens", server.database)
+
+            // ₦40 of ₦50 paid today: the token's ₦20 no longer fits.
+            let over = try await server.topUp(user, amount: 2_000, token: token)
+            #expect(over.status == 422 && over.errorCode == "limit_exceeded", "\(over.text)")
+            let refusal = try over.decode(ErrorResponse.self).error.limit
+            #expect(refusal == LimitRefusal(currency: "NGN", kind: .daily, limit: 5_000, remaining: 1_000))
+            #expect(try await server.wallet(user).balance == 100_000 - 4_000)
+            #expect(try await LedgerAudit.count("consumed_tokens", server.database) == spentTokens)
+        }
+    }
+
     @Test("50 parallel top-ups never pass the daily limit together", arguments: TestEngines.all)
     func parallelTopUps(engine: DatabaseEngine) async throws {
         try await LiveServer.run(engine, configure: Self.tiers) { server in
