@@ -147,12 +147,7 @@ extension TopUpService {
         finished.updatedAt = now
         finished.cashbackEarned = earned
         finished.externalReference = reference
-        // The answer with a balance no wallet has, cut where the statement puts the real one.
-        let marker = "\"balance\":\(Int64.min)"
-        let json = try TopUpResponse.encodedForReplay(Self.response(finished, balance: .min, outcome: outcome))
-        guard let cut = json.range(of: marker) else { return nil }
-        let before = String(json[..<cut.lowerBound]) + "\"balance\":"
-        let after = String(json[cut.upperBound...])
+        guard let (before, after) = try Self.replayHalves(finished, outcome: outcome) else { return nil }
         let answer = pending.idempotencyKey.map {
             WalletTransactionRepository.AnswerAroundBalance(
                 userId: pending.userId, key: $0, before: before, after: after)
@@ -173,6 +168,18 @@ extension TopUpService {
         return SettledTopUp(
             response: Self.response(finished, balance: balance, outcome: outcome),
             json: before + String(balance) + after)
+    }
+
+    /// The replay answer for `finished`, cut where its balance goes: the answer with any balance is
+    /// `before`, the balance in decimal, `after`. The answer is encoded once, with a balance no wallet
+    /// has, so the halves and the answer sent come from one encoding.
+    static func replayHalves(_ finished: WalletTransaction, outcome: AirtimeOutcome) throws -> (
+        before: String, after: String
+    )? {
+        let marker = "\"balance\":\(Int64.min)"
+        let json = try TopUpResponse.encodedForReplay(Self.response(finished, balance: .min, outcome: outcome))
+        guard let cut = json.range(of: marker) else { return nil }
+        return (String(json[..<cut.lowerBound]) + "\"balance\":", String(json[cut.upperBound...]))
     }
 
     static func response(_ finished: WalletTransaction, balance: Int64, outcome: AirtimeOutcome) -> TopUpResponse {
