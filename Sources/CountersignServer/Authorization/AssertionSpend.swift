@@ -22,20 +22,28 @@ struct AssertionSpend: Sendable {
     /// Spends the challenge and records the use (the key neither flagged nor revoked since, its
     /// counter still behind this one's); throws `invalid_challenge` when a copy spent it first. With
     /// `renewingPinAllowance` (the user was verified) the PIN allowance starts again; on PostgreSQL the
-    /// payer's accounts are locked too (`SpendingLimits.lock`), and all of it is one statement.
-    func spend(now: Int64, renewingPinAllowance: Bool, locking accounts: [String], on sql: any SQLExecutor)
-        async throws
-    {
+    /// payer's accounts are locked too (`SpendingLimits.lock`), and all of it is one statement,
+    /// which makes `claim` first (false: nothing written, the key was not claimed).
+    func spend(
+        now: Int64, renewingPinAllowance: Bool, locking accounts: [String], claiming claim: LinkedClaim? = nil,
+        on sql: any SQLExecutor
+    ) async throws -> Bool {
         if sql.engine == .postgres {
             let outcome = try await sql.challenges.spendPayment(
                 challenge: challenge, userId: userId, credentialId: credential.id, signCount: signCount,
-                backupState: backupState, renewingPinAllowance: renewingPinAllowance, locking: accounts, now: now)
+                backupState: backupState, renewingPinAllowance: renewingPinAllowance, locking: accounts,
+                claiming: claim, now: now)
+            guard outcome.claimed else { return false }
             guard outcome.spent else { throw Self.spentAlready }
             guard outcome.used else { throw CounterBehind(spend: self) }
-            return
+            return true
+        }
+        if let claim {
+            guard case .claimed = try await sql.idempotency.claim(claim) else { return false }
         }
         try await spend(now: now, on: sql)
         if renewingPinAllowance { try await sql.limits.renewPinAllowance(userId: userId) }
+        return true
     }
 
     static var spentAlready: APIError {

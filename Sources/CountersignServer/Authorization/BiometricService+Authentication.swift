@@ -167,7 +167,7 @@ extension BiometricService {
         let clearFailures = user.failedPaymentAuths > 0
         let record: @Sendable (any SQLExecutor) async throws -> APIError? = { sql in
             do {
-                try await spend.spend(now: now, renewingPinAllowance: false, locking: [], on: sql)
+                _ = try await spend.spend(now: now, renewingPinAllowance: false, locking: [], on: sql)
             } catch is AssertionSpend.CounterBehind {
                 return APIError(.signCountRegression, "Signature verification failed.")
             }

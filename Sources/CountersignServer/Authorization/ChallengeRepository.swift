@@ -43,18 +43,19 @@ package struct ChallengeRepository: Sendable {
     /// rolls back unless both `spent` and `used`.
     package func spendPayment(
         challenge: String, userId: String, credentialId: String, signCount: Int64, backupState: Bool,
-        renewingPinAllowance: Bool, locking accountIds: [String], now: Int64
-    ) async throws -> (spent: Bool, used: Bool) {
+        renewingPinAllowance: Bool, locking accountIds: [String], claiming claim: LinkedClaim? = nil, now: Int64
+    ) async throws -> (claimed: Bool, spent: Bool, used: Bool) {
         var binds: [SQLValue] = [
             .text(challenge), .text(userId), .text(ChallengePurpose.authentication.rawValue), .integer(now),
             .text(credentialId), .integer(signCount), .bool(backupState), .bool(renewingPinAllowance),
         ]
         let tail = Self.renewingAndLocking(after: "used", user: "$2", renew: "$8", accountIds, binds: &binds)
+        let (head, claimed, afterClaim) = Self.claimingFirst(claim, binds: &binds)
         let row = try await sql.first(
             """
-            WITH spent AS (
+            WITH \(head)spent AS (
                 UPDATE challenges SET consumed_at = $4
-                WHERE challenge = $1 AND user_id = $2 AND purpose = $3 AND consumed_at IS NULL AND expires_at > $4
+                WHERE challenge = $1 AND user_id = $2 AND purpose = $3 AND consumed_at IS NULL AND expires_at > $4\(afterClaim)
                 RETURNING challenge
             ), used AS (
                 UPDATE credentials SET sign_count = $6, backup_state = $7, last_used_at = $4
@@ -62,10 +63,22 @@ package struct ChallengeRepository: Sendable {
                     AND (sign_count < $6 OR ($6 = 0 AND sign_count = 0))
                 RETURNING id
             \(tail)
-            SELECT (SELECT count(*) FROM spent) AS spent, (SELECT count(*) FROM used) AS used,
+            SELECT \(claimed) AS claimed, (SELECT count(*) FROM spent) AS spent, (SELECT count(*) FROM used) AS used,
                 (SELECT count(*) FROM renewed) AS renewed, (SELECT count(*) FROM locked) AS locked
             """, binds)
-        return (try row?.int("spent") == 1, try row?.int("used") == 1)
+        return (try row?.int("claimed") == 1, try row?.int("spent") == 1, try row?.int("used") == 1)
+    }
+
+    /// The idempotency key's claim as the first part of a payment's spending statement on
+    /// PostgreSQL, with `claim` (`IdempotencyRepository.claimPart`): `head` to start the `WITH`
+    /// with, `claimed` the expression that is 1 if it was made, and `condition` the one to add
+    /// to the next part so that it runs only if it was. Without `claim`, none, and `claimed` is 1.
+    static func claimingFirst(_ claim: LinkedClaim?, binds: inout [SQLValue])
+        -> (head: String, claimed: String, condition: String)
+    {
+        guard let claim else { return ("", "1", "") }
+        let part = IdempotencyRepository.claimPart(claim, binds: &binds)
+        return ("\(part), ", "(SELECT count(*) FROM claimed)", " AND EXISTS (SELECT 1 FROM claimed)")
     }
 
     /// The last two parts of a payment's spending statement on PostgreSQL, after the part `after`

@@ -141,25 +141,44 @@ package struct PaymentAuthorizer: Sendable {
         try await lock.checkPIN(pin, user: user, guard: pinGuard)
     }
 
-    /// The authorization's part of the payment's transaction, before any money moves: the token is
-    /// spent (a passkey payment with user verification renews the PIN allowance) or the PIN payment
-    /// counted against its allowance; then the payer's `accounts` are locked and the spending limits
-    /// checked, so what they count holds until the commit. Throws, and the caller's transaction
-    /// writes nothing, on a token used, revoked or flagged since, an allowance or a limit passed.
+    /// The authorization's part of the payment's transaction, before any money moves: `claim`, the
+    /// request's idempotency key, first (`IdempotencyKeyTaken`, nothing written, if another request
+    /// has it); then the token spent (a passkey payment with user verification renews the PIN
+    /// allowance) or the PIN payment counted against its allowance; then the payer's `accounts` are
+    /// locked and the spending limits checked, so what they count holds until the commit. Throws,
+    /// and the caller's transaction writes nothing, on a token used, revoked or flagged since, an
+    /// allowance or a limit passed.
     func commit(
-        _ authorization: Authorization, userId: String, intent: PaymentIntent, locking accounts: [String], now: Int64,
-        on sql: any SQLExecutor
+        _ authorization: Authorization, userId: String, intent: PaymentIntent, locking accounts: [String],
+        claiming claim: LinkedClaim? = nil, now: Int64, on sql: any SQLExecutor
     ) async throws {
+        // The key before the factor: a concurrent retry with the same token is told its key is in
+        // flight, not that its token was used. On PostgreSQL a token's or an assertion's spending
+        // statement claims it in its first part, and where that claim is not made (nothing written)
+        // the claim's own statement says why, or takes over a claim whose request died.
+        var claim = claim
+        let claimsInSpend = if case .pin = authorization { false } else { sql.engine == .postgres }
+        if !claimsInSpend {
+            try await Self.claim(claim, on: sql)
+            claim = nil
+        }
         switch authorization {
         case .pin:
             try await pinAllowance.spend(userId: userId, amount: intent.amount, currency: intent.currency, on: sql)
             try await SpendingLimits.lock(accounts, database: database, on: sql)
         case .token(let claims) where sql.engine == .postgres:
-            // The token spent, the allowance renewed and the accounts locked in one statement.
-            try Self.ensureSpent(
+            // The key claimed, the token spent, the allowance renewed and the accounts locked in one statement.
+            let spend = { (claim: LinkedClaim?) in
                 try await sql.consumedTokens.spendPayment(
                     jti: claims.jti, userId: userId, credentialId: claims.cid, expiresAt: Self.expiry(of: claims),
-                    now: now, renewingPinAllowance: claims.uv == true, locking: accounts))
+                    now: now, renewingPinAllowance: claims.uv == true, locking: accounts, claiming: claim)
+            }
+            var outcome = try await spend(claim)
+            if !outcome.claimed {
+                try await Self.claim(claim, on: sql)
+                outcome = try await spend(nil)
+            }
+            try Self.ensureSpent(outcome.spend)
         case .token(let claims):
             try await spend(claims, userId: userId, now: now, on: sql)
             if claims.uv == true { try await pinAllowance.renew(userId: userId, on: sql) }
@@ -167,12 +186,26 @@ package struct PaymentAuthorizer: Sendable {
         case .assertion(let claims, let assertion):
             // The challenge is the single use here: no token was issued to spend. The accounts are
             // locked with it, in its statement on PostgreSQL.
-            try await assertion.spend(
-                now: now, renewingPinAllowance: claims.uv == true, locking: accounts, on: sql)
+            let spend = { (claim: LinkedClaim?) in
+                try await assertion.spend(
+                    now: now, renewingPinAllowance: claims.uv == true, locking: accounts, claiming: claim, on: sql)
+            }
+            if try await !spend(claim) {
+                try await Self.claim(claim, on: sql)
+                _ = try await spend(nil)
+            }
         }
         // Under the accounts' locks, so what the limits count holds until the commit.
         try await limits.checkOutgoing(
             userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
+    }
+
+    /// Claims the request's idempotency key in a statement of its own: `IdempotencyKeyTaken`, with
+    /// nothing written, unless it is now this request's.
+    private static func claim(_ claim: LinkedClaim?, on sql: any SQLExecutor) async throws {
+        guard let claim else { return }
+        let outcome = try await sql.idempotency.claim(claim)
+        guard case .claimed = outcome else { throw IdempotencyKeyTaken(claim: outcome) }
     }
 
     /// The refusal for an error the payment's transaction threw, once it has rolled back: an

@@ -43,35 +43,40 @@ package struct ConsumedTokenRepository: Sendable {
     /// What a payment's token spends, in one PostgreSQL statement: the token (as `consume`), then,
     /// only if it was spent now, the user's PIN allowance if `renewingPinAllowance` (as
     /// `LimitsRepository.renewPinAllowance`) and a lock on `accountIds` (as `LedgerRepository.lock`,
-    /// in id order). Each part runs after the one before it, in that order; the caller's transaction
-    /// rolls back unless the answer is `.spent`.
+    /// in id order). With `claim`, the idempotency key is claimed before all of it
+    /// (`IdempotencyRepository.claimPart`) and the rest runs only if it was: `claimed` false says
+    /// nothing was written. Each part runs after the one before it, in that order; the caller's
+    /// transaction rolls back unless the answer is `.spent`.
     package func spendPayment(
         jti: String, userId: String, credentialId: String, expiresAt: Int64, now: Int64,
-        renewingPinAllowance: Bool, locking accountIds: [String]
-    ) async throws -> TokenSpend {
+        renewingPinAllowance: Bool, locking accountIds: [String], claiming claim: LinkedClaim? = nil
+    ) async throws -> (claimed: Bool, spend: TokenSpend) {
         var binds: [SQLValue] = [
             .text(credentialId), .text(userId), .text(jti), .integer(now), .integer(expiresAt),
             .bool(renewingPinAllowance),
         ]
         let tail = ChallengeRepository.renewingAndLocking(
             after: "spent", user: "$2", renew: "$6", accountIds, binds: &binds)
+        let (head, claimed, afterClaim) = ChallengeRepository.claimingFirst(claim, binds: &binds)
         let row = try await sql.first(
             """
-            WITH key AS (
+            WITH \(head)key AS (
                 UPDATE credentials SET flagged_at = flagged_at
-                WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING flagged_at
+                WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL\(afterClaim) RETURNING flagged_at
             ), spent AS (
                 INSERT INTO consumed_tokens (jti, user_id, consumed_at, expires_at)
                 SELECT $3, $2, $4, $5 WHERE EXISTS (SELECT 1 FROM key WHERE flagged_at IS NULL)
                 ON CONFLICT (jti) DO NOTHING RETURNING jti
             \(tail)
-            SELECT (SELECT count(*) FROM key) AS found, (SELECT count(*) FROM key WHERE flagged_at IS NULL) AS live,
+            SELECT \(claimed) AS claimed, (SELECT count(*) FROM key) AS found,
+                (SELECT count(*) FROM key WHERE flagged_at IS NULL) AS live,
                 (SELECT count(*) FROM spent) AS spent, (SELECT count(*) FROM renewed) AS renewed,
                 (SELECT count(*) FROM locked) AS locked
             """, binds)
-        guard let row, try row.int("found") == 1 else { return .keyRevoked }
-        guard try row.int("live") == 1 else { return .keyFlagged }
-        return try row.int("spent") == 1 ? .spent : .replayed
+        guard let row, try row.int("claimed") == 1 else { return (false, .keyRevoked) }
+        guard try row.int("found") == 1 else { return (true, .keyRevoked) }
+        guard try row.int("live") == 1 else { return (true, .keyFlagged) }
+        return (true, try row.int("spent") == 1 ? .spent : .replayed)
     }
 }
 

@@ -41,16 +41,10 @@ package struct IdempotencyRepository: Sendable {
     ) async throws -> IdempotencyClaim {
         let claimId = Identifier.make("clm")
         let inserted = try await sql.query(
-            """
-            INSERT INTO idempotency_keys (user_id, idempotency_key, request_hash, claim_id, state, created_at, owner_instance, transaction_id)
-            VALUES ($1, $2, $3, $4, 'in_flight', $5, $6, $7)
-            ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING state
-            """,
-            [
-                .text(userId), .text(key), .text(requestHash), .text(claimId), .integer(now), .text(owner),
-                .text(transactionId),
-            ]
-        )
+            Self.newClaim(firstBind: 1),
+            Self.newClaimValues(
+                userId: userId, key: key, requestHash: requestHash, claimId: claimId, owner: owner, now: now,
+                linking: transactionId))
         if !inserted.isEmpty { return .claimed(claimId: claimId) }
         guard let row = try await row(userId: userId, key: key) else {
             // Deleted between our insert and select: treat as still busy; the client retries.
@@ -74,6 +68,49 @@ package struct IdempotencyRepository: Sendable {
             ]
         )
         return takenOver.isEmpty ? .inFlight : .claimed(claimId: claimId)
+    }
+
+    /// Claims the key for `linked`'s request, linked to the wallet transaction it writes (`claim`).
+    package func claim(_ linked: LinkedClaim) async throws -> IdempotencyClaim {
+        try await claim(
+            userId: linked.userId, key: linked.ticket.key, requestHash: linked.ticket.requestHash,
+            owner: linked.ticket.owner, now: linked.now,
+            staleBefore: linked.now - IdempotentRequest.abandonedClaimMillis,
+            linking: linked.transactionId)
+    }
+
+    /// `claim`'s insert as the first part of a PostgreSQL statement, `claimed AS (…)`, its values
+    /// appended to `binds`: one row if the key was new and is now `linked`'s, none if it exists. The
+    /// parts after it run only if it returned a row; where it did not, nothing was written and
+    /// `claim` says why (or takes over a claim whose request died).
+    package static func claimPart(_ linked: LinkedClaim, binds: inout [SQLValue]) -> String {
+        let first = binds.count + 1
+        binds += newClaimValues(
+            userId: linked.userId, key: linked.ticket.key, requestHash: linked.ticket.requestHash,
+            claimId: Identifier.make("clm"), owner: linked.ticket.owner, now: linked.now,
+            linking: linked.transactionId)
+        return "claimed AS (\n\(newClaim(firstBind: first)))"
+    }
+
+    /// A new claim's insert, its seven values from `$firstBind` on (`newClaimValues`); a row if the
+    /// key was new.
+    private static func newClaim(firstBind: Int) -> String {
+        let values = (firstBind..<firstBind + 7).map { "$\($0)" }
+        return """
+            INSERT INTO idempotency_keys (user_id, idempotency_key, request_hash, claim_id, state, created_at, owner_instance, transaction_id)
+            VALUES (\(values[0]), \(values[1]), \(values[2]), \(values[3]), 'in_flight', \(values[4]), \(values[5]), \(values[6]))
+            ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING state
+            """
+    }
+
+    private static func newClaimValues(
+        userId: String, key: String, requestHash: String, claimId: String, owner: String, now: Int64,
+        linking transactionId: String?
+    ) -> [SQLValue] {
+        [
+            .text(userId), .text(key), .text(requestHash), .text(claimId), .integer(now), .text(owner),
+            .text(transactionId),
+        ]
     }
 
     /// What a request with this key should answer without doing anything, read outside any write:
@@ -121,6 +158,15 @@ package struct IdempotencyRepository: Sendable {
             [.text(userId), .text(key), .text(resourceId)]
         )
     }
+}
+
+/// A request's claim on its idempotency key, made in the transaction that writes its money and
+/// linked to the wallet transaction `transactionId` that the same commit writes.
+package struct LinkedClaim: Sendable {
+    package let userId: String
+    package let ticket: IdempotencyTicket
+    package let transactionId: String
+    package let now: Int64
 }
 
 extension IdempotencyRepository {

@@ -18,18 +18,13 @@ extension TopUpService {
         let transactionId = Identifier.make("tx")
         do {
             return try await database.transaction { sql in
-                // The key first: a concurrent retry with the same token is told its key is in
-                // flight, not that its token was used.
-                if let idempotency {
-                    let claim = try await sql.idempotency.claim(
-                        userId: userId, key: idempotency.key, requestHash: idempotency.requestHash,
-                        owner: idempotency.owner, now: now, staleBefore: now - IdempotentRequest.abandonedClaimMillis,
-                        linking: transactionId)
-                    guard case .claimed = claim else { throw IdempotencyKeyTaken(claim: claim) }
-                }
-                // The wallet and cashback locked: what the limits count holds until the commit.
+                // The key claimed first, then the factor spent and the wallet and cashback locked:
+                // what the limits count holds until the commit.
                 try await authorizer.commit(
-                    authorization, userId: userId, intent: intent, locking: [walletId, cashbackId], now: now, on: sql)
+                    authorization, userId: userId, intent: intent, locking: [walletId, cashbackId],
+                    claiming: idempotency.map {
+                        LinkedClaim(userId: userId, ticket: $0, transactionId: transactionId, now: now)
+                    }, now: now, on: sql)
                 var cashbackUsed: Int64 = 0
                 if useCashback {
                     // Locked above, with the wallet: the balance read holds until the commit.

@@ -86,15 +86,7 @@ struct ClaimRecoveryTests {
             _ = try await server.services.wallets.fund(phone: user.phone, amount: 10_000, reference: nil)
             let database = server.database
             let now = server.clock.wallClock.nowMillis()
-            // The hash the server binds this request's keys to, from a first request with it.
-            #expect(try await server.topUp(user, pin: user.pin, idempotencyKey: "probe").status == 200)
-            let hash = try #require(
-                try await database.read { sql in
-                    try await sql.first(
-                        "SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = 'probe'",
-                        [.text(user.userId)])
-                }
-            ).string("request_hash")
+            let hash = try await Self.topUpHash(server, user)
             let peer = ServerInstance(
                 id: "inst-peer", pid: Int64(getppid()), pidNamespace: ServerInstance.currentPIDNamespace)
             try await database.transaction { sql in
@@ -204,6 +196,20 @@ struct ClaimRecoveryTests {
     }
 
     /// The pid of a process that has exited (and been reaped): no process has it now.
+    /// The hash the server binds the keys of `LiveServer.topUp`'s default top-up to, from a first
+    /// request with it (which pays it, by PIN).
+    static func topUpHash(_ server: LiveServer, _ user: TestUser) async throws -> String {
+        let probe = try await server.topUp(user, pin: user.pin, idempotencyKey: "probe")
+        try #require(probe.status == 200, "\(probe.text)")
+        return try #require(
+            try await server.database.read { sql in
+                try await sql.first(
+                    "SELECT request_hash FROM idempotency_keys WHERE user_id = $1 AND idempotency_key = 'probe'",
+                    [.text(user.userId)])
+            }
+        ).string("request_hash")
+    }
+
     static func exitedPID() throws -> Int64 {
         let process = try ChildProcess("/bin/true", [], environment: [:])
         process.waitUntilExit()
