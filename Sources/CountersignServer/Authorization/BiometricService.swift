@@ -171,21 +171,19 @@ package struct BiometricService: Sendable {
             intentDigest: Base64URL.encode(intent.digest),
             userVerification: configuration.userVerification, expiresAt: now + configuration.challengeTimeoutMillis
         )
-        // Read outside the writer: only the challenge insert needs a write transaction. The limits,
-        // the PIN allowance used, the paid-out windows and the balances come in one statement.
+        // Read outside the writer: only the challenge insert needs a write transaction. The keys,
+        // the limits, the PIN allowance used, the paid-out windows and the balances come in one statement.
         let allowance = configuration.pinAllowance
         let accounts = (
             wallet: LedgerRepository.accountId(userId: userId, kind: .wallet, currency: intent.currency),
             cashback: LedgerRepository.accountId(userId: userId, kind: .cashback, currency: intent.currency)
         )
-        let (all, snapshot) = try await database.read { sql in
-            (
-                try await sql.credentials.list(userId: userId),
-                try await sql.limits.snapshot(
-                    userId: userId, currency: intent.currency, windows: SpendingLimits.windows(now),
-                    balancesOf: accounts)
-            )
+        let snapshot = try await database.read { sql in
+            try await sql.limits.snapshot(
+                userId: userId, currency: intent.currency, windows: SpendingLimits.windows(now),
+                balancesOf: accounts, withCredentials: true)
         }
+        let all = snapshot.credentials ?? []
         let pinAllowed = allowance.permits(used: snapshot.pinUsed, amount: intent.amount, currency: intent.currency)
         let live = all.filter { $0.flaggedAt == nil }
         guard !live.isEmpty else {

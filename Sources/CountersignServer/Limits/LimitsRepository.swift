@@ -24,16 +24,19 @@ package struct LimitsRepository {
         let pinUsed: (payments: Int64, total: Int64)
         /// The balances of the wallet and cashback accounts asked for, 0 for one never opened, if asked.
         var balances: (wallet: Int64, cashback: Int64)? = nil
+        /// The user's live (unrevoked) credentials, as `CredentialRepository.list`, if asked.
+        var credentials: [StoredCredential]? = nil
     }
 
     /// The user's assigned tier, their own limits in `currency`, the PIN-only allowance they used in
     /// it and, with `windows`, what they paid out since `windows.since` and since
     /// `windows.alsoSince`: one statement where there were four. With `balancesOf`, the cached
     /// balances of the user's wallet and cashback accounts too (as `LedgerRepository.balance`), for
-    /// the payment's check of funds before any gesture.
+    /// the payment's check of funds before any gesture; `withCredentials`, the user's live
+    /// credentials too (as `CredentialRepository.list`), for the keys a payment may offer.
     func snapshot(
         userId: String, currency: String, windows: (since: Int64, alsoSince: Int64)?,
-        balancesOf accounts: (wallet: String, cashback: String)? = nil
+        balancesOf accounts: (wallet: String, cashback: String)? = nil, withCredentials: Bool = false
     ) async throws -> Snapshot {
         var binds: [SQLValue] = [.text(userId), .text(currency)]
         var sums = ""
@@ -51,20 +54,36 @@ package struct LimitsRepository {
                     (SELECT balance FROM accounts WHERE id = $\(cashback)) AS cashback_balance
                 """
         }
+        // The credentials joined too give a row per own limit and credential (a few of each): each
+        // limit and each credential is taken once, the credentials in `list`'s order.
+        let (credentialColumns, credentialJoin, credentialOrder) =
+            withCredentials
+            ? (
+                ", k.*", "\nLEFT JOIN credentials k ON k.user_id = $1 AND k.revoked_at IS NULL",
+                "\nORDER BY k.created_at, k.id"
+            )
+            : ("", "", "")
         let rows = try await sql.query(
             """
             SELECT t.tier, l.kind, l.amount, l.pending_amount, l.pending_from, p.payments AS pin_payments,
-                p.total AS pin_total\(extraColumns)
+                p.total AS pin_total\(extraColumns)\(credentialColumns)
             FROM (SELECT 1 AS one) AS base
             LEFT JOIN user_tiers t ON t.user_id = $1
             LEFT JOIN pin_allowances p ON p.user_id = $1 AND p.currency = $2
-            LEFT JOIN user_limits l ON l.user_id = $1 AND l.currency = $2\(sums)
+            LEFT JOIN user_limits l ON l.user_id = $1 AND l.currency = $2\(sums)\(credentialJoin)\(credentialOrder)
             """, binds)
-        let own = try rows.compactMap { row -> OwnLimit? in
-            guard let kind = try row.optionalString("kind").flatMap(SpendingLimitKind.init(rawValue:)) else {
-                return nil
+        var own: [OwnLimit] = []
+        var credentials: [StoredCredential] = []
+        var seen: Set<String> = []
+        for row in rows {
+            if let kind = try row.optionalString("kind").flatMap(SpendingLimitKind.init(rawValue:)),
+                !own.contains(where: { $0.kind == kind })
+            {
+                own.append(try Self.ownLimit(kind: kind, row: row))
             }
-            return try Self.ownLimit(kind: kind, row: row)
+            if withCredentials, let id = try row.optionalString("id"), seen.insert(id).inserted {
+                credentials.append(try CredentialRepository.credential(from: row))
+            }
         }
         let first = rows.first
         return Snapshot(
@@ -73,7 +92,8 @@ package struct LimitsRepository {
             pinUsed: (try first?.optionalInt("pin_payments") ?? 0, try first?.optionalInt("pin_total") ?? 0),
             balances: try accounts == nil
                 ? nil
-                : (first?.optionalInt("wallet_balance") ?? 0, first?.optionalInt("cashback_balance") ?? 0))
+                : (first?.optionalInt("wallet_balance") ?? 0, first?.optionalInt("cashback_balance") ?? 0),
+            credentials: withCredentials ? credentials : nil)
     }
 
     private static func ownLimit(kind: SpendingLimitKind, row: SQLRow) throws -> OwnLimit {

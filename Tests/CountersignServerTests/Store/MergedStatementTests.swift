@@ -182,6 +182,37 @@ struct MergedStatementTests {
             #expect(full.paidOut?.total == 500 && full.paidOut?.recent == 300)
             #expect(full.pinUsed == (1, 150))
             #expect(withoutSums.tier == "basic" && withoutSums.own.count == 2 && withoutSums.paidOut == nil)
+            #expect(full.credentials == nil, "not asked for")
+
+            // With the credentials: each listed once, in `list`'s order, and each limit once, however
+            // many rows the join gives; a revoked credential is not among them.
+            try await database.transaction { sql in
+                for (id, created) in [("key-b", Self.now + 2), ("key-a", Self.now + 2), ("key-c", Self.now + 1)] {
+                    try await sql.credentials.insert(
+                        StoredCredential(
+                            id: id, userId: "m4", publicKey: "pk-\(id)", algorithm: -7, signCount: 3,
+                            backupEligible: true, backupState: false, transports: ["internal", "hybrid"],
+                            attestationFormat: "none", attestationVerified: false, flaggedAt: nil),
+                        aaguid: "", now: created)
+                }
+                _ = try await sql.credentials.revoke(id: "key-c", userId: "m4", now: Self.now + 3)
+                try await sql.credentials.flag(id: "key-a", reason: "test", now: Self.now + 4)
+            }
+            let (joined, listed) = try await database.read { sql in
+                (
+                    try await sql.limits.snapshot(
+                        userId: "m4", currency: "NGN", windows: windows, withCredentials: true),
+                    try await sql.credentials.list(userId: "m4")
+                )
+            }
+            #expect(listed.map(\.id) == ["key-a", "key-b"])
+            #expect(joined.credentials == listed)
+            #expect(joined.own.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.daily, .perPayment])
+            #expect(joined.tier == full.tier && joined.paidOut?.total == 500 && joined.pinUsed == (1, 150))
+            let bare = try await database.read { sql in
+                try await sql.limits.snapshot(userId: "nobody", currency: "NGN", windows: nil, withCredentials: true)
+            }
+            #expect(bare.credentials == [] && bare.own.isEmpty)
         }
     }
 }
