@@ -173,7 +173,8 @@ package struct AppServices: Sendable {
                 relyingParty: relyingParty,
                 attestationPolicy: configuration.acceptUnverifiedAttestation ? .verifiedOrUnverifiable : .verifiedOnly),
             assertionVerifier: AssertionVerifier(relyingParty: relyingParty), metrics: metrics,
-            verifications: verifications, newDeviceLimit: newDeviceLimit
+            verifications: verifications, newDeviceLimit: newDeviceLimit,
+            paymentConfirmation: PaymentConfirmation(configuration: configuration)
         )
         self.biometric = biometric
         self.transfers = TransferService(

@@ -21,6 +21,9 @@ package struct BiometricService: Sendable {
     let metrics: ServerMetrics
     let verifications: PhoneVerifications
     let newDeviceLimit: NewDeviceLimit
+    /// What Secure Payment Confirmation shows for this server's payment challenges, made once from
+    /// the configuration (its payee origin is a parsed URL).
+    let paymentConfirmation: PaymentConfirmation
     /// Stored credential keys, decoded once each.
     let publicKeys = CredentialPublicKeyCache()
 
@@ -231,9 +234,6 @@ package struct BiometricService: Sendable {
             throw APIError(.insufficientFunds, "Your balance is too low for this top-up. Nothing was charged.")
         }
     }
-
-    /// What Secure Payment Confirmation shows for this server's payment challenges.
-    var paymentConfirmation: PaymentConfirmation { PaymentConfirmation(configuration: configuration) }
 
     /// What a payment challenge's Secure Payment Confirmation showed, computed again from its
     /// intent: the total, and for a marketplace order the seller it pays. Nil for any other challenge.
