@@ -129,9 +129,10 @@ extension TopUpService {
     }
 
     /// `settle` for a delivered top-up on PostgreSQL, in one statement that commits on its own
-    /// (`WalletTransactionRepository.settleDelivered`): the status, the cashback entry and the
-    /// replay answer, whose balance the statement reads and fills in. Nil, with nothing written,
-    /// where the settlement needs its transaction: a webhook endpoint live, the top-up not pending.
+    /// (`WalletTransactionRepository.settleDelivered`): the status, the cashback entry, the replay
+    /// answer, whose balance the statement reads and fills in, and the outbox's event. Nil, with
+    /// nothing written, where the settlement needs its transaction: the top-up not pending, more
+    /// webhook endpoints subscribed than the statement records for.
     private func settleInOneStatement(
         _ pending: WalletTransaction, reference: String, walletId: String, cashbackId: String, now: Int64
     ) async throws -> SettledTopUp? {
@@ -153,11 +154,13 @@ extension TopUpService {
                 kind: .cashback, reference: pending.id, amount: earned,
                 from: SystemAccount.cashbackExpense(pending.currency), to: cashbackId)
             : nil
+        let event = try WebhookOutbox().walletTransactionEvent(finished)
         guard
             let balance = try await database.single({ sql in
                 try await sql.walletTransactions.settleDelivered(
                     id: pending.id, cashbackEarned: earned, externalReference: reference, now: now,
-                    balanceOf: walletId, cashback: cashback, answer: answer)
+                    balanceOf: walletId, cashback: cashback, answer: answer,
+                    event: event)
             })
         else { return nil }
         return SettledTopUp(

@@ -128,14 +128,16 @@ package struct WalletTransactionRepository: Sendable {
     }
 
     /// A delivered top-up settled in one PostgreSQL statement, which commits on its own: the
-    /// status, the `cashback` entry (a credit to one user account) and the idempotency key's
-    /// `answer`, its balance the user account `accountId`'s (as `finish` reads it). Each part is
-    /// written only with the status. Returns that balance; nil, with nothing written, when the
-    /// transaction is not pending, a webhook endpoint is live (the outbox has an event to write with
-    /// it) or the cashback's account is missing: the settlement's transaction then says why.
+    /// status, the `cashback` entry (a credit to one user account), the idempotency key's `answer`,
+    /// its balance the user account `accountId`'s (as `finish` reads it), and `event` in the
+    /// outbox for the endpoints subscribed to it (as `WebhookOutbox.record`). Each part is written
+    /// only with the status. Returns that balance; nil, with nothing written, when the transaction
+    /// is not pending, the cashback's account is missing, or a webhook endpoint is live and there
+    /// is no `event` or more than `maxEventEndpoints` are subscribed to it: the settlement's
+    /// transaction then says why, or writes the outbox.
     package func settleDelivered(
         id: String, cashbackEarned: Int64, externalReference: String, now: Int64, balanceOf accountId: String,
-        cashback: LedgerEntry?, answer: AnswerAroundBalance?
+        cashback: LedgerEntry?, answer: AnswerAroundBalance?, event: WebhookOutbox.Event? = nil
     ) async throws -> Int64? {
         let move = try WalletTransactionStatus.pending.boundMove(to: .completed)
         var binds: [SQLValue] = [
@@ -145,16 +147,26 @@ package struct WalletTransactionRepository: Sendable {
         let credited = cashback?.postings.filter { !$0.accountId.hasPrefix("sys:") } ?? []
         guard credited.count <= 1, credited.allSatisfy({ $0.amount > 0 }) else { return nil }
         binds.append(.text(credited.first?.accountId))
-        var parts = [
+        var parts: [String] = []
+        var outbox = "\(WebhookEndpointRepository.anyLive) = 0"
+        var recorded: String?
+        if let event {
+            let recording = WebhookEventRepository.recordingParts(
+                event, maxEndpoints: Self.maxEventEndpoints, after: "finished", binds: &binds)
+            parts.append(recording.subscribed)
+            outbox = recording.fits
+            recorded = recording.recorded
+        }
+        parts.append(
             """
             finished AS (
                 UPDATE wallet_transactions SET status = $2, cashback_earned = $3, external_reference = $4, failure_code = NULL, updated_at = $5
-                WHERE id = $1 AND status = $6 AND \(WebhookEndpointRepository.anyLive) = 0
-                  AND ($8 IS NULL OR EXISTS (SELECT 1 FROM accounts WHERE id = $8))
+                WHERE id = $1 AND status = $6 AND \(outbox)
+                  AND (CAST($8 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM accounts WHERE id = $8))
                 RETURNING CAST(COALESCE((SELECT balance FROM accounts WHERE id = $7), 0) AS BIGINT) AS balance
             )
-            """
-        ]
+            """)
+        if let recorded { parts.append(recorded) }
         if let cashback {
             parts.append(
                 LedgerRepository.entryStatements(
@@ -182,6 +194,10 @@ package struct WalletTransactionRepository: Sendable {
         guard let row, try row.int("finished") == 1 else { return nil }
         return try row.int("balance")
     }
+
+    /// The most endpoints a settlement's one statement records an event for (`settleDelivered`);
+    /// with more subscribed, the settlement's transaction records it.
+    static let maxEventEndpoints = 4
 
     package func find(id: String) async throws -> WalletTransaction? {
         try await sql.first("SELECT * FROM wallet_transactions WHERE id = $1", [.text(id)]).map(Self.transaction(from:))

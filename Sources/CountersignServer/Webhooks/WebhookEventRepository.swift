@@ -5,18 +5,12 @@ import CountersignStore
 package struct WebhookEventRepository {
     let sql: any SQLExecutor
 
-    /// Records event `id` as the next of its resource's events (`resource_seq`), and a pending
-    /// delivery of it to each of `endpoints`, due at `now`.
-    func insert(
-        id: String, type: String, resourceType: String, resourceId: String, payload: String, endpoints: [String],
-        now: Int64
-    ) async throws {
+    /// Records `event` as the next of its resource's events (`resource_seq`), and a pending
+    /// delivery of it to each of `endpoints`, due at once.
+    func insert(_ event: WebhookOutbox.Event, endpoints: [String]) async throws {
         let seq =
             try await sql.first(
-                """
-                SELECT CAST(COALESCE(MAX(resource_seq), 0) + 1 AS BIGINT) AS next FROM webhook_events
-                WHERE resource_type = $1 AND resource_id = $2
-                """, [.text(resourceType), .text(resourceId)]
+                "SELECT \(Self.nextSeq("$1", "$2")) AS next", [.text(event.resourceType), .text(event.resourceId)]
             )?.int("next") ?? 1
         try await sql.execute(
             """
@@ -24,8 +18,8 @@ package struct WebhookEventRepository {
             VALUES ($1, $2, $3, $4, $5, $6, $7)
             """,
             [
-                .text(id), .text(type), .text(resourceType), .text(resourceId), .integer(seq), .text(payload),
-                .integer(now),
+                .text(event.id), .text(event.type), .text(event.resourceType), .text(event.resourceId),
+                .integer(seq), .text(event.payload), .integer(event.now),
             ])
         for endpointId in endpoints {
             try await sql.execute(
@@ -35,10 +29,68 @@ package struct WebhookEventRepository {
                 VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6)
                 """,
                 [
-                    .text(Identifier.make("whd")), .text(id), .text(endpointId), .text(resourceType + ":" + resourceId),
-                    .integer(seq), .integer(now),
+                    .text(Identifier.make("whd")), .text(event.id), .text(endpointId),
+                    .text(Self.resourceKey(event)), .integer(seq), .integer(event.now),
                 ])
         }
+    }
+
+    /// `insert` as parts of one PostgreSQL statement, written only if the part `after` returned a
+    /// row: `subscribed`, the live endpoints subscribed to the event's type (as
+    /// `WebhookEndpointRepository.subscribed`), to put before that part, which should also hold
+    /// only if `fits`: at most `maxEndpoints` of them, the deliveries' ids being made here; then
+    /// `recorded`, the event if any endpoint is subscribed, and `delivered`, one delivery for each.
+    static func recordingParts(
+        _ event: WebhookOutbox.Event, maxEndpoints: Int, after: String, binds: inout [SQLValue]
+    ) -> (subscribed: String, fits: String, recorded: String) {
+        func bind(_ value: SQLValue) -> String {
+            binds.append(value)
+            return "$\(binds.count)"
+        }
+        let listed = bind(.text("," + event.type + ","))
+        let subscribed = """
+            subscribed AS (
+                SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS n FROM webhook_endpoints
+                WHERE removed_at IS NULL AND enabled = 1 AND (strpos(',' || event_types || ',', ',\(WebhookEventType.all),') > 0
+                    OR strpos(',' || event_types || ',', \(listed)) > 0)
+            )
+            """
+        let (id, type, resourceType, resourceId) = (
+            bind(.text(event.id)), bind(.text(event.type)), bind(.text(event.resourceType)),
+            bind(.text(event.resourceId))
+        )
+        let (payload, now, key) = (
+            bind(.text(event.payload)), bind(.integer(event.now)), bind(.text(resourceKey(event)))
+        )
+        let ids = bind(.text((0..<maxEndpoints).map { _ in Identifier.make("whd") }.joined(separator: ",")))
+        let recorded = """
+            recorded AS (
+                INSERT INTO webhook_events (id, type, resource_type, resource_id, resource_seq, payload, created_at)
+                SELECT \(id), \(type), \(resourceType), \(resourceId), \(nextSeq(resourceType, resourceId)), \(payload), \(now)
+                WHERE EXISTS (SELECT 1 FROM \(after)) AND EXISTS (SELECT 1 FROM subscribed)
+                RETURNING id, resource_seq
+            ),
+            delivered AS (
+                INSERT INTO webhook_deliveries (id, event_id, endpoint_id, resource_key, resource_seq, status,
+                    next_attempt_at, created_at)
+                SELECT split_part(\(ids), ',', CAST(s.n AS INTEGER)), r.id, s.id, \(key), r.resource_seq, 'pending', \(now), \(now)
+                FROM recorded r CROSS JOIN subscribed s
+                RETURNING 1
+            )
+            """
+        return (subscribed, "(SELECT COUNT(*) FROM subscribed) <= \(maxEndpoints)", recorded)
+    }
+
+    /// The next number among the events of the resource whose type and id are at `type` and `id`.
+    private static func nextSeq(_ type: String, _ id: String) -> String {
+        """
+        (SELECT CAST(COALESCE(MAX(resource_seq), 0) + 1 AS BIGINT) FROM webhook_events
+            WHERE resource_type = \(type) AND resource_id = \(id))
+        """
+    }
+
+    private static func resourceKey(_ event: WebhookOutbox.Event) -> String {
+        event.resourceType + ":" + event.resourceId
     }
 }
 

@@ -47,11 +47,17 @@ extension WebhookOutbox {
     package func recordWalletTransaction(_ t: WalletTransaction, on sql: any SQLExecutor, anyEndpoint: Bool = true)
         async throws
     {
+        guard anyEndpoint, let event = try walletTransactionEvent(t) else { return }
+        try await record(event, on: sql)
+    }
+
+    /// The event `recordWalletTransaction` records for `t`; nil for a state that sends none.
+    package func walletTransactionEvent(_ t: WalletTransaction) throws -> Event? {
         let type: String
         switch (t.type, t.status) {
         case (.topup, .completed), (.topup, .failed): type = "topup." + t.status.rawValue
         case (.funding, .completed): type = "wallet.credited"
-        default: return
+        default: return nil
         }
         let data = WalletTransactionWebhookData(
             id: t.id, userId: t.userId, type: t.type.rawValue, status: t.status.rawValue, amount: t.amount,
@@ -59,9 +65,8 @@ extension WebhookOutbox {
             cashbackUsed: t.cashbackUsed, cashbackEarned: t.cashbackEarned, failureCode: t.failureCode,
             reference: t.externalReference, createdAt: WallClock.iso8601(millis: t.createdAt),
             updatedAt: WallClock.iso8601(millis: t.updatedAt))
-        try await record(
-            type: type, resourceType: "wallet_transaction", resourceId: t.id, data: data, now: t.updatedAt, on: sql,
-            anyEndpoint: anyEndpoint)
+        return try Self.event(
+            type: type, resourceType: "wallet_transaction", resourceId: t.id, data: data, now: t.updatedAt)
     }
 
     /// A funding through a payment provider that ended: `funding.succeeded` (the wallet was

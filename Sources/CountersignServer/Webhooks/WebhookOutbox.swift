@@ -22,14 +22,37 @@ package struct WebhookOutbox: Sendable {
         on sql: any SQLExecutor, anyEndpoint: Bool = true
     ) async throws -> String? {
         guard anyEndpoint else { return nil }
-        let subscribed = try await sql.webhookEndpoints.subscribed(to: type)
+        return try await record(
+            Self.event(type: type, resourceType: resourceType, resourceId: resourceId, data: data, now: now),
+            on: sql)
+    }
+
+    /// Records `event` for the endpoints subscribed to its type; returns its id, or nil if none is.
+    @discardableResult
+    package func record(_ event: Event, on sql: any SQLExecutor) async throws -> String? {
+        let subscribed = try await sql.webhookEndpoints.subscribed(to: event.type)
         guard !subscribed.isEmpty else { return nil }
-        let id = Identifier.make("msg")
-        let payload = try Self.body(type: type, timestamp: now, data: data)
-        try await sql.webhookEvents.insert(
-            id: id, type: type, resourceType: resourceType, resourceId: resourceId, payload: payload,
-            endpoints: subscribed, now: now)
-        return id
+        try await sql.webhookEvents.insert(event, endpoints: subscribed)
+        return event.id
+    }
+
+    /// An event to record, its body encoded.
+    package struct Event: Sendable {
+        let id: String
+        let type: String
+        let resourceType: String
+        let resourceId: String
+        let payload: String
+        let now: Int64
+    }
+
+    /// `type` for the resource in `data`, with a new id and its body.
+    static func event(type: String, resourceType: String, resourceId: String, data: some Encodable, now: Int64)
+        throws -> Event
+    {
+        Event(
+            id: Identifier.make("msg"), type: type, resourceType: resourceType, resourceId: resourceId,
+            payload: try body(type: type, timestamp: now, data: data), now: now)
     }
 
     /// The Standard Webhooks body: `{"data": {…}, "timestamp": "…", "type": "…"}`, keys sorted.
