@@ -145,13 +145,16 @@ package struct PaymentAuthorizer: Sendable {
     /// request's idempotency key, first (`IdempotencyKeyTaken`, nothing written, if another request
     /// has it); then the token spent (a passkey payment with user verification renews the PIN
     /// allowance) or the PIN payment counted against its allowance; then the payer's `accounts` are
-    /// locked and the spending limits checked, so what they count holds until the commit. Throws,
-    /// and the caller's transaction writes nothing, on a token used, revoked or flagged since, an
-    /// allowance or a limit passed.
+    /// locked. Throws, and the caller's transaction writes nothing, on a token used, revoked or
+    /// flagged since, or an allowance passed.
+    ///
+    /// Returns the spending limits' check the payment still owes, to make under those locks so what
+    /// the limits count holds until the commit: with the debit's statement
+    /// (`LedgerRepository.post(…reading:)`) or alone (`make(on:)`), before any money moves.
     func commit(
         _ authorization: Authorization, userId: String, intent: PaymentIntent, locking accounts: [String],
         claiming claim: LinkedClaim? = nil, now: Int64, on sql: any SQLExecutor
-    ) async throws {
+    ) async throws -> LedgerRepository.Read {
         // The key before the factor: a concurrent retry with the same token is told its key is in
         // flight, not that its token was used. On PostgreSQL a token's or an assertion's spending
         // statement claims it in its first part, and where that claim is not made (nothing written)
@@ -195,9 +198,7 @@ package struct PaymentAuthorizer: Sendable {
                 _ = try await spend(nil)
             }
         }
-        // Under the accounts' locks, so what the limits count holds until the commit.
-        try await limits.checkOutgoing(
-            userId: userId, currency: intent.currency, amount: intent.amount, now: now, on: sql)
+        return limits.outgoingCheck(userId: userId, currency: intent.currency, amount: intent.amount, now: now)
     }
 
     /// Claims the request's idempotency key in a statement of its own: `IdempotencyKeyTaken`, with

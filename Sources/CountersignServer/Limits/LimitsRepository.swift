@@ -38,62 +38,89 @@ package struct LimitsRepository {
         userId: String, currency: String, windows: (since: Int64, alsoSince: Int64)?,
         balancesOf accounts: (wallet: String, cashback: String)? = nil, withCredentials: Bool = false
     ) async throws -> Snapshot {
-        var binds: [SQLValue] = [.text(userId), .text(currency)]
-        var sums = ""
-        var extraColumns = ""
-        if let windows {
-            binds += [.integer(windows.since), .integer(windows.alsoSince)]
-            sums = " CROSS JOIN (\(Self.paidOutSelect)) AS paid"
-            extraColumns = ", paid.total, paid.recent"
-        }
-        if let accounts {
-            let (wallet, cashback) = (binds.count + 1, binds.count + 2)
-            binds += [.text(accounts.wallet), .text(accounts.cashback)]
-            extraColumns += """
-                , (SELECT balance FROM accounts WHERE id = $\(wallet)) AS wallet_balance,
-                    (SELECT balance FROM accounts WHERE id = $\(cashback)) AS cashback_balance
+        let read = SnapshotRead(
+            userId: userId, currency: currency, windows: windows, balancesOf: accounts,
+            withCredentials: withCredentials)
+        var binds: [SQLValue] = []
+        let query = read.query(binds: &binds)
+        return try read.snapshot(from: try await sql.query(query, binds))
+    }
+
+    /// The statement of `snapshot`, to run alone or inside another statement (a debit's, so the limits
+    /// are read under the locks the debit's transaction holds), and the snapshot from its rows.
+    struct SnapshotRead {
+        let userId: String
+        let currency: String
+        let windows: (since: Int64, alsoSince: Int64)?
+        var balancesOf: (wallet: String, cashback: String)? = nil
+        var withCredentials = false
+
+        /// The `SELECT`, its values appended to `binds` (numbered after those already there). It
+        /// returns at least one row.
+        func query(binds: inout [SQLValue]) -> String {
+            func bind(_ value: SQLValue) -> String {
+                binds.append(value)
+                return "$\(binds.count)"
+            }
+            let (user, currency) = (bind(.text(userId)), bind(.text(self.currency)))
+            var sums = ""
+            var extraColumns = ""
+            if let windows {
+                let (since, alsoSince) = (bind(.integer(windows.since)), bind(.integer(windows.alsoSince)))
+                sums = " CROSS JOIN (\(LimitsRepository.paidOutSelect(user, currency, since, alsoSince))) AS paid"
+                extraColumns = ", paid.total, paid.recent"
+            }
+            if let accounts = balancesOf {
+                let (wallet, cashback) = (bind(.text(accounts.wallet)), bind(.text(accounts.cashback)))
+                extraColumns += """
+                    , (SELECT balance FROM accounts WHERE id = \(wallet)) AS wallet_balance,
+                        (SELECT balance FROM accounts WHERE id = \(cashback)) AS cashback_balance
+                    """
+            }
+            // The credentials joined too give a row per own limit and credential (a few of each): each
+            // limit and each credential is taken once, the credentials in `list`'s order.
+            let (credentialColumns, credentialJoin, credentialOrder) =
+                withCredentials
+                ? (
+                    ", k.*", "\nLEFT JOIN credentials k ON k.user_id = \(user) AND k.revoked_at IS NULL",
+                    "\nORDER BY k.created_at, k.id"
+                )
+                : ("", "", "")
+            return """
+                SELECT t.tier, l.kind, l.amount, l.pending_amount, l.pending_from, p.payments AS pin_payments,
+                    p.total AS pin_total\(extraColumns)\(credentialColumns)
+                FROM (SELECT 1 AS one) AS base
+                LEFT JOIN user_tiers t ON t.user_id = \(user)
+                LEFT JOIN pin_allowances p ON p.user_id = \(user) AND p.currency = \(currency)
+                LEFT JOIN user_limits l ON l.user_id = \(user) AND l.currency = \(currency)\(sums)\(credentialJoin)\(credentialOrder)
                 """
         }
-        // The credentials joined too give a row per own limit and credential (a few of each): each
-        // limit and each credential is taken once, the credentials in `list`'s order.
-        let (credentialColumns, credentialJoin, credentialOrder) =
-            withCredentials
-            ? (
-                ", k.*", "\nLEFT JOIN credentials k ON k.user_id = $1 AND k.revoked_at IS NULL",
-                "\nORDER BY k.created_at, k.id"
-            )
-            : ("", "", "")
-        let rows = try await sql.query(
-            """
-            SELECT t.tier, l.kind, l.amount, l.pending_amount, l.pending_from, p.payments AS pin_payments,
-                p.total AS pin_total\(extraColumns)\(credentialColumns)
-            FROM (SELECT 1 AS one) AS base
-            LEFT JOIN user_tiers t ON t.user_id = $1
-            LEFT JOIN pin_allowances p ON p.user_id = $1 AND p.currency = $2
-            LEFT JOIN user_limits l ON l.user_id = $1 AND l.currency = $2\(sums)\(credentialJoin)\(credentialOrder)
-            """, binds)
-        var own: [OwnLimit] = []
-        var credentials: [StoredCredential] = []
-        var seen: Set<String> = []
-        for row in rows {
-            if let kind = try row.optionalString("kind").flatMap(SpendingLimitKind.init(rawValue:)),
-                !own.contains(where: { $0.kind == kind })
-            {
-                own.append(try Self.ownLimit(kind: kind, row: row))
+
+        /// The snapshot from the rows `query` returned.
+        func snapshot(from rows: [SQLRow]) throws -> Snapshot {
+            var own: [OwnLimit] = []
+            var credentials: [StoredCredential] = []
+            var seen: Set<String> = []
+            for row in rows {
+                if let kind = try row.optionalString("kind").flatMap(SpendingLimitKind.init(rawValue:)),
+                    !own.contains(where: { $0.kind == kind })
+                {
+                    own.append(try LimitsRepository.ownLimit(kind: kind, row: row))
+                }
+                if withCredentials, let id = try row.optionalString("id"), seen.insert(id).inserted {
+                    credentials.append(try CredentialRepository.credential(from: row))
+                }
             }
-            if withCredentials, let id = try row.optionalString("id"), seen.insert(id).inserted {
-                credentials.append(try CredentialRepository.credential(from: row))
-            }
+            let first = rows.first
+            return Snapshot(
+                tier: try first?.optionalString("tier"), own: own,
+                paidOut: try windows == nil ? nil : (first?.int("total") ?? 0, first?.int("recent") ?? 0),
+                pinUsed: (try first?.optionalInt("pin_payments") ?? 0, try first?.optionalInt("pin_total") ?? 0),
+                balances: try balancesOf == nil
+                    ? nil
+                    : (first?.optionalInt("wallet_balance") ?? 0, first?.optionalInt("cashback_balance") ?? 0),
+                credentials: withCredentials ? credentials : nil)
         }
-        let first = rows.first
-        return Snapshot(
-            tier: try first?.optionalString("tier"), own: own,
-            paidOut: try windows == nil ? nil : (first?.int("total") ?? 0, first?.int("recent") ?? 0),
-            pinUsed: (try first?.optionalInt("pin_payments") ?? 0, try first?.optionalInt("pin_total") ?? 0),
-            balances: try accounts == nil
-                ? nil
-                : (first?.optionalInt("wallet_balance") ?? 0, first?.optionalInt("cashback_balance") ?? 0),
-            credentials: withCredentials ? credentials : nil)
     }
 
     private static func ownLimit(kind: SpendingLimitKind, row: SQLRow) throws -> OwnLimit {
@@ -104,22 +131,23 @@ package struct LimitsRepository {
         return OwnLimit(kind: kind, amount: try row.int("amount"), pending: pending)
     }
 
-    /// The sums of `paidOut(…since:alsoSince:)`, with the user at `$1`, the currency at `$2` and the
-    /// windows at `$3` and `$4`: each the days after the window's first in `spending_days`, and the
+    /// The sums of `paidOut(…since:alsoSince:)`, with the user, the currency and the windows at the
+    /// placeholders given: each the days after the window's first in `spending_days`, and the
     /// transactions of that first day after the window's start (triggers keep the days: migration
     /// 26). So a check reads one day of the payer's payments at most, however many the window holds.
-    private static let paidOutSelect = """
-        SELECT CAST(\(windowSum("$3")) AS BIGINT) AS total, CAST(\(windowSum("$4")) AS BIGINT) AS recent
-        """
-
-    private static func windowSum(_ since: String) -> String {
-        """
-        COALESCE((SELECT SUM(amount) FROM spending_days
-            WHERE user_id = $1 AND currency = $2 AND day > \(since) / \(dayMilliseconds)), 0)
-        + COALESCE((SELECT SUM(amount) FROM wallet_transactions
-            WHERE user_id = $1 AND currency = $2 AND \(counted) AND created_at > \(since)
-            AND created_at < (\(since) / \(dayMilliseconds) + 1) * \(dayMilliseconds)), 0)
-        """
+    private static func paidOutSelect(_ user: String, _ currency: String, _ since: String, _ alsoSince: String)
+        -> String
+    {
+        func windowSum(_ since: String) -> String {
+            """
+            COALESCE((SELECT SUM(amount) FROM spending_days
+                WHERE user_id = \(user) AND currency = \(currency) AND day > \(since) / \(dayMilliseconds)), 0)
+            + COALESCE((SELECT SUM(amount) FROM wallet_transactions
+                WHERE user_id = \(user) AND currency = \(currency) AND \(counted) AND created_at > \(since)
+                AND created_at < (\(since) / \(dayMilliseconds) + 1) * \(dayMilliseconds)), 0)
+            """
+        }
+        return "SELECT CAST(\(windowSum(since)) AS BIGINT) AS total, CAST(\(windowSum(alsoSince)) AS BIGINT) AS recent"
     }
 
     /// A UTC day, the unit of `spending_days`.
@@ -175,7 +203,8 @@ package struct LimitsRepository {
         -> (total: Int64, recent: Int64)
     {
         let row = try await sql.first(
-            Self.paidOutSelect, [.text(userId), .text(currency), .integer(since), .integer(alsoSince)])
+            Self.paidOutSelect("$1", "$2", "$3", "$4"),
+            [.text(userId), .text(currency), .integer(since), .integer(alsoSince)])
         return (try row?.int("total") ?? 0, try row?.int("recent") ?? 0)
     }
 

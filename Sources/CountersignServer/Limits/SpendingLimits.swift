@@ -84,9 +84,19 @@ package struct SpendingLimits: Sendable {
     func checkOutgoing(userId: String, currency: String, amount: Int64, now: Int64, on sql: any SQLExecutor)
         async throws
     {
-        // The tier, the user's own limits and both windows' sums in one statement.
-        let snapshot = try await sql.limits.snapshot(userId: userId, currency: currency, windows: Self.windows(now))
-        try checkOutgoing(snapshot, currency: currency, amount: amount, now: now)
+        try await outgoingCheck(userId: userId, currency: currency, amount: amount, now: now).make(on: sql)
+    }
+
+    /// `checkOutgoing` as a read and its judgement, to make with the payment's debit
+    /// (`LedgerRepository.post(…reading:)`): the tier, the user's own limits and both windows' sums
+    /// in one `SELECT`.
+    func outgoingCheck(userId: String, currency: String, amount: Int64, now: Int64) -> LedgerRepository.Read {
+        let read = LimitsRepository.SnapshotRead(userId: userId, currency: currency, windows: Self.windows(now))
+        return LedgerRepository.Read(
+            query: { binds in read.query(binds: &binds) },
+            judge: { rows in
+                try checkOutgoing(try read.snapshot(from: rows), currency: currency, amount: amount, now: now)
+            })
     }
 
     /// The start of the two paid-out windows at `now`, for `LimitsRepository.snapshot`.

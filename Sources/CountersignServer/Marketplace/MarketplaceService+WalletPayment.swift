@@ -49,7 +49,8 @@ extension MarketplaceService {
                 // The token spent or the PIN counted against its allowance, the wallet locked and the
                 // spending limits checked: as a top-up's debit does.
                 try await authorizer.commit(
-                    authorization, userId: order.buyerId, intent: intent, locking: [wallet], now: now, on: sql)
+                    authorization, userId: order.buyerId, intent: intent, locking: [wallet], now: now, on: sql
+                ).make(on: sql)
                 // The guard on NEW is the lock: a parallel copy loses here and rolls back its token.
                 guard try await sql.orders.move(orderId: order.id, from: .new, to: .paid, now: now) else {
                     throw APIError(.orderPaid, "This order is paid already.")

@@ -54,15 +54,39 @@ package struct LedgerRepository: Sendable {
     ///
     /// With `row`, that row is inserted with the entry: in the same statement where PostgreSQL writes
     /// the entry as one, and only if the entry is written.
-    package func post(_ entry: LedgerEntry, now: Int64, with row: Row? = nil) async throws {
+    ///
+    /// With `read`, that read is made and judged before the entry's funds are: in the entry's statement
+    /// where PostgreSQL writes it as one (seeing what the transaction saw just before it), otherwise in
+    /// a statement of its own first. A judgement that throws leaves the funds unjudged, and the caller's
+    /// transaction rolls back.
+    package func post(_ entry: LedgerEntry, now: Int64, with row: Row? = nil, reading read: Read? = nil)
+        async throws
+    {
         let transactionId = Identifier.make("ltx")
         let userPostings = entry.postings.filter { !$0.accountId.hasPrefix("sys:") }
         if sql.engine == .postgres, userPostings.count <= 1, !entry.postings.isEmpty {
             return try await postInOneStatement(
-                entry, id: transactionId, userPosting: userPostings.first, row: row, now: now)
+                entry, id: transactionId, userPosting: userPostings.first, row: row, read: read, now: now)
         }
+        try await read?.make(on: sql)
         try await postInSteps(entry, id: transactionId, now: now)
         if let row { try await sql.execute(row.insert(firstBind: 1), row.values) }
+    }
+
+    /// A read to make with an entry (`post(_:now:with:reading:)`) and the judgement of its rows.
+    package struct Read {
+        /// The `SELECT`, its values appended to the binds given (numbered after those there); it
+        /// returns at least one row.
+        let query: (inout [SQLValue]) -> String
+        /// Throws to refuse the entry.
+        let judge: ([SQLRow]) throws -> Void
+
+        /// Makes the read alone, and judges it.
+        func make(on sql: any SQLExecutor) async throws {
+            var binds: [SQLValue] = []
+            let statement = query(&binds)
+            try judge(try await sql.query(statement, binds))
+        }
     }
 
     /// A row of another table written with an entry (`post(_:now:with:)`).
@@ -126,8 +150,9 @@ package struct LedgerRepository: Sendable {
     /// accounts keep no cached balance): the guarded balance update, the entry and its postings, each
     /// of the last two written only if the update went through. One row lock at most, so no lock
     /// order to keep. A refused update throws, as `post` does, with nothing written.
+    /// With `read`, its rows come back beside the counts (a row of them each) and are judged first.
     private func postInOneStatement(
-        _ entry: LedgerEntry, id: String, userPosting: Posting?, row: Row?, now: Int64
+        _ entry: LedgerEntry, id: String, userPosting: Posting?, row: Row?, read: Read?, now: Int64
     ) async throws {
         var binds: [SQLValue] = []
         let ctes = Self.entryStatements(entry, id: id, userPosting: userPosting, now: now, binds: &binds)
@@ -143,12 +168,16 @@ package struct LedgerRepository: Sendable {
                 """
             binds += row.values
         }
-        let written = try await sql.first(
-            """
-            WITH \(ctes)\(companion)
-            SELECT (SELECT count(*) FROM entry) AS entries, (SELECT count(*) FROM written) AS postings
-            """, binds)
-        guard try written?.int("entries") == 1 else {
+        var select = "SELECT (SELECT count(*) FROM entry) AS entries, (SELECT count(*) FROM written) AS postings"
+        if let read {
+            // Every part sees the snapshot the statement started with: the read, what it would
+            // have read alone just before.
+            select =
+                "SELECT counts.*, read.* FROM (\(select)) AS counts LEFT JOIN (\(read.query(&binds))) AS read ON TRUE"
+        }
+        let rows = try await sql.query("WITH \(ctes)\(companion)\n\(select)", binds)
+        try read?.judge(rows)
+        guard try rows.first?.int("entries") == 1 else {
             throw LedgerError.insufficientFunds(accountId: userPosting?.accountId ?? "")
         }
     }

@@ -19,8 +19,8 @@ extension TopUpService {
         do {
             return try await database.transaction { sql in
                 // The key claimed first, then the factor spent and the wallet and cashback locked:
-                // what the limits count holds until the commit.
-                try await authorizer.commit(
+                // what the limits count holds until the commit. They are read with the debit.
+                let limitsCheck = try await authorizer.commit(
                     authorization, userId: userId, intent: intent, locking: [walletId, cashbackId],
                     claiming: idempotency.map {
                         LinkedClaim(userId: userId, ticket: $0, transactionId: transactionId, now: now)
@@ -46,7 +46,7 @@ extension TopUpService {
                 }
                 try await sql.ledger.post(
                     LedgerEntry(kind: .topup, reference: transaction.id, postings: postings), now: now,
-                    with: WalletTransactionRepository.row(transaction))
+                    with: WalletTransactionRepository.row(transaction), reading: limitsCheck)
                 if clearFailures { try await sql.users.resetPaymentFailures(userId: userId) }
                 return transaction
             }

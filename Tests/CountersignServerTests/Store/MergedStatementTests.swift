@@ -215,4 +215,59 @@ struct MergedStatementTests {
             #expect(bare.credentials == [] && bare.own.isEmpty)
         }
     }
+
+    @Test(
+        "a read made with an entry sees the store as it was just before, and is judged before the funds",
+        arguments: TestEngines.all)
+    func entryWithRead(engine: DatabaseEngine) async throws {
+        struct Refused: Error {}
+        try await TestDatabase.with(engine) { database in
+            let (wallet, _) = try await RepositoryContractTests.makeUser("m5", on: database)
+            let clearing = SystemAccount.supplierClearing("NGN")
+            try await database.transaction { sql in
+                try await sql.ledger.post(
+                    .transfer(
+                        kind: .funding, reference: "f5", amount: 1_000, from: SystemAccount.funding("NGN"), to: wallet),
+                    now: Self.now)
+            }
+            let windows = (since: Self.now - 30 * 86_400_000, alsoSince: Self.now - 86_400_000)
+            // A debit with its wallet line, the limits' snapshot and the wallet's balance read with it:
+            // the read counts neither the debit nor its line. Returns what the read saw.
+            func debit(_ amount: Int64, refuse: Bool = false) async throws -> (paid: Int64?, balance: Int64?) {
+                try await database.transaction { sql in
+                    let line = WalletTransaction(
+                        id: Identifier.make("tx"), userId: "m5", type: .topup, status: .pending, amount: amount,
+                        currency: "NGN", productCode: nil, recipientPhone: nil, supplierSlug: nil,
+                        authorizedBy: "pin", cashbackUsed: 0, cashbackEarned: 0, externalReference: nil,
+                        idempotencyKey: nil, failureCode: nil, createdAt: Self.now, updatedAt: Self.now)
+                    let read = LimitsRepository.SnapshotRead(
+                        userId: "m5", currency: "NGN", windows: windows, balancesOf: (wallet, wallet))
+                    var seen: (paid: Int64?, balance: Int64?) = (nil, nil)
+                    try await sql.ledger.post(
+                        .transfer(kind: .topup, reference: line.id, amount: amount, from: wallet, to: clearing),
+                        now: Self.now, with: WalletTransactionRepository.row(line),
+                        reading: LedgerRepository.Read(
+                            query: { binds in read.query(binds: &binds) },
+                            judge: { rows in
+                                let snapshot = try read.snapshot(from: rows)
+                                seen = (snapshot.paidOut?.total, snapshot.balances?.wallet)
+                                if refuse { throw Refused() }
+                            }))
+                    return seen
+                }
+            }
+            let first = try await debit(400)
+            let second = try await debit(100)
+            #expect(first.paid == 0 && first.balance == 1_000)
+            #expect(second.paid == 400 && second.balance == 600)
+
+            // A judgement that throws rolls the debit back; over the funds, it still comes first.
+            let before = try await LedgerAudit.snapshot(database)
+            await #expect(throws: Refused.self) { try await debit(100, refuse: true) }
+            await #expect(throws: Refused.self) { try await debit(5_000, refuse: true) }
+            await #expect(throws: LedgerError.insufficientFunds(accountId: wallet)) { try await debit(5_000) }
+            #expect(try await LedgerAudit.snapshot(database) == before)
+            #expect(try await database.read { sql in try await sql.ledger.balance(accountId: wallet) } == 500)
+        }
+    }
 }
