@@ -19,6 +19,18 @@ package struct WebhookEndpointRepository: Sendable {
         }
     }
 
+    /// `subscribed(to:)` as a `SELECT` of the endpoints' `id`s, each with its place in their order
+    /// (`n`, from 1), to make inside another PostgreSQL statement: `type` (appended to `binds`) is one of the
+    /// comma-separated `event_types`, or they list every type (`WebhookEventType.matches`).
+    static func subscribedSelect(to type: String, binds: inout [SQLValue]) -> String {
+        binds.append(.text("," + type + ","))
+        return """
+            SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS n FROM webhook_endpoints
+            WHERE removed_at IS NULL AND enabled = 1 AND (strpos(',' || event_types || ',', ',\(WebhookEventType.all),') > 0
+                OR strpos(',' || event_types || ',', $\(binds.count)) > 0)
+            """
+    }
+
     func insert(_ endpoint: WebhookEndpoint, createdBy: String?) async throws {
         try await sql.execute(
             """

@@ -47,12 +47,9 @@ package struct WebhookEventRepository {
             binds.append(value)
             return "$\(binds.count)"
         }
-        let listed = bind(.text("," + event.type + ","))
         let subscribed = """
             subscribed AS (
-                SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS n FROM webhook_endpoints
-                WHERE removed_at IS NULL AND enabled = 1 AND (strpos(',' || event_types || ',', ',\(WebhookEventType.all),') > 0
-                    OR strpos(',' || event_types || ',', \(listed)) > 0)
+                \(WebhookEndpointRepository.subscribedSelect(to: event.type, binds: &binds))
             )
             """
         let (id, type, resourceType, resourceId) = (
