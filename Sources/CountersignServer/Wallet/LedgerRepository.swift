@@ -56,9 +56,9 @@ package struct LedgerRepository: Sendable {
     /// the entry as one, and only if the entry is written.
     ///
     /// With `read`, that read is made and judged before the entry's funds are: in the entry's statement
-    /// where PostgreSQL writes it as one (seeing what the transaction saw just before it), otherwise in
-    /// a statement of its own first. A judgement that throws leaves the funds unjudged, and the caller's
-    /// transaction rolls back.
+    /// where PostgreSQL writes it as one (it sees the store as a statement of its own just before would:
+    /// neither the entry nor `row`), otherwise in a statement of its own first. A judgement that throws
+    /// leaves the funds unjudged, and the caller's transaction rolls back: call it in a transaction.
     package func post(_ entry: LedgerEntry, now: Int64, with row: Row? = nil, reading read: Read? = nil)
         async throws
     {
