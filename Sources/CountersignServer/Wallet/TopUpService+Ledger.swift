@@ -131,8 +131,8 @@ extension TopUpService {
     /// `settle` for a delivered top-up on PostgreSQL, in one statement that commits on its own
     /// (`WalletTransactionRepository.settleDelivered`): the status, the cashback entry, the replay
     /// answer, whose balance the statement reads and fills in, and the outbox's event. Nil, with
-    /// nothing written, where the settlement needs its transaction: the top-up not pending, more
-    /// webhook endpoints subscribed than the statement records for.
+    /// nothing written, where the settlement needs its transaction: the top-up not pending, its
+    /// cashback account missing, or more webhook endpoints subscribed than the statement records for.
     private func settleInOneStatement(
         _ pending: WalletTransaction, reference: String, walletId: String, cashbackId: String, now: Int64
     ) async throws -> SettledTopUp? {
