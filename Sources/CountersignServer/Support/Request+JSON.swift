@@ -32,10 +32,26 @@ extension Request {
 /// JSON decoding with errors clients can act on.
 package enum JSONBody {
     /// Whether a `Content-Type` names JSON: `application/json`, any case, with parameters allowed.
-    static func isJSON(contentType: String?) -> Bool {
+    /// The media type is what comes before the first `;`, less spaces and tabs around it (HTTP's
+    /// optional white space), compared in ASCII without regard to case.
+    package static func isJSON(contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+        let value = contentType.utf8
+        var end = value.firstIndex(of: UInt8(ascii: ";")) ?? value.endIndex
+        var start = value.startIndex
+        while start < end, isOptionalWhiteSpace(value[start]) { start = value.index(after: start) }
+        while end > start, isOptionalWhiteSpace(value[value.index(before: end)]) { end = value.index(before: end) }
+        let mediaType = value[start..<end]
+        guard mediaType.count == jsonMediaType.count else { return false }
+        return zip(mediaType, jsonMediaType).allSatisfy { byte, expected in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == expected : byte == expected
+        }
+    }
+
+    private static let jsonMediaType = Array("application/json".utf8)
+
+    private static func isOptionalWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
     /// `buffer` decoded as `T`; a control character in any of its strings is refused unless
