@@ -34,15 +34,7 @@ public struct PaymentIntent: Sendable, Hashable, Codable {
     /// The canonical encoding: JSON with keys in lexicographic order, no white space, strings escaped
     /// minimally. A client recomputes it byte for byte to check the challenge before it signs.
     public var canonicalBytes: [UInt8] {
-        let fields: [(String, String)] = [
-            ("amount", String(amount)),
-            ("currency", CanonicalJSON.quote(currency)),
-            ("kind", CanonicalJSON.quote(kind)),
-            ("productCode", CanonicalJSON.quote(productCode)),
-            ("recipientPhone", CanonicalJSON.quote(recipientPhone)),
-            ("supplierSlug", CanonicalJSON.quote(supplierSlug)),
-        ]
-        return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)
+        jsonBytes(escaping: .minimal)
     }
 
     /// SHA-256 of the canonical encoding: what a verification token carries to bind it to this intent.
@@ -59,24 +51,25 @@ public struct PaymentIntent: Sendable, Hashable, Codable {
     }
 }
 
+extension PaymentIntent: JSONWritable {
+    /// The members in the order of their keys: the canonical encoding, and `JSONEncoder`'s with
+    /// sorted keys.
+    package func write(to object: inout JSONObjectWriter) {
+        object.integer("amount", amount)
+        object.string("currency", currency)
+        object.string("kind", kind)
+        object.string("productCode", productCode)
+        object.string("recipientPhone", recipientPhone)
+        object.string("supplierSlug", supplierSlug)
+    }
+}
+
 /// The minimal JSON string escaping used by canonical encodings.
 public enum CanonicalJSON {
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped, nothing else.
     public static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var bytes: [UInt8] = []
+        JSONObjectWriter.appendString(text, to: &bytes, escaping: .minimal)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -63,6 +63,37 @@ struct PaymentIntentTests {
                 #""productCode":"AIRTIME_MTN\",\"recipientPhone\":\"1""#))
     }
 
+    @Test("every character is quoted as JSON's escaping rules, scalar by scalar, spell it")
+    func quotingMatchesScalarRules() {
+        var texts = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
+        texts += ["", "é", "€", "😀", "a\u{0}b", "\u{7F}\u{1F}\u{80}", "Ünïcödé \"quoted\" \\ \u{2028}", "\u{FEFF}x"]
+        for text in texts {
+            #expect(CanonicalJSON.quote(text) == scalarQuote(text), "\(Array(text.utf8))")
+        }
+        #expect(CanonicalJSON.quote("\u{1F}") == #""\u001f""#)
+        #expect(CanonicalJSON.quote("\u{7F}é") == "\"\u{7F}é\"")
+    }
+
+    /// JSON's minimal escaping written out over scalars, as the spec states it, to hold the
+    /// byte-level encoder to.
+    private func scalarQuote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
     private func base64URLEncode(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         var output = ""

@@ -70,20 +70,7 @@ public struct TransferQuote: Sendable, Hashable, Codable {
     /// The canonical encoding: JSON with keys in lexicographic order at every level, no white
     /// space, strings escaped minimally, fee lines in their given order.
     public var canonicalBytes: [UInt8] {
-        let fees = self.fees.map { "{\"amount\":\($0.amount),\"name\":\(CanonicalJSON.quote($0.name))}" }.joined(
-            separator: ",")
-        let fields: [(String, String)] = [
-            ("amount", String(amount)),
-            ("currency", CanonicalJSON.quote(currency)),
-            ("expiresAt", CanonicalJSON.quote(expiresAt)),
-            ("fees", "[" + fees + "]"),
-            ("payeePhone", CanonicalJSON.quote(payeePhone)),
-            ("quoteId", CanonicalJSON.quote(quoteId)),
-            ("total", String(total)),
-            ("totalFees", String(totalFees)),
-            ("transferId", CanonicalJSON.quote(transferId)),
-        ]
-        return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)
+        jsonBytes(escaping: .minimal)
     }
 
     /// The WebAuthn challenge for this quote under `nonce`: `SHA-256(nonce ‖ canonicalBytes)`.
@@ -92,5 +79,28 @@ public struct TransferQuote: Sendable, Hashable, Codable {
         hasher.update(data: nonce)
         hasher.update(data: canonicalBytes)
         return Array(hasher.finalize())
+    }
+}
+
+extension TransferQuote: JSONWritable {
+    /// The members in the order of their keys: the canonical encoding, and `JSONEncoder`'s with
+    /// sorted keys.
+    package func write(to object: inout JSONObjectWriter) {
+        object.integer("amount", amount)
+        object.string("currency", currency)
+        object.string("expiresAt", expiresAt)
+        object.objects("fees", fees)
+        object.string("payeePhone", payeePhone)
+        object.string("quoteId", quoteId)
+        object.integer("total", total)
+        object.integer("totalFees", totalFees)
+        object.string("transferId", transferId)
+    }
+}
+
+extension TransferQuote.Fee: JSONWritable {
+    package func write(to object: inout JSONObjectWriter) {
+        object.integer("amount", amount)
+        object.string("name", name)
     }
 }

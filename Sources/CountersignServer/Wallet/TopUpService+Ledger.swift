@@ -119,7 +119,7 @@ extension TopUpService {
             // With no endpoint live when the status changed, the outbox does not read them again.
             try await WebhookOutbox().recordWalletTransaction(finished, on: sql, anyEndpoint: anyEndpoint)
             let response = Self.response(finished, balance: balance, outcome: outcome)
-            let json = try TopUpResponse.encodedForReplay(response)
+            let json = TopUpResponse.encodedForReplay(response)
             // The replay answer is stored with the money, so a retry after a crash replays it.
             if let key = pending.idempotencyKey {
                 try await sql.idempotency.complete(userId: pending.userId, key: key, status: 200, body: json)
@@ -175,7 +175,7 @@ extension TopUpService {
         before: String, after: String
     )? {
         let marker = "\"balance\":\(Int64.min)"
-        let json = try TopUpResponse.encodedForReplay(Self.response(finished, balance: .min, outcome: outcome))
+        let json = TopUpResponse.encodedForReplay(Self.response(finished, balance: .min, outcome: outcome))
         guard let cut = json.range(of: marker) else { return nil }
         return (String(json[..<cut.lowerBound]) + "\"balance\":", String(json[cut.upperBound...]))
     }

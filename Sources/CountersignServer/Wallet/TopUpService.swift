@@ -108,7 +108,7 @@ package struct IdempotencyKeyTaken: Error {
 
 extension TopUpResponse {
     /// The JSON stored for replays and sent to the client.
-    package static func encodedForReplay(_ response: TopUpResponse) throws -> String {
-        String(decoding: try JSONEncoder().encode(response), as: UTF8.self)
+    package static func encodedForReplay(_ response: TopUpResponse) -> String {
+        String(decoding: response.jsonBytes(), as: UTF8.self)
     }
 }
