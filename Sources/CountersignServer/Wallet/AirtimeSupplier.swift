@@ -54,7 +54,14 @@ package struct SimulatedAirtimeSupplier: AirtimeSupplier {
             return .failed(
                 code: "supplier_unavailable", message: "The \(order.network.displayName) supplier is unavailable.")
         }
-        let digest = SHA256.hash(data: Array(order.transactionId.utf8)).map { String($0, radix: 16) }.joined()
-        return .delivered(reference: "SIM-" + digest.prefix(12).uppercased())
+        let digest = SHA256.hash(data: Array(order.transactionId.utf8))
+        var reference = Array("SIM-".utf8)
+        for byte in digest.prefix(6) {
+            reference.append(hexDigits[Int(byte >> 4)])
+            reference.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return .delivered(reference: String(decoding: reference, as: UTF8.self))
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }
