@@ -97,7 +97,7 @@ extension MarketplaceService {
             }
         }
         _ = try await settle(order, intent: intent, failure: nil)
-        let current = try await database.read { [orders] sql in try await sql.orders.find(id: order.id) } ?? order
+        let current = try await database.read { sql in try await sql.orders.find(id: order.id) } ?? order
         return Self.payment(current, intent: intent)
     }
 
