@@ -1,3 +1,4 @@
+import CountersignCodec
 import Logging
 
 /// The trace id of the request the current task serves, for every log line written while it runs.
@@ -13,15 +14,13 @@ package enum RequestTrace {
 
     /// A random W3C trace id: 16 bytes as 32 lowercase hex digits, never all zero.
     static func newIdentifier() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        if high == 0 && low == 0 { high = 1 }
+        var bytes = SecureRandom.bytes(16)
+        if bytes.allSatisfy({ $0 == 0 }) { bytes[15] = 1 }
         // Written digit by digit into the string's own storage: one allocation, on every request.
         return String(unsafeUninitializedCapacity: 32) { buffer in
-            for digit in 0..<32 {
-                let word = digit < 16 ? high : low
-                buffer[digit] = hexDigits[Int(truncatingIfNeeded: word >> UInt64(60 - 4 * (digit % 16))) & 0xF]
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = hexDigits[Int(byte >> 4)]
+                buffer[2 * index + 1] = hexDigits[Int(byte & 0x0F)]
             }
             return 32
         }
