@@ -27,8 +27,8 @@ package struct JSONObjectWriter {
     }
 
     private let escaping: Escaping
+    /// The text so far, from its opening `{`.
     private var bytes: [UInt8]
-    private var isEmpty = true
     #if DEBUG
         private var lastKey: StaticString?
     #endif
@@ -116,8 +116,7 @@ package struct JSONObjectWriter {
             }
             lastKey = key
         #endif
-        if !isEmpty { bytes.append(UInt8(ascii: ",")) }
-        isEmpty = false
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "\""))
