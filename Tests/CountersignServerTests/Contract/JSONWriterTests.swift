@@ -83,6 +83,39 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("every stored property is written: a property added to a type and not to its writer fails here")
+    func everyPropertyWritten() throws {
+        let intent = PaymentIntent(
+            amount: 1, currency: "NGN", productCode: "P", recipientPhone: "080", supplierSlug: "mtn")
+        let confirmation = SecurePaymentConfirmationData(
+            rpId: "r", credentialIds: ["c"], challenge: "x", payeeName: "p", payeeOrigin: "https://o",
+            total: .init(currency: "NGN", value: "1.00"), instrument: .init(displayName: "d", icon: "i"), timeout: 1)
+        let values: [any JSONWritable] = [
+            AuthenticationOptionsResponse(
+                challenge: "c", rpId: "r", allowCredentials: [], userVerification: "u", timeout: 1, transaction: intent,
+                nonce: "n", securePaymentConfirmation: confirmation, pinAllowed: true),
+            AuthenticationVerifyResponse(
+                verified: true, verificationToken: "t", expiresIn: 1, message: "m", code: "c", retryAfter: 1),
+            CredentialDescriptor(id: "i", transports: ["usb"]), confirmation, confirmation.instrument,
+            confirmation.total, intent,
+            TopUpResponse(
+                success: true, message: "m", code: "c",
+                data: .init(
+                    transactionId: "t", status: "s", amount: 1, balance: 1, timestamp: "x", cashbackUsed: 1,
+                    cashbackEarned: 1)),
+            TransferQuote(
+                quoteId: "q", transferId: "t", payeePhone: "p", amount: 1, fees: [.init(name: "f", amount: 1)],
+                totalFees: 1, total: 2, currency: "NGN", expiresAt: "x"),
+            TransferQuote.Fee(name: "f", amount: 1),
+        ]
+        for value in values {
+            let object = try #require(JSONSerialization.jsonObject(with: Data(value.jsonBytes())) as? [String: Any])
+            #expect(
+                object.count == Mirror(reflecting: value).children.count,
+                "\(type(of: value)) writes \(object.keys.sorted())")
+        }
+    }
+
     private func written(_ value: some JSONWritable) -> [UInt8] {
         value.jsonBytes()
     }
