@@ -27,6 +27,9 @@ package final class SQLiteDatabase: Database {
         self.readers = ReaderPool(readers)
     }
 
+    /// The WAL's size, in pages, at which a commit copies it back into the database file.
+    package static let walCheckpointPages = 10_000
+
     /// Opens (creating if needed) the database file at `path` with `readerCount` reader connections.
     package static func open(path: String, readerCount: Int = 4, logger: Logger) async throws -> SQLiteDatabase {
         try await NIOThreadPool.singleton.runIfActive {
@@ -39,6 +42,12 @@ package final class SQLiteDatabase: Database {
                 // Each transaction of a batch runs in a savepoint, whose undo copies of pages (the
                 // statement journal) need not go through a temporary file.
                 "PRAGMA temp_store=MEMORY",
+                // Copy the WAL back into the database file once it holds 10,000 pages (about 40 MB)
+                // rather than SQLite's 1,000. A page most payments change (an index's root and
+                // inner pages, the busiest accounts) is copied once per checkpoint however often it
+                // changed, so checkpointing a tenth as often copies fewer pages a payment. The
+                // checkpoint runs in the commit that crosses the mark; the WAL file is then reused.
+                "PRAGMA wal_autocheckpoint=\(walCheckpointPages)",
             ] {
                 try writer.execute(pragma)
             }

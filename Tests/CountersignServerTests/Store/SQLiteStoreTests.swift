@@ -144,6 +144,29 @@ struct SQLiteStoreTests {
         }
     }
 
+    @Test("the WAL is copied back into the database file past its own mark, not SQLite's 1,000 pages")
+    func checkpointMark() async throws {
+        try await Self.withStore { database, path in
+            // About 1,800 pages in 30 commits: past SQLite's default mark, short of the store's.
+            let body = String(repeating: "x", count: 3_000)
+            for batch in 0..<30 {
+                try await database.transaction { sql in
+                    for row in 0..<60 {
+                        try await sql.execute(
+                            "INSERT INTO notes (id, body) VALUES ($1, $2)", [.text("n\(batch)-\(row)"), .text(body)])
+                    }
+                }
+            }
+            let other = try SQLiteConnectionHandle(path: path)
+            defer { other.close() }
+            // With SQLite's default, a commit past 1,000 pages would have copied the WAL back and the
+            // next one started it again, leaving well under 1,500 pages in it.
+            let wal = try #require(try other.query("PRAGMA wal_checkpoint(PASSIVE)", []).first)
+            #expect(try wal.int("log") >= 1_500)
+            #expect(try wal.int("log") < Int64(SQLiteDatabase.walCheckpointPages))
+        }
+    }
+
     @Test("a closed store refuses reads and transactions with an error")
     func closed() async throws {
         try await Self.withStore { database, _ in
