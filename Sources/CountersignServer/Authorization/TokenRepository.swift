@@ -22,13 +22,17 @@ package struct ConsumedTokenRepository: Sendable {
     package func consume(
         jti: String, userId: String, credentialId: String, expiresAt: Int64, now: Int64
     ) async throws -> TokenSpend {
-        // An UPDATE, not a SELECT: it takes the key's row lock, so a revocation committing meanwhile
-        // is seen (PostgreSQL re-reads the row) and the two cannot both succeed.
+        // On PostgreSQL an UPDATE, not a SELECT: it takes the key's row lock, so a revocation
+        // committing meanwhile is seen (PostgreSQL re-reads the row) and the two cannot both succeed.
+        // SQLite's writers run one at a time, so a read sees every revocation committed before it
+        // and none can commit until this transaction has; the UPDATE would only rewrite the row.
         let key = try await sql.first(
-            """
-            UPDATE credentials SET flagged_at = flagged_at
-            WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING flagged_at
-            """,
+            sql.engine == .postgres
+                ? """
+                UPDATE credentials SET flagged_at = flagged_at
+                WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING flagged_at
+                """
+                : "SELECT flagged_at FROM credentials WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL",
             [.text(credentialId), .text(userId)]
         )
         guard let key else { return .keyRevoked }
