@@ -76,12 +76,15 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // A VFS over the system's default one that writes each SQLite WAL commit with one call.
+        .target(name: "CSQLiteWAL", dependencies: ["CSQLite"]),
         // The storage engines: embedded SQLite and PostgreSQL behind one `Database` protocol,
         // prepared statements, and the migrations with their runner.
         .target(
             name: "CountersignStore",
             dependencies: [
                 "CSQLite",
+                "CSQLiteWAL",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import CSQLiteWAL
 import Logging
 import NIOPosix
 import ServiceLifecycle
@@ -29,6 +30,12 @@ package final class SQLiteDatabase: Database {
 
     /// The WAL's size, in pages, at which a commit copies it back into the database file.
     package static let walCheckpointPages = 10_000
+
+    /// Since the process started: the writes SQLite asked for on WAL files, and the write calls that
+    /// reached the files (`CSQLiteWAL` gathers a commit's into one).
+    package static var walWrites: (requested: UInt64, made: UInt64) {
+        (countersign_wal_vfs_requested_writes(), countersign_wal_vfs_file_writes())
+    }
 
     /// Opens (creating if needed) the database file at `path` with `readerCount` reader connections.
     package static func open(path: String, readerCount: Int = 4, logger: Logger) async throws -> SQLiteDatabase {

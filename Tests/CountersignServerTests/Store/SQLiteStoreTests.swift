@@ -167,6 +167,81 @@ struct SQLiteStoreTests {
         }
     }
 
+    @Test("a commit's WAL frames reach the file in a few write calls, not two a frame")
+    func walWritesGathered() async throws {
+        try await Self.withStore { database, _ in
+            let body = String(repeating: "w", count: 3_000)
+            let before = SQLiteDatabase.walWrites
+            // About 60 pages: SQLite asks for two writes a frame. Counts are per process, and other
+            // tests' commits are gathered too, so the share is what can be checked.
+            try await database.transaction { sql in
+                for row in 0..<60 {
+                    try await sql.execute(
+                        "INSERT INTO notes (id, body) VALUES ($1, $2)", [.text("g\(row)"), .text(body)])
+                }
+            }
+            let after = SQLiteDatabase.walWrites
+            let (requested, made) = (after.requested - before.requested, after.made - before.made)
+            #expect(requested >= 120, "\(requested) writes asked for")
+            #expect(made * 4 <= requested, "\(made) write calls for \(requested) writes asked for")
+        }
+    }
+
+    @Test("gathered WAL writes: every commit seen at once by a reader and after reopening, the file intact")
+    func walWritesDurable() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "countersign-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let body = String(repeating: "d", count: 3_000)
+        let database = try await SQLiteDatabase.open(path: path, logger: TestDatabase.logger)
+        try await database.transaction { sql in
+            try await sql.execute("CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT, amount BIGINT)")
+        }
+        // Commits of one row, then one of about 1.5 MB (many times the VFS's 120 KiB buffer), then a
+        // rolled-back one; the big one also updates rows it wrote itself.
+        for round in 0..<20 {
+            try await database.transaction { sql in
+                try await sql.execute(
+                    "INSERT INTO notes (id, body, amount) VALUES ($1, $2, 1)", [.text("s\(round)"), .text(body)])
+            }
+            let seen = try await database.read { sql in try await sql.first("SELECT count(*) AS n FROM notes") }
+            #expect(try seen?.int("n") == Int64(round + 1))
+        }
+        try await database.transaction { sql in
+            for row in 0..<500 {
+                try await sql.execute(
+                    "INSERT INTO notes (id, body, amount) VALUES ($1, $2, 2)", [.text("b\(row)"), .text(body)])
+            }
+            try await sql.execute("UPDATE notes SET amount = 3 WHERE id LIKE 'b1%'")
+        }
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await database.transaction { sql in
+                try await sql.execute("INSERT INTO notes (id, body, amount) VALUES ('gone', $1, 9)", [.text(body)])
+                throw Refused()
+            }
+        }
+        let totals = try await database.read { sql in
+            try await sql.first("SELECT count(*) AS n, sum(amount) AS total, sum(length(body)) AS bytes FROM notes")
+        }
+        // 20 + 500 rows; amounts 20 × 1, 389 × 2 and the 111 ids b1… set to 3.
+        #expect(try totals?.int("n") == 520)
+        #expect(try totals?.int("total") == 20 + 389 * 2 + 111 * 3)
+        #expect(try totals?.int("bytes") == 520 * 3_000)
+        // A connection of its own reads the frames from the WAL file (the store still open), then one
+        // after the close, which copied the WAL back into the database file.
+        for closing in [false, true] {
+            if closing { try await database.close() }
+            let other = try SQLiteConnectionHandle(path: path)
+            defer { other.close() }
+            #expect(try other.query("PRAGMA integrity_check", []).first?.string("integrity_check") == "ok")
+            let again = try #require(try other.query("SELECT count(*) AS n, sum(amount) AS total FROM notes", []).first)
+            #expect(try again.int("n") == 520 && again.int("total") == 20 + 389 * 2 + 111 * 3)
+        }
+    }
+
     @Test("a closed store refuses reads and transactions with an error")
     func closed() async throws {
         try await Self.withStore { database, _ in
