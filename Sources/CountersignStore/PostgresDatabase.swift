@@ -161,12 +161,13 @@ struct PostgresExecutor: SQLExecutor {
                 }
                 rows = collected
             }
+            guard let first = rows.first else { return [] }
+            let columns = SQLColumns(first.map(\.columnName))
             return try rows.map { row in
-                var values: [String: SQLValue] = [:]
-                for cell in row {
-                    values[cell.columnName] = try Self.value(of: cell)
-                }
-                return SQLRow(values: values)
+                var cells: [SQLValue?] = []
+                cells.reserveCapacity(columns.names.count)
+                for cell in row { cells.append(try Self.value(of: cell)) }
+                return SQLRow(columns: columns, cells: cells)
             }
         } catch let error as PSQLError {
             let state = error.serverInfo?[.sqlState] ?? ""

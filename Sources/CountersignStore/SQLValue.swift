@@ -20,27 +20,56 @@ extension SQLValue {
     package static func int(_ value: Int) -> SQLValue { .integer(Int64(value)) }
 }
 
+/// The column names of a statement's rows, and where each is: made once per statement (SQLite) or
+/// result (PostgreSQL) and shared by its rows, so a row is an array of values and no name is hashed
+/// until it is looked up.
+package final class SQLColumns: Sendable {
+    package let names: [String]
+    private let positions: [String: Int]
+
+    /// A name given twice (`SELECT a.id, b.id`) is found at its last position.
+    package init(_ names: [String]) {
+        self.names = names
+        var positions: [String: Int] = Dictionary(minimumCapacity: names.count)
+        for (index, name) in names.enumerated() { positions[name] = index }
+        self.positions = positions
+    }
+
+    package func position(of name: String) -> Int? { positions[name] }
+}
+
 /// One result row, by column name.
 package struct SQLRow: Sendable {
-    package var values: [String: SQLValue]
+    package let columns: SQLColumns
+    /// In the order of `columns.names`; nil for a value of a type Countersign does not store (REAL, BLOB).
+    package let cells: [SQLValue?]
 
-    package init(values: [String: SQLValue]) { self.values = values }
+    package init(columns: SQLColumns, cells: [SQLValue?]) {
+        precondition(columns.names.count == cells.count, "a row has a value for each column")
+        self.columns = columns
+        self.cells = cells
+    }
+
+    /// The value in `column`; nil if the row has no such column.
+    package subscript(column: String) -> SQLValue? {
+        columns.position(of: column).flatMap { cells[$0] }
+    }
 
     /// The integer in `column`; throws if it is missing or not an integer.
     package func int(_ column: String) throws -> Int64 {
-        guard case .integer(let value) = values[column] else { throw DatabaseError.decoding(column: column) }
+        guard case .integer(let value) = self[column] else { throw DatabaseError.decoding(column: column) }
         return value
     }
 
     /// The text in `column`; throws if it is missing or not text.
     package func string(_ column: String) throws -> String {
-        guard case .text(let value) = values[column] else { throw DatabaseError.decoding(column: column) }
+        guard case .text(let value) = self[column] else { throw DatabaseError.decoding(column: column) }
         return value
     }
 
     /// The integer in `column`, or nil for NULL.
     package func optionalInt(_ column: String) throws -> Int64? {
-        switch values[column] {
+        switch self[column] {
         case .integer(let value): value
         case .null: nil
         default: throw DatabaseError.decoding(column: column)
@@ -49,7 +78,7 @@ package struct SQLRow: Sendable {
 
     /// The text in `column`, or nil for NULL.
     package func optionalString(_ column: String) throws -> String? {
-        switch values[column] {
+        switch self[column] {
         case .text(let value): value
         case .null: nil
         default: throw DatabaseError.decoding(column: column)

@@ -22,7 +22,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
 
     private struct CompiledStatement {
         let pointer: OpaquePointer
-        let columns: [String]
+        let columns: SQLColumns
     }
 
     /// `sqlite3_initialize` once per process, before the first open: concurrent first opens race on
@@ -68,7 +68,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     }
 
     /// Runs one statement, written with `$N` placeholders, and returns its rows. REAL and BLOB
-    /// columns are left out of the row (the schema has none), so reading one fails as a decoding error.
+    /// values are left out of the row (the schema has none), so reading one fails as a decoding error.
     func query(_ sql: String, _ binds: [SQLValue]) throws -> [SQLRow] {
         let statement = try compiled(sql)
         let pointer = statement.pointer
@@ -100,25 +100,25 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
             let status = sqlite3_step(pointer)
             if status == SQLITE_DONE { return rows }
             guard status == SQLITE_ROW else { throw failure(status) }
-            var values: [String: SQLValue] = Dictionary(minimumCapacity: statement.columns.count)
-            for (index, name) in statement.columns.enumerated() {
+            var cells: [SQLValue?] = []
+            cells.reserveCapacity(statement.columns.names.count)
+            for index in statement.columns.names.indices {
                 let column = Int32(index)
                 switch sqlite3_column_type(pointer, column) {
                 case SQLITE_INTEGER:
-                    values[name] = .integer(sqlite3_column_int64(pointer, column))
+                    cells.append(.integer(sqlite3_column_int64(pointer, column)))
                 case SQLITE_TEXT:
                     // column_text before column_bytes: the byte count is of the text form.
                     let text = sqlite3_column_text(pointer, column)
                     let count = Int(sqlite3_column_bytes(pointer, column))
-                    values[name] = .text(
-                        String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+                    cells.append(.text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)))
                 case SQLITE_NULL:
-                    values[name] = .null
+                    cells.append(.null)
                 default:
-                    continue
+                    cells.append(nil)
                 }
             }
-            rows.append(SQLRow(values: values))
+            rows.append(SQLRow(columns: statement.columns, cells: cells))
         }
     }
 
@@ -159,9 +159,10 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
             if status == SQLITE_MISUSE { throw DatabaseError.engine("one SQL statement per call: \(sql)") }
             throw failure(status == SQLITE_OK ? SQLITE_MISUSE : status)
         }
-        let columns = (0..<sqlite3_column_count(pointer)).map { index in
-            sqlite3_column_name(pointer, index).map { String(cString: $0) } ?? ""
-        }
+        let columns = SQLColumns(
+            (0..<sqlite3_column_count(pointer)).map { index in
+                sqlite3_column_name(pointer, index).map { String(cString: $0) } ?? ""
+            })
         let statement = CompiledStatement(pointer: pointer, columns: columns)
         statements[sql] = statement
         return statement

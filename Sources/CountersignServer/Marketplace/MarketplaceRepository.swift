@@ -181,7 +181,7 @@ package struct MarketplaceRepository: Sendable {
             amount: try row.int("amount"),
             currency: try row.string("currency"), status: status, buyNow: try row.bool("buy_now"),
             closedReason: try row.optionalString("closed_reason").flatMap(BidClosedReason.init(rawValue:)),
-            orderId: row.values["order_id"] == nil ? nil : try row.optionalString("order_id"),
+            orderId: row["order_id"] == nil ? nil : try row.optionalString("order_id"),
             createdAt: try row.int("created_at"), updatedAt: try row.int("updated_at")
         )
     }

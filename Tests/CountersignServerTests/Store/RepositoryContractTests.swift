@@ -20,6 +20,28 @@ struct RepositoryContractTests {
         }
     }
 
+    @Test(
+        "a row is read by column name: a name given twice gives its last value; a missing column or another type fails",
+        arguments: TestEngines.all)
+    func rowByName(engine: DatabaseEngine) async throws {
+        try await TestDatabase.with(engine) { database in
+            let rows = try await database.read { sql in
+                try await sql.query(
+                    "SELECT 'first' AS id, CAST(7 AS BIGINT) AS amount, NULL AS gone, 'last' AS id FROM (SELECT 1 AS n) AS one"
+                        + " UNION ALL SELECT 'again', CAST(8 AS BIGINT), NULL, 'later' FROM (SELECT 1 AS n) AS two",
+                    [])
+            }
+            #expect(rows.count == 2)
+            #expect(try rows.map { try $0.string("id") } == ["last", "later"])
+            #expect(try rows.map { try $0.int("amount") } == [7, 8])
+            #expect(try rows[0].optionalString("gone") == nil)
+            #expect(throws: DatabaseError.self) { try rows[0].string("missing") }
+            #expect(throws: DatabaseError.self) { try rows[0].int("id") }
+            #expect(throws: DatabaseError.self) { try rows[0].string("amount") }
+            #expect(rows[0]["missing"] == nil && rows[0]["gone"] == .null)
+        }
+    }
+
     @Test("postings move cached balances; an overdraft rolls the whole entry back", arguments: TestEngines.all)
     func ledger(engine: DatabaseEngine) async throws {
         try await TestDatabase.with(engine) { database in
