@@ -9,10 +9,12 @@
 // lands in the buffer when it falls inside it, and otherwise writes the buffer out first.
 //
 // Why it is safe: other connections read a frame only once the wal-index says it is committed, and
-// SQLite updates the wal-index after the commit's sync (with `synchronous=FULL`, which the store
-// always sets), by which time the buffer is in the file. A crash before the sync loses the buffer,
-// as it would lose writes still in the page cache: the commit had not returned. Every other file
-// (the database, its shared memory) is the default VFS's, untouched.
+// SQLite updates the wal-index after writing the commit's last frame (and, with `synchronous=FULL`,
+// after syncing). The VFS writes the buffer out as soon as that frame's page is in it: a frame
+// header whose commit field (bytes 4-7, the database's size in pages after the commit) is not zero
+// marks the commit's last frame, whatever the connection's `synchronous`. A crash before the sync
+// loses what it would have lost anyway: the commit had not returned. Every other file (the database,
+// its shared memory) is the default VFS's, untouched.
 #include "CSQLiteWAL.h"
 
 #include <sqlite3.h>
@@ -24,7 +26,11 @@ typedef struct WALFile {
     unsigned char *buffer;
     sqlite3_int64 start;
     int length;
+    // The last write was a commit frame's header: the next one, its page, ends the commit.
+    int commitHeaderWritten;
 } WALFile;
+
+enum { frameHeaderSize = 24 };
 
 // 120 KiB, about 30 frames of 4 KiB: the default VFS writes at most 128 KiB less a byte a call
 // (its `seekAndWrite` keeps the low 17 bits of the length), so a commit of more frames goes out in
@@ -63,9 +69,23 @@ static int walRead(sqlite3_file *base, void *out, int amount, sqlite3_int64 offs
     return file->real->pMethods->xRead(file->real, out, amount, offset);
 }
 
+static int buffered(WALFile *file, const void *data, int amount, sqlite3_int64 offset);
+
 static int walWrite(sqlite3_file *base, const void *data, int amount, sqlite3_int64 offset) {
     WALFile *file = (WALFile *)base;
     __atomic_fetch_add(&requestedWrites, 1, __ATOMIC_RELAXED);
+    int endsCommit = file->commitHeaderWritten;
+    const unsigned char *bytes = data;
+    file->commitHeaderWritten =
+        amount == frameHeaderSize && (bytes[4] | bytes[5] | bytes[6] | bytes[7]) != 0;
+    int rc = buffered(file, data, amount, offset);
+    if (rc != SQLITE_OK || !endsCommit) return rc;
+    return flush(file);
+}
+
+// Copies the write into the buffer where it extends it or falls inside it; otherwise writes the
+// buffer out first and starts it again, or writes directly what does not fit.
+static int buffered(WALFile *file, const void *data, int amount, sqlite3_int64 offset) {
     if (file->length > 0) {
         sqlite3_int64 end = file->start + file->length;
         if (offset == end && file->length <= bufferCapacity - amount) {

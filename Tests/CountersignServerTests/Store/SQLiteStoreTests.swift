@@ -242,6 +242,31 @@ struct SQLiteStoreTests {
         }
     }
 
+    @Test("gathered WAL writes reach the file at each commit's end even without a sync (synchronous=NORMAL)")
+    func walWritesWithoutSync() throws {
+        try Self.withHandle { writer in
+            try writer.execute("PRAGMA journal_mode=WAL")
+            try writer.execute("PRAGMA synchronous=NORMAL")
+            try writer.execute("CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT)")
+            let path = try #require(try writer.query("PRAGMA database_list", []).first?.string("file"))
+            let body = String(repeating: "n", count: 3_000)
+            for round in 1...5 {
+                try writer.execute("BEGIN")
+                for row in 0..<20 {
+                    _ = try writer.query(
+                        "INSERT INTO notes (id, body) VALUES ($1, $2)", [.text("r\(round)-\(row)"), .text(body)])
+                }
+                try writer.execute("COMMIT")
+                // No sync ran: the commit is in the WAL file only if the VFS wrote it at the commit's end.
+                let reader = try SQLiteConnectionHandle(path: path)
+                defer { reader.close() }
+                let seen = try #require(
+                    try reader.query("SELECT count(*) AS n, sum(length(body)) AS bytes FROM notes", []).first)
+                #expect(try seen.int("n") == Int64(round * 20) && seen.int("bytes") == Int64(round * 20 * 3_000))
+            }
+        }
+    }
+
     @Test("a closed store refuses reads and transactions with an error")
     func closed() async throws {
         try await Self.withStore { database, _ in
