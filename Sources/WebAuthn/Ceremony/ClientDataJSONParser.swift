@@ -10,9 +10,6 @@ package enum ClientDataJSONParser {
     package static func parse(_ bytes: [UInt8]) -> CollectedClientData? {
         var json = JSONScanner(bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { json.index = 3 } // the "UTF-8 decode" of §5.8.1 drops a BOM
-        json.skipWhitespace()
-        guard json.peek() == UInt8(ascii: "{") else { return nil }
-        json.index += 1
         var type: String?
         var challenge: String?
         var origin: String?
@@ -20,69 +17,55 @@ package enum ClientDataJSONParser {
         var topOrigin: String?
         var payment: CollectedPaymentData?
         var seen: UInt8 = 0 // one bit per checked member: duplicates are refused
-        json.skipWhitespace()
-        if json.peek() == UInt8(ascii: "}") {
-            json.index += 1
-        } else {
-            while true {
-                json.skipWhitespace()
-                guard json.peek() == UInt8(ascii: "\""), let key = json.string(keep: true) else { return nil }
-                json.skipWhitespace()
-                guard json.peek() == UInt8(ascii: ":") else { return nil }
-                json.index += 1
-                json.skipWhitespace()
-                let bit: UInt8 =
-                    switch key {
-                    case "type": 1
-                    case "challenge": 2
-                    case "origin": 4
-                    case "crossOrigin": 8
-                    case "topOrigin": 16
-                    case "payment": 32
-                    default: 0
-                    }
-                guard seen & bit == 0 else { return nil }
-                seen |= bit
+        let isObject = json.members { key, json in
+            let bit: UInt8 =
                 switch key {
-                case "type", "challenge", "origin":
-                    guard let value = json.stringValue() else { return nil }
-                    if key == "type" {
-                        type = value
-                    } else if key == "challenge" {
-                        challenge = value
-                    } else {
-                        origin = value
-                    }
-                case "crossOrigin":
-                    // A boolean, or null for absent, as a decoder of `Bool?` reads it.
-                    if json.literal("true") {
-                        crossOrigin = true
-                    } else if json.literal("false") {
-                        crossOrigin = false
-                    } else if !json.literal("null") {
-                        return nil
-                    }
-                case "topOrigin":
-                    if !json.literal("null") {
-                        guard let value = json.stringValue() else { return nil }
-                        topOrigin = value
-                    }
-                case "payment":
-                    // Secure Payment Confirmation's member; null reads as absent.
-                    if !json.literal("null") {
-                        guard let value = PaymentMemberParser.parse(&json) else { return nil }
-                        payment = value
-                    }
-                default:
-                    guard json.skipValue(depth: 1) else { return nil }
+                case "type": 1
+                case "challenge": 2
+                case "origin": 4
+                case "crossOrigin": 8
+                case "topOrigin": 16
+                case "payment": 32
+                default: 0
                 }
-                json.skipWhitespace()
-                guard let separator = json.peek() else { return nil }
-                json.index += 1
-                if separator == UInt8(ascii: "}") { break }
-                guard separator == UInt8(ascii: ",") else { return nil }
+            guard seen & bit == 0 else { return false }
+            seen |= bit
+            switch key {
+            case "type", "challenge", "origin":
+                guard let value = json.stringValue() else { return false }
+                if key == "type" {
+                    type = value
+                } else if key == "challenge" {
+                    challenge = value
+                } else {
+                    origin = value
+                }
+            case "crossOrigin":
+                // A boolean, or null for absent, as a decoder of `Bool?` reads it.
+                if json.literal("true") {
+                    crossOrigin = true
+                } else if json.literal("false") {
+                    crossOrigin = false
+                } else if !json.literal("null") {
+                    return false
+                }
+            case "topOrigin":
+                if !json.literal("null") {
+                    guard let value = json.stringValue() else { return false }
+                    topOrigin = value
+                }
+            case "payment":
+                // Secure Payment Confirmation's member; null reads as absent.
+                if !json.literal("null") {
+                    guard let value = PaymentMemberParser.parse(&json) else { return false }
+                    payment = value
+                }
+            default:
+                return json.skipValue(depth: 1)
             }
+            return true
         }
+        guard isObject else { return nil }
         json.skipWhitespace()
         guard json.index == bytes.count else { return nil }
         // Non-ASCII bytes can only sit inside strings; check once that they form valid UTF-8.

@@ -1,17 +1,77 @@
 /// The lexical half of a strict RFC 8259 parser over UTF-8 bytes: whitespace, literals, strings with their
 /// escapes, numbers, and skipping whole values. Every method leaves `index` after what it consumed.
-struct JSONScanner {
+package struct JSONScanner {
     static let maximumDepth = 64
     let bytes: [UInt8]
-    var index = 0
+    package var index = 0
     /// Set when a string held bytes above 0x7F; the caller then checks the document is valid UTF-8.
-    private(set) var sawNonASCII = false
+    package private(set) var sawNonASCII = false
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+    package func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    mutating func skipWhitespace() {
+    /// Whether only whitespace is left.
+    package mutating func atEnd() -> Bool {
+        skipWhitespace()
+        return index == bytes.count
+    }
+
+    /// Reads an object at `index` member by member: `member` is given each key with the scanner at
+    /// its value, and must consume the value (returning false refuses the document). False for
+    /// anything but an object whose every member `member` accepted.
+    package mutating func members(_ member: (String, inout JSONScanner) -> Bool) -> Bool {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "{") else { return false }
+        index += 1
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\""), let key = string(keep: true) else { return false }
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { return false }
+            index += 1
+            skipWhitespace()
+            guard member(key, &self) else { return false }
+            skipWhitespace()
+            guard let separator = peek() else { return false }
+            index += 1
+            if separator == UInt8(ascii: "}") { return true }
+            guard separator == UInt8(ascii: ",") else { return false }
+        }
+    }
+
+    /// A JSON number that is an integer in `Int64`'s range (no fraction, no exponent), or nil.
+    package mutating func integer() -> Int64? {
+        let negative = peek() == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard let first = peek(), first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return nil }
+        var value: Int64 = 0
+        var count = 0
+        while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            // Accumulated negatively, so Int64.min reads too.
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = shifted.subtractingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            guard !overflowA, !overflowB else { return nil }
+            value = next
+            count += 1
+            index += 1
+        }
+        // RFC 8259: no leading zeros; a fraction or an exponent is not an integer.
+        guard first != UInt8(ascii: "0") || count == 1 else { return nil }
+        if let byte = peek(), byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            return nil
+        }
+        if negative { return value }
+        let (positive, overflow) = (0 as Int64).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
+    }
+
+    package mutating func skipWhitespace() {
         while index < bytes.count,
             bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09
         {
@@ -19,7 +79,7 @@ struct JSONScanner {
         }
     }
 
-    mutating func literal(_ word: StaticString) -> Bool {
+    package mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard bytes.count - index >= count else { return false }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
@@ -27,12 +87,12 @@ struct JSONScanner {
         return true
     }
 
-    mutating func stringValue() -> String? {
+    package mutating func stringValue() -> String? {
         peek() == UInt8(ascii: "\"") ? string(keep: true) : nil
     }
 
     /// Reads a string starting at its opening quote; returns its value when `keep`, or "" after validating it.
-    mutating func string(keep: Bool) -> String? {
+    package mutating func string(keep: Bool) -> String? {
         index += 1
         let start = index
         var unescaped: [UInt8]? = nil
@@ -106,7 +166,7 @@ struct JSONScanner {
     }
 
     /// Skips any JSON value, validating it; nesting is bounded.
-    mutating func skipValue(depth: Int) -> Bool {
+    package mutating func skipValue(depth: Int) -> Bool {
         guard depth <= Self.maximumDepth, let byte = peek() else { return false }
         switch byte {
         case UInt8(ascii: "\""): return string(keep: false) != nil

@@ -62,31 +62,10 @@ enum PaymentMemberParser {
     private static func members(_ json: inout JSONScanner, keys: [String], _ read: (String, inout JSONScanner) -> Bool)
         -> Bool
     {
-        guard json.peek() == UInt8(ascii: "{") else { return false }
-        json.index += 1
         var seen = Set<String>()
-        json.skipWhitespace()
-        if json.peek() == UInt8(ascii: "}") {
-            json.index += 1
-            return true
-        }
-        while true {
-            json.skipWhitespace()
-            guard json.peek() == UInt8(ascii: "\""), let key = json.string(keep: true) else { return false }
-            json.skipWhitespace()
-            guard json.peek() == UInt8(ascii: ":") else { return false }
-            json.index += 1
-            json.skipWhitespace()
-            if keys.contains(key) {
-                guard seen.insert(key).inserted, read(key, &json) else { return false }
-            } else {
-                guard json.skipValue(depth: 3) else { return false }
-            }
-            json.skipWhitespace()
-            guard let separator = json.peek() else { return false }
-            json.index += 1
-            if separator == UInt8(ascii: "}") { return true }
-            guard separator == UInt8(ascii: ",") else { return false }
+        return json.members { key, json in
+            guard keys.contains(key) else { return json.skipValue(depth: 3) }
+            return seen.insert(key).inserted && read(key, &json)
         }
     }
 }
