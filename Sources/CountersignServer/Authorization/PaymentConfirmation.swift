@@ -35,8 +35,8 @@ package struct PaymentConfirmation: Sendable {
 
     /// A wallet payment challenge's stored intent, read back. Nil for any other challenge.
     func intent(of challenge: StoredChallenge) -> PaymentIntent? {
-        guard let text = challenge.intent,
-            let intent = try? JSONDecoder().decode(PaymentIntent.self, from: Data(text.utf8)),
+        // Stored as its canonical text: whatever the scanner does not read is not that.
+        guard let text = challenge.intent, let intent = PaymentIntent.scanned(Array(text.utf8)),
             intent.canonicalBytes.elementsEqual(text.utf8)
         else { return nil }
         return intent

@@ -60,9 +60,14 @@ package enum JSONBody {
         _ type: T.Type, from buffer: ByteBuffer, refusingControlCharacters: Bool = true
     ) throws -> T {
         guard buffer.readableBytes > 0 else { throw APIError(.invalidJSON, "The request body must be a JSON object.") }
+        let bytes = Array(buffer.readableBytesView)
         let value: T
         do {
-            value = try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+            if let scannable = type as? any ScannedJSON.Type, let scanned = scannable.scanned(bytes) as? T {
+                value = scanned
+            } else {
+                value = try JSONDecoder().decode(type, from: Data(bytes))
+            }
         } catch let error as DecodingError {
             throw describe(error, body: buffer)
         } catch {
@@ -70,7 +75,7 @@ package enum JSONBody {
         }
         // Only what the endpoint reads is judged: members it does not know are ignored, whatever they
         // hold (the spec allows them). The scan is one pass; a hit re-encodes the decoded value.
-        if refusingControlCharacters, ControlCharacters.holdsControl(json: Array(buffer.readableBytesView)) {
+        if refusingControlCharacters, ControlCharacters.holdsControl(json: bytes) {
             if let known = value as? any Encodable, let encoded = try? JSONEncoder().encode(known) {
                 try ControlCharacters.refuse(inJSON: encoded)
             } else {
