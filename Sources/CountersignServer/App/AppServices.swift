@@ -127,7 +127,7 @@ package struct AppServices: Sendable {
         let pins = PinHasher(
             pepper: pepper, rounds: configuration.pinHashRounds,
             pool: PinHashPool(limit: configuration.pinHashQueueLimit, clock: clock))
-        let tokens = await VerificationTokens(secret: tokenSecret)
+        let tokens = VerificationTokens(secret: tokenSecret)
         let intents = IntentValidator(currency: configuration.currency, phoneRegion: configuration.phoneRegion)
         let lock = PaymentLock(
             database: database, clock: clock, threshold: configuration.paymentFailureThreshold,

@@ -19,7 +19,7 @@ extension BiometricService {
         do {
             let (credential, digest, userVerified, _) = try await verifyAssertion(
                 userId: userId, body, for: .payment, user: session?.user(userId))
-            let token = try await tokens.issue(
+            let token = tokens.issue(
                 userId: userId, intentDigest: digest, credentialId: credential.id, userVerified: userVerified,
                 keyCoolingUntil: credential.coolingUntil, now: clock.nowMillis(),
                 lifetimeSeconds: configuration.verificationTokenSeconds

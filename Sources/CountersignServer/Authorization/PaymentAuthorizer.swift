@@ -95,7 +95,7 @@ package struct PaymentAuthorizer: Sendable {
         case .token(let token):
             // No limit check before, as for an assertion: the debit's transaction checks them under
             // the accounts' locks, and a payment over a limit rolls back with its token unspent.
-            claims = try await tokens.verify(token, now: clock.nowMillis())
+            claims = try tokens.verify(token, now: clock.nowMillis())
             guard claims.sub == userId else {
                 throw APIError(.tokenWrongUser, "The verification token belongs to another user.")
             }

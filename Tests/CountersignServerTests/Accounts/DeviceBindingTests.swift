@@ -77,7 +77,7 @@ struct DeviceBindingTests {
             let intent = try await server.authOptions(onNewKey, amount: limit + 100).decode(
                 AuthenticationOptionsResponse.self
             ).transaction
-            let legacy = try await VerificationTokens(secret: LiveServer.tokenSecret).issue(
+            let legacy = VerificationTokens(secret: LiveServer.tokenSecret).issue(
                 userId: user.userId, intentDigest: Base64URL.encode(intent.digest), credentialId: newKey.id,
                 userVerified: true, now: server.clock.wallClock.nowMillis(), lifetimeSeconds: 300)
             let legacyPaid = try await server.topUp(onNewKey, amount: limit + 100, token: legacy)
