@@ -55,7 +55,13 @@ package struct JSONObjectWriter {
     /// Adds `"key":value` in decimal.
     package mutating func integer(_ key: StaticString, _ value: some BinaryInteger) {
         self.key(key)
-        bytes.append(contentsOf: String(value).utf8)
+        // Through `Int64` where it fits: the generic `String(_:)` looks its integer's types up at run
+        // time, called from another module (about a microsecond a value).
+        if let value = Int64(exactly: value) {
+            bytes.append(contentsOf: String(value).utf8)
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
     }
 
     /// Adds `"key":value` in decimal, or nothing for nil.

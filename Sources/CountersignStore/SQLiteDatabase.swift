@@ -77,8 +77,19 @@ package final class SQLiteDatabase: Database {
     package func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws
         -> T
     {
-        let outcome = Mutex<Result<T, any Error>?>(nil)
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        let value = try await enqueue { executor in try await body(executor) }
+        guard let value = value as? T else { throw DatabaseError.engine("a transaction returned another type") }
+        return value
+    }
+
+    /// `transaction` without its type parameter: called from another module, a generic body
+    /// instantiated its mutex, continuation and closures' types at run time on every call.
+    private func enqueue(_ body: @escaping @Sendable (any SQLExecutor) async throws -> any Sendable) async throws
+        -> any Sendable
+    {
+        let outcome = Mutex<Result<any Sendable, any Error>?>(nil)
+        return try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<any Sendable, any Error>) in
             let write = PendingWrite(
                 run: { executor in
                     do {
