@@ -39,4 +39,27 @@ struct ConstantTimeTests {
         short.withUnsafeMutableBytes { SecureRandom.fillFromGenerator($0) }
         #expect(short != [0, 0, 0])
     }
+
+    @Test("small draws come from the pool: never the same bytes twice, one system read for many draws")
+    func pooledDraws() async {
+        // 16-byte draws from eight tasks at once, across many refills: every draw distinct (a repeat of
+        // 128 random bits would be a pool handing out bytes twice), none all zero (wiped bytes served).
+        let fillsBefore = SecureRandom.poolFills
+        let draws = await withTaskGroup(of: [[UInt8]].self) { group in
+            for _ in 0..<8 {
+                group.addTask { (0..<500).map { _ in SecureRandom.bytes(16) } }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(draws.count == 4_000 && Set(draws).count == 4_000)
+        #expect(!draws.contains([UInt8](repeating: 0, count: 16)))
+        // 64,000 bytes in 256-byte fills: about 250 (other tests draw too), far from 4,000 calls.
+        #expect(SecureRandom.poolFills - fillsBefore < 1_000)
+        // The sizes on either side of the pool's limit, and one that leaves too little for the next.
+        for count in [SecureRandom.pooledMaximum, SecureRandom.pooledMaximum + 1, 63, 200] {
+            #expect(SecureRandom.bytes(count).count == count)
+        }
+        let halves = (0..<64).map { _ in SecureRandom.bytes(60) }
+        #expect(Set(halves).count == 64)
+    }
 }
