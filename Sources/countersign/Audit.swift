@@ -26,7 +26,10 @@ struct Audit: AsyncParsableCommand {
             try await store.withExistingStore { services in
                 let (report, _) = try await services.operators.audit(
                     via: "cli", connections: jobs ?? min(ProcessInfo.processInfo.activeProcessorCount, 4))
-                print(json ? try Self.json(report) : Self.table(report, engine: "\(services.database.engine)"))
+                // One write for the whole report: standard error (a warning of the database driver's)
+                // shares the terminal or file, and must not land inside it.
+                let text = json ? try Self.json(report) : Self.table(report, engine: "\(services.database.engine)")
+                FileHandle.standardOutput.write(Data((text + "\n").utf8))
                 if !report.passed { throw ExitCode(1) }
             }
         } catch let exit as ExitCode {

@@ -388,11 +388,24 @@ struct AuditTests {
         }
     }
 
-    /// The JSON report in a command's output, which also carries its log lines (standard error):
-    /// PostgresNIO warns on a busy machine when a lease comes before its pool is running.
+    /// The JSON report in a command's output, which also carries its log lines and notes (standard
+    /// error; PostgresNIO warns on a busy machine when a lease comes before its pool is running): the
+    /// lines from the report's opening `{` line to its closing `}` line, as the command writes it.
     static func reportJSON(_ output: String) -> Data {
-        guard let start = output.firstIndex(of: "{"), let end = output.lastIndex(of: "}") else { return Data() }
-        return Data(output[start...end].utf8)
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: "{"), let end = lines.lastIndex(of: "}"), start < end else {
+            return Data()
+        }
+        return Data(lines[start...end].joined(separator: "\n").utf8)
+    }
+
+    /// The report in `output`, or a failure that shows the output.
+    static func report(in output: String) throws -> LedgerAuditReport {
+        do {
+            return try JSONDecoder().decode(LedgerAuditReport.self, from: reportJSON(output))
+        } catch {
+            throw TestFailure("no JSON report in the command's output (\(error)):\n\(output)")
+        }
     }
 
     static func commandLine(databaseURL: String?) async throws {
@@ -424,15 +437,13 @@ struct AuditTests {
         #expect(line?.hasSuffix("FAIL  1 (ltx_odd)") == true, "\(broken.output)")
         let json = try await CommandLineTests.run(["audit", "--json"] + store, environment: environment)
         #expect(json.status == 1)
-        let report = try JSONDecoder().decode(
-            LedgerAuditReport.self, from: reportJSON(json.output))
+        let report = try Self.report(in: json.output)
         #expect(report.failures.map(\.name) == ["entries_balanced", "entries_have_owners"])
         // The default runs checks on several connections at once; one at a time finds the same.
         let oneAtATime = try await CommandLineTests.run(
             ["audit", "--json", "--jobs", "1"] + store, environment: environment)
         #expect(oneAtATime.status == 1)
-        let sequential = try JSONDecoder().decode(
-            LedgerAuditReport.self, from: reportJSON(oneAtATime.output))
+        let sequential = try Self.report(in: oneAtATime.output)
         #expect(sequential == report)
         for jobs in ["0", "9"] {
             let refused = try await CommandLineTests.run(["audit", "--jobs", jobs] + store, environment: environment)
