@@ -41,13 +41,15 @@ extension VerificationClaims: JSONWritable {
         object.bool("uv", uv)
     }
 
+}
+
+extension VerificationClaims: ScannedJSON {
     /// The claims of a token's payload, read strictly: one JSON object, each claim at most once and
     /// of its type, the required ones present; unknown members are skipped. Nil otherwise.
-    init?(json bytes: [UInt8]) {
+    init?(scanning json: inout JSONScanner) {
         var (sub, jti, aud, dig, cid): (String?, String?, String?, String?, String?)
         var (iat, exp, cool): (Int64?, Int64?, Int64?)
         var uv: Bool?
-        var json = JSONScanner(bytes)
         var members = ScannedMembers()
         let read = members.read(&json) { key, json in
             switch key {
@@ -63,7 +65,7 @@ extension VerificationClaims: JSONWritable {
             default: nil
             }
         }
-        guard read, json.atEnd(), let sub, let jti, let aud, let dig, let cid, let iat, let exp else { return nil }
+        guard read, let sub, let jti, let aud, let dig, let cid, let iat, let exp else { return nil }
         self.init(sub: sub, jti: jti, iat: iat, exp: exp, aud: aud, dig: dig, cid: cid, uv: uv, cool: cool)
     }
 }
@@ -140,6 +142,6 @@ package struct VerificationTokens: Sendable {
             ConstantTime.equal(sent, mac(bytes[..<parts[1].endIndex])),
             let payload = Base64URL.decode(String(decoding: parts[1], as: UTF8.self))
         else { return nil }
-        return VerificationClaims(json: payload)
+        return VerificationClaims.scanned(payload)
     }
 }

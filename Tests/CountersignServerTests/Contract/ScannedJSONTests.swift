@@ -27,7 +27,7 @@ struct ScannedJSONTests {
     }
 
     /// `bytes` read by the scanner, and whether the decoder gives the same value (nil if the scanner refused).
-    static func agrees<T: ScannedJSON & Encodable>(_ type: T.Type, _ bytes: [UInt8]) -> Bool? {
+    static func agrees<T: ScannedJSON & Codable>(_ type: T.Type, _ bytes: [UInt8]) -> Bool? {
         guard let scanned = T.scanned(bytes) else { return nil }
         guard let decoded = try? JSONDecoder().decode(T.self, from: Data(bytes)) else { return false }
         return canonical(scanned) == canonical(decoded) && canonical(scanned) != nil
